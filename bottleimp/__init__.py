@@ -1,0 +1,54 @@
+"""bottleimp: the executable reference for the rules of The Bottle Imp.
+
+Drive a whole game with four names::
+
+    >>> import bottleimp
+    >>> state = bottleimp.new_game(bottleimp.Config(players=4), seed=7)
+    >>> while not state.is_over:
+    ...     state = bottleimp.apply(state, bottleimp.legal_actions(state)[0])
+    >>> len(state.rounds), sum(state.round.scores) != 0
+    (8, True)
+"""
+
+from .actions import Action, Destination, Give, Play, StartRound
+from .cards import START_PRICE, Card, Colour, Rank
+from .config import DEFAULT_ROUNDS, Config, default_teams
+from .editions import CLASSIC, EDITIONS, MATAGOT_2024, MATAGOT_2024_54
+from .engine import apply, check_action, is_legal, legal_actions, new_game
+from .errors import BottleImpError, ConfigError, IllegalActionError, RecordError
+from .rules.scoring import winners
+from .state import Bottle, GameState, Phase, RoundState, TrickResult
+
+__all__ = [
+    "Action",
+    "Bottle",
+    "BottleImpError",
+    "CLASSIC",
+    "Card",
+    "Colour",
+    "Config",
+    "ConfigError",
+    "DEFAULT_ROUNDS",
+    "Destination",
+    "EDITIONS",
+    "GameState",
+    "Give",
+    "IllegalActionError",
+    "MATAGOT_2024",
+    "MATAGOT_2024_54",
+    "Phase",
+    "Play",
+    "Rank",
+    "RecordError",
+    "RoundState",
+    "START_PRICE",
+    "StartRound",
+    "TrickResult",
+    "apply",
+    "check_action",
+    "default_teams",
+    "is_legal",
+    "legal_actions",
+    "new_game",
+    "winners",
+]

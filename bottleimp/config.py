@@ -1,0 +1,211 @@
+"""The configuration of a game: players, edition, bottles, teams, how the game ends.
+
+A ``Config`` refuses at construction anything no source defines, with a ``ConfigError`` that
+names the configuration rule and says why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from attrs import field, frozen
+
+from .cards import START_PRICE, Card
+from .editions import EDITIONS, edition_deck
+from .errors import ConfigError
+from .rulebook import rule
+
+DEFAULT_ROUNDS: Final = {2: 6, 3: 9, 4: 8, 5: 5, 6: 6}
+"""Rounds per game by player count when no game end is given (BGA's defaults; rule GAME-END)."""
+
+Teams = tuple[tuple[int, ...], ...]
+
+
+@rule("CONFIG-TEAMS")
+def default_teams(players: int) -> Teams:
+    """The default partition for team mode (rule ``CONFIG-TEAMS``): partners sit opposite.
+
+    4 players {0,2}{1,3}; 5 players {0,3}{1,4}{2}; 6 players {0,3}{1,4}{2,5}.
+    """
+    defaults: dict[int, Teams] = {
+        4: ((0, 2), (1, 3)),
+        5: ((0, 3), (1, 4), (2,)),
+        6: ((0, 3), (1, 4), (2, 5)),
+    }
+    if players not in defaults:
+        raise ConfigError("CONFIG-TEAMS", f"team mode needs 4 to 6 players, not {players}")
+    return defaults[players]
+
+
+def _to_teams(value: Iterable[Iterable[int]] | None) -> Teams | None:
+    if value is None:
+        return None
+    teams = tuple(tuple(sorted(team)) for team in value)
+    return tuple(sorted(teams))
+
+
+def _to_deck(value: Iterable[Card] | None) -> tuple[Card, ...] | None:
+    if value is None:
+        return None
+    return tuple(sorted(value, key=lambda card: card.rank))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@frozen
+class Config:
+    """A frozen game configuration; every argument is a keyword with a sensible default.
+
+    - ``players``: 2 to 6 (2 is the Devil's Eye variant).
+    - ``edition``: ``"classic"`` (2-4 players) or ``"matagot-2024"`` (2-6; 54 cards for 5-6).
+    - ``bottles``: 1, or 2 for the Second Bottle variant (5-6 players).
+    - ``teams``: ``None`` or a partition of the seats into pairs and singles (4-6 players).
+    - ``rounds`` / ``target_score``: the game ends after that many rounds, or after the round in
+      which a total reaches the target; with neither, the default round count for the players.
+    - ``deck``: a custom subset of cards to play with instead of the edition's deck.
+    """
+
+    players: int = 4
+    edition: str = "classic"
+    bottles: int = 1
+    teams: Teams | None = field(default=None, converter=_to_teams)
+    rounds: int | None = None
+    target_score: int | None = None
+    deck: tuple[Card, ...] | None = field(default=None, converter=_to_deck)
+
+    def __attrs_post_init__(self) -> None:
+        check_players(self)
+        check_edition(self)
+        check_bottles(self)
+        check_teams(self)
+        check_game_end(self)
+        check_deck(self)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards dealt each round, in ascending rank order."""
+        return self.deck if self.deck is not None else edition_deck(self.edition, self.players)
+
+    @property
+    def round_limit(self) -> int | None:
+        """The number of rounds after which the game ends, or ``None`` with a target score."""
+        if self.target_score is not None:
+            return None
+        return self.rounds if self.rounds is not None else DEFAULT_ROUNDS[self.players]
+
+    @property
+    def devils_eye(self) -> bool:
+        """True for the 2-player Devil's Eye variant."""
+        return self.players == 2
+
+    @property
+    def trick_size(self) -> int:
+        """Cards in one trick: one per player, four in Devil's Eye (A, B, A, B)."""
+        return 4 if self.players == 2 else self.players
+
+
+@rule("CONFIG-PLAYERS")
+def check_players(config: Config) -> None:
+    """The game is for 2 to 6 players (rule ``CONFIG-PLAYERS``)."""
+    if not _is_int(config.players) or not 2 <= config.players <= 6:
+        raise ConfigError("CONFIG-PLAYERS", f"players must be 2 to 6, not {config.players!r}")
+
+
+@rule("CONFIG-EDITION")
+def check_edition(config: Config) -> None:
+    """Each edition's deck serves a range of player counts (rule ``CONFIG-EDITION``).
+
+    The classic 36 cards serve 2-4 players; 5-6 players need the Matagot 2024 54-card deck.
+    """
+    if config.edition not in EDITIONS:
+        raise ConfigError(
+            "CONFIG-EDITION",
+            f"unknown edition {config.edition!r}; known editions: {', '.join(EDITIONS)}",
+        )
+    if config.edition == "classic" and config.players > 4 and config.deck is None:
+        raise ConfigError(
+            "CONFIG-EDITION",
+            f"{config.players} players need the 54-card deck of edition 'matagot-2024'; "
+            "the classic deck has 36 cards for 2-4 players",
+        )
+
+
+@rule("CONFIG-BOTTLES")
+def check_bottles(config: Config) -> None:
+    """One bottle; the Second Bottle variant (2 bottles) is for 5-6 players only."""
+    if not _is_int(config.bottles) or config.bottles not in (1, 2):
+        raise ConfigError("CONFIG-BOTTLES", f"bottles must be 1 or 2, not {config.bottles!r}")
+    if config.bottles == 2 and config.players < 5:
+        raise ConfigError(
+            "CONFIG-BOTTLES",
+            f"the Second Bottle variant is for 5-6 players, not {config.players}",
+        )
+
+
+@rule("CONFIG-TEAMS")
+def check_teams(config: Config) -> None:
+    """Teams: 4-6 players, one bottle, a partition of the seats into pairs and singles."""
+    if config.teams is None:
+        return
+    if config.players < 4:
+        raise ConfigError("CONFIG-TEAMS", f"team mode needs 4 to 6 players, not {config.players}")
+    if config.bottles != 1:
+        raise ConfigError(
+            "CONFIG-TEAMS",
+            "no source defines team mode with two bottles (interpretation I-TEAMS-TWO-BOTTLES)",
+        )
+    seats = [seat for team in config.teams for seat in team]
+    if sorted(seats) != list(range(config.players)) or not all(_is_int(s) for s in seats):
+        raise ConfigError(
+            "CONFIG-TEAMS",
+            f"teams must name every seat 0..{config.players - 1} exactly once, not {config.teams}",
+        )
+    if any(len(team) not in (1, 2) for team in config.teams):
+        raise ConfigError("CONFIG-TEAMS", f"a team is a pair or a single, not {config.teams}")
+    if not any(len(team) == 2 for team in config.teams):
+        raise ConfigError("CONFIG-TEAMS", "team mode needs at least one pair of teammates")
+
+
+@rule("CONFIG-GAME-END")
+def check_game_end(config: Config) -> None:
+    """The game ends after a number of rounds or at a target score, not both; both positive."""
+    if config.rounds is not None and config.target_score is not None:
+        raise ConfigError(
+            "CONFIG-GAME-END", "give either a number of rounds or a target score, not both"
+        )
+    for name in ("rounds", "target_score"):
+        value = getattr(config, name)
+        if value is not None and (not _is_int(value) or value < 1):
+            raise ConfigError("CONFIG-GAME-END", f"{name} must be a positive integer, not {value!r}")
+
+
+@rule("CONFIG-DECK")
+def check_deck(config: Config) -> None:
+    """A custom deck has distinct ranks, no start card 19, and a size the deal can split.
+
+    3-6 players: every seat is dealt the same number of cards, or every seat but the dealer one
+    more (the dealer then does not discard); at least one card each is left to play.
+    2 players: a multiple of 12 cards (a third hidden and a sixth face-up per player).
+    """
+    if config.deck is None:
+        return
+    ranks = [card.rank for card in config.deck]
+    if len(set(ranks)) != len(ranks):
+        raise ConfigError("CONFIG-DECK", "every card of a deck needs a distinct rank")
+    if START_PRICE in ranks:
+        raise ConfigError("CONFIG-DECK", "the start card 19 is a price, not a playable card")
+    size, players = len(ranks), config.players
+    if players == 2:
+        if size < 12 or size % 12:
+            raise ConfigError(
+                "CONFIG-DECK", f"a 2-player deck needs a multiple of 12 cards, not {size}"
+            )
+        return
+    if size % players not in (0, players - 1) or size // players < 2 + (size % players == 0):
+        raise ConfigError(
+            "CONFIG-DECK",
+            f"{size} cards cannot be dealt to {players} players so that all play the same number",
+        )

@@ -1,0 +1,359 @@
+"""The engine: ``new_game``, ``legal_actions``, ``check_action``/``is_legal``/``apply``.
+
+The engine holds no rule of its own: it finds the phase, asks the rule functions in
+``bottleimp.rules`` what they decide, and builds the next immutable state from their answers.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .actions import Action, Destination, Give, Play, StartRound
+from .cards import Card, Colour
+from .config import Config
+from .errors import IllegalActionError
+from .rulebook import rule
+from .rules import play as play_rules
+from .rules import scoring, setup
+from .state import Bottle, GameState, Phase, RoundState, TrickResult
+
+__all__ = ["new_game", "new_round", "legal_actions", "check_action", "is_legal", "apply"]
+
+
+def new_round(config: Config, seed: int, index: int, dealer: int) -> RoundState:
+    """The state at the start of round ``index``: dealt, every bottle at the start price."""
+    hands, face_up = setup.deal(config, seed, index, dealer)
+    players = config.players
+    return RoundState(
+        index=index,
+        dealer=dealer,
+        dealt=hands,
+        dealt_face_up=face_up,
+        hands=hands,
+        face_up=face_up,
+        setup=((),) * players,
+        devils_trick=(),
+        plays=(),
+        leader=setup.first_leader(config, dealer),
+        bottles=(Bottle(),) * config.bottles,
+        captured=((),) * players,
+        tricks=(),
+        scores=None,
+    )
+
+
+def new_game(config: Config | None = None, seed: int = 7) -> GameState:
+    """The state at the start of a game: the first round dealt from ``seed``, setup to begin.
+
+    Later rounds are dealt from the same seed and their round index, so a whole game follows
+    deterministically from ``(config, seed)``.
+    """
+    config = Config() if config is None else config
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"seed must be an int, not {seed!r}")
+    first = new_round(config, seed, 0, setup.first_dealer(config))
+    return GameState(
+        config=config,
+        seed=seed,
+        phase=Phase.SETUP,
+        to_act=setup.setup_to_act(config, first.dealer, first.setup),
+        round=first,
+        past_rounds=(),
+        totals=(0,) * config.players,
+    )
+
+
+# Actions are immutable values, so each (seat, card) pair needs only one Play object.
+_PLAYS: Final[dict[tuple[int, Card], Play]] = {}
+
+
+def _play(seat: int, card: Card) -> Play:
+    key = (seat, card)
+    action = _PLAYS.get(key)
+    if action is None:
+        action = _PLAYS[key] = Play(seat, card)
+    return action
+
+
+def _led_colour(state: GameState) -> Colour | None:
+    trick = state.current_trick()
+    return trick[0].card.colour if trick else None
+
+
+def _playable(state: GameState, seat: int) -> tuple[Card, ...]:
+    round_ = state.round
+    led = _led_colour(state)
+    if round_.face_up is not None:
+        return play_rules.devils_eye_playable(round_.hands[seat], round_.face_up[seat], led)
+    return play_rules.follow_suit(round_.hands[seat], led)
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every legal action of the seat to act, sorted (by card rank); empty once the game is over."""
+    seat = state.to_act
+    if seat is None:
+        return ()
+    phase = state.phase
+    if phase is Phase.PLAY:
+        return tuple(_play(seat, card) for card in _playable(state, seat))
+    if phase is Phase.SETUP:
+        round_ = state.round
+        steps = setup.setup_steps(state.config, round_.dealer, seat)
+        destination = steps[len(round_.setup[seat])]
+        return tuple(Give(seat, card, destination) for card in round_.hands[seat])
+    return (StartRound(seat),)
+
+
+@rule("PHASE")
+def _check_phase(state: GameState, action: object) -> None:
+    """Each phase admits one kind of action: gives during setup, plays during trick play, the
+    next deal between rounds, and none once the game is over (rule PHASE)."""
+    if state.phase is Phase.GAME_OVER:
+        raise IllegalActionError("GAME-OVER", "the game is over: no action is possible")
+    expected = {Phase.SETUP: Give, Phase.PLAY: Play, Phase.ROUND_OVER: StartRound}[state.phase]
+    if not isinstance(action, (Give, Play, StartRound)):
+        raise IllegalActionError("PHASE", f"{action!r} is not an action")
+    if not isinstance(action, expected):
+        raise IllegalActionError(
+            "PHASE",
+            f"a {type(action).__name__} is not possible in the {state.phase.value} phase; "
+            f"it needs a {expected.__name__}",
+        )
+
+
+def _check_seat(state: GameState, seat: int, rule_id: str) -> None:
+    if seat != state.to_act:
+        raise IllegalActionError(rule_id, f"it is seat {state.to_act}'s turn, not seat {seat}'s")
+
+
+def _check_give(state: GameState, action: Give) -> None:
+    round_ = state.round
+    config = state.config
+    seat = action.seat
+    if not 0 <= seat < config.players:
+        raise IllegalActionError("SETUP-ORDER", f"there is no seat {seat}")
+    steps = setup.setup_steps(config, round_.dealer, seat)
+    done = len(round_.setup[seat])
+    if done == len(steps):
+        raise IllegalActionError(
+            "SETUP-STEPS", f"seat {seat} has already given all {len(steps)} of its setup cards"
+        )
+    _check_seat(state, seat, "SETUP-ORDER")
+    if action.to is not steps[done]:
+        raise IllegalActionError(
+            "SETUP-STEPS",
+            f"seat {seat}'s next setup card goes to {steps[done].value}, not {action.to.value}",
+        )
+    if action.card not in round_.hands[seat]:
+        raise IllegalActionError(
+            "SETUP-FROM-DEALT",
+            f"seat {seat} cannot give {action.card}: setup cards come from the cards it was dealt"
+            " and has not yet given",
+        )
+
+
+def _check_play(state: GameState, action: Play) -> None:
+    round_ = state.round
+    seat = action.seat
+    _check_seat(state, seat, "TURN-ORDER")
+    card = action.card
+    in_hand = card in round_.hands[seat]
+    face_up = round_.face_up[seat] if round_.face_up is not None else ()
+    if not in_hand and card not in face_up:
+        raise IllegalActionError("CARD-HELD", f"seat {seat} does not hold {card}")
+    if card not in _playable(state, seat):
+        led = _led_colour(state)
+        assert led is not None
+        if round_.face_up is not None:
+            raise IllegalActionError(
+                "EYE-FOLLOW-SUIT",
+                f"seat {seat} must follow {led.value} from its face-up cards: it cannot play the "
+                f"face-up {card}",
+            )
+        raise IllegalActionError(
+            "FOLLOW-SUIT", f"seat {seat} must follow {led.value}: it cannot play {card}"
+        )
+
+
+def check_action(state: GameState, action: Action) -> None:
+    """Raise ``IllegalActionError`` (with the broken rule's ID) unless ``action`` is legal now."""
+    _check_phase(state, action)
+    if isinstance(action, Give):
+        _check_give(state, action)
+    elif isinstance(action, Play):
+        _check_play(state, action)
+    else:
+        _check_seat(state, action.seat, "DEALER-ROTATION")
+
+
+def is_legal(state: GameState, action: Action) -> bool:
+    """Whether ``action`` is legal in ``state``."""
+    try:
+        check_action(state, action)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The state after ``action``. An illegal action raises ``IllegalActionError``; ``state`` is
+    immutable, so it is unchanged either way."""
+    check_action(state, action)
+    if isinstance(action, Play):
+        return _apply_play(state, action)
+    if isinstance(action, Give):
+        return _apply_give(state, action)
+    return _start_next_round(state)
+
+
+def _replace_at(items: tuple[tuple[Card, ...], ...], index: int, value: tuple[Card, ...]) -> tuple[
+    tuple[Card, ...], ...
+]:
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    return tuple(c for c in cards if c is not card and c != card)
+
+
+def _apply_give(state: GameState, action: Give) -> GameState:
+    config = state.config
+    round_ = state.round
+    seat = action.seat
+    hands = _replace_at(round_.hands, seat, _without(round_.hands[seat], action.card))
+    chosen = round_.setup[:seat] + (round_.setup[seat] + (action,),) + round_.setup[seat + 1 :]
+    to_act = setup.setup_to_act(config, round_.dealer, chosen)
+    face_up, devils_trick, phase = round_.face_up, round_.devils_trick, Phase.SETUP
+    if to_act is None:
+        hands, face_up, devils_trick = setup.resolve_setup(config, hands, face_up, chosen)
+        phase, to_act = Phase.PLAY, round_.leader
+    new_round_state = RoundState(
+        index=round_.index,
+        dealer=round_.dealer,
+        dealt=round_.dealt,
+        dealt_face_up=round_.dealt_face_up,
+        hands=hands,
+        face_up=face_up,
+        setup=chosen,
+        devils_trick=devils_trick,
+        plays=round_.plays,
+        leader=round_.leader,
+        bottles=round_.bottles,
+        captured=round_.captured,
+        tricks=round_.tricks,
+        scores=None,
+    )
+    return GameState(
+        config, state.seed, phase, to_act, new_round_state, state.past_rounds, state.totals
+    )
+
+
+def _apply_play(state: GameState, action: Play) -> GameState:
+    config = state.config
+    round_ = state.round
+    seat, card = action.seat, action.card
+    hands, face_up = round_.hands, round_.face_up
+    if card in hands[seat]:
+        hands = _replace_at(hands, seat, _without(hands[seat], card))
+    else:
+        assert face_up is not None
+        face_up = _replace_at(face_up, seat, _without(face_up[seat], card))
+    plays = round_.plays + (action,)
+    leader, bottles, captured, tricks = round_.leader, round_.bottles, round_.captured, round_.tricks
+    to_act = play_rules.next_to_play(config, seat)
+    trick_size = config.trick_size
+    if len(plays) % trick_size == 0:
+        trick = plays[-trick_size:]
+        result, bottles, captured = _resolve_trick(trick, bottles, captured)
+        tricks = tricks + (result,)
+        leader = to_act = play_rules.next_leader(result.winner)
+    scores = None
+    if not plays or len(plays) % trick_size or not _round_is_over(hands, face_up):
+        phase = Phase.PLAY
+    else:
+        scores = scoring.round_scores(config, captured, bottles, round_.devils_trick)
+    new_round_state = RoundState(
+        index=round_.index,
+        dealer=round_.dealer,
+        dealt=round_.dealt,
+        dealt_face_up=round_.dealt_face_up,
+        hands=hands,
+        face_up=face_up,
+        setup=round_.setup,
+        devils_trick=round_.devils_trick,
+        plays=plays,
+        leader=leader,
+        bottles=bottles,
+        captured=captured,
+        tricks=tricks,
+        scores=scores,
+    )
+    totals = state.totals
+    if scores is not None:
+        totals = scoring.add_totals(totals, scores)
+        if scoring.game_is_over(config, round_.index + 1, totals):
+            phase, to_act_or_none = Phase.GAME_OVER, None
+        else:
+            phase = Phase.ROUND_OVER
+            to_act_or_none = setup.next_dealer(config, round_.dealer)
+        return GameState(
+            config, state.seed, phase, to_act_or_none, new_round_state, state.past_rounds, totals
+        )
+    return GameState(config, state.seed, phase, to_act, new_round_state, state.past_rounds, totals)
+
+
+@rule("ROUND-END")
+def _round_is_over(
+    hands: tuple[tuple[Card, ...], ...], face_up: tuple[tuple[Card, ...], ...] | None
+) -> bool:
+    """The round ends when every card in every hand has been played (rule ROUND-END)."""
+    if any(hands):
+        return False
+    return face_up is None or not any(face_up)
+
+
+def _resolve_trick(
+    trick: tuple[Play, ...],
+    bottles: tuple[Bottle, ...],
+    captured: tuple[tuple[Card, ...], ...],
+) -> tuple[TrickResult, tuple[Bottle, ...], tuple[tuple[Card, ...], ...]]:
+    """Compose the trick rules: price, winner, purchase, price card return, capture."""
+    cards = tuple(play.card for play in trick)
+    price, bottle_index = play_rules.trick_price(bottles)
+    winning = play_rules.trick_winner(cards, price)
+    winner = trick[winning].seat
+    bought = play_rules.buys_bottle(cards[winning], price)
+    pile = list(captured)
+    pile[winner] = pile[winner] + play_rules.captured_by_winner(cards, winning, bought)
+    if bought:
+        returned = play_rules.returned_price_card(bottles[bottle_index])
+        if returned is not None:
+            owner, price_card = returned
+            pile[owner] = pile[owner] + (price_card,)
+        bought_bottle = play_rules.bottle_after_purchase(winner, cards[winning])
+        bottles = bottles[:bottle_index] + (bought_bottle,) + bottles[bottle_index + 1 :]
+    result = TrickResult(
+        plays=trick,
+        winner=winner,
+        winning_card=cards[winning],
+        bottle=bottle_index if bought else None,
+        price_before=price,
+        price_after=cards[winning].rank if bought else price,
+    )
+    return result, bottles, tuple(pile)
+
+
+def _start_next_round(state: GameState) -> GameState:
+    config = state.config
+    previous = state.round
+    dealer = setup.next_dealer(config, previous.dealer)
+    next_round = new_round(config, state.seed, previous.index + 1, dealer)
+    return GameState(
+        config=config,
+        seed=state.seed,
+        phase=Phase.SETUP,
+        to_act=setup.setup_to_act(config, dealer, next_round.setup),
+        round=next_round,
+        past_rounds=state.past_rounds + (previous,),
+        totals=state.totals,
+    )

@@ -1,0 +1,42 @@
+"""The error taxonomy. Every error that a rule raises carries that rule's ID.
+
+- ``BottleImpError``: the base of every error the library raises on purpose.
+- ``ConfigError`` (a ``ValueError``): a configuration no source defines, refused at construction.
+- ``IllegalActionError`` (a ``ValueError``): an action the rules forbid in this state; the state
+  it was tried on is unchanged (states are immutable).
+- ``RecordError`` (a ``ValueError``): input that is not a readable record or state; it names the
+  JSON path of the fault.
+"""
+
+from __future__ import annotations
+
+
+class BottleImpError(Exception):
+    """Base class of the library's errors."""
+
+
+class ConfigError(BottleImpError, ValueError):
+    """A configuration that no source defines. ``rule_id`` names the configuration rule."""
+
+    def __init__(self, rule_id: str, message: str) -> None:
+        super().__init__(f"[{rule_id}] {message}")
+        self.rule_id = rule_id
+        self.message = message
+
+
+class IllegalActionError(BottleImpError, ValueError):
+    """An action the rules forbid. ``rule_id`` names the broken rule; ``message`` says why."""
+
+    def __init__(self, rule_id: str, message: str) -> None:
+        super().__init__(f"[{rule_id}] {message}")
+        self.rule_id = rule_id
+        self.message = message
+
+
+class RecordError(BottleImpError, ValueError):
+    """Input that is not a readable record or state. ``path`` is the JSON path of the fault."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message

@@ -1,0 +1,94 @@
+"""Rules of trick play and the bottle: turn order, following suit, the winner, the purchase."""
+
+from __future__ import annotations
+
+from ..cards import Card, Colour, Rank
+from ..config import Config
+from ..rulebook import rule
+from ..state import Bottle
+
+
+@rule("TURN-ORDER")
+def next_to_play(config: Config, seat: int) -> int:
+    """Play goes clockwise; in Devil's Eye the two players alternate A, B, A, B (TURN-ORDER)."""
+    return (seat + 1) % config.players
+
+
+@rule("FOLLOW-SUIT")
+def follow_suit(hand: tuple[Card, ...], led: Colour | None) -> tuple[Card, ...]:
+    """Follow the led colour if you can; if you cannot, or you lead, play any card (FOLLOW-SUIT)."""
+    if led is None:
+        return hand
+    following = tuple(card for card in hand if card.colour is led)
+    return following if following else hand
+
+
+@rule("EYE-FOLLOW-SUIT")
+def devils_eye_playable(
+    hidden: tuple[Card, ...], face_up: tuple[Card, ...], led: Colour | None
+) -> tuple[Card, ...]:
+    """Devil's Eye: face-up cards must follow the led colour if the face-up cards hold it; a hidden
+    card may always be played (rule EYE-FOLLOW-SUIT). Returned in ascending rank order."""
+    playable = hidden + follow_suit(face_up, led)
+    return tuple(sorted(playable, key=lambda card: card.rank))
+
+
+@rule("TRICK-PRICE")
+def trick_price(bottles: tuple[Bottle, ...]) -> tuple[Rank, int]:
+    """A trick is judged against the highest price; with two bottles at the same price the first
+    one is the one that can be bought (rule TRICK-PRICE). Returns ``(price, bottle index)``."""
+    best = 0
+    for index in range(1, len(bottles)):
+        if bottles[index].price > bottles[best].price:
+            best = index
+    return bottles[best].price, best
+
+
+@rule("TRICK-WINNER")
+def trick_winner(cards: tuple[Card, ...], price: Rank) -> int:
+    """The highest card below the price wins; if none is below it, the highest card wins; colour
+    never matters (rule TRICK-WINNER). Returns the index of the winning card in ``cards``."""
+    best_below = -1
+    best_any = 0
+    for index, card in enumerate(cards):
+        if card.rank > cards[best_any].rank:
+            best_any = index
+        if card.rank < price and (best_below < 0 or card.rank > cards[best_below].rank):
+            best_below = index
+    return best_below if best_below >= 0 else best_any
+
+
+@rule("BOTTLE-PURCHASE")
+def buys_bottle(card: Card, price: Rank) -> bool:
+    """A winning card below the price buys the bottle (rule BOTTLE-PURCHASE)."""
+    return card.rank < price
+
+
+@rule("BOTTLE-PURCHASE")
+def bottle_after_purchase(winner: int, card: Card) -> Bottle:
+    """The buyer owns the bottle and the winning card lies under it as the new price."""
+    return Bottle(price_card=card, owner=winner)
+
+
+@rule("PRICE-CARD-RETURN")
+def returned_price_card(bottle: Bottle) -> tuple[int, Card] | None:
+    """When a bottle changes hands, the card that set its old price goes to its former owner;
+    the start card 19 goes to no one (rule PRICE-CARD-RETURN). Returns ``(owner, card)`` or None."""
+    if bottle.price_card is None or bottle.owner is None:
+        return None
+    return bottle.owner, bottle.price_card
+
+
+@rule("TRICK-CAPTURE")
+def captured_by_winner(cards: tuple[Card, ...], winning: int, bought: bool) -> tuple[Card, ...]:
+    """The winner takes the trick's cards, except a winning card that bought the bottle, which
+    lies under the bottle as its price (rule TRICK-CAPTURE)."""
+    if not bought:
+        return cards
+    return cards[:winning] + cards[winning + 1 :]
+
+
+@rule("NEXT-LEADER")
+def next_leader(winner: int) -> int:
+    """The winner of a trick leads the next one (rule NEXT-LEADER)."""
+    return winner

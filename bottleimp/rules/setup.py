@@ -1,0 +1,172 @@
+"""Rules of the deal and the setup: shuffling, dealing, the Devil's Trick and passing."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..actions import Destination, Give
+from ..cards import Card, rank_key
+from ..config import Config
+from ..rulebook import rule
+
+_MASK: Final = (1 << 64) - 1
+_ROUND_STREAM: Final = 0xD1B54A32D192ED03
+
+
+@rule("DEAL-SHUFFLE")
+def splitmix64(state: int) -> tuple[int, int]:
+    """One step of SplitMix64: ``(next_state, output)``; the deal's portable random source."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+@rule("DEAL-SHUFFLE")
+def shuffle(cards: tuple[Card, ...], seed: int, round_index: int) -> tuple[Card, ...]:
+    """Shuffle ``cards`` for round ``round_index`` of the game with ``seed`` (rule DEAL-SHUFFLE).
+
+    The generator is SplitMix64 started at ``(seed mod 2**64) XOR (round_index * 0xD1B54A32D192ED03
+    mod 2**64)``; the shuffle is Fisher-Yates from the last position down, drawing each index
+    below ``i + 1`` by rejection (draws at or above the largest multiple of ``i + 1`` that fits in
+    64 bits are discarded, then ``draw mod (i + 1)``). Any language can reproduce it exactly.
+    """
+    state = (seed & _MASK) ^ ((round_index * _ROUND_STREAM) & _MASK)
+    order = list(cards)
+    for i in range(len(order) - 1, 0, -1):
+        bound = i + 1
+        limit = (1 << 64) - ((1 << 64) % bound)
+        while True:
+            state, draw = splitmix64(state)
+            if draw < limit:
+                break
+        j = draw % bound
+        order[i], order[j] = order[j], order[i]
+    return tuple(order)
+
+
+@rule("DEAL")
+def deal(
+    config: Config, seed: int, round_index: int, dealer: int
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...] | None]:
+    """Deal the shuffled deck one card at a time clockwise from the dealer's left (rule DEAL).
+
+    Returns the hidden hands and, in Devil's Eye, the face-up cards: there the first two thirds
+    of the shuffled deck are dealt as hidden hands and the last third face up (12 + 6 each with
+    36 cards). Hands are sorted by rank. With 54 cards and 5 players the dealer, dealt last,
+    receives one card fewer.
+    """
+    players = config.players
+    order = shuffle(config.cards, seed, round_index)
+    hidden_count = len(order) * 2 // 3 if config.devils_eye else len(order)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for k, card in enumerate(order[:hidden_count]):
+        hands[(dealer + 1 + k) % players].append(card)
+    face_up: tuple[tuple[Card, ...], ...] | None = None
+    if config.devils_eye:
+        up: list[list[Card]] = [[] for _ in range(players)]
+        for k, card in enumerate(order[hidden_count:]):
+            up[(dealer + 1 + k) % players].append(card)
+        face_up = tuple(tuple(sorted(cards, key=rank_key)) for cards in up)
+    return tuple(tuple(sorted(cards, key=rank_key)) for cards in hands), face_up
+
+
+@rule("FIRST-DEALER")
+def first_dealer(config: Config) -> int:
+    """Seat 0 deals the first round (rule FIRST-DEALER)."""
+    return 0
+
+
+@rule("DEALER-ROTATION")
+def next_dealer(config: Config, dealer: int) -> int:
+    """The deal passes one seat clockwise each round (rule DEALER-ROTATION)."""
+    return (dealer + 1) % config.players
+
+
+_EYE_STEPS: Final = (
+    Destination.DEVILS_TRICK,
+    Destination.DEVILS_TRICK,
+    Destination.OPPONENT_FACE_UP,
+    Destination.OPPONENT_HIDDEN,
+)
+_STEPS: Final = (Destination.DEVILS_TRICK, Destination.LEFT, Destination.RIGHT)
+_SHORT_DEALER_STEPS: Final = (Destination.LEFT, Destination.RIGHT)
+
+
+@rule("SETUP-STEPS")
+def setup_steps(config: Config, dealer: int, seat: int) -> tuple[Destination, ...]:
+    """The cards a seat gives during setup, in the order it gives them (rule SETUP-STEPS).
+
+    3-6 players: one to the Devil's Trick, one to the left, one to the right; a dealer dealt one
+    card fewer than the others (5 players, 54 cards) does not discard. Devil's Eye: two to the
+    Devil's Trick, one to the opponent's face-up cards, one to the opponent's hidden hand.
+    """
+    if config.devils_eye:
+        return _EYE_STEPS
+    if seat == dealer and len(config.cards) % config.players:
+        return _SHORT_DEALER_STEPS
+    return _STEPS
+
+
+@rule("SETUP-ORDER")
+def setup_to_act(config: Config, dealer: int, setup: tuple[tuple[Give, ...], ...]) -> int | None:
+    """The seat that chooses next: seats choose in turn from the dealer's left (rule SETUP-ORDER).
+
+    Setups are simultaneous and hidden in the sources; sequencing them changes nothing, because
+    no seat sees another's choice or receives a card before every seat has chosen.
+    Returns ``None`` once every seat has chosen its whole setup.
+    """
+    players = config.players
+    for offset in range(1, players + 1):
+        seat = (dealer + offset) % players
+        if len(setup[seat]) < len(setup_steps(config, dealer, seat)):
+            return seat
+    return None
+
+
+@rule("SETUP-RESOLVE")
+def resolve_setup(
+    config: Config,
+    hands: tuple[tuple[Card, ...], ...],
+    face_up: tuple[tuple[Card, ...], ...] | None,
+    setup: tuple[tuple[Give, ...], ...],
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...] | None, tuple[Card, ...]]:
+    """Once every seat has chosen, all given cards move at once (rule SETUP-RESOLVE).
+
+    ``hands`` no longer hold the given cards. Returns the new hidden hands, face-up cards and the
+    Devil's Trick. Left is the next seat clockwise, ``(seat + 1) % players``.
+    """
+    players = config.players
+    new_hands = [list(hand) for hand in hands]
+    new_face_up = [list(cards) for cards in face_up] if face_up is not None else None
+    devils_trick: list[Card] = []
+    for gives in setup:
+        for give in gives:
+            if give.to is Destination.DEVILS_TRICK:
+                devils_trick.append(give.card)
+            elif give.to is Destination.LEFT:
+                new_hands[(give.seat + 1) % players].append(give.card)
+            elif give.to is Destination.RIGHT:
+                new_hands[(give.seat - 1) % players].append(give.card)
+            elif give.to is Destination.OPPONENT_HIDDEN:
+                new_hands[1 - give.seat].append(give.card)
+            else:
+                assert new_face_up is not None
+                new_face_up[1 - give.seat].append(give.card)
+    result_face_up = (
+        tuple(tuple(sorted(cards, key=rank_key)) for cards in new_face_up)
+        if new_face_up is not None
+        else None
+    )
+    return (
+        tuple(tuple(sorted(hand, key=rank_key)) for hand in new_hands),
+        result_face_up,
+        tuple(sorted(devils_trick, key=rank_key)),
+    )
+
+
+@rule("FIRST-LEADER")
+def first_leader(config: Config, dealer: int) -> int:
+    """The player to the dealer's left leads the first trick (rule FIRST-LEADER)."""
+    return (dealer + 1) % config.players
