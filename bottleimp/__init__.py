@@ -16,7 +16,7 @@ from .config import DEFAULT_ROUNDS, Config, default_teams
 from .editions import CLASSIC, EDITIONS, MATAGOT_2024, MATAGOT_2024_54
 from .engine import apply, check_action, is_legal, legal_actions, new_game
 from .errors import BottleImpError, ConfigError, IllegalActionError, RecordError
-from .rules.scoring import winners
+from .rules.game import winners
 from .state import Bottle, GameState, Phase, RoundState, TrickResult
 
 __all__ = [

@@ -13,6 +13,8 @@ from typing import Final
 
 from attrs import field, frozen
 
+from .rulebook import rule
+
 START_PRICE: Final = 19
 """The neutral start card: it sets every bottle's first price and is never played or scored."""
 
@@ -33,6 +35,7 @@ Rank = int | float
 """A card rank: an ``int`` for whole ranks, a ``float`` for half ranks such as 2.5."""
 
 
+@rule("CARD-RANK")
 def normalize_rank(value: float) -> Rank:
     """Return ``value`` as an ``int`` when it is whole, else unchanged (rule ``CARD-RANK``)."""
     if isinstance(value, bool):
@@ -40,6 +43,10 @@ def normalize_rank(value: float) -> Rank:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
+
+
+def _as_rank(value: float) -> Rank:
+    return normalize_rank(value)
 
 
 def format_rank(rank: Rank) -> str:
@@ -51,7 +58,7 @@ def format_rank(rank: Rank) -> str:
 class Card:
     """One numbered card. Cards compare equal when rank, colour and coins are equal."""
 
-    rank: Rank = field(converter=normalize_rank)
+    rank: Rank = field(converter=_as_rank)
     colour: Colour
     coins: int
 

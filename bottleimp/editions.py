@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from .cards import Card, Colour, Rank
+from .rulebook import rule
 
 EDITIONS: Final = ("classic", "matagot-2024")
 
@@ -59,6 +60,7 @@ MATAGOT_2024_54: Final = _sorted(MATAGOT_2024, MATAGOT_2024_HALF_RANKS)
 """The Matagot 2024 54-card deck for 5-6 players, in ascending rank order."""
 
 
+@rule("DECK")
 def edition_deck(edition: str, players: int) -> tuple[Card, ...]:
     """The deck an edition uses for a player count (rule ``DECK``): 54 cards for 5-6 players."""
     if edition == "classic":

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from .actions import Action, Destination, Give, Play, StartRound
-from .cards import Card, Colour
+from attrs import evolve
+
+from .actions import Action, Give, Play, StartRound
+from .cards import Card, Colour, rank_key
 from .config import Config
 from .errors import IllegalActionError
-from .rulebook import rule
+from .rules import game, scoring, setup
 from .rules import play as play_rules
-from .rules import scoring, setup
 from .state import Bottle, GameState, Phase, RoundState, TrickResult
 
-__all__ = ["new_game", "new_round", "legal_actions", "check_action", "is_legal", "apply"]
+__all__ = ["new_game", "new_round", "with_deal", "legal_actions", "check_action", "is_legal", "apply"]
 
 
 def new_round(config: Config, seed: int, index: int, dealer: int) -> RoundState:
@@ -63,6 +64,27 @@ def new_game(config: Config | None = None, seed: int = 7) -> GameState:
     )
 
 
+def with_deal(
+    state: GameState,
+    hands: tuple[tuple[Card, ...], ...],
+    face_up: tuple[tuple[Card, ...], ...] | None = None,
+) -> GameState:
+    """The same state with the current round dealt as given instead of from the seed.
+
+    For replaying a record, whose deal comes from another implementation. Only before anyone
+    has given a setup card; the deal must satisfy rule DEAL-COUNTS (else ``IllegalActionError``).
+    """
+    round_ = state.round
+    if state.phase is not Phase.SETUP or any(round_.setup):
+        raise IllegalActionError("DEAL", "a deal can be replaced only before the setup begins")
+    setup.check_deal(state.config, round_.dealer, hands, face_up)
+    hands = tuple(tuple(sorted(hand, key=rank_key)) for hand in hands)
+    if face_up is not None:
+        face_up = tuple(tuple(sorted(cards, key=rank_key)) for cards in face_up)
+    dealt = evolve(round_, dealt=hands, dealt_face_up=face_up, hands=hands, face_up=face_up)
+    return evolve(state, round=dealt)
+
+
 # Actions are immutable values, so each (seat, card) pair needs only one Play object.
 _PLAYS: Final[dict[tuple[int, Card], Play]] = {}
 
@@ -104,23 +126,6 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     return (StartRound(seat),)
 
 
-@rule("PHASE")
-def _check_phase(state: GameState, action: object) -> None:
-    """Each phase admits one kind of action: gives during setup, plays during trick play, the
-    next deal between rounds, and none once the game is over (rule PHASE)."""
-    if state.phase is Phase.GAME_OVER:
-        raise IllegalActionError("GAME-OVER", "the game is over: no action is possible")
-    expected = {Phase.SETUP: Give, Phase.PLAY: Play, Phase.ROUND_OVER: StartRound}[state.phase]
-    if not isinstance(action, (Give, Play, StartRound)):
-        raise IllegalActionError("PHASE", f"{action!r} is not an action")
-    if not isinstance(action, expected):
-        raise IllegalActionError(
-            "PHASE",
-            f"a {type(action).__name__} is not possible in the {state.phase.value} phase; "
-            f"it needs a {expected.__name__}",
-        )
-
-
 def _check_seat(state: GameState, seat: int, rule_id: str) -> None:
     if seat != state.to_act:
         raise IllegalActionError(rule_id, f"it is seat {state.to_act}'s turn, not seat {seat}'s")
@@ -144,7 +149,7 @@ def _check_give(state: GameState, action: Give) -> None:
             "SETUP-STEPS",
             f"seat {seat}'s next setup card goes to {steps[done].value}, not {action.to.value}",
         )
-    if action.card not in round_.hands[seat]:
+    if not setup.can_give(round_.hands[seat], action.card):
         raise IllegalActionError(
             "SETUP-FROM-DEALT",
             f"seat {seat} cannot give {action.card}: setup cards come from the cards it was dealt"
@@ -157,9 +162,8 @@ def _check_play(state: GameState, action: Play) -> None:
     seat = action.seat
     _check_seat(state, seat, "TURN-ORDER")
     card = action.card
-    in_hand = card in round_.hands[seat]
     face_up = round_.face_up[seat] if round_.face_up is not None else ()
-    if not in_hand and card not in face_up:
+    if not play_rules.holds(round_.hands[seat], face_up, card):
         raise IllegalActionError("CARD-HELD", f"seat {seat} does not hold {card}")
     if card not in _playable(state, seat):
         led = _led_colour(state)
@@ -177,7 +181,8 @@ def _check_play(state: GameState, action: Play) -> None:
 
 def check_action(state: GameState, action: Action) -> None:
     """Raise ``IllegalActionError`` (with the broken rule's ID) unless ``action`` is legal now."""
-    _check_phase(state, action)
+    game.check_not_over(state.phase)
+    game.check_phase_admits(state.phase, action)
     if isinstance(action, Give):
         _check_give(state, action)
     elif isinstance(action, Play):
@@ -268,7 +273,7 @@ def _apply_play(state: GameState, action: Play) -> GameState:
         tricks = tricks + (result,)
         leader = to_act = play_rules.next_leader(result.winner)
     scores = None
-    if not plays or len(plays) % trick_size or not _round_is_over(hands, face_up):
+    if not plays or len(plays) % trick_size or not game.round_is_over(hands, face_up):
         phase = Phase.PLAY
     else:
         scores = scoring.round_scores(config, captured, bottles, round_.devils_trick)
@@ -290,8 +295,8 @@ def _apply_play(state: GameState, action: Play) -> GameState:
     )
     totals = state.totals
     if scores is not None:
-        totals = scoring.add_totals(totals, scores)
-        if scoring.game_is_over(config, round_.index + 1, totals):
+        totals = game.add_totals(totals, scores)
+        if game.game_is_over(config, round_.index + 1, totals):
             phase, to_act_or_none = Phase.GAME_OVER, None
         else:
             phase = Phase.ROUND_OVER
@@ -300,16 +305,6 @@ def _apply_play(state: GameState, action: Play) -> GameState:
             config, state.seed, phase, to_act_or_none, new_round_state, state.past_rounds, totals
         )
     return GameState(config, state.seed, phase, to_act, new_round_state, state.past_rounds, totals)
-
-
-@rule("ROUND-END")
-def _round_is_over(
-    hands: tuple[tuple[Card, ...], ...], face_up: tuple[tuple[Card, ...], ...] | None
-) -> bool:
-    """The round ends when every card in every hand has been played (rule ROUND-END)."""
-    if any(hands):
-        return False
-    return face_up is None or not any(face_up)
 
 
 def _resolve_trick(

@@ -14,6 +14,12 @@ def next_to_play(config: Config, seat: int) -> int:
     return (seat + 1) % config.players
 
 
+@rule("CARD-HELD")
+def holds(hand: tuple[Card, ...], face_up: tuple[Card, ...], card: Card) -> bool:
+    """A player plays only a card they hold, in hand or face up (rule CARD-HELD)."""
+    return card in hand or card in face_up
+
+
 @rule("FOLLOW-SUIT")
 def follow_suit(hand: tuple[Card, ...], led: Colour | None) -> tuple[Card, ...]:
     """Follow the led colour if you can; if you cannot, or you lead, play any card (FOLLOW-SUIT)."""

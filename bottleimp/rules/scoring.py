@@ -1,4 +1,4 @@
-"""Rules of scoring, totals and the end of the game."""
+"""Rules of scoring a round: captured coins, the bottle penalty, teams."""
 
 from __future__ import annotations
 
@@ -75,27 +75,3 @@ def round_scores(
     if config.teams is not None:
         return team_scores(config.teams, captured, bottles, devils_trick)
     return individual_scores(config.players, captured, bottles, devils_trick)
-
-
-@rule("GAME-TOTALS")
-def add_totals(totals: tuple[int, ...], scores: tuple[int, ...]) -> tuple[int, ...]:
-    """A seat's total is the sum of its round scores (rule GAME-TOTALS)."""
-    return tuple(total + score for total, score in zip(totals, scores))
-
-
-@rule("GAME-END")
-def game_is_over(config: Config, rounds_played: int, totals: tuple[int, ...]) -> bool:
-    """The game ends after the configured number of rounds, or after the round in which some
-    total reaches the target score (rule GAME-END)."""
-    if config.target_score is not None:
-        return max(totals) >= config.target_score
-    limit = config.round_limit
-    assert limit is not None
-    return rounds_played >= limit
-
-
-@rule("WINNERS")
-def winners(totals: tuple[int, ...]) -> tuple[int, ...]:
-    """The seats with the highest total win; a tie shares the win (rule WINNERS)."""
-    best = max(totals)
-    return tuple(seat for seat, total in enumerate(totals) if total == best)

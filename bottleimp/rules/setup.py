@@ -7,6 +7,7 @@ from typing import Final
 from ..actions import Destination, Give
 from ..cards import Card, rank_key
 from ..config import Config
+from ..errors import IllegalActionError
 from ..rulebook import rule
 
 _MASK: Final = (1 << 64) - 1
@@ -72,6 +73,65 @@ def deal(
     return tuple(tuple(sorted(cards, key=rank_key)) for cards in hands), face_up
 
 
+@rule("DEAL-COUNTS")
+def dealt_counts(config: Config, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """How many hidden (and, in Devil's Eye, face-up) cards each seat is dealt (DEAL-COUNTS)."""
+    players, size = config.players, len(config.cards)
+    hidden_total = size * 2 // 3 if config.devils_eye else size
+
+    def split(total: int) -> tuple[int, ...]:
+        return tuple(
+            total // players + (1 if (seat - dealer - 1) % players < total % players else 0)
+            for seat in range(players)
+        )
+
+    return split(hidden_total), (split(size - hidden_total) if config.devils_eye else None)
+
+
+@rule("DEAL-COUNTS")
+def check_deal(
+    config: Config,
+    dealer: int,
+    hands: tuple[tuple[Card, ...], ...],
+    face_up: tuple[tuple[Card, ...], ...] | None,
+) -> None:
+    """A deal gives out the whole deck exactly once, each seat the number of cards the deal rule
+    gives it (rule DEAL-COUNTS). Raises ``IllegalActionError`` naming the first fault."""
+    hidden_counts, face_up_counts = dealt_counts(config, dealer)
+    if len(hands) != config.players:
+        raise IllegalActionError(
+            "DEAL-COUNTS", f"the deal has {len(hands)} hands for {config.players} players"
+        )
+    if (face_up is None) != (face_up_counts is None):
+        wanted = "needs" if face_up_counts is not None else "has no"
+        raise IllegalActionError("DEAL-COUNTS", f"this game {wanted} face-up cards")
+    zones = [("hand", hands, hidden_counts)]
+    if face_up is not None and face_up_counts is not None:
+        if len(face_up) != config.players:
+            raise IllegalActionError(
+                "DEAL-COUNTS", f"the deal has {len(face_up)} face-up rows for 2 players"
+            )
+        zones.append(("face-up cards", face_up, face_up_counts))
+    deck = set(config.cards)
+    seen: set[Card] = set()
+    for name, cards_by_seat, counts in zones:
+        for seat, (cards, count) in enumerate(zip(cards_by_seat, counts)):
+            if len(cards) != count:
+                raise IllegalActionError(
+                    "DEAL-COUNTS", f"seat {seat}'s {name} has {len(cards)} cards, not {count}"
+                )
+            for card in cards:
+                if card not in deck:
+                    raise IllegalActionError("DEAL-COUNTS", f"{card} is not a card of this deck")
+                if card in seen:
+                    raise IllegalActionError("DEAL-COUNTS", f"{card} is dealt twice")
+                seen.add(card)
+    missing = deck - seen
+    if missing:
+        listed = ", ".join(str(card) for card in sorted(missing, key=rank_key))
+        raise IllegalActionError("DEAL-COUNTS", f"the deal leaves out {listed}")
+
+
 @rule("FIRST-DEALER")
 def first_dealer(config: Config) -> int:
     """Seat 0 deals the first round (rule FIRST-DEALER)."""
@@ -123,6 +183,13 @@ def setup_to_act(config: Config, dealer: int, setup: tuple[tuple[Give, ...], ...
         if len(setup[seat]) < len(setup_steps(config, dealer, seat)):
             return seat
     return None
+
+
+@rule("SETUP-FROM-DEALT")
+def can_give(hand: tuple[Card, ...], card: Card) -> bool:
+    """Setup cards come from the cards a seat was dealt and has not yet given: nobody gives a
+    card before every seat has chosen, so no one passes on a card they receive (SETUP-FROM-DEALT)."""
+    return card in hand
 
 
 @rule("SETUP-RESOLVE")

@@ -1,0 +1,41 @@
+"""The ``bottleimp`` command line: ``simulate``, ``validate``, ``conformance``.
+
+Each subcommand lives in ``bottleimp.commands.<name>`` and offers ``add_parser(subparsers)`` and
+``run(args) -> int``. A bad option value gets a clear message and exit status 2 (argparse's own).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from .commands import simulate
+
+
+def _commands() -> tuple[ModuleType, ...]:
+    return (simulate,)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="bottleimp", description="The executable reference for the rules of The Bottle Imp."
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in _commands():
+        command.add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    status: int = args.run(args)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

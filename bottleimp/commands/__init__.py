@@ -1,0 +1,1 @@
+"""The command-line subcommands, one module each: ``add_parser(subparsers)`` and ``run(args)``."""

@@ -1,0 +1,70 @@
+"""Rules of the game as a whole: which action each phase admits, the end of a round, totals,
+the end of the game and its winners."""
+
+from __future__ import annotations
+
+from ..actions import Give, Play, StartRound
+from ..cards import Card
+from ..config import Config
+from ..errors import IllegalActionError
+from ..rulebook import rule
+from ..state import Phase
+
+_ADMITS = {Phase.SETUP: Give, Phase.PLAY: Play, Phase.ROUND_OVER: StartRound}
+
+
+@rule("GAME-OVER")
+def check_not_over(phase: Phase) -> None:
+    """Once the game is over no action is possible (rule GAME-OVER)."""
+    if phase is Phase.GAME_OVER:
+        raise IllegalActionError("GAME-OVER", "the game is over: no action is possible")
+
+
+@rule("PHASE")
+def check_phase_admits(phase: Phase, action: object) -> None:
+    """Each phase admits one kind of action: gives during setup, plays during trick play and the
+    next deal between rounds (rule PHASE)."""
+    expected = _ADMITS[phase]
+    if type(action) is expected:
+        return
+    if not isinstance(action, (Give, Play, StartRound)):
+        raise IllegalActionError("PHASE", f"{action!r} is not an action")
+    raise IllegalActionError(
+        "PHASE",
+        f"a {type(action).__name__} is not possible in the {phase.value} phase; "
+        f"it needs a {expected.__name__}",
+    )
+
+
+@rule("ROUND-END")
+def round_is_over(
+    hands: tuple[tuple[Card, ...], ...], face_up: tuple[tuple[Card, ...], ...] | None
+) -> bool:
+    """The round ends when every card in every hand has been played (rule ROUND-END)."""
+    if any(hands):
+        return False
+    return face_up is None or not any(face_up)
+
+
+@rule("GAME-TOTALS")
+def add_totals(totals: tuple[int, ...], scores: tuple[int, ...]) -> tuple[int, ...]:
+    """A seat's total is the sum of its round scores (rule GAME-TOTALS)."""
+    return tuple(total + score for total, score in zip(totals, scores))
+
+
+@rule("GAME-END")
+def game_is_over(config: Config, rounds_played: int, totals: tuple[int, ...]) -> bool:
+    """The game ends after the configured number of rounds, or after the round in which some
+    total reaches the target score (rule GAME-END)."""
+    if config.target_score is not None:
+        return max(totals) >= config.target_score
+    limit = config.round_limit
+    assert limit is not None
+    return rounds_played >= limit
+
+
+@rule("WINNERS")
+def winners(totals: tuple[int, ...]) -> tuple[int, ...]:
+    """The seats with the highest total win; a tie shares the win (rule WINNERS)."""
+    best = max(totals)
+    return tuple(seat for seat, total in enumerate(totals) if total == best)

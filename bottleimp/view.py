@@ -1,0 +1,95 @@
+"""What one seat may see (rule VIEW-HIDDEN).
+
+A seat sees its own hidden hand, every face-up card, every card played, every captured pile
+and price card, its own setup choices, and how many cards each seat holds. It does not see
+the other seats' hands, the cards in flight during setup (other than its own), or the Devil's
+Trick before the round ends (except the cards it discarded itself).
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from .actions import Destination, Give, Play
+from .cards import Card
+from .config import Config
+from .rulebook import rule
+from .state import Bottle, GameState, Phase, TrickResult
+
+
+@frozen
+class SeatView:
+    """The information available to ``seat``."""
+
+    seat: int
+    """The seat whose view this is."""
+    config: Config
+    phase: Phase
+    to_act: int | None
+    round_index: int
+    dealer: int
+    hand: tuple[Card, ...]
+    face_up: tuple[tuple[Card, ...], ...] | None
+    hand_sizes: tuple[int, ...]
+    setup_given: tuple[int, ...]
+    my_setup: tuple[Give, ...]
+    devils_trick: tuple[Card, ...] | None
+    """The Devil's Trick once the round is over; ``None`` while it is hidden (a seat's own
+    discards are in ``my_setup``)."""
+    devils_trick_size: int
+    plays: tuple[Play, ...]
+    current_trick: tuple[Play, ...]
+    leader: int
+    bottles: tuple[Bottle, ...]
+    captured: tuple[tuple[Card, ...], ...]
+    tricks: tuple[TrickResult, ...]
+    scores: tuple[int, ...] | None
+    totals: tuple[int, ...]
+
+    def cards(self) -> frozenset[Card]:
+        """Every card this view shows."""
+        seen: set[Card] = set(self.hand)
+        for row in self.face_up or ():
+            seen.update(row)
+        seen.update(give.card for give in self.my_setup)
+        seen.update(self.devils_trick or ())
+        seen.update(play.card for play in self.plays)
+        for pile in self.captured:
+            seen.update(pile)
+        seen.update(b.price_card for b in self.bottles if b.price_card is not None)
+        return frozenset(seen)
+
+
+@rule("VIEW-HIDDEN")
+def view(state: GameState, seat: int) -> SeatView:
+    """The state as ``seat`` may see it (rule VIEW-HIDDEN)."""
+    if not 0 <= seat < state.config.players:
+        raise ValueError(f"there is no seat {seat} in a {state.config.players}-player game")
+    round_ = state.round
+    revealed = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
+    dealt_sizes = [len(hand) for hand in round_.hands]
+    return SeatView(
+        seat=seat,
+        config=state.config,
+        phase=state.phase,
+        to_act=state.to_act,
+        round_index=round_.index,
+        dealer=round_.dealer,
+        hand=round_.hands[seat],
+        face_up=round_.face_up,
+        hand_sizes=tuple(dealt_sizes),
+        setup_given=tuple(len(chosen) for chosen in round_.setup),
+        my_setup=round_.setup[seat],
+        devils_trick=round_.devils_trick if revealed else None,
+        devils_trick_size=len(round_.devils_trick)
+        if state.phase is not Phase.SETUP
+        else sum(1 for chosen in round_.setup for g in chosen if g.to is Destination.DEVILS_TRICK),
+        plays=round_.plays,
+        current_trick=state.current_trick(),
+        leader=round_.leader,
+        bottles=round_.bottles,
+        captured=round_.captured,
+        tricks=round_.tricks,
+        scores=round_.scores,
+        totals=state.totals,
+    )
