@@ -6,11 +6,14 @@ The engine holds no rule of its own: it finds the phase, asks the rule functions
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from itertools import repeat
+from operator import is_
 from typing import Final
 
 from attrs import evolve
 
-from .actions import Action, Give, Play, StartRound
+from .actions import Action, Destination, Give, Play, StartRound
 from .cards import Card, Colour, rank_key
 from .config import Config
 from .errors import IllegalActionError
@@ -24,6 +27,7 @@ __all__ = ["new_game", "new_round", "with_deal", "legal_actions", "check_action"
 def new_round(config: Config, seed: int, index: int, dealer: int) -> RoundState:
     """The state at the start of round ``index``: dealt, every bottle at the start price."""
     hands, face_up = setup.deal(config, seed, index, dealer)
+    _deck_cards(config)
     players = config.players
     return RoundState(
         index=index,
@@ -78,28 +82,43 @@ def with_deal(
     if state.phase is not Phase.SETUP or any(round_.setup):
         raise IllegalActionError("DEAL", "a deal can be replaced only before the setup begins")
     setup.check_deal(state.config, round_.dealer, hands, face_up)
-    hands = tuple(tuple(sorted(hand, key=rank_key)) for hand in hands)
+    deck = _deck_cards(state.config)
+    hands = tuple(tuple(sorted((deck[card] for card in hand), key=rank_key)) for hand in hands)
     if face_up is not None:
-        face_up = tuple(tuple(sorted(cards, key=rank_key)) for cards in face_up)
+        face_up = tuple(
+            tuple(sorted((deck[card] for card in cards), key=rank_key)) for cards in face_up
+        )
     dealt = evolve(round_, dealt=hands, dealt_face_up=face_up, hands=hands, face_up=face_up)
     return evolve(state, round=dealt)
 
 
-# Actions are immutable values, so each (seat, card) pair needs only one Play object.
-_PLAYS: Final[dict[tuple[int, Card], Play]] = {}
+# Actions are immutable values, so one object per (card, seat, destination) serves every state.
+# Tables are keyed by the card's id: the actions in them keep the card alive, so ids stay unique,
+# and every card in a hand is an instance from the game's deck (see ``_deck_cards``).
+_PLAYS: Final[dict[int, tuple[Play, ...]]] = {}
+_GIVES: Final[dict[tuple[int, Destination], tuple[Give, ...]]] = {}
+_SEATS: Final = range(6)
 
 
-def _play(seat: int, card: Card) -> Play:
-    key = (seat, card)
-    action = _PLAYS.get(key)
-    if action is None:
-        action = _PLAYS[key] = Play(seat, card)
-    return action
+def _register(card: Card) -> None:
+    if id(card) not in _PLAYS:
+        _PLAYS[id(card)] = tuple(Play(seat, card) for seat in _SEATS)
+        for destination in Destination:
+            _GIVES[id(card), destination] = tuple(Give(seat, card, destination) for seat in _SEATS)
+
+
+def _deck_cards(config: Config) -> dict[Card, Card]:
+    """The game's cards by value, each registered in the action tables."""
+    cards = {card: card for card in config.cards}
+    for card in cards:
+        _register(card)
+    return cards
 
 
 def _led_colour(state: GameState) -> Colour | None:
-    trick = state.current_trick()
-    return trick[0].card.colour if trick else None
+    plays = state.round.plays
+    in_trick = len(plays) % state.config.trick_size
+    return plays[-in_trick].card.colour if in_trick else None
 
 
 def _playable(state: GameState, seat: int) -> tuple[Card, ...]:
@@ -110,20 +129,32 @@ def _playable(state: GameState, seat: int) -> tuple[Card, ...]:
     return play_rules.follow_suit(round_.hands[seat], led)
 
 
+# The last answer of legal_actions: apply() trusts an action found in it for the same state
+# object, which spares the usual legal_actions-then-apply loop a second legality check.
+_last_legal: tuple[GameState | None, tuple[Action, ...]] = (None, ())
+
+
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every legal action of the seat to act, sorted (by card rank); empty once the game is over."""
+    global _last_legal
     seat = state.to_act
     if seat is None:
         return ()
     phase = state.phase
+    actions: tuple[Action, ...]
     if phase is Phase.PLAY:
-        return tuple(_play(seat, card) for card in _playable(state, seat))
-    if phase is Phase.SETUP:
+        plays = _PLAYS
+        actions = tuple([plays[id(card)][seat] for card in _playable(state, seat)])
+    elif phase is Phase.SETUP:
         round_ = state.round
         steps = setup.setup_steps(state.config, round_.dealer, seat)
         destination = steps[len(round_.setup[seat])]
-        return tuple(Give(seat, card, destination) for card in round_.hands[seat])
-    return (StartRound(seat),)
+        gives = _GIVES
+        actions = tuple([gives[id(card), destination][seat] for card in round_.hands[seat]])
+    else:
+        actions = (StartRound(seat),)
+    _last_legal = (state, actions)
+    return actions
 
 
 def _check_seat(state: GameState, seat: int, rule_id: str) -> None:
@@ -203,8 +234,10 @@ def is_legal(state: GameState, action: Action) -> bool:
 def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action``. An illegal action raises ``IllegalActionError``; ``state`` is
     immutable, so it is unchanged either way."""
-    check_action(state, action)
-    if isinstance(action, Play):
+    cached_state, cached_actions = _last_legal
+    if cached_state is not state or not any(map(is_, cached_actions, repeat(action))):
+        check_action(state, action)
+    if type(action) is Play:
         return _apply_play(state, action)
     if isinstance(action, Give):
         return _apply_give(state, action)
@@ -217,8 +250,16 @@ def _replace_at(items: tuple[tuple[Card, ...], ...], index: int, value: tuple[Ca
     return items[:index] + (value,) + items[index + 1 :]
 
 
+def _position(cards: tuple[Card, ...], card: Card) -> int:
+    """Where ``card`` is in ``cards`` (sorted by rank, ranks distinct), or -1."""
+    index = bisect_left(cards, card.rank, key=rank_key)
+    return index if index < len(cards) and cards[index].rank == card.rank else -1
+
+
 def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    return tuple(c for c in cards if c is not card and c != card)
+    """``cards`` without ``card``, which it holds."""
+    index = _position(cards, card)
+    return cards[:index] + cards[index + 1 :]
 
 
 def _apply_give(state: GameState, action: Give) -> GameState:
@@ -258,25 +299,30 @@ def _apply_play(state: GameState, action: Play) -> GameState:
     round_ = state.round
     seat, card = action.seat, action.card
     hands, face_up = round_.hands, round_.face_up
-    if card in hands[seat]:
-        hands = _replace_at(hands, seat, _without(hands[seat], card))
+    hand = hands[seat]
+    index = _position(hand, card)
+    if index >= 0:
+        hands = hands[:seat] + (hand[:index] + hand[index + 1 :],) + hands[seat + 1 :]
     else:
         assert face_up is not None
         face_up = _replace_at(face_up, seat, _without(face_up[seat], card))
     plays = round_.plays + (action,)
-    leader, bottles, captured, tricks = round_.leader, round_.bottles, round_.captured, round_.tricks
-    to_act = play_rules.next_to_play(config, seat)
     trick_size = config.trick_size
-    if len(plays) % trick_size == 0:
-        trick = plays[-trick_size:]
-        result, bottles, captured = _resolve_trick(trick, bottles, captured)
-        tricks = tricks + (result,)
-        leader = to_act = play_rules.next_leader(result.winner)
-    scores = None
-    if not plays or len(plays) % trick_size or not game.round_is_over(hands, face_up):
-        phase = Phase.PLAY
-    else:
-        scores = scoring.round_scores(config, captured, bottles, round_.devils_trick)
+    if len(plays) % trick_size:
+        # The trick goes on: only the hand, the plays and the seat to act change.
+        return GameState(
+            config,
+            state.seed,
+            Phase.PLAY,
+            play_rules.next_to_play(config, seat),
+            _next_round_state(round_, hands, face_up, plays),
+            state.past_rounds,
+            state.totals,
+        )
+    result, bottles, captured = _resolve_trick(plays[-trick_size:], round_.bottles, round_.captured)
+    leader = play_rules.next_leader(result.winner)
+    over = game.round_is_over(hands, face_up)
+    scores = scoring.round_scores(config, captured, bottles, round_.devils_trick) if over else None
     new_round_state = RoundState(
         index=round_.index,
         dealer=round_.dealer,
@@ -290,21 +336,44 @@ def _apply_play(state: GameState, action: Play) -> GameState:
         leader=leader,
         bottles=bottles,
         captured=captured,
-        tricks=tricks,
+        tricks=round_.tricks + (result,),
         scores=scores,
     )
-    totals = state.totals
-    if scores is not None:
-        totals = game.add_totals(totals, scores)
-        if game.game_is_over(config, round_.index + 1, totals):
-            phase, to_act_or_none = Phase.GAME_OVER, None
-        else:
-            phase = Phase.ROUND_OVER
-            to_act_or_none = setup.next_dealer(config, round_.dealer)
+    if scores is None:
         return GameState(
-            config, state.seed, phase, to_act_or_none, new_round_state, state.past_rounds, totals
+            config, state.seed, Phase.PLAY, leader, new_round_state, state.past_rounds, state.totals
         )
+    totals = game.add_totals(state.totals, scores)
+    to_act: int | None
+    if game.game_is_over(config, round_.index + 1, totals):
+        phase, to_act = Phase.GAME_OVER, None
+    else:
+        phase, to_act = Phase.ROUND_OVER, setup.next_dealer(config, round_.dealer)
     return GameState(config, state.seed, phase, to_act, new_round_state, state.past_rounds, totals)
+
+
+def _next_round_state(
+    round_: RoundState,
+    hands: tuple[tuple[Card, ...], ...],
+    face_up: tuple[tuple[Card, ...], ...] | None,
+    plays: tuple[Play, ...],
+) -> RoundState:
+    return RoundState(
+        round_.index,
+        round_.dealer,
+        round_.dealt,
+        round_.dealt_face_up,
+        hands,
+        face_up,
+        round_.setup,
+        round_.devils_trick,
+        plays,
+        round_.leader,
+        round_.bottles,
+        round_.captured,
+        round_.tricks,
+        None,
+    )
 
 
 def _resolve_trick(

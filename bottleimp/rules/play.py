@@ -25,8 +25,8 @@ def follow_suit(hand: tuple[Card, ...], led: Colour | None) -> tuple[Card, ...]:
     """Follow the led colour if you can; if you cannot, or you lead, play any card (FOLLOW-SUIT)."""
     if led is None:
         return hand
-    following = tuple(card for card in hand if card.colour is led)
-    return following if following else hand
+    following = [card for card in hand if card.colour is led]
+    return tuple(following) if following else hand
 
 
 @rule("EYE-FOLLOW-SUIT")
