@@ -9,6 +9,7 @@ number ``17`` or ``2.5`` therefore round-trips without loss (rule ``CARD-RANK``)
 from __future__ import annotations
 
 import enum
+from bisect import bisect_left
 from typing import Final
 
 from attrs import field, frozen
@@ -74,3 +75,14 @@ def rank_key(card: Card) -> Rank:
 def coins(cards: tuple[Card, ...] | frozenset[Card]) -> int:
     """The sum of the coins on ``cards``."""
     return sum(card.coins for card in cards)
+
+
+def position(cards: tuple[Card, ...], card: Card) -> int:
+    """Where ``card`` is in ``cards``, or -1. Hands are kept in ascending rank order and ranks
+    are distinct within a deck, so a binary search on the rank finds it."""
+    index = bisect_left(cards, card.rank, key=rank_key)
+    if index < len(cards):
+        found = cards[index]
+        if found is card or found == card:
+            return index
+    return -1

@@ -75,6 +75,8 @@ class Config:
     rounds: int | None = None
     target_score: int | None = None
     deck: tuple[Card, ...] | None = field(default=None, converter=_to_deck)
+    cards: tuple[Card, ...] = field(init=False, eq=False, repr=False)
+    """The cards dealt each round, in ascending rank order (derived: the deck or the edition's)."""
 
     def __attrs_post_init__(self) -> None:
         check_players(self)
@@ -83,11 +85,8 @@ class Config:
         check_teams(self)
         check_game_end(self)
         check_deck(self)
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        """The cards dealt each round, in ascending rank order."""
-        return self.deck if self.deck is not None else edition_deck(self.edition, self.players)
+        cards = self.deck if self.deck is not None else edition_deck(self.edition, self.players)
+        object.__setattr__(self, "cards", cards)
 
     @property
     def round_limit(self) -> int | None:

@@ -6,7 +6,6 @@ The engine holds no rule of its own: it finds the phase, asks the rule functions
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from itertools import repeat
 from operator import is_
 from typing import Final
@@ -14,7 +13,7 @@ from typing import Final
 from attrs import evolve
 
 from .actions import Action, Destination, Give, Play, StartRound
-from .cards import Card, Colour, rank_key
+from .cards import Card, Colour, position, rank_key
 from .config import Config
 from .errors import IllegalActionError
 from .rules import game, scoring, setup
@@ -190,23 +189,25 @@ def _check_give(state: GameState, action: Give) -> None:
 
 def _check_play(state: GameState, action: Play) -> None:
     round_ = state.round
-    seat = action.seat
+    seat, card = action.seat, action.card
     _check_seat(state, seat, "TURN-ORDER")
-    card = action.card
+    hand = round_.hands[seat]
     face_up = round_.face_up[seat] if round_.face_up is not None else ()
-    if not play_rules.holds(round_.hands[seat], face_up, card):
+    if not play_rules.holds(hand, face_up, card):
         raise IllegalActionError("CARD-HELD", f"seat {seat} does not hold {card}")
-    if card not in _playable(state, seat):
-        led = _led_colour(state)
-        assert led is not None
-        if round_.face_up is not None:
+    led = _led_colour(state)
+    if round_.face_up is None:
+        if not play_rules.follows_suit(hand, led, card):
+            assert led is not None
             raise IllegalActionError(
-                "EYE-FOLLOW-SUIT",
-                f"seat {seat} must follow {led.value} from its face-up cards: it cannot play the "
-                f"face-up {card}",
+                "FOLLOW-SUIT", f"seat {seat} must follow {led.value}: it cannot play {card}"
             )
+    elif not play_rules.devils_eye_follows_suit(hand, face_up, led, card):
+        assert led is not None
         raise IllegalActionError(
-            "FOLLOW-SUIT", f"seat {seat} must follow {led.value}: it cannot play {card}"
+            "EYE-FOLLOW-SUIT",
+            f"seat {seat} must follow {led.value} from its face-up cards: it cannot play the "
+            f"face-up {card}",
         )
 
 
@@ -250,15 +251,9 @@ def _replace_at(items: tuple[tuple[Card, ...], ...], index: int, value: tuple[Ca
     return items[:index] + (value,) + items[index + 1 :]
 
 
-def _position(cards: tuple[Card, ...], card: Card) -> int:
-    """Where ``card`` is in ``cards`` (sorted by rank, ranks distinct), or -1."""
-    index = bisect_left(cards, card.rank, key=rank_key)
-    return index if index < len(cards) and cards[index].rank == card.rank else -1
-
-
 def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     """``cards`` without ``card``, which it holds."""
-    index = _position(cards, card)
+    index = position(cards, card)
     return cards[:index] + cards[index + 1 :]
 
 
@@ -300,7 +295,7 @@ def _apply_play(state: GameState, action: Play) -> GameState:
     seat, card = action.seat, action.card
     hands, face_up = round_.hands, round_.face_up
     hand = hands[seat]
-    index = _position(hand, card)
+    index = position(hand, card)
     if index >= 0:
         hands = hands[:seat] + (hand[:index] + hand[index + 1 :],) + hands[seat + 1 :]
     else:

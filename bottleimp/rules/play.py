@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cards import Card, Colour, Rank
+from ..cards import Card, Colour, Rank, position
 from ..config import Config
 from ..rulebook import rule
 from ..state import Bottle
@@ -17,7 +17,7 @@ def next_to_play(config: Config, seat: int) -> int:
 @rule("CARD-HELD")
 def holds(hand: tuple[Card, ...], face_up: tuple[Card, ...], card: Card) -> bool:
     """A player plays only a card they hold, in hand or face up (rule CARD-HELD)."""
-    return card in hand or card in face_up
+    return position(hand, card) >= 0 or position(face_up, card) >= 0
 
 
 @rule("FOLLOW-SUIT")
@@ -29,6 +29,18 @@ def follow_suit(hand: tuple[Card, ...], led: Colour | None) -> tuple[Card, ...]:
     return tuple(following) if following else hand
 
 
+@rule("FOLLOW-SUIT")
+def follows_suit(hand: tuple[Card, ...], led: Colour | None, card: Card) -> bool:
+    """Whether playing ``card`` from ``hand`` follows suit (rule FOLLOW-SUIT): it leads, it is of
+    the led colour, or the hand holds no card of the led colour."""
+    if led is None or card.colour is led:
+        return True
+    for other in hand:
+        if other.colour is led:
+            return False
+    return True
+
+
 @rule("EYE-FOLLOW-SUIT")
 def devils_eye_playable(
     hidden: tuple[Card, ...], face_up: tuple[Card, ...], led: Colour | None
@@ -37,6 +49,17 @@ def devils_eye_playable(
     card may always be played (rule EYE-FOLLOW-SUIT). Returned in ascending rank order."""
     playable = hidden + follow_suit(face_up, led)
     return tuple(sorted(playable, key=lambda card: card.rank))
+
+
+@rule("EYE-FOLLOW-SUIT")
+def devils_eye_follows_suit(
+    hidden: tuple[Card, ...], face_up: tuple[Card, ...], led: Colour | None, card: Card
+) -> bool:
+    """Whether playing ``card`` follows Devil's Eye's rule (EYE-FOLLOW-SUIT): a hidden card
+    always may; a face-up card must follow the led colour if the face-up cards hold it."""
+    if position(hidden, card) >= 0:
+        return True
+    return follows_suit(face_up, led, card)
 
 
 @rule("TRICK-PRICE")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..actions import Destination, Give
-from ..cards import Card, rank_key
+from ..cards import Card, position, rank_key
 from ..config import Config
 from ..errors import IllegalActionError
 from ..rulebook import rule
@@ -180,7 +180,8 @@ def setup_to_act(config: Config, dealer: int, setup: tuple[tuple[Give, ...], ...
     players = config.players
     for offset in range(1, players + 1):
         seat = (dealer + offset) % players
-        if len(setup[seat]) < len(setup_steps(config, dealer, seat)):
+        chosen = len(setup[seat])
+        if chosen < 2 or chosen < len(setup_steps(config, dealer, seat)):
             return seat
     return None
 
@@ -189,7 +190,7 @@ def setup_to_act(config: Config, dealer: int, setup: tuple[tuple[Give, ...], ...
 def can_give(hand: tuple[Card, ...], card: Card) -> bool:
     """Setup cards come from the cards a seat was dealt and has not yet given: nobody gives a
     card before every seat has chosen, so no one passes on a card they receive (SETUP-FROM-DEALT)."""
-    return card in hand
+    return position(hand, card) >= 0
 
 
 @rule("SETUP-RESOLVE")
