@@ -11,11 +11,11 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from .commands import simulate
+from .commands import simulate, validate
 
 
 def _commands() -> tuple[ModuleType, ...]:
-    return (simulate,)
+    return (simulate, validate)
 
 
 def build_parser() -> argparse.ArgumentParser:

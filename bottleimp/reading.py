@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from .cards import Card, Colour, Rank, normalize_rank
 from .config import Config
@@ -18,9 +19,19 @@ from .errors import ConfigError, RecordError
 JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
 
 
+_PLAIN_KEY: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 def child(path: str, key: str | int) -> str:
-    """The JSON path of ``key`` under ``path``: ``$.rounds`` then ``$.rounds[0]``."""
-    return f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}"
+    """The JSON path of ``key`` under ``path``: ``$.rounds`` then ``$.rounds[0]``.
+
+    A key that is not a plain name is written quoted and ASCII-escaped (``$["a b"]``), so a
+    path can always be printed, whatever bytes the key holds."""
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    if _PLAIN_KEY.fullmatch(key):
+        return f"{path}.{key}"
+    return f"{path}[{json.dumps(key)}]"
 
 
 def expect_object(value: JSON, path: str) -> dict[str, JSON]:
@@ -105,27 +116,51 @@ def config_to_json(config: Config) -> dict[str, JSON]:
 
 _CONFIG_KEYS = {"edition", "players", "bottles", "teams", "rounds", "target_score", "deck"}
 
+_CONFIG_RULE_KEYS: Final = {
+    "CONFIG-PLAYERS": "players",
+    "CONFIG-EDITION": "edition",
+    "CONFIG-BOTTLES": "bottles",
+    "CONFIG-TEAMS": "teams",
+    "CONFIG-DECK": "deck",
+}
+
+
+class ConfigRecordError(RecordError):
+    """A well-formed configuration that no source defines: ``rule_id`` is the configuration rule
+    it breaks (from the ``ConfigError``) and ``path`` the JSON path of the key at fault."""
+
+    def __init__(self, path: str, message: str, rule_id: str) -> None:
+        super().__init__(path, message)
+        self.rule_id = rule_id
+
 
 def config_from_json(value: JSON, path: str) -> Config:
     """A configuration from JSON; a malformed one raises ``RecordError`` at its path, and one no
-    source defines raises ``RecordError`` quoting the ``ConfigError``."""
+    source defines raises ``ConfigRecordError`` naming the configuration rule it breaks.
+
+    Only the JSON types are checked here; the values (player count, bottles, teams, game end)
+    are judged by ``Config`` itself, so that every refusal quotes its rule ID."""
     obj = expect_object(value, path)
     check_keys(obj, path, {"players"}, _CONFIG_KEYS)
-    players = expect_int(obj["players"], child(path, "players"), 2, 6)
+    players = expect_int(obj["players"], child(path, "players"))
     edition = expect_str(obj.get("edition", "classic"), child(path, "edition"))
-    bottles = expect_int(obj.get("bottles", 1), child(path, "bottles"), 1, 2)
+    bottles = expect_int(obj.get("bottles", 1), child(path, "bottles"))
     teams: list[list[int]] | None = None
     if obj.get("teams") is not None:
         teams_path = child(path, "teams")
         teams = [
             [
-                expect_int(seat, child(child(teams_path, i), j), 0, players - 1)
+                expect_int(seat, child(child(teams_path, i), j))
                 for j, seat in enumerate(expect_list(team, child(teams_path, i)))
             ]
             for i, team in enumerate(expect_list(obj["teams"], teams_path))
         ]
-    rounds = obj.get("rounds")
-    target = obj.get("target_score")
+    rounds_value = obj.get("rounds")
+    target_value = obj.get("target_score")
+    rounds = None if rounds_value is None else expect_int(rounds_value, child(path, "rounds"))
+    target = (
+        None if target_value is None else expect_int(target_value, child(path, "target_score"))
+    )
     deck: list[Card] | None = None
     if obj.get("deck") is not None:
         deck_path = child(path, "deck")
@@ -137,12 +172,20 @@ def config_from_json(value: JSON, path: str) -> Config:
             edition=edition,
             bottles=bottles,
             teams=teams,
-            rounds=None if rounds is None else expect_int(rounds, child(path, "rounds"), 1),
-            target_score=None if target is None else expect_int(target, child(path, "target_score"), 1),
+            rounds=rounds,
+            target_score=target,
             deck=deck,
         )
     except ConfigError as error:
-        raise RecordError(path, f"invalid configuration: {error}") from error
+        key = _CONFIG_RULE_KEYS.get(error.rule_id)
+        if error.rule_id == "CONFIG-GAME-END":
+            key = None if rounds is not None and target is not None else (
+                "rounds" if rounds is not None else "target_score"
+            )
+        at = path if key is None else child(path, key)
+        raise ConfigRecordError(
+            at, f"invalid configuration: [{error.rule_id}] {error.message}", error.rule_id
+        ) from error
 
 
 def _card_from_triple(value: JSON, path: str) -> Card:

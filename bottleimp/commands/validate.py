@@ -1,0 +1,156 @@
+"""``bottleimp validate FILE... [--json] [--jobs N]``: check game records against the rules.
+
+Each FILE is a ``bottleimp-record/1`` file, or a directory whose ``*.json`` files (searched
+recursively, in sorted order) are checked. One report per file, in the order given; the exit
+status is the worst of them: 0 every record is legal and its claims hold, 1 a record breaks a
+rule or claims a wrong score, 2 a file is not a readable record (or cannot be read).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import Protocol
+
+from ..records import printable_name
+from ..validate import (
+    UNREADABLE,
+    Fault,
+    ValidationReport,
+    report_to_json,
+    report_to_text,
+    validate_file,
+)
+
+_CHUNK = 16
+"""Files sent to a worker process at a time."""
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes, not {text!r}")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1 process, not {value}")
+    return value
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``validate``."""
+    parser = subparsers.add_parser(
+        "validate",
+        help="check game records against the rules",
+        description=(
+            "Replay each game record (bottleimp-record/1) under the rules and check every claim "
+            "in it. Exit status: 0 all valid, 1 a record breaks a rule or claims a wrong score, "
+            "2 a file is not a readable record. A directory stands for the *.json files in it."
+        ),
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="record files or directories")
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object per file (JSON Lines)"
+    )
+    parser.add_argument(
+        "--jobs", type=_jobs, default=1, metavar="N", help="check files in N processes (default 1)"
+    )
+    parser.set_defaults(run=run)
+
+
+class _Target:
+    """A file to validate, or a directory argument that held no record files."""
+
+    def __init__(self, path: Path, empty_directory: bool = False) -> None:
+        self.path = path
+        self.empty_directory = empty_directory
+
+
+def _targets(arguments: Sequence[str]) -> list[_Target]:
+    targets: list[_Target] = []
+    for argument in arguments:
+        path = Path(argument)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*.json") if p.is_file())
+            targets.extend(_Target(p) for p in found)
+            if not found:
+                targets.append(_Target(path, empty_directory=True))
+        else:
+            targets.append(_Target(path))
+    return targets
+
+
+def _check(target: _Target) -> ValidationReport:
+    if target.empty_directory:
+        name = printable_name(target.path)
+        fault = Fault(None, None, None, None, f"the directory {name} holds no .json files", "$")
+        return ValidationReport(name, UNREADABLE, (fault,), (), None, False, None)
+    return validate_file(target.path)
+
+
+def _validate_path(path: Path) -> ValidationReport:
+    """The worker function (module level, so that worker processes can import it)."""
+    return validate_file(path)
+
+
+def _reports(targets: list[_Target], jobs: int) -> Iterator[ValidationReport]:
+    files = [target for target in targets if not target.empty_directory]
+    if jobs <= 1 or len(files) <= 1:
+        for target in targets:
+            yield _check(target)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        results = pool.map(_validate_path, [t.path for t in files], chunksize=_CHUNK)
+        for target in targets:
+            yield _check(target) if target.empty_directory else next(results)
+
+
+class _Advance(Protocol):
+    def __call__(self) -> None: ...
+
+
+def _progress(total: int) -> tuple[AbstractContextManager[object], _Advance]:
+    """A progress bar on the terminal (with rich, when installed), or nothing."""
+    if total < 2 or not sys.stderr.isatty():
+        return nullcontext(), lambda: None
+    try:
+        from rich.console import Console
+        from rich.progress import Progress
+    except ImportError:
+        return nullcontext(), lambda: None
+    progress = Progress(console=Console(stderr=True), transient=True)
+    task = progress.add_task("validating", total=total)
+    return progress, lambda: progress.advance(task)
+
+
+def _emit(reports: Iterable[ValidationReport], as_json: bool, advance: _Advance) -> int:
+    worst = 0
+    for report in reports:
+        advance()
+        if as_json:
+            line = json.dumps(report_to_json(report), separators=(",", ":"))
+        else:
+            line = report_to_text(report)
+        print(line, flush=False)
+        worst = max(worst, report.status)
+    sys.stdout.flush()
+    return worst
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate every file; the exit status is the worst report's."""
+    targets = _targets(args.files)
+    bar, advance = _progress(len(targets))
+    try:
+        with bar:
+            return _emit(_reports(targets, args.jobs), args.json, advance)
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as other command-line tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1

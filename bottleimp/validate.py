@@ -1,0 +1,492 @@
+"""Validate a game record: replay it through the engine and check every claim it makes.
+
+The validator composes no rule of its own. It turns each part of a record into the engine's
+inputs (``with_deal`` for the deal, ``Give`` actions for the setup, ``StartRound`` for the next
+deal, ``Play`` actions for the tricks) and lets ``apply`` (which checks every action with
+``check_action``) decide; the claimed scores and totals are compared with what the engine
+computed. It stops at the first broken rule and names it with its rule ID, the round, the play
+index, the seat and a sentence.
+
+Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claims a wrong score;
+2 it is not a readable record (``RecordError``: the JSON path of the fault).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Final, NoReturn
+
+from attrs import frozen
+
+from .actions import Destination, Give, Play, StartRound
+from .cards import Card, Rank, format_rank
+from .engine import apply, new_game, with_deal
+from .errors import IllegalActionError, RecordError
+from .reading import JSON, ConfigRecordError, child, deck_by_rank
+from .records import GameRecord, RoundRecord, parse_record, printable_name, read_record_json
+from .rules.game import winners as winning_seats
+from .rules.setup import setup_steps
+from .state import GameState, Phase, RoundState
+
+__all__ = [
+    "VALID",
+    "BROKEN",
+    "UNREADABLE",
+    "Fault",
+    "TrickReport",
+    "RoundReport",
+    "ValidationReport",
+    "validate_record",
+    "validate_json",
+    "validate_file",
+    "report_to_json",
+    "report_to_text",
+]
+
+VALID: Final = 0
+"""Exit status: the record is legal and every claim in it holds."""
+BROKEN: Final = 1
+"""Exit status: the record breaks a rule or claims a wrong score."""
+UNREADABLE: Final = 2
+"""Exit status: the input is not a readable record."""
+
+
+@frozen
+class Fault:
+    """What is wrong with a record.
+
+    For a broken rule: ``rule`` is its ID; ``round``, ``play`` (the index in the round's plays)
+    and ``seat`` locate it when they apply (else ``None``). For an unreadable record: ``rule`` is
+    the configuration rule when the configuration is what no source defines, else ``None``.
+    ``path`` is the JSON path of the part of the record at fault."""
+
+    rule: str | None
+    round: int | None
+    play: int | None
+    seat: int | None
+    message: str
+    path: str
+
+
+@frozen
+class TrickReport:
+    """One trick as the rules decide it: its winner, the bottle bought (its index) or ``None``,
+    and the price of the bottles after it (the highest price, which the next trick is played
+    against)."""
+
+    winner: int
+    bottle: int | None
+    price: Rank
+
+
+@frozen
+class RoundReport:
+    """One round as the rules decide it. ``scores`` once the round is complete; ``devils_trick``
+    once every setup is resolved (else ``None``)."""
+
+    index: int
+    dealer: int
+    complete: bool
+    scores: tuple[int, ...] | None
+    bottle_owners: tuple[int | None, ...]
+    devils_trick: tuple[Rank, ...] | None
+    tricks: tuple[TrickReport, ...]
+
+
+@frozen
+class ValidationReport:
+    """The verdict on one record.
+
+    ``status`` is the exit status (``VALID``, ``BROKEN``, ``UNREADABLE``) and ``valid`` whether it
+    is ``VALID``; ``errors`` holds the first fault (empty when valid). ``rounds``, ``totals``,
+    ``complete`` and ``winners`` describe the game as replayed up to the end or to the fault:
+    ``totals`` sums the completed rounds, ``winners`` is set once the game is over."""
+
+    source: str
+    status: int
+    errors: tuple[Fault, ...]
+    rounds: tuple[RoundReport, ...]
+    totals: tuple[int, ...] | None
+    complete: bool
+    winners: tuple[int, ...] | None
+
+    @property
+    def valid(self) -> bool:
+        """True when the record is legal and every claim holds."""
+        return self.status == VALID
+
+
+class _Broken(Exception):
+    """Stops the replay at the first broken rule."""
+
+    def __init__(self, fault: Fault) -> None:
+        super().__init__(fault.message)
+        self.fault = fault
+
+
+def _unreadable(source: str, error: RecordError) -> ValidationReport:
+    rule = error.rule_id if isinstance(error, ConfigRecordError) else None
+    fault = Fault(rule, None, None, None, error.message, error.path)
+    return ValidationReport(source, UNREADABLE, (fault,), (), None, False, None)
+
+
+def validate_json(value: JSON, source: str = "<record>") -> ValidationReport:
+    """Read ``value`` as a record and validate it; an unreadable record gets status 2."""
+    try:
+        record = parse_record(value)
+    except RecordError as error:
+        return _unreadable(source, error)
+    return validate_record(record, source)
+
+
+def validate_file(path: str | os.PathLike[str]) -> ValidationReport:
+    """Read and validate the record in the file at ``path``; never raises for bad input."""
+    source = printable_name(path)
+    try:
+        value = read_record_json(path)
+    except RecordError as error:
+        return _unreadable(source, error)
+    return validate_json(value, source)
+
+
+def validate_record(record: GameRecord, source: str = "<record>") -> ValidationReport:
+    """Replay ``record`` through the engine and check its claims (see the module docstring)."""
+    replay = _Replay(record)
+    fault = None
+    try:
+        replay.run()
+    except _Broken as broken:
+        fault = broken.fault
+    state = replay.state
+    complete = fault is None and state.is_over
+    return ValidationReport(
+        source=source,
+        status=VALID if fault is None else BROKEN,
+        errors=() if fault is None else (fault,),
+        rounds=tuple(replay.reports),
+        totals=state.totals,
+        complete=complete,
+        winners=winning_seats(state.totals) if complete else None,
+    )
+
+
+def _rank_text(rank: Rank) -> str:
+    return format_rank(rank)
+
+
+Where = tuple[str | int, ...]
+"""A JSON path as its steps from the root, turned into text only for a fault."""
+
+
+def _path(where: Where) -> str:
+    path = "$"
+    for step in where:
+        path = child(path, step)
+    return path
+
+
+class _Replay:
+    """The replay of one record: the engine state, and a report per round replayed so far."""
+
+    def __init__(self, record: GameRecord) -> None:
+        self.record = record
+        self.config = record.config
+        self.deck: Mapping[Rank, Card] = deck_by_rank(record.config)
+        # The seed only deals the first round before the record's deal replaces it.
+        self.state: GameState = new_game(record.config, 0)
+        self.reports: list[RoundReport] = []
+        self.dealt_round = -1
+        """The index of the last round whose recorded deal the engine has accepted."""
+
+    def run(self) -> None:
+        rounds = self.record.rounds
+        for index, round_record in enumerate(rounds):
+            self._replay_round(index, round_record, is_last=index == len(rounds) - 1)
+        totals = self.record.totals
+        if totals is not None and totals != self.state.totals:
+            seat = _first_difference(totals, self.state.totals)
+            self._break(
+                "GAME-TOTALS", None, None, seat,
+                f"the record claims totals {_numbers(totals)}, but its rounds sum to "
+                f"{_numbers(self.state.totals)} (seat {seat}'s total is "
+                f"{self.state.totals[seat]}, not {totals[seat]})",
+                ("totals", seat),
+            )
+
+    def _break(
+        self, rule: str, round_: int | None, play: int | None, seat: int | None, message: str,
+        where: Where,
+    ) -> NoReturn:
+        state = self.state
+        if round_ == self.dealt_round and len(self.reports) == round_:
+            # The round so far, up to the fault.
+            complete = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
+            self.reports.append(_round_report(state.round, state.phase, complete))
+        raise _Broken(Fault(rule, round_, play, seat, message, _path(where)))
+
+    def _apply(self, action: Give | Play | StartRound, round_: int, play: int | None,
+               where: Where, context: str = "") -> None:
+        try:
+            self.state = apply(self.state, action)
+        except IllegalActionError as error:
+            self._break(error.rule_id, round_, play, action.seat, context + error.message, where)
+
+    def _card(self, rank: Rank, rule: str, round_: int, play: int | None, seat: int,
+              where: Where) -> Card:
+        card = self.deck.get(rank)
+        if card is None:
+            self._break(
+                rule, round_, play, seat,
+                f"{_rank_text(rank)} is not a card of this game's deck", where,
+            )
+        return card
+
+    def _replay_round(self, index: int, round_record: RoundRecord, is_last: bool) -> None:
+        self._start(index, round_record.dealer)
+        self._deal(index, round_record)
+        self._setup(index, round_record, is_last)
+        self._plays(index, round_record)
+        state = self.state
+        complete = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
+        if not complete and not is_last:
+            unplayed = sum(len(hand) for hand in state.round.hands) + sum(
+                len(row) for row in state.round.face_up or ()
+            )
+            self._break(
+                "ROUND-END", index, None, None,
+                f"round {index} has not ended ({unplayed} cards are still to be played), "
+                f"yet round {index + 1} follows: only the last round of a record may be "
+                "incomplete",
+                ("rounds", index + 1),
+            )
+        claimed = round_record.scores
+        if claimed is not None:
+            if not complete:
+                self._break(
+                    "SCORE-ROUND", index, None, None,
+                    f"round {index} has not ended, so it has no scores to claim",
+                    ("rounds", index, "scores"),
+                )
+            actual = state.round.scores
+            assert actual is not None
+            if claimed != actual:
+                seat = _first_difference(claimed, actual)
+                self._break(
+                    "SCORE-ROUND", index, None, seat,
+                    f"the record claims round scores {_numbers(claimed)}, but the rules give "
+                    f"{_numbers(actual)} (seat {seat} receives {actual[seat]}, "
+                    f"not {claimed[seat]})",
+                    ("rounds", index, "scores", seat),
+                )
+        self.reports.append(_round_report(state.round, state.phase, complete))
+
+    def _start(self, index: int, dealer: int) -> None:
+        """Round 0 starts the game; every later round is dealt by the seat the engine expects."""
+        state = self.state
+        where: Where = ("rounds", index, "dealer")
+        if index == 0:
+            if dealer != state.round.dealer:
+                self._break(
+                    "FIRST-DEALER", 0, None, dealer,
+                    f"seat {state.round.dealer} deals the first round, not seat {dealer}", where,
+                )
+            return
+        self._apply(StartRound(dealer), index, None, where, f"round {index} is dealt by seat {dealer}: ")
+
+    def _deal(self, index: int, round_record: RoundRecord) -> None:
+        zones: list[tuple[str, tuple[tuple[Rank, ...], ...]]] = [("hands", round_record.hands)]
+        if round_record.face_up is not None:
+            zones.append(("face_up", round_record.face_up))
+        deck = self.deck
+        rows: list[tuple[tuple[Card, ...], ...]] = []
+        for key, ranks_by_seat in zones:
+            cards_by_seat = []
+            for seat, ranks in enumerate(ranks_by_seat):
+                cards = []
+                for position, rank in enumerate(ranks):
+                    card = deck.get(rank)
+                    if card is None:
+                        card = self._card(
+                            rank, "DEAL-COUNTS", index, None, seat,
+                            ("rounds", index, key, seat, position),
+                        )
+                    cards.append(card)
+                cards_by_seat.append(tuple(cards))
+            rows.append(tuple(cards_by_seat))
+        try:
+            self.state = with_deal(self.state, rows[0], rows[1] if len(rows) > 1 else None)
+        except IllegalActionError as error:
+            self._break(error.rule_id, index, None, None, error.message, ("rounds", index, "hands"))
+        self.dealt_round = index
+
+    def _setup(self, index: int, round_record: RoundRecord, is_last: bool) -> None:
+        """Give each seat's setup cards in the order the engine asks for them: seats in turn from
+        the dealer's left, each seat's cards in the order of its setup steps."""
+        pending: list[list[tuple[Give, Where]]] = []
+        for seat, entry in enumerate(round_record.setup):
+            gives: list[tuple[Give, Where]] = []
+            discards = 0
+            for destination, rank in entry.gives():
+                where: Where
+                if destination is Destination.DEVILS_TRICK:
+                    where = ("rounds", index, "setup", seat, "discard", discards)
+                    discards += 1
+                else:
+                    where = ("rounds", index, "setup", seat, destination.value)
+                card = self._card(rank, "SETUP-FROM-DEALT", index, None, seat, where)
+                gives.append((Give(seat, card, destination), where))
+            gives.reverse()
+            pending.append(gives)
+        while self.state.phase is Phase.SETUP:
+            to_act = self.state.to_act
+            assert to_act is not None
+            if not pending[to_act]:
+                break
+            give, given_at = pending[to_act].pop()
+            self._apply(give, index, None, given_at)
+        for later in _seats_from(self.state.to_act, self.config.players):
+            if pending[later]:
+                give, given_at = pending[later].pop()
+                self._apply(
+                    give, index, None, given_at,
+                    f"seat {later} has given setup cards before the seats before it in setup order "
+                    "completed theirs (a record that ends during the setup lists the setups of "
+                    "the seats from the dealer's left in turn): ",
+                )
+                raise AssertionError(f"the engine accepted an out-of-order give: {give}")
+        if self.state.phase is Phase.SETUP and (round_record.plays or not is_last):
+            short = self.state.to_act
+            assert short is not None
+            given = len(self.state.round.setup[short])
+            steps = len(setup_steps(self.config, self.state.round.dealer, short))
+            goes_on = "with plays" if round_record.plays else f"with round {index + 1}"
+            self._break(
+                "SETUP-STEPS", index, None, short,
+                f"seat {short} has given {given} of its {steps} setup cards, yet the record goes "
+                f"on {goes_on}: play begins only when every seat has completed its setup",
+                ("rounds", index, "setup", short),
+            )
+
+    def _plays(self, index: int, round_record: RoundRecord) -> None:
+        deck = self.deck
+        for number, recorded in enumerate(round_record.plays):
+            if self.state.phase in _ROUND_ENDED:
+                self._break(
+                    "ROUND-END", index, number, recorded.seat,
+                    f"round {index} is over once every card is played: play {number} "
+                    f"({_rank_text(recorded.card)} by seat {recorded.seat}) comes after its end",
+                    ("rounds", index, "plays", number),
+                )
+            card = deck.get(recorded.card)
+            if card is None:
+                card = self._card(
+                    recorded.card, "CARD-HELD", index, number, recorded.seat,
+                    ("rounds", index, "plays", number, 1),
+                )
+            try:
+                self.state = apply(self.state, Play(recorded.seat, card))
+            except IllegalActionError as error:
+                self._break(
+                    error.rule_id, index, number, recorded.seat, error.message,
+                    ("rounds", index, "plays", number),
+                )
+
+
+_ROUND_ENDED: Final = (Phase.ROUND_OVER, Phase.GAME_OVER)
+
+
+def _seats_from(seat: int | None, players: int) -> tuple[int, ...]:
+    start = 0 if seat is None else seat
+    return tuple((start + offset) % players for offset in range(players))
+
+
+def _round_report(round_: RoundState, phase: Phase, complete: bool) -> RoundReport:
+    resolved = phase is not Phase.SETUP
+    return RoundReport(
+        index=round_.index,
+        dealer=round_.dealer,
+        complete=complete,
+        scores=round_.scores if complete else None,
+        bottle_owners=tuple(bottle.owner for bottle in round_.bottles),
+        devils_trick=tuple(card.rank for card in round_.devils_trick) if resolved else None,
+        tricks=tuple(
+            TrickReport(trick.winner, trick.bottle, trick.price_after) for trick in round_.tricks
+        ),
+    )
+
+
+def _first_difference(claimed: tuple[int, ...], actual: tuple[int, ...]) -> int:
+    return next(seat for seat, (a, b) in enumerate(zip(claimed, actual)) if a != b)
+
+
+def _numbers(values: tuple[int, ...]) -> str:
+    return "[" + ", ".join(str(value) for value in values) + "]"
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+def report_to_json(report: ValidationReport) -> dict[str, JSON]:
+    """The report as the JSON object ``bottleimp validate --json`` prints."""
+    return {
+        "file": report.source,
+        "status": report.status,
+        "valid": report.valid,
+        "errors": [
+            {
+                "rule": fault.rule,
+                "round": fault.round,
+                "play": fault.play,
+                "seat": fault.seat,
+                "message": fault.message,
+                "path": fault.path,
+            }
+            for fault in report.errors
+        ],
+        "rounds": [
+            {
+                "dealer": round_.dealer,
+                "complete": round_.complete,
+                "scores": None if round_.scores is None else list(round_.scores),
+                "bottle_owners": list(round_.bottle_owners),
+                "devils_trick": None
+                if round_.devils_trick is None
+                else list(round_.devils_trick),
+                "tricks": [
+                    {"winner": trick.winner, "bottle": trick.bottle, "price": trick.price}
+                    for trick in round_.tricks
+                ],
+            }
+            for round_ in report.rounds
+        ],
+        "totals": None if report.totals is None else list(report.totals),
+        "complete": report.complete,
+        "winners": None if report.winners is None else list(report.winners),
+    }
+
+
+def report_to_text(report: ValidationReport) -> str:
+    """The report as one plain line (two for a fault): what a person reads."""
+    if report.status == UNREADABLE:
+        fault = report.errors[0]
+        rule = f" [{fault.rule}]" if fault.rule else ""
+        return f"{report.source}: not a readable record:{rule} {fault.path}: {fault.message}"
+    if report.status == BROKEN:
+        fault = report.errors[0]
+        where = ", ".join(
+            f"{name} {value}"
+            for name, value in (("round", fault.round), ("play", fault.play), ("seat", fault.seat))
+            if value is not None
+        )
+        located = f" {where}" if where else ""
+        return f"{report.source}: breaks rule {fault.rule}:{located} ({fault.path})\n  {fault.message}"
+    rounds = len(report.rounds)
+    if report.complete and report.winners is not None:
+        won = ", ".join(str(seat) for seat in report.winners)
+        return (
+            f"{report.source}: valid: a complete game of {rounds} rounds; totals "
+            f"{_numbers(report.totals or ())}; won by seat{'s' if len(report.winners) > 1 else ''}"
+            f" {won}"
+        )
+    return f"{report.source}: valid: an unfinished game ({rounds} rounds recorded)"
