@@ -1,0 +1,575 @@
+"""Conformance vectors: read the language-neutral cases in ``spec/conformance`` and check them.
+
+A case file (``bottleimp-conformance/1``, described in ``spec/conformance/README.md``) holds one
+kind of case, in groups that share a configuration. Each case has an ``input`` and the
+``expected`` answer; an implementation passes a case when its answer, written in the same JSON
+shape, equals ``expected``. This module computes the library's answer for every kind, through the
+engine, so the same files check the library (``tests/test_conformance_vectors.py``) and any other
+implementation that reads them.
+
+Kinds:
+
+- ``trick``: the bottles before a trick and the trick's cards in play order -> the winner, the
+  bottle bought, the bottles after it, what the winner takes and where the old price card goes.
+- ``legal_plays``: a seat's hand (and face-up cards), the trick so far -> the cards it may play,
+  and for cards it tries, the rule that refuses each one.
+- ``setup``: a deal and every seat's setup choices -> the hands after the passes, the Devil's
+  Trick and the first leader, or the rule the setup breaks.
+- ``scoring``: captured piles, bottles, the Devil's Trick -> each seat's round score.
+- ``record``: a whole ``bottleimp-record/1`` record -> the validator's verdict.
+
+Cards are written as their ranks; the group's configuration names the edition and the player
+count, from which each card's colour and coins follow.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Final
+
+from attrs import evolve, frozen
+
+from .actions import Destination, Give, Play
+from .cards import START_PRICE, Card, Colour, Rank, rank_key
+from .config import Config
+from .engine import apply, check_action, legal_actions, new_game, new_round, with_deal
+from .errors import ConfigError, IllegalActionError, RecordError
+from .reading import (
+    JSON,
+    check_keys,
+    child,
+    config_from_json,
+    deck_by_rank,
+    expect_int,
+    expect_list,
+    expect_object,
+    expect_rank,
+    expect_str,
+)
+from .rulebook import RULE_FUNCTIONS
+from .rules.scoring import round_scores
+from .rules.setup import setup_steps, setup_to_act
+from .state import Bottle, GameState, Phase
+
+__all__ = [
+    "CONFORMANCE_FORMAT",
+    "KINDS",
+    "Case",
+    "Outcome",
+    "read_case_file",
+    "read_suite",
+    "answer",
+    "check_case",
+    "check_suite",
+    "format_case_file",
+]
+
+CONFORMANCE_FORMAT: Final = "bottleimp-conformance/1"
+"""The value of a case file's ``format`` key."""
+
+KINDS: Final = ("trick", "legal_plays", "setup", "scoring", "record")
+"""The kinds of case, each in its own folder of ``spec/conformance``."""
+
+
+@frozen
+class Case:
+    """One conformance case as read from its file.
+
+    ``where`` names the file and the JSON path of the case in it; ``group`` is the description
+    of its group; ``rules`` the rule IDs it exercises; ``bug`` the known bug of another
+    implementation it guards against, if any."""
+
+    where: str
+    kind: str
+    group: str
+    description: str
+    rules: tuple[str, ...]
+    bug: str | None
+    config: Config
+    input: JSON
+    expected: JSON
+
+
+@frozen
+class Outcome:
+    """A case and the library's answer to it; ``passed`` when the answer equals ``expected``.
+
+    ``actual`` is ``None`` and ``message`` explains when the library could not answer at all."""
+
+    case: Case
+    actual: JSON
+    message: str | None
+
+    @property
+    def passed(self) -> bool:
+        """True when the library's answer equals the expected one."""
+        return self.message is None and self.actual == self.case.expected
+
+
+# --- reading case files ----------------------------------------------------------------------
+
+_FILE_KEYS: Final = ({"format", "kind", "description", "groups"}, {"generated_by"})
+_GROUP_KEYS: Final = ({"description", "config", "cases"}, set[str]())
+_CASE_KEYS: Final = ({"description", "input", "expected"}, {"rules", "bug"})
+
+
+def read_case_file(path: str | Path) -> tuple[Case, ...]:
+    """Every case in the case file at ``path``; a malformed file raises ``RecordError`` whose
+    path starts with the file name."""
+    name = str(path)
+    try:
+        value: JSON = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise RecordError(name, f"not a readable JSON file: {error}") from error
+    return cases_from_json(value, name)
+
+
+def cases_from_json(value: JSON, name: str = "<cases>") -> tuple[Case, ...]:
+    """Every case in a parsed case file; faults raise ``RecordError`` at ``name:$.path``."""
+    obj = expect_object(value, f"{name}:$")
+    check_keys(obj, f"{name}:$", *_FILE_KEYS)
+    if obj["format"] != CONFORMANCE_FORMAT:
+        raise RecordError(f"{name}:$.format", f"expected {CONFORMANCE_FORMAT!r}")
+    kind = expect_str(obj["kind"], f"{name}:$.kind")
+    if kind not in KINDS:
+        raise RecordError(f"{name}:$.kind", f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+    cases: list[Case] = []
+    groups_path = f"{name}:$.groups"
+    for g, group_value in enumerate(expect_list(obj["groups"], groups_path)):
+        group_path = child(groups_path, g)
+        group = expect_object(group_value, group_path)
+        check_keys(group, group_path, *_GROUP_KEYS)
+        description = expect_str(group["description"], child(group_path, "description"))
+        config = config_from_json(group["config"], child(group_path, "config"))
+        cases_path = child(group_path, "cases")
+        for c, case_value in enumerate(expect_list(group["cases"], cases_path)):
+            case_path = child(cases_path, c)
+            case = expect_object(case_value, case_path)
+            check_keys(case, case_path, *_CASE_KEYS)
+            rules = tuple(
+                _expect_rule_id(item, child(child(case_path, "rules"), i))
+                for i, item in enumerate(expect_list(case.get("rules", []), child(case_path, "rules")))
+            )
+            bug = case.get("bug")
+            cases.append(
+                Case(
+                    where=case_path,
+                    kind=kind,
+                    group=description,
+                    description=expect_str(case["description"], child(case_path, "description")),
+                    rules=rules,
+                    bug=None if bug is None else expect_str(bug, child(case_path, "bug")),
+                    config=config,
+                    input=expect_object(case["input"], child(case_path, "input")),
+                    expected=expect_object(case["expected"], child(case_path, "expected")),
+                )
+            )
+    return tuple(cases)
+
+
+def _expect_rule_id(value: JSON, path: str) -> str:
+    rule_id = expect_str(value, path)
+    if rule_id not in RULE_FUNCTIONS:
+        raise RecordError(path, f"{rule_id!r} is not a rule ID of bottleimp")
+    return rule_id
+
+
+def read_suite(directory: str | Path) -> tuple[Case, ...]:
+    """Every case of every ``*.json`` file under ``directory``'s kind folders, in path order."""
+    root = Path(directory)
+    if not root.is_dir():
+        raise RecordError(str(root), "not a directory of conformance cases")
+    cases: list[Case] = []
+    for kind in KINDS:
+        for path in sorted((root / kind).glob("*.json")):
+            found = read_case_file(path)
+            for case in found:
+                if case.kind != kind:
+                    raise RecordError(f"{path}:$.kind", f"a {case.kind} file in the {kind} folder")
+            cases.extend(found)
+    return tuple(cases)
+
+
+# --- the library's answers -------------------------------------------------------------------
+
+
+def answer(case: Case) -> JSON:
+    """The library's answer to ``case``, in the shape of its ``expected`` object.
+
+    Malformed input raises ``RecordError`` at the case's path; an input the rules forbid where
+    the kind does not expect a refusal raises ``IllegalActionError``."""
+    input_ = expect_object(case.input, child(case.where, "input"))
+    return _ANSWERS[case.kind](case.config, input_, child(case.where, "input"))
+
+
+def check_case(case: Case) -> Outcome:
+    """The library's answer to ``case`` and whether it is the expected one."""
+    try:
+        actual = answer(case)
+    except (RecordError, IllegalActionError, ConfigError) as error:
+        return Outcome(case, None, str(error))
+    return Outcome(case, actual, None)
+
+
+def check_suite(directory: str | Path) -> tuple[Outcome, ...]:
+    """Check every case under ``directory`` against the library."""
+    return tuple(check_case(case) for case in read_suite(directory))
+
+
+class _Deck:
+    """The cards of a configuration by rank, read with path-aware errors."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.by_rank = deck_by_rank(config)
+
+    def card(self, value: JSON, path: str) -> Card:
+        rank = expect_rank(value, path)
+        found = self.by_rank.get(rank)
+        if found is None:
+            raise RecordError(path, f"{rank} is not a card of this configuration's deck")
+        return found
+
+    def cards(self, value: JSON, path: str) -> tuple[Card, ...]:
+        cards = tuple(self.card(item, child(path, i)) for i, item in enumerate(expect_list(value, path)))
+        if len(set(cards)) != len(cards):
+            raise RecordError(path, "a card appears twice")
+        return cards
+
+    def rows(self, value: JSON, path: str) -> tuple[tuple[Card, ...], ...]:
+        rows = expect_list(value, path)
+        if len(rows) != self.config.players:
+            raise RecordError(path, f"expected one list per seat ({self.config.players})")
+        return tuple(self.cards(row, child(path, seat)) for seat, row in enumerate(rows))
+
+    def seat(self, value: JSON, path: str) -> int:
+        return expect_int(value, path, 0, self.config.players - 1)
+
+
+def _ranks(cards: Sequence[Card]) -> list[JSON]:
+    return [card.rank for card in sorted(cards, key=rank_key)]
+
+
+def _bottles_from_json(deck: _Deck, value: JSON, path: str) -> tuple[Bottle, ...]:
+    items = expect_list(value, path)
+    if len(items) != deck.config.bottles:
+        raise RecordError(path, f"expected {deck.config.bottles} bottle(s)")
+    bottles = []
+    for index, item in enumerate(items):
+        item_path = child(path, index)
+        obj = expect_object(item, item_path)
+        check_keys(obj, item_path, {"price", "owner"}, set())
+        owner = obj["owner"]
+        if expect_rank(obj["price"], child(item_path, "price")) == START_PRICE:
+            if owner is not None:
+                raise RecordError(child(item_path, "owner"), "a bottle at 19 has no owner")
+            bottles.append(Bottle())
+            continue
+        if owner is None:
+            raise RecordError(child(item_path, "owner"), "a bottle below 19 has an owner")
+        bottles.append(
+            Bottle(
+                deck.card(obj["price"], child(item_path, "price")),
+                deck.seat(owner, child(item_path, "owner")),
+            )
+        )
+    return tuple(bottles)
+
+
+def _bottles_to_json(bottles: Sequence[Bottle]) -> list[JSON]:
+    return [{"price": bottle.price, "owner": bottle.owner} for bottle in bottles]
+
+
+def _plays_from_json(deck: _Deck, value: JSON, path: str) -> tuple[Play, ...]:
+    plays = []
+    for index, item in enumerate(expect_list(value, path)):
+        item_path = child(path, index)
+        pair = expect_list(item, item_path)
+        if len(pair) != 2:
+            raise RecordError(item_path, "expected [seat, card]")
+        plays.append(Play(deck.seat(pair[0], child(item_path, 0)), deck.card(pair[1], child(item_path, 1))))
+    if len({play.card for play in plays}) != len(plays):
+        raise RecordError(path, "a card is played twice")
+    return tuple(plays)
+
+
+def _check_turns(config: Config, plays: Sequence[Play], path: str) -> None:
+    """A trick's seats go clockwise from its leader (A, B, A, B in Devil's Eye)."""
+    for index in range(1, len(plays)):
+        wanted = (plays[index - 1].seat + 1) % config.players
+        if plays[index].seat != wanted:
+            raise RecordError(child(child(path, index), 0), f"seat {wanted} plays here")
+
+
+def _play_state(
+    config: Config,
+    hands: tuple[tuple[Card, ...], ...],
+    face_up: tuple[tuple[Card, ...], ...] | None,
+    bottles: tuple[Bottle, ...],
+    plays: tuple[Play, ...],
+    leader: int,
+) -> GameState:
+    """A state in trick play: seats hold ``hands`` (and ``face_up``), ``plays`` are the current
+    trick so far, ``leader`` led it; the seat after the last play (or the leader) is to act."""
+    base = new_game(config, 0)
+    to_act = (plays[-1].seat + 1) % config.players if plays else leader
+    round_ = evolve(
+        base.round,
+        hands=tuple(tuple(sorted(hand, key=rank_key)) for hand in hands),
+        face_up=face_up,
+        devils_trick=(),
+        plays=plays,
+        leader=leader,
+        bottles=bottles,
+        captured=((),) * config.players,
+        tricks=(),
+        scores=None,
+    )
+    return evolve(base, phase=Phase.PLAY, to_act=to_act, round=round_)
+
+
+def _answer_trick(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+    deck = _Deck(config)
+    check_keys(input_, path, {"bottles", "trick"}, set())
+    bottles = _bottles_from_json(deck, input_["bottles"], child(path, "bottles"))
+    trick = _plays_from_json(deck, input_["trick"], child(path, "trick"))
+    if len(trick) != config.trick_size:
+        raise RecordError(child(path, "trick"), f"a trick has {config.trick_size} cards")
+    _check_turns(config, trick, child(path, "trick"))
+    price_cards = {bottle.price_card for bottle in bottles if bottle.price_card is not None}
+    if price_cards & {play.card for play in trick}:
+        raise RecordError(child(path, "trick"), "a card under a bottle cannot be played")
+    hands: list[tuple[Card, ...]] = [() for _ in range(config.players)]
+    for play in trick:
+        hands[play.seat] += (play.card,)
+    face_up = ((),) * config.players if config.devils_eye else None
+    state = _play_state(config, tuple(hands), face_up, bottles, (), trick[0].seat)
+    for play in trick:
+        state = apply(state, play)
+    result = state.round.tricks[-1]
+    gained = [sorted(state.round.captured[seat], key=rank_key) for seat in range(config.players)]
+    returned: JSON = None
+    if result.bottle is not None:
+        old = bottles[result.bottle]
+        if old.price_card is not None and old.owner is not None:
+            returned = {"seat": old.owner, "card": old.price_card.rank}
+            gained[old.owner].remove(old.price_card)
+    return {
+        "winner": result.winner,
+        "winning_card": result.winning_card.rank,
+        "bottle": result.bottle,
+        "bottles": _bottles_to_json(state.round.bottles),
+        "winner_takes": _ranks(gained[result.winner]),
+        "returned_price_card": returned,
+    }
+
+
+def _answer_legal_plays(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+    deck = _Deck(config)
+    check_keys(input_, path, {"seat", "hand", "trick"}, {"face_up", "attempts"})
+    seat = deck.seat(input_["seat"], child(path, "seat"))
+    hand = deck.cards(input_["hand"], child(path, "hand"))
+    own_face_up: tuple[Card, ...] = ()
+    if input_.get("face_up") is not None:
+        if not config.devils_eye:
+            raise RecordError(child(path, "face_up"), "face-up cards are for 2 players only")
+        own_face_up = deck.cards(input_["face_up"], child(path, "face_up"))
+    trick = _plays_from_json(deck, input_["trick"], child(path, "trick"))
+    if len(trick) >= config.trick_size:
+        raise RecordError(child(path, "trick"), "the trick so far is already complete")
+    _check_turns(config, trick, child(path, "trick"))
+    if trick and seat != (trick[-1].seat + 1) % config.players:
+        raise RecordError(child(path, "seat"), "it is not this seat's turn after the trick so far")
+    if set(hand) & set(own_face_up) or (set(hand) | set(own_face_up)) & {p.card for p in trick}:
+        raise RecordError(path, "a card is both held and played")
+    hands = tuple(hand if s == seat else () for s in range(config.players))
+    face_up = (
+        tuple(tuple(sorted(own_face_up, key=rank_key)) if s == seat else () for s in range(config.players))
+        if config.devils_eye
+        else None
+    )
+    leader = trick[0].seat if trick else seat
+    state = _play_state(config, hands, face_up, tuple(Bottle() for _ in range(config.bottles)), trick, leader)
+    legal = [action.card for action in legal_actions(state) if isinstance(action, Play)]
+    result: dict[str, JSON] = {"legal": _ranks(legal)}
+    if "attempts" in input_:
+        refusals: list[JSON] = []
+        attempts_path = child(path, "attempts")
+        for index, item in enumerate(expect_list(input_["attempts"], attempts_path)):
+            card = deck.card(item, child(attempts_path, index))
+            try:
+                check_action(state, Play(seat, card))
+            except IllegalActionError as error:
+                refusals.append(error.rule_id)
+            else:
+                refusals.append(None)
+        result["attempts"] = refusals
+    return result
+
+
+_SETUP_KEYS: Final = {
+    Destination.LEFT: "left",
+    Destination.RIGHT: "right",
+    Destination.OPPONENT_FACE_UP: "to_face_up",
+    Destination.OPPONENT_HIDDEN: "to_hidden",
+}
+
+
+def setup_gives(deck_by_rank_: Mapping[Rank, Card], seat: int, entry: JSON, path: str,
+                eye: bool) -> tuple[Give, ...]:
+    """A record-format setup entry as ``Give`` actions in the order of the setup steps: the
+    discards, then left and right (3-6 players) or to_face_up and to_hidden (2 players).
+
+    A card the deck does not have becomes a card no seat holds, so that the engine refuses it
+    with the rule a setup card breaks (SETUP-FROM-DEALT)."""
+    obj = expect_object(entry, path)
+    passes = ("to_face_up", "to_hidden") if eye else ("left", "right")
+    check_keys(obj, path, {"discard"}, set(passes))
+    gives: list[Give] = []
+    discards_path = child(path, "discard")
+    for index, item in enumerate(expect_list(obj["discard"], discards_path)):
+        gives.append(Give(seat, _card_or_phantom(deck_by_rank_, item, child(discards_path, index)),
+                          Destination.DEVILS_TRICK))
+    for key in passes:
+        if key in obj:
+            destination = next(d for d, name in _SETUP_KEYS.items() if name == key)
+            gives.append(Give(seat, _card_or_phantom(deck_by_rank_, obj[key], child(path, key)), destination))
+    return tuple(gives)
+
+
+def _card_or_phantom(deck: Mapping[Rank, Card], value: JSON, path: str) -> Card:
+    rank = expect_rank(value, path)
+    found = deck.get(rank)
+    return found if found is not None else Card(rank, Colour.YELLOW, 0)
+
+
+def apply_setup_entry(state: GameState, seat: int, gives: Sequence[Give]) -> GameState:
+    """``state`` after ``seat`` gives its whole setup, one ``Give`` at a time; an illegal give, or
+    an entry that leaves the seat's setup unfinished, raises ``IllegalActionError``."""
+    for give in gives:
+        state = apply(state, give)
+    wanted = setup_steps(state.config, state.round.dealer, seat)
+    if len(state.round.setup[seat]) < len(wanted):
+        raise IllegalActionError(
+            "SETUP-STEPS",
+            f"seat {seat} gives {len(state.round.setup[seat])} setup cards, not {len(wanted)}: "
+            f"{', '.join(step.value for step in wanted)}",
+        )
+    return state
+
+
+def round_start(config: Config, dealer: int) -> GameState:
+    """The state before the setup of a round dealt by ``dealer`` (its deal from seed 0)."""
+    round_ = new_round(config, 0, 0, dealer)
+    return GameState(
+        config=config,
+        seed=0,
+        phase=Phase.SETUP,
+        to_act=setup_to_act(config, dealer, round_.setup),
+        round=round_,
+        past_rounds=(),
+        totals=(0,) * config.players,
+    )
+
+
+def _answer_setup(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+    deck = _Deck(config)
+    check_keys(input_, path, {"dealer", "hands", "setup"}, {"face_up"})
+    dealer = deck.seat(input_["dealer"], child(path, "dealer"))
+    hands = deck.rows(input_["hands"], child(path, "hands"))
+    face_up = None
+    if input_.get("face_up") is not None:
+        face_up = deck.rows(input_["face_up"], child(path, "face_up"))
+    entries = expect_list(input_["setup"], child(path, "setup"))
+    if len(entries) != config.players:
+        raise RecordError(child(path, "setup"), f"expected one entry per seat ({config.players})")
+    gives = [
+        setup_gives(deck.by_rank, seat, entry, child(child(path, "setup"), seat), config.devils_eye)
+        for seat, entry in enumerate(entries)
+    ]
+    try:
+        state = with_deal(round_start(config, dealer), hands, face_up)
+        while state.phase is Phase.SETUP:
+            seat = state.to_act
+            assert seat is not None
+            state = apply_setup_entry(state, seat, gives[seat])
+    except IllegalActionError as error:
+        return {"error": error.rule_id}
+    round_ = state.round
+    return {
+        "hands": [_ranks(hand) for hand in round_.hands],
+        "face_up": None if round_.face_up is None else [_ranks(cards) for cards in round_.face_up],
+        "devils_trick": _ranks(round_.devils_trick),
+        "leader": state.to_act,
+    }
+
+
+def _answer_scoring(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+    deck = _Deck(config)
+    check_keys(input_, path, {"captured", "bottles", "devils_trick"}, set())
+    captured = deck.rows(input_["captured"], child(path, "captured"))
+    bottles = _bottles_from_json(deck, input_["bottles"], child(path, "bottles"))
+    devils_trick = deck.cards(input_["devils_trick"], child(path, "devils_trick"))
+    zones = [card for pile in captured for card in pile] + list(devils_trick)
+    zones += [bottle.price_card for bottle in bottles if bottle.price_card is not None]
+    if len(set(zones)) != len(zones):
+        raise RecordError(path, "a card is in two places")
+    return {"scores": list(round_scores(config, captured, bottles, devils_trick))}
+
+
+def _answer_record(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+    from .validate import validate_json
+
+    check_keys(input_, path, {"record"}, set())
+    report = validate_json(input_["record"])
+    verdict: dict[str, JSON] = {"status": report.status}
+    if report.errors:
+        fault = report.errors[0]
+        verdict.update({"rule": fault.rule, "round": fault.round, "play": fault.play})
+    return verdict
+
+
+_ANSWERS: Final[dict[str, Callable[[Config, dict[str, JSON], str], JSON]]] = {
+    "trick": _answer_trick,
+    "legal_plays": _answer_legal_plays,
+    "setup": _answer_setup,
+    "scoring": _answer_scoring,
+    "record": _answer_record,
+}
+
+
+# --- writing case files ----------------------------------------------------------------------
+
+
+def format_case_file(value: Mapping[str, JSON]) -> str:
+    """A case file as text: its header keys one per line, each group's description and config
+    on their own lines, each case on one line; deterministic, so regenerated files diff cleanly."""
+
+    def dump(item: JSON) -> str:
+        return json.dumps(item, ensure_ascii=False, allow_nan=False)
+
+    lines = ["{"]
+    header = [key for key in value if key != "groups"]
+    for key in header:
+        lines.append(f"  {dump(key)}: {dump(value[key])},")
+    lines.append('  "groups": [')
+    groups = value.get("groups")
+    assert isinstance(groups, list)
+    for g, group in enumerate(groups):
+        assert isinstance(group, dict)
+        lines.append("    {")
+        lines.append(f'      "description": {dump(group["description"])},')
+        lines.append(f'      "config": {dump(group["config"])},')
+        lines.append('      "cases": [')
+        cases = group["cases"]
+        assert isinstance(cases, list)
+        for c, case in enumerate(cases):
+            comma = "," if c < len(cases) - 1 else ""
+            lines.append(f"        {dump(case)}{comma}")
+        lines.append("      ]")
+        lines.append("    }" + ("," if g < len(groups) - 1 else ""))
+    lines.append("  ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""Write the generated conformance cases: ``spec/conformance/<kind>/generated.json``.
+
+Plays seeded random games (random legal actions from ``random.Random(seed)``) in every variant
+and writes, from what the engine did in them:
+
+- ``trick``: every trick of the first round (bottles before, cards in play order -> result);
+- ``legal_plays``: every third decision of the first round's trick play (hand, face-up cards,
+  trick so far -> legal cards), trying one card that breaks the follow rule if the seat holds
+  one, and one card the seat does not hold;
+- ``setup``: the deal and setup of the first two rounds -> hands after the passes, Devil's
+  Trick, first leader;
+- ``scoring``: the end of the first two rounds -> scores;
+- ``record``: each game's first two rounds as a record (valid), and copies with one fault
+  planted (an illegal play, a wrong claimed score) -> the validator's verdict.
+
+Running it twice writes identical files; ``tests/test_conformance_vectors.py`` fails when the
+files on disk differ from what it writes. Usage: ``python scripts/generate_conformance.py``
+(``--check`` reports stale files and exits 1 instead of writing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+from typing import Final
+
+from bottleimp import Config, GameState, Give, Phase, Play, apply, legal_actions, new_game
+from bottleimp.actions import Destination
+from bottleimp.cards import Card, rank_key
+from bottleimp.conformance import CONFORMANCE_FORMAT, format_case_file
+from bottleimp.engine import check_action
+from bottleimp.errors import IllegalActionError
+from bottleimp.reading import JSON, config_to_json
+from bottleimp.state import Bottle, RoundState
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+SUITE: Final = ROOT / "spec" / "conformance"
+GENERATED_BY: Final = "scripts/generate_conformance.py"
+
+VARIANTS: Final[tuple[tuple[str, Config, int], ...]] = (
+    ("classic, 2 players (Devil's Eye)", Config(players=2, edition="classic"), 101),
+    ("classic, 3 players", Config(players=3, edition="classic"), 102),
+    ("classic, 4 players", Config(players=4, edition="classic"), 103),
+    ("matagot-2024, 2 players (Devil's Eye)", Config(players=2, edition="matagot-2024"), 104),
+    ("matagot-2024, 3 players", Config(players=3, edition="matagot-2024"), 105),
+    ("matagot-2024, 4 players", Config(players=4, edition="matagot-2024"), 106),
+    ("matagot-2024, 5 players", Config(players=5, edition="matagot-2024"), 107),
+    ("matagot-2024, 6 players", Config(players=6, edition="matagot-2024"), 108),
+    ("matagot-2024, 5 players, two bottles",
+     Config(players=5, edition="matagot-2024", bottles=2), 109),
+    ("matagot-2024, 6 players, two bottles",
+     Config(players=6, edition="matagot-2024", bottles=2), 110),
+    ("classic, 4 players, teams {0,2} {1,3}",
+     Config(players=4, edition="classic", teams=((0, 2), (1, 3))), 111),
+    ("classic, 4 players, teams {0,1} {2} {3}",
+     Config(players=4, edition="classic", teams=((0, 1), (2,), (3,))), 112),
+    ("matagot-2024, 5 players, teams {0,3} {1,4} {2}",
+     Config(players=5, edition="matagot-2024", teams=((0, 3), (1, 4), (2,))), 113),
+    ("matagot-2024, 6 players, teams {0,3} {1,4} {2,5}",
+     Config(players=6, edition="matagot-2024", teams=((0, 3), (1, 4), (2, 5))), 114),
+)
+"""Every variant: a description, its configuration and the seed of its game."""
+
+ROUNDS: Final = 2
+"""Rounds played per game."""
+
+DESCRIPTIONS: Final = {
+    "trick": "Generated from seeded random games: every trick of each game's first round.",
+    "legal_plays": "Generated from seeded random games: every third decision of each game's "
+    "first round, with a card that breaks the follow rule and a card not held where possible.",
+    "setup": "Generated from seeded random games: the deal and setup of each game's first two "
+    "rounds.",
+    "scoring": "Generated from seeded random games: the end of each game's first two rounds.",
+    "record": "Generated from seeded random games: the first two rounds of each game as a "
+    "record, and copies with one planted fault.",
+}
+
+
+def _ranks(cards: tuple[Card, ...] | list[Card]) -> list[JSON]:
+    return [card.rank for card in sorted(cards, key=rank_key)]
+
+
+def _bottles(bottles: tuple[Bottle, ...]) -> list[JSON]:
+    return [{"price": bottle.price, "owner": bottle.owner} for bottle in bottles]
+
+
+def _config_json(config: Config) -> dict[str, JSON]:
+    data = config_to_json(config)
+    return {key: data[key] for key in ("edition", "players", "bottles", "teams")}
+
+
+def _setup_entry(config: Config, gives: tuple[Give, ...]) -> dict[str, JSON]:
+    entry: dict[str, JSON] = {
+        "discard": [g.card.rank for g in gives if g.to is Destination.DEVILS_TRICK]
+    }
+    names = {
+        Destination.LEFT: "left",
+        Destination.RIGHT: "right",
+        Destination.OPPONENT_FACE_UP: "to_face_up",
+        Destination.OPPONENT_HIDDEN: "to_hidden",
+    }
+    for give in gives:
+        if give.to in names:
+            entry[names[give.to]] = give.card.rank
+    return entry
+
+
+class _Game:
+    """One seeded random game, with the cases taken from it as it is played."""
+
+    def __init__(self, config: Config, seed: int) -> None:
+        self.config = config
+        self.random = random.Random(seed)
+        self.state = new_game(config, seed)
+        self.tricks: list[JSON] = []
+        self.legal: list[JSON] = []
+        self.setups: list[JSON] = []
+        self.scorings: list[JSON] = []
+        self.decisions = 0
+
+    def play(self, rounds: int) -> GameState:
+        """Play ``rounds`` rounds (or to the end of the game), collecting cases."""
+        while not self.state.is_over and len(self.state.past_rounds) < rounds:
+            if self.state.phase is Phase.ROUND_OVER:
+                if len(self.state.past_rounds) + 1 == rounds:
+                    break
+            self._step()
+        return self.state
+
+    def _step(self) -> None:
+        state = self.state
+        first_round = not state.past_rounds
+        if state.phase is Phase.PLAY and first_round:
+            self.decisions += 1
+            if self.decisions % 3 == 1:
+                self.legal.append(self._legal_case(state))
+        action = self.random.choice(legal_actions(state))
+        after = apply(state, action)
+        if state.phase is Phase.SETUP and after.phase is Phase.PLAY:
+            self.setups.append(self._setup_case(after))
+        if isinstance(action, Play) and len(after.round.tricks) > len(state.round.tricks):
+            if first_round:
+                self.tricks.append(self._trick_case(state, after))
+            if after.round.scores is not None:
+                self.scorings.append(self._scoring_case(after.round))
+        self.state = after
+
+    def _legal_case(self, state: GameState) -> JSON:
+        seat = state.to_act
+        assert seat is not None
+        round_ = state.round
+        hand = round_.hands[seat]
+        face_up = round_.face_up[seat] if round_.face_up is not None else ()
+        legal = [a.card for a in legal_actions(state) if isinstance(a, Play)]
+        attempts: list[Card] = []
+        refused = [card for card in sorted(hand + face_up, key=rank_key) if card not in legal]
+        if refused:
+            attempts.append(self.random.choice(refused))
+        others = [card for s, h in enumerate(round_.hands) if s != seat for card in h]
+        if others:
+            attempts.append(self.random.choice(sorted(others, key=rank_key)))
+        rules: list[JSON] = []
+        for card in attempts:
+            try:
+                check_action(state, Play(seat, card))
+            except IllegalActionError as error:
+                rules.append(error.rule_id)
+            else:
+                rules.append(None)
+        input_: dict[str, JSON] = {"seat": seat, "hand": _ranks(hand)}
+        if round_.face_up is not None:
+            input_["face_up"] = _ranks(face_up)
+        input_["trick"] = [[p.seat, p.card.rank] for p in state.current_trick()]
+        input_["attempts"] = [card.rank for card in attempts]
+        led = "leads" if not state.current_trick() else f"plays card {len(state.current_trick()) + 1}"
+        return {
+            "description": f"round 0, seat {seat} {led} of trick {len(round_.tricks)}",
+            "rules": ["FOLLOW-SUIT" if round_.face_up is None else "EYE-FOLLOW-SUIT", "CARD-HELD"],
+            "input": input_,
+            "expected": {"legal": _ranks(legal), "attempts": rules},
+        }
+
+    def _trick_case(self, before: GameState, after: GameState) -> JSON:
+        result = after.round.tricks[-1]
+        bottles_before = before.round.bottles
+        captured_before = before.round.captured
+        gained = [
+            [card for card in after.round.captured[s] if card not in captured_before[s]]
+            for s in range(self.config.players)
+        ]
+        returned: JSON = None
+        if result.bottle is not None:
+            old = bottles_before[result.bottle]
+            if old.price_card is not None and old.owner is not None:
+                returned = {"seat": old.owner, "card": old.price_card.rank}
+                gained[old.owner].remove(old.price_card)
+        return {
+            "description": f"round 0, trick {len(after.round.tricks) - 1}",
+            "rules": ["TRICK-PRICE", "TRICK-WINNER", "BOTTLE-PURCHASE", "PRICE-CARD-RETURN",
+                      "TRICK-CAPTURE"],
+            "input": {
+                "bottles": _bottles(bottles_before),
+                "trick": [[p.seat, p.card.rank] for p in result.plays],
+            },
+            "expected": {
+                "winner": result.winner,
+                "winning_card": result.winning_card.rank,
+                "bottle": result.bottle,
+                "bottles": _bottles(after.round.bottles),
+                "winner_takes": _ranks(gained[result.winner]),
+                "returned_price_card": returned,
+            },
+        }
+
+    def _setup_case(self, after: GameState) -> JSON:
+        round_ = after.round
+        input_: dict[str, JSON] = {"dealer": round_.dealer,
+                                   "hands": [_ranks(h) for h in round_.dealt]}
+        if round_.dealt_face_up is not None:
+            input_["face_up"] = [_ranks(f) for f in round_.dealt_face_up]
+        input_["setup"] = [_setup_entry(self.config, gives) for gives in round_.setup]
+        return {
+            "description": f"round {round_.index}, dealer {round_.dealer}",
+            "rules": ["SETUP-STEPS", "SETUP-RESOLVE", "FIRST-LEADER"],
+            "input": input_,
+            "expected": {
+                "hands": [_ranks(h) for h in round_.hands],
+                "face_up": None if round_.face_up is None else [_ranks(f) for f in round_.face_up],
+                "devils_trick": _ranks(round_.devils_trick),
+                "leader": after.to_act,
+            },
+        }
+
+    def _scoring_case(self, round_: RoundState) -> JSON:
+        assert round_.scores is not None
+        return {
+            "description": f"the end of round {round_.index}",
+            "rules": ["SCORE-ROUND"],
+            "input": {
+                "captured": [_ranks(pile) for pile in round_.captured],
+                "bottles": _bottles(round_.bottles),
+                "devils_trick": _ranks(round_.devils_trick),
+            },
+            "expected": {"scores": list(round_.scores)},
+        }
+
+
+def _file(kind: str, groups: list[JSON]) -> str:
+    return format_case_file(
+        {
+            "format": CONFORMANCE_FORMAT,
+            "kind": kind,
+            "description": DESCRIPTIONS[kind],
+            "generated_by": GENERATED_BY,
+            "groups": groups,
+        }
+    )
+
+
+def generate() -> dict[str, str]:
+    """Every generated case file, by path relative to ``spec/conformance``, as its text."""
+    groups: dict[str, list[JSON]] = {kind: [] for kind in ("trick", "legal_plays", "setup",
+                                                           "scoring")}
+    for description, config, seed in VARIANTS:
+        game = _Game(config, seed)
+        game.play(ROUNDS)
+        for kind, cases in (("trick", game.tricks), ("legal_plays", game.legal),
+                            ("setup", game.setups), ("scoring", game.scorings)):
+            groups[kind].append({
+                "description": f"{description}, game seed {seed}",
+                "config": _config_json(config),
+                "cases": cases,
+            })
+    return {f"{kind}/generated.json": _file(kind, kind_groups)
+            for kind, kind_groups in groups.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write (or with ``--check`` compare) the generated files; returns the exit status."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--check", action="store_true",
+                        help="report generated files that are out of date instead of writing")
+    args = parser.parse_args(argv)
+    stale = 0
+    for relative, text in generate().items():
+        path = SUITE / relative
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current == text:
+            continue
+        if args.check:
+            print(f"out of date: {path.relative_to(ROOT)}")
+            stale += 1
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path.relative_to(ROOT)}")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
