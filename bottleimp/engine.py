@@ -106,6 +106,13 @@ def _register(card: Card) -> None:
             _GIVES[id(card), destination] = tuple(Give(seat, card, destination) for seat in _SEATS)
 
 
+def _registered(card: Card) -> tuple[tuple[Play, ...], dict[Destination, tuple[Give, ...]]]:
+    """The actions of a card that may be a new object equal to a deck card (a copied or
+    unpickled state, or a card the caller built and gave): registered on first sight."""
+    _register(card)
+    return _PLAYS[id(card)], {d: _GIVES[id(card), d] for d in Destination}
+
+
 def _deck_cards(config: Config) -> dict[Card, Card]:
     """The game's cards by value, each registered in the action tables."""
     cards = {card: card for card in config.cards}
@@ -143,13 +150,22 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     actions: tuple[Action, ...]
     if phase is Phase.PLAY:
         plays = _PLAYS
-        actions = tuple([plays[id(card)][seat] for card in _playable(state, seat)])
+        playable = _playable(state, seat)
+        try:
+            actions = tuple([plays[id(card)][seat] for card in playable])
+        except KeyError:
+            actions = tuple([_registered(card)[0][seat] for card in playable])
     elif phase is Phase.SETUP:
         round_ = state.round
         steps = setup.setup_steps(state.config, round_.dealer, seat)
         destination = steps[len(round_.setup[seat])]
         gives = _GIVES
-        actions = tuple([gives[id(card), destination][seat] for card in round_.hands[seat]])
+        try:
+            actions = tuple([gives[id(card), destination][seat] for card in round_.hands[seat]])
+        except KeyError:
+            actions = tuple(
+                [_registered(card)[1][destination][seat] for card in round_.hands[seat]]
+            )
     else:
         actions = (StartRound(seat),)
     _last_legal = (state, actions)
