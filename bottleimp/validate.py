@@ -345,16 +345,6 @@ class _Replay:
                 break
             give, given_at = pending[to_act].pop()
             self._apply(give, index, None, given_at)
-        for later in _seats_from(self.state.to_act, self.config.players):
-            if pending[later]:
-                give, given_at = pending[later].pop()
-                self._apply(
-                    give, index, None, given_at,
-                    f"seat {later} has given setup cards before the seats before it in setup order "
-                    "completed theirs (a record that ends during the setup lists the setups of "
-                    "the seats from the dealer's left in turn): ",
-                )
-                raise AssertionError(f"the engine accepted an out-of-order give: {give}")
         if self.state.phase is Phase.SETUP and (round_record.plays or not is_last):
             short = self.state.to_act
             assert short is not None
@@ -367,6 +357,16 @@ class _Replay:
                 f"on {goes_on}: play begins only when every seat has completed its setup",
                 ("rounds", index, "setup", short),
             )
+        for later in _seats_from(self.state.to_act, self.config.players):
+            if pending[later]:
+                give, given_at = pending[later].pop()
+                self._apply(
+                    give, index, None, given_at,
+                    f"seat {later} has given setup cards before the seats before it in setup order "
+                    "completed theirs (a record that ends during the setup lists the setups of "
+                    "the seats from the dealer's left in turn): ",
+                )
+                raise AssertionError(f"the engine accepted an out-of-order give: {give}")
 
     def _plays(self, index: int, round_record: RoundRecord) -> None:
         deck = self.deck
