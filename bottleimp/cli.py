@@ -11,11 +11,11 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from .commands import simulate, validate
+from .commands import conformance, simulate, validate
 
 
 def _commands() -> tuple[ModuleType, ...]:
-    return (simulate, validate)
+    return (simulate, validate, conformance)
 
 
 def build_parser() -> argparse.ArgumentParser:
