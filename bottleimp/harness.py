@@ -607,7 +607,9 @@ class _Game:
         if current is None:
             current = round_start(evolve(self.config), 0)
         past = tuple(evolve(round_, index=i) for i, round_ in enumerate(self.finished))
-        totals = tuple(sum(r.scores[s] for r in past if r.scores) for s in range(self.config.players))
+        # Each protocol round starts from zero totals: add the finished rounds' scores.
+        totals = tuple(current.totals[s] + sum(r.scores[s] for r in past if r.scores)
+                       for s in range(self.config.players))
         return evolve(current, round=evolve(current.round, index=len(past)), past_rounds=past,
                       totals=totals)
 

@@ -1,0 +1,323 @@
+"""The differential harness: it passes a correct peer, catches and shrinks planted bugs, and
+reports a peer that hangs, crashes or prints garbage as a failure within the timeout."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bottleimp.cli import main
+from bottleimp.harness import (
+    PROTOCOL,
+    Failure,
+    HarnessError,
+    Referee,
+    compare,
+    run_harness,
+)
+from bottleimp.reading import JSON
+from bottleimp.records import read_record_file
+from bottleimp.rules.setup import deal
+from bottleimp.config import Config
+from bottleimp.validate import validate_file
+
+ROOT = Path(__file__).resolve().parent.parent
+PEER = [sys.executable, str(ROOT / "examples" / "reference_peer" / "peer.py")]
+
+
+def _peer_script(tmp_path: Path, name: str, body: str) -> list[str]:
+    path = tmp_path / name
+    path.write_text("import sys, time\n" + body, encoding="utf-8")
+    return [sys.executable, str(path)]
+
+
+def _failure(report_failure: Failure | None) -> Failure:
+    assert report_failure is not None
+    return report_failure
+
+
+# --- the correct peer and planted bugs -------------------------------------------------------
+
+
+def test_the_reference_peer_agrees_on_every_generated_game() -> None:
+    report = run_harness(PEER, examples=30, seed=1)
+    assert report.summary == "30 passed, 0 failed"
+    assert report.failure is None and report.written is None
+
+
+def test_devils_trick_assign_bug_is_caught_shrunk_and_written_SCORE_BOTTLE_PENALTY(
+    tmp_path: Path,
+) -> None:
+    report = run_harness(PEER + ["--bug", "devils-trick-assign"], examples=10, seed=0,
+                         out_dir=tmp_path)
+    assert report.failed >= 1 and report.passed + report.failed == 10
+    failure = _failure(report.failure)
+    assert failure.kind == "disagreement"
+    last = failure.exchanges[-1]
+    assert last.request == {"op": "scores"}
+    assert "scores" in failure.message
+    # Shrunk to the smallest game that shows the bug: one round of the 2-player game.
+    assert failure.script.config.players == 2
+    assert len(failure.script.rounds) == 1
+    assert report.written is not None and report.written.exists()
+    record = read_record_file(report.written)
+    assert len(record.rounds) == 1 and record.config.players == 2
+    assert len(record.rounds[0].plays) == 32
+    harness_note = dict(record.extensions)["_harness"]
+    assert json.loads(harness_note)["request"] == {"op": "scores"}
+    # Only legal actions are recorded: the record itself is valid; the peer is what is wrong.
+    assert validate_file(report.written).valid
+
+
+def test_half_rank_int_bug_is_caught_on_a_half_rank_price_CARD_RANK(tmp_path: Path) -> None:
+    report = run_harness(PEER + ["--bug", "half-rank-int"], examples=40, seed=0,
+                         out_dir=tmp_path)
+    failure = _failure(report.failure)
+    assert failure.kind == "disagreement"
+    assert failure.script.config.edition == "matagot-2024"
+    assert failure.script.config.players >= 5
+    assert failure.exchanges[-1].request["op"] == "play"
+    assert ".5" in json.dumps(failure.exchanges[-1].expected["trick"])
+    assert report.written is not None and report.written.exists()
+
+
+@pytest.mark.parametrize(("bug", "key"), [("seat-zero-leads", "to_act"), ("pass-back", "hands")])
+def test_setup_bugs_are_caught_at_the_last_setup_SETUP_RESOLVE_FIRST_LEADER(
+    bug: str, key: str
+) -> None:
+    report = run_harness(PEER + ["--bug", bug], examples=5, seed=2)
+    failure = _failure(report.failure)
+    assert failure.exchanges[-1].request["op"] == "setup"
+    assert failure.message.startswith(f'"{key}" differs')
+
+
+def test_same_seed_same_games_same_verdict() -> None:
+    first = run_harness(PEER + ["--bug", "half-rank-int"], examples=15, seed=4)
+    second = run_harness(PEER + ["--bug", "half-rank-int"], examples=15, seed=4)
+    assert first.summary == second.summary
+    assert _failure(first.failure).script == _failure(second.failure).script
+
+
+# --- peers that misbehave --------------------------------------------------------------------
+
+
+def test_a_peer_that_hangs_is_a_failure_within_the_timeout(tmp_path: Path) -> None:
+    command = _peer_script(tmp_path, "hang.py", "sys.stdin.readline()\ntime.sleep(60)\n")
+    started = time.monotonic()
+    report = run_harness(command, examples=5, timeout=0.5, out_dir=tmp_path)
+    assert time.monotonic() - started < 10
+    assert report.summary == "0 passed, 1 failed"
+    failure = _failure(report.failure)
+    assert failure.kind == "timeout" and "0.5 s" in failure.message
+    assert report.written is not None and report.written.exists()
+
+
+def test_a_peer_that_hangs_midway_is_a_failure(tmp_path: Path) -> None:
+    # The reference peer, made to hang at its tenth request, in the middle of a round.
+    body = (
+        "import importlib.util, json\n"
+        f"spec = importlib.util.spec_from_file_location('peer', {str(PEER[1])!r})\n"
+        "module = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(module)\n"
+        "peer = module.Peer(set())\n"
+        "for count, line in enumerate(sys.stdin, 1):\n"
+        "    if count == 10:\n"
+        "        time.sleep(60)\n"
+        "    print(json.dumps(peer.answer(json.loads(line))), flush=True)\n"
+    )
+    report = run_harness(_peer_script(tmp_path, "late.py", body), examples=3, timeout=0.5)
+    assert report.summary == "0 passed, 1 failed"
+    failure = _failure(report.failure)
+    assert failure.kind == "timeout" and len(failure.exchanges) == 10
+
+
+def test_a_peer_that_prints_garbage_is_a_malformed_failure(tmp_path: Path) -> None:
+    command = _peer_script(tmp_path, "garbage.py", "for line in sys.stdin:\n"
+                                                   "    print('hello world', flush=True)\n")
+    report = run_harness(command, examples=5, timeout=2)
+    assert report.summary == "0 passed, 1 failed"
+    failure = _failure(report.failure)
+    assert failure.kind == "malformed" and "hello world" in failure.message
+
+
+def test_a_peer_that_answers_with_a_json_array_is_malformed(tmp_path: Path) -> None:
+    command = _peer_script(tmp_path, "array.py", "for line in sys.stdin:\n"
+                                                 "    print('[1, 2]', flush=True)\n")
+    report = run_harness(command, examples=2, timeout=2)
+    assert _failure(report.failure).kind == "malformed"
+
+
+def test_a_peer_that_crashes_is_a_failure_naming_its_exit_status(tmp_path: Path) -> None:
+    command = _peer_script(tmp_path, "crash.py", "sys.stdin.readline()\n"
+                                                 "sys.stderr.write('boom\\n')\nsys.exit(3)\n")
+    report = run_harness(command, examples=5, timeout=2)
+    assert report.summary == "0 passed, 1 failed"
+    failure = _failure(report.failure)
+    assert failure.kind == "crash"
+    assert "exit status 3" in failure.message and "boom" in failure.message
+
+
+def test_a_command_that_cannot_start_is_a_harness_error() -> None:
+    with pytest.raises(HarnessError, match="cannot start"):
+        run_harness(["/no/such/peer-program"], examples=1)
+
+
+# --- the command line ------------------------------------------------------------------------
+
+
+def _command_line(command: list[str]) -> str:
+    return " ".join(f"'{part}'" for part in command)
+
+
+def test_command_prints_the_summary_line_last(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["conformance", "--cmd", _command_line(PEER), "--examples", "5", "--seed", "9"])
+    lines = capsys.readouterr().out.splitlines()
+    assert status == 0
+    assert lines[-1] == "5 passed, 0 failed"
+
+
+def test_command_reports_a_planted_bug_and_the_record_it_wrote(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status = main(["conformance", "--cmd", _command_line(PEER + ["--bug", "devils-trick-assign"]),
+                   "--examples", "4", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert out.splitlines()[-1] == "0 passed, 4 failed"
+    assert "record of that game:" in out and '"scores" differs' in out
+    assert list(tmp_path.glob("harness-failure-seed0.json"))
+
+
+def test_command_against_the_library_serving_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    serve = [sys.executable, "-m", "bottleimp.cli", "conformance", "--serve"]
+    status = main(["conformance", "--cmd", _command_line(serve), "--examples", "5"])
+    assert status == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "5 passed, 0 failed"
+
+
+def test_command_without_hypothesis_says_so_and_exits_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_import = builtins.__import__
+
+    def no_hypothesis(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "hypothesis" or name.startswith("hypothesis."):
+            raise ImportError("No module named 'hypothesis'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_hypothesis)
+    status = main(["conformance", "--cmd", _command_line(PEER)])
+    assert status == 2
+    assert "needs Hypothesis" in capsys.readouterr().err
+
+
+def test_command_with_a_missing_program_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "--cmd", "/no/such/peer-program"]) == 2
+    assert "cannot start" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", [["--timeout", "0"], ["--examples", "0"],
+                                    ["--timeout", "soon"]])
+def test_command_refuses_bad_option_values(option: list[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["conformance", "--cmd", "x", *option])
+    assert exit_.value.code == 2
+
+
+def test_command_checks_the_library_against_the_vectors(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status = main(["conformance", "--vectors", str(ROOT / "spec" / "conformance")])
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert status == 0 and last.endswith(" passed, 0 failed")
+
+
+# --- the library's side of the protocol ------------------------------------------------------
+
+
+def _new_round(players: int = 4, edition: str = "classic", **config: JSON) -> dict[str, JSON]:
+    hands, face_up = deal(Config(players=players, edition=edition), 11, 0, 0)
+    return {
+        "op": "new_round",
+        "config": {"players": players, "edition": edition, **config},
+        "dealer": 0,
+        "hands": [[card.rank for card in hand] for hand in hands],
+        "face_up": None if face_up is None else [[card.rank for card in row] for row in face_up],
+    }
+
+
+def test_referee_greets_with_the_protocol_version() -> None:
+    referee = Referee()
+    assert referee.handle({"op": "hello", "protocol": PROTOCOL}) == {"ok": True,
+                                                                    "protocol": PROTOCOL}
+    assert referee.handle({"op": "hello", "protocol": "other/9"})["rule"] == "PROTOCOL"
+
+
+@pytest.mark.parametrize("request_", [{"op": "dance"}, {"op": "legal_plays"}, [1], "x",
+                                      {"op": "new_round"}])
+def test_referee_refuses_requests_the_protocol_does_not_define(request_: JSON) -> None:
+    answer = Referee().handle(request_)
+    assert answer["ok"] is False and answer["rule"] == "PROTOCOL"
+    assert isinstance(answer["error"], str)
+
+
+def test_referee_refuses_a_configuration_with_its_rule_CONFIG_BOTTLES() -> None:
+    answer = Referee().handle(_new_round(4, bottles=2))
+    assert answer["rule"] == "CONFIG-BOTTLES"
+
+
+def test_referee_refuses_a_deal_that_is_not_the_deck_DEAL_COUNTS() -> None:
+    request = _new_round(4)
+    hands = request["hands"]
+    assert isinstance(hands, list) and isinstance(hands[0], list)
+    hands[0][0] = 19
+    assert Referee().handle(request)["rule"] == "DEAL-COUNTS"
+
+
+def test_referee_takes_a_setup_whole_or_not_at_all_SETUP_FROM_DEALT() -> None:
+    referee = Referee()
+    assert referee.handle(_new_round(4)) == {"ok": True, "to_act": 1}
+    state = referee.state
+    assert state is not None
+    hand = [card.rank for card in state.round.hands[1]]
+    other = state.round.hands[2][0].rank
+    refused = referee.handle({"op": "setup", "seat": 1, "discard": [hand[0]], "left": hand[1],
+                              "right": other})
+    assert refused["rule"] == "SETUP-FROM-DEALT"
+    assert referee.state is state
+    accepted = referee.handle({"op": "setup", "seat": 1, "discard": [hand[0]], "left": hand[1],
+                               "right": hand[2]})
+    assert accepted == {"ok": True, "to_act": 2}
+
+
+def test_referee_names_the_setup_rules_in_order_SETUP_ORDER_SETUP_STEPS() -> None:
+    referee = Referee()
+    referee.handle(_new_round(4))
+    state = referee.state
+    assert state is not None
+    hand = [card.rank for card in state.round.hands[2]]
+    assert referee.handle({"op": "setup", "seat": 2, "discard": [hand[0]], "left": hand[1],
+                           "right": hand[2]})["rule"] == "SETUP-ORDER"
+    own = [card.rank for card in state.round.hands[1]]
+    assert referee.handle({"op": "setup", "seat": 1, "discard": [own[0]],
+                           "left": own[1]})["rule"] == "SETUP-STEPS"
+    assert referee.handle({"op": "setup", "seat": 1, "discard": [],
+                           "left": own[1], "right": own[2]})["rule"] == "SETUP-STEPS"
+    assert referee.handle({"op": "play", "seat": 1, "card": own[0]})["rule"] == "PHASE"
+    assert referee.handle({"op": "scores"})["rule"] == "ROUND-END"
+
+
+def test_compare_matches_refusals_by_rule_and_numbers_by_value() -> None:
+    refusal: dict[str, JSON] = {"ok": False, "error": "x", "rule": "FOLLOW-SUIT"}
+    assert compare(refusal, {"ok": False, "error": "other words", "rule": "FOLLOW-SUIT"}) is None
+    assert compare(refusal, {"ok": False, "error": "x", "rule": "CARD-HELD"}) is not None
+    assert compare(refusal, {"ok": True, "to_act": 1}) is not None
+    assert compare({"ok": True, "to_act": 1}, {"ok": True, "to_act": 1.0, "_note": "x"}) is None
+    assert compare({"ok": True, "to_act": 1}, {"ok": True, "to_act": True}) is not None
+    assert compare({"ok": True, "to_act": 1}, {"ok": True, "to_act": 1, "extra": 2}) is not None
