@@ -570,7 +570,7 @@ def loads_record_json(text: str | bytes) -> JSON:
             "$", f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
         ) from None
     except _Refused as error:
-        raise RecordError("$", f"not a readable record: {error}") from None
+        raise RecordError("$", str(error)) from None
     except (ValueError, RecursionError) as error:
         # Belt and braces: the limits above keep the parser from raising these.
         raise RecordError("$", f"not JSON: {type(error).__name__}") from None
@@ -588,9 +588,35 @@ def loads_record(text: str | bytes) -> GameRecord:
 
 
 def dumps_record(record: GameRecord, indent: int | None = None) -> str:
-    """A record as JSON text (compact unless ``indent`` is given)."""
-    separators = (",", ":") if indent is None else (",", ": ")
-    return json.dumps(record_to_json(record), indent=indent, separators=separators)
+    """A record as JSON text: compact, or with ``indent`` laid out for reading (objects one key
+    a line; an array of numbers, or of arrays of numbers such as a round's plays, on one line)."""
+    value = record_to_json(record)
+    if indent is None:
+        return json.dumps(value, separators=(",", ":"))
+    return _layout(value, " " * indent, "")
+
+
+def _is_flat(value: JSON) -> bool:
+    return not isinstance(value, (list, dict)) or (
+        isinstance(value, list) and all(not isinstance(item, (list, dict)) for item in value)
+    )
+
+
+def _layout(value: JSON, step: str, margin: str) -> str:
+    if isinstance(value, list) and all(_is_flat(item) for item in value):
+        return json.dumps(value, separators=(",", ":")).replace(",", ", ")
+    if isinstance(value, dict) and all(_is_flat(item) for item in value.values()) and (
+        len(value) <= 4
+    ):
+        return json.dumps(value, separators=(", ", ": "))
+    inner = margin + step
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(key)}: {_layout(item, step, inner)}" for key, item in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + margin + "}"
+    if isinstance(value, list):
+        items = [inner + _layout(item, step, inner) for item in value]
+        return "[\n" + ",\n".join(items) + "\n" + margin + "]"
+    return json.dumps(value)
 
 
 def printable_name(path: str | os.PathLike[str]) -> str:

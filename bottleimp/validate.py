@@ -292,7 +292,19 @@ class _Replay:
                     f"seat {state.round.dealer} deals the first round, not seat {dealer}", where,
                 )
             return
-        self._apply(StartRound(dealer), index, None, where, f"round {index} is dealt by seat {dealer}: ")
+        try:
+            self.state = apply(state, StartRound(dealer))
+        except IllegalActionError as error:
+            if error.rule_id == "DEALER-ROTATION":
+                message = (
+                    f"the deal passes one seat clockwise each round: seat {state.to_act} deals "
+                    f"round {index}, not seat {dealer}"
+                )
+            elif error.rule_id == "GAME-OVER":
+                message = f"the game ended with round {index - 1}: no round {index} follows"
+            else:
+                message = error.message
+            self._break(error.rule_id, index, None, dealer, message, where)
 
     def _deal(self, index: int, round_record: RoundRecord) -> None:
         zones: list[tuple[str, tuple[tuple[Rank, ...], ...]]] = [("hands", round_record.hands)]
@@ -470,8 +482,7 @@ def report_to_text(report: ValidationReport) -> str:
     """The report as one plain line (two for a fault): what a person reads."""
     if report.status == UNREADABLE:
         fault = report.errors[0]
-        rule = f" [{fault.rule}]" if fault.rule else ""
-        return f"{report.source}: not a readable record:{rule} {fault.path}: {fault.message}"
+        return f"{report.source}: not a readable record: {fault.path}: {fault.message}"
     if report.status == BROKEN:
         fault = report.errors[0]
         where = ", ".join(
@@ -489,4 +500,7 @@ def report_to_text(report: ValidationReport) -> str:
             f"{_numbers(report.totals or ())}; won by seat{'s' if len(report.winners) > 1 else ''}"
             f" {won}"
         )
-    return f"{report.source}: valid: an unfinished game ({rounds} rounds recorded)"
+    return (
+        f"{report.source}: valid: an unfinished game ({rounds} round{'' if rounds == 1 else 's'}"
+        " recorded)"
+    )

@@ -748,3 +748,59 @@ def test_arbitrary_bytes_through_the_command_exit_0_1_or_2(data: bytes) -> None:
         path.write_bytes(data)
         report = validate_file(path)
     assert report.status == UNREADABLE or report.status in (VALID, BROKEN)
+
+
+# --- the fixtures in tests/data/records (made by tests/data/records/regenerate.py) -------------
+
+FIXTURES = Path(__file__).resolve().parent / "data" / "records"
+
+
+def _fixture_names(folder: str) -> list[str]:
+    return sorted(path.name for path in (FIXTURES / folder).glob("*.json"))
+
+
+@pytest.mark.parametrize(
+    "name", [f"{folder}/{name}" for folder in ("valid", "broken") for name in _fixture_names(folder)]
+)
+def test_fixture_verdict_is_the_one_it_expects(name: str) -> None:
+    path = FIXTURES / name
+    expected = json.loads(path.read_text(encoding="utf-8"))["_expected"]
+    report = validate_file(path)
+    assert report.status == expected["status"], report_to_text(report)
+    if report.errors:
+        fault = report.errors[0]
+        assert {
+            "status": report.status, "rule": fault.rule, "round": fault.round,
+            "play": fault.play, "seat": fault.seat, "path": fault.path,
+        } == expected
+
+
+def test_every_rule_the_validator_names_has_a_broken_fixture() -> None:
+    named = {json.loads((FIXTURES / "broken" / name).read_text())["_expected"]["rule"]
+             for name in _fixture_names("broken")}
+    assert named >= {
+        "DEAL-COUNTS", "FIRST-DEALER", "DEALER-ROTATION", "GAME-OVER", "SETUP-FROM-DEALT",
+        "SETUP-STEPS", "SETUP-ORDER", "TURN-ORDER", "CARD-HELD", "FOLLOW-SUIT", "EYE-FOLLOW-SUIT",
+        "ROUND-END", "SCORE-ROUND", "GAME-TOTALS",
+    }
+
+
+def _unreadable_expectations() -> list[tuple[str, str]]:
+    lines = (FIXTURES / "unreadable" / "expected.tsv").read_text(encoding="utf-8").splitlines()
+    return [(name, path) for name, path in (line.split("\t") for line in lines)]
+
+
+@pytest.mark.parametrize(("name", "path"), _unreadable_expectations())
+def test_unreadable_fixture_is_refused_at_its_path(name: str, path: str) -> None:
+    report = validate_file(FIXTURES / "unreadable" / name)
+    assert report.status == UNREADABLE and report.errors[0].path == path
+
+
+def test_fixture_folder_through_the_command_reports_every_file_with_the_worst_status(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["validate", "--jobs", "2", str(FIXTURES / "valid")]) == 0
+    assert main(["validate", "--json", "--jobs", "2", str(FIXTURES)]) == 2
+    lines = capsys.readouterr().out.splitlines()
+    total = sum(len(_fixture_names(folder)) for folder in ("valid", "broken", "unreadable"))
+    assert len(lines) == len(_fixture_names("valid")) + total
