@@ -519,15 +519,23 @@ def _answer_scoring(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     return {"scores": list(round_scores(config, captured, bottles, devils_trick))}
 
 
+_VERDICTS: Final = {0: "valid", 1: "broken", 2: "unreadable"}
+
+
 def _answer_record(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+    """The validator's verdict: ``{"verdict": "valid"}``; ``{"verdict": "broken", "rule",
+    "round", "play", "seat"}`` for the first broken rule (``play``/``seat`` null where they do not
+    apply); ``{"verdict": "unreadable", "rule"}`` (the configuration rule, or null)."""
     from .validate import validate_json
 
     check_keys(input_, path, {"record"}, set())
     report = validate_json(input_["record"])
-    verdict: dict[str, JSON] = {"status": report.status}
+    verdict: dict[str, JSON] = {"verdict": _VERDICTS[report.status]}
     if report.errors:
         fault = report.errors[0]
-        verdict.update({"rule": fault.rule, "round": fault.round, "play": fault.play})
+        verdict["rule"] = fault.rule
+        if report.status == 1:
+            verdict.update({"round": fault.round, "play": fault.play, "seat": fault.seat})
     return verdict
 
 

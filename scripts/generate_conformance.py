@@ -22,6 +22,7 @@ files on disk differ from what it writes. Usage: ``python scripts/generate_confo
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import sys
 from pathlib import Path
@@ -34,6 +35,8 @@ from bottleimp.conformance import CONFORMANCE_FORMAT, format_case_file
 from bottleimp.engine import check_action
 from bottleimp.errors import IllegalActionError
 from bottleimp.reading import JSON, config_to_json
+from bottleimp.records import record_from_state, record_to_json
+from bottleimp.rules.scoring import round_scores
 from bottleimp.state import Bottle, RoundState
 
 ROOT: Final = Path(__file__).resolve().parent.parent
@@ -75,7 +78,9 @@ DESCRIPTIONS: Final = {
     "rounds.",
     "scoring": "Generated from seeded random games: the end of each game's first two rounds.",
     "record": "Generated from seeded random games: the first two rounds of each game as a "
-    "record, and copies with one planted fault.",
+    "record, which the validator accepts.",
+    "record-faults": "Generated from seeded random games: copies of each game's record with one "
+    "fault planted; the expected verdict is the fault planted.",
 }
 
 
@@ -120,6 +125,8 @@ class _Game:
         self.setups: list[JSON] = []
         self.scorings: list[JSON] = []
         self.decisions = 0
+        self.first_round_plays: list[tuple[GameState, Play]] = []
+        """Every play of the first round with the state it was played in."""
 
     def play(self, rounds: int) -> GameState:
         """Play ``rounds`` rounds (or to the end of the game), collecting cases."""
@@ -138,6 +145,8 @@ class _Game:
             if self.decisions % 3 == 1:
                 self.legal.append(self._legal_case(state))
         action = self.random.choice(legal_actions(state))
+        if isinstance(action, Play) and first_round:
+            self.first_round_plays.append((state, action))
         after = apply(state, action)
         if state.phase is Phase.SETUP and after.phase is Phase.PLAY:
             self.setups.append(self._setup_case(after))
@@ -248,12 +257,130 @@ class _Game:
         }
 
 
-def _file(kind: str, groups: list[JSON]) -> str:
+def _broken(rule: str, round_: int | None, play: int | None, seat: int | None) -> JSON:
+    return {"verdict": "broken", "rule": rule, "round": round_, "play": play, "seat": seat}
+
+
+def _record_cases(game: _Game) -> tuple[list[JSON], list[JSON]]:
+    """The game as a valid record, and copies of it with one fault planted each; the expected
+    verdict of each copy is the fault planted, found by nothing but the planting."""
+    state = game.state
+    config = state.config
+    record = record_to_json(record_from_state(state))
+    valid: list[JSON] = [{
+        "description": f"{len(state.rounds)} complete rounds with their scores and totals",
+        "rules": ["SCORE-ROUND", "GAME-TOTALS"],
+        "input": {"record": record},
+        "expected": {"verdict": "valid"},
+    }]
+    faults: list[JSON] = []
+
+    def planted(description: str, rules: list[str], change: dict[str, JSON], expected: JSON,
+                bug: str | None = None) -> None:
+        copied = copy.deepcopy(record)
+        assert isinstance(copied, dict)
+        for path, value in change.items():
+            target: JSON = copied
+            *steps, last = path.split("/")
+            for step in steps:
+                if isinstance(target, list):
+                    target = target[int(step)]
+                elif isinstance(target, dict):
+                    target = target[step]
+            if isinstance(target, list):
+                target[int(last)] = value
+            else:
+                assert isinstance(target, dict)
+                target[last] = value
+        case: dict[str, JSON] = {"description": description, "rules": list(rules)}
+        if bug is not None:
+            case["bug"] = bug
+        case.update({"input": {"record": copied}, "expected": expected})
+        faults.append(case)
+
+    first = state.rounds[0]
+    players = config.players
+    start, _ = game.first_round_plays[0]
+    dealer = first.dealer
+    dealer_cards = start.round.hands[dealer] + (start.round.face_up[dealer] if start.round.face_up else ())
+    planted(
+        f"the dealer, seat {dealer}, leads the first trick instead of seat "
+        f"{(dealer + 1) % players} on its left",
+        ["FIRST-LEADER", "TURN-ORDER"],
+        {"rounds/0/plays/0": [dealer, dealer_cards[0].rank]},
+        _broken("TURN-ORDER", 0, 0, dealer),
+        bug="seat 0 always leads the first trick (HEK)",
+    )
+    for index, (before, play) in enumerate(game.first_round_plays):
+        legal = {a.card for a in legal_actions(before) if isinstance(a, Play)}
+        held = before.round.hands[play.seat] + (
+            before.round.face_up[play.seat] if before.round.face_up else ())
+        refused = sorted((c for c in held if c not in legal), key=rank_key)
+        if refused:
+            rule = "EYE-FOLLOW-SUIT" if config.devils_eye else "FOLLOW-SUIT"
+            planted(
+                f"play {index}: seat {play.seat} plays {refused[0].rank}, which does not follow "
+                "the led colour though it could",
+                [rule], {f"rounds/0/plays/{index}": [play.seat, refused[0].rank]},
+                _broken(rule, 0, index, play.seat),
+            )
+            break
+    index = min(5, len(game.first_round_plays) - 1)
+    before, play = game.first_round_plays[index]
+    elsewhere = sorted((c for s, h in enumerate(before.round.hands) if s != play.seat for c in h),
+                       key=rank_key)
+    planted(
+        f"play {index}: seat {play.seat} plays {elsewhere[0].rank}, which another seat holds",
+        ["CARD-HELD"], {f"rounds/0/plays/{index}": [play.seat, elsewhere[0].rank]},
+        _broken("CARD-HELD", 0, index, play.seat),
+    )
+    setup_seat = (dealer + 1) % players
+    pass_key = "to_face_up" if config.devils_eye else "left"
+    not_dealt = first.dealt[(setup_seat + 1) % players][0]
+    planted(
+        f"seat {setup_seat} passes {not_dealt.rank}, a card it was not dealt",
+        ["SETUP-FROM-DEALT"], {f"rounds/0/setup/{setup_seat}/{pass_key}": not_dealt.rank},
+        _broken("SETUP-FROM-DEALT", 0, None, setup_seat),
+    )
+    scores = first.scores
+    assert scores is not None
+    planted(
+        "round 0 claims one point too many for seat 0",
+        ["SCORE-ROUND"], {"rounds/0/scores/0": scores[0] + 1},
+        _broken("SCORE-ROUND", 0, None, 0),
+    )
+    owners = sorted({b.owner for b in first.bottles if b.owner is not None})
+    if owners and config.teams is None and len(first.devils_trick) > 1:
+        # The Devil's Trick "summed" with = : only the last card counts.
+        last_only = (first.devils_trick[-1],)
+        wrong = round_scores(config, first.captured, first.bottles, last_only)
+        planted(
+            "round 0 claims the owner's penalty as the coins of the last card of the Devil's "
+            "Trick only",
+            ["SCORE-BOTTLE-PENALTY", "SCORE-ROUND"], {"rounds/0/scores": list(wrong)},
+            _broken("SCORE-ROUND", 0, None, owners[0]),
+            bug="Devil's Trick summed with = instead of += (BGA bug #125174)",
+        )
+    totals = state.totals
+    planted(
+        f"the totals claim one point too few for seat {players - 1}",
+        ["GAME-TOTALS"], {f"totals/{players - 1}": totals[players - 1] - 1},
+        _broken("GAME-TOTALS", None, None, players - 1),
+    )
+    planted(
+        f"round 1 is dealt by seat {dealer} again instead of seat {(dealer + 1) % players}",
+        ["DEALER-ROTATION"], {"rounds/1/dealer": dealer},
+        _broken("DEALER-ROTATION", 1, None, dealer),
+    )
+    return valid, faults
+
+
+def _file(kind: str, groups: list[JSON], description: str | None = None) -> str:
     return format_case_file(
         {
             "format": CONFORMANCE_FORMAT,
             "kind": kind,
-            "description": DESCRIPTIONS[kind],
+            "description": description or DESCRIPTIONS[kind],
             "generated_by": GENERATED_BY,
             "groups": groups,
         }
@@ -264,18 +391,31 @@ def generate() -> dict[str, str]:
     """Every generated case file, by path relative to ``spec/conformance``, as its text."""
     groups: dict[str, list[JSON]] = {kind: [] for kind in ("trick", "legal_plays", "setup",
                                                            "scoring")}
+    records: list[JSON] = []
+    faults: list[JSON] = []
     for description, config, seed in VARIANTS:
         game = _Game(config, seed)
         game.play(ROUNDS)
+        valid, planted = _record_cases(game)
         for kind, cases in (("trick", game.tricks), ("legal_plays", game.legal),
-                            ("setup", game.setups), ("scoring", game.scorings)):
-            groups[kind].append({
+                            ("setup", game.setups), ("scoring", game.scorings),
+                            ("record", valid), ("record-faults", planted)):
+            group: JSON = {
                 "description": f"{description}, game seed {seed}",
                 "config": _config_json(config),
                 "cases": cases,
-            })
-    return {f"{kind}/generated.json": _file(kind, kind_groups)
-            for kind, kind_groups in groups.items()}
+            }
+            if kind == "record":
+                records.append(group)
+            elif kind == "record-faults":
+                faults.append(group)
+            else:
+                groups[kind].append(group)
+    files = {f"{kind}/generated.json": _file(kind, kind_groups)
+             for kind, kind_groups in groups.items()}
+    files["record/generated.json"] = _file("record", records)
+    files["record/generated-faults.json"] = _file("record", faults, DESCRIPTIONS["record-faults"])
+    return files
 
 
 def main(argv: list[str] | None = None) -> int:
