@@ -215,3 +215,15 @@ def test_start_card_in_a_hand_is_a_shape_fault_for_the_schema_and_a_rule_fault_f
     assert parse_record(copy.deepcopy(doc)).rounds[0].hands[0][0] == 19
     report = validate_json(copy.deepcopy(doc))
     assert report.status == BROKEN and report.errors[0].rule == "DEAL-COUNTS"
+
+
+def test_the_example_in_spec_record_md_is_valid_and_plays_as_the_page_tells() -> None:
+    page = (SCHEMA_PATH.parent / "record.md").read_text(encoding="utf-8")
+    example = json.loads(page.split("```json\n", 1)[1].split("```", 1)[0])
+    assert schema_errors(example) == []
+    report = validate_json(example)
+    assert report.valid and report.complete and report.winners == (1,)
+    (round_,) = report.rounds
+    assert round_.devils_trick == (8, 14, 24)
+    assert [(t.winner, t.bottle, t.price) for t in round_.tricks] == [(2, 0, 12), (1, None, 12)]
+    assert round_.scores == (0, 11, -7) and round_.bottle_owners == (2,)
