@@ -53,6 +53,14 @@ def test_every_known_bug_of_other_implementations_has_a_case() -> None:
         assert phrase in bugs, phrase
 
 
+def test_the_readme_counts_the_cases_there_are() -> None:
+    readme = (SUITE / "README.md").read_text(encoding="utf-8")
+    for kind in KINDS:
+        hand = sum(1 for c in CASES if c.kind == kind and "generated" not in c.where)
+        generated = sum(1 for c in CASES if c.kind == kind and "generated" in c.where)
+        assert f"| {kind} | {hand} | {generated}" in readme, kind
+
+
 def test_case_expectations_are_compared_numerically_for_half_ranks() -> None:
     # A JSON reader may return 17.0 for 17: the comparison is by value.
     case = next(c for c in CASES if c.kind == "trick" and "18.5 beats 18" in c.description)
