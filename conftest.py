@@ -3,9 +3,10 @@ docstrings, runs it and checks its output.
 
 - Markdown (README.md, docs/): ```python blocks run; blocks that start with ``>>>`` are doctests
   whose output is checked. ```console blocks run their ``$ bottleimp ...`` commands in-process
-  (in the document's temporary directory, ``tmp_path``) and check their output; a command ending
-  in ``; echo $?`` also prints its exit status. ``<!-- skip: next -->`` skips a block and
-  ``<!-- invisible-code-block: python -->`` runs code the page does not show.
+  and check their output; a command ending in ``; echo $?`` also prints its exit status.
+  ``<!-- skip: next -->`` skips a block. Each page runs in a fresh temporary directory, which
+  holds a link ``spec`` to the repository's ``spec/``, so examples can write files and name the
+  conformance vectors as ``spec/conformance`` without touching the repository.
 - Docstrings (bottleimp/): doctest examples.
 
 Examples of one page share a namespace, in page order, so a page can build a state step by step.
@@ -18,27 +19,34 @@ import doctest
 import io
 import os
 import shlex
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from sybil import Example, Sybil
 from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser, SkipParser
 from sybil.parsers.rest import DocTestParser
 
 OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+REPO = Path(__file__).resolve().parent
+_PREVIOUS_DIRECTORY = "__previous_directory__"
+_TEMPORARY_DIRECTORY = "__temporary_directory__"
 
 
-@contextlib.contextmanager
-def _working_directory(path: Path | None) -> Iterator[None]:
-    if path is None:
-        yield
-        return
-    previous = os.getcwd()
-    os.chdir(path)
-    try:
-        yield
-    finally:
-        os.chdir(previous)
+def enter_temporary_directory(namespace: dict[str, Any]) -> None:
+    """Run a page's examples in a fresh directory holding a link to the repository's spec/."""
+    directory = Path(tempfile.mkdtemp(prefix="bottleimp-docs-"))
+    (directory / "spec").symlink_to(REPO / "spec", target_is_directory=True)
+    namespace[_PREVIOUS_DIRECTORY] = os.getcwd()
+    namespace[_TEMPORARY_DIRECTORY] = directory
+    os.chdir(directory)
+
+
+def leave_temporary_directory(namespace: dict[str, Any]) -> None:
+    os.chdir(namespace.pop(_PREVIOUS_DIRECTORY))
+    shutil.rmtree(namespace.pop(_TEMPORARY_DIRECTORY), ignore_errors=True)
 
 
 def _run_command(line: str) -> str:
@@ -74,13 +82,11 @@ def evaluate_console(example: Example) -> str | None:
             commands[-1][1].append(line)
         elif line.strip():
             return f"console block: output {line!r} before any command"
-    workdir = example.namespace.get("tmp_path")
-    with _working_directory(workdir):
-        for command, expected_lines in commands:
-            got = _run_command(command)
-            want = "\n".join(expected_lines).strip() + "\n"
-            if not checker.check_output(want, got, OPTIONS):
-                return f"$ {command}\nexpected:\n{want}got:\n{got}"
+    for command, expected_lines in commands:
+        got = _run_command(command)
+        want = "\n".join(expected_lines).strip() + "\n"
+        if not checker.check_output(want, got, OPTIONS):
+            return f"$ {command}\nexpected:\n{want}got:\n{got}"
     return None
 
 
@@ -91,7 +97,8 @@ markdown = Sybil(
         SkipParser(),
     ],
     patterns=["README.md", "docs/*.md", "docs/*/*.md"],
-    fixtures=["tmp_path"],
+    setup=enter_temporary_directory,
+    teardown=leave_temporary_directory,
     name="markdown",
 )
 

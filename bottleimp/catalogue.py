@@ -459,6 +459,10 @@ _UPPER_WORD: Final = re.compile(r"[A-Z][A-Z0-9]*")
 NOT_RULE_IDS: Final = frozenset({"UTF-8", "UTF-16", "UTF-32", "SHA-1", "SHA-256", "ISO-8601"})
 """Hyphenated upper-case tokens that are not rule IDs."""
 
+UNKNOWN_ID_PREFIX: Final = "NO-SUCH-"
+"""IDs that start with this (``NO-SUCH-RULE``) are deliberately unknown, for tests that check
+that an unknown rule ID is refused; the traceability checks pass over them."""
+
 
 @frozen
 class Reference:
@@ -498,8 +502,12 @@ def _name_runs(name: str) -> tuple[tuple[str, ...], ...]:
 
 def mentions_in_text(text: str) -> frozenset[str]:
     """Hyphenated upper-case tokens (``TRICK-WINNER``, ``I-MATAGOT-17``) in ``text``, without
-    the known non-rule tokens such as ``UTF-8``."""
-    return frozenset(set(_HYPHENATED.findall(text)) - NOT_RULE_IDS)
+    the known non-rule tokens such as ``UTF-8`` and the deliberately unknown ``NO-SUCH-...``."""
+    return frozenset(
+        token
+        for token in _HYPHENATED.findall(text)
+        if token not in NOT_RULE_IDS and not token.startswith(UNKNOWN_ID_PREFIX)
+    )
 
 
 def _words(value: str) -> set[str]:

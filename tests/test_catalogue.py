@@ -207,7 +207,7 @@ def test_x_TRICK_WINNER_and_DEAL_COUNTS(rule_id):
     assert error.rule_id == "DEAL"
     with pytest.raises(ValueError, match=r"\\[PHASE\\]"):
         pass
-    assert "A" == "JSON" and "text UTF-8" and "I-MATAGOT-17"
+    assert "A" == "JSON" and "text UTF-8" and "I-MATAGOT-17" and "NO-SUCH-RULE"
 
 def helper_SCORE_TEAMS():
     pass

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import json
 import pkgutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ import pytest
 
 import bottleimp
 from bottleimp.catalogue import (
+    RULE_ID,
     Catalogue,
     catalogue,
     mentions_in_text,
@@ -29,6 +31,7 @@ from bottleimp.rulebook import RULE_FUNCTIONS
 
 PACKAGE = Path(bottleimp.__file__).resolve().parent
 TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
 
 # These test the catalogue itself; naming a rule ID there does not exercise the rule.
 CATALOGUE_TESTS = frozenset({"test_traceability.py", "test_catalogue.py"})
@@ -165,6 +168,48 @@ def test_every_rule_id_named_in_the_code_is_in_the_catalogue() -> None:
         if name not in known
     ]
     assert not unknown, "IDs named in the code but not in the catalogue:\n" + "\n".join(
+        f"  {item}" for item in unknown
+    )
+
+
+def test_every_id_named_in_the_documentation_and_the_spec_is_in_the_catalogue() -> None:
+    known = _known_ids(catalogue())
+    pages = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+    pages += sorted((REPO / "spec").glob("*.md"))
+    unknown = [
+        f"{page.relative_to(REPO)}: {name}"
+        for page in pages
+        if page.exists()
+        for name in sorted(mentions_in_text(page.read_text(encoding="utf-8")))
+        if name not in known
+    ]
+    assert not unknown, "IDs named in README.md, docs/ or spec/ but not in the catalogue:\n" + (
+        "\n".join(f"  {item}" for item in unknown)
+    )
+
+
+def _rule_ids_in_json(value: object) -> Iterator[str]:
+    """The strings under the keys ``rule`` and ``rules`` anywhere in a JSON value."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("rule", "rules"):
+                names = item if isinstance(item, list) else [item]
+                yield from (name for name in names if isinstance(name, str))
+            yield from _rule_ids_in_json(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _rule_ids_in_json(item)
+
+
+def test_every_rule_id_in_the_spec_data_is_in_the_catalogue() -> None:
+    rule_ids = {rule.id for rule in catalogue().rules}
+    unknown = [
+        f"{path.relative_to(REPO)}: {name}"
+        for path in sorted((REPO / "spec").rglob("*.json"))
+        for name in sorted(set(_rule_ids_in_json(json.loads(path.read_text(encoding="utf-8")))))
+        if RULE_ID.fullmatch(name) and name not in rule_ids
+    ]
+    assert not unknown, "rule IDs in spec/**/*.json but not in the catalogue:\n" + "\n".join(
         f"  {item}" for item in unknown
     )
 

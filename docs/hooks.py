@@ -1,0 +1,313 @@
+"""MkDocs hooks: the rules pages are generated from the catalogue, never written twice.
+
+The catalogue (``spec/rules.toml`` and ``spec/interpretations.md``, read through
+``bottleimp.catalogue``) fills these markers, each alone on its line in a page:
+
+- ``<!-- rule: TRICK-WINNER -->``: the rule as a box (ID, title, statement, variants, the
+  functions that implement it, its sources), on the narrative pages;
+- ``<!-- catalogue -->``: every rule, grouped by phase, with its tests and the pages that explain
+  it (the rules reference);
+- ``<!-- interpretations -->``: the interpretations log;
+- ``<!-- variant-rules: teams -->``: the rules that have something to say about a variant.
+
+Every rule ID or interpretation ID written in backticks in a page (outside code blocks and
+headings) becomes a link to its catalogue entry. An unknown ID in a marker fails the build.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import posixpath
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mkdocs.exceptions import PluginError
+
+import bottleimp
+from bottleimp import catalogue as cat
+from bottleimp.rulebook import RULE_FUNCTIONS
+
+REPO = Path(__file__).resolve().parents[1]
+RULES_PAGE = "reference/rules.md"
+INTERPRETATIONS_PAGE = "reference/interpretations.md"
+CATALOGUE_TESTS = frozenset({"test_traceability.py", "test_catalogue.py"})
+
+MARKER = re.compile(
+    r"^<!-- (?P<kind>rule|catalogue|interpretations|variant-rules)(?:: (?P<arg>[A-Za-z0-9-]+))? -->$",
+    re.MULTILINE,
+)
+BACKTICKED_ID = re.compile(r"(?<!\[)`((?:I-)?[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)`(?!\]\()")
+FENCE = re.compile(r"^\s*(```|~~~)")
+
+_catalogue: cat.Catalogue | None = None
+_tests_by_rule: dict[str, list[str]] = {}
+_pages_by_rule: dict[str, list[tuple[str, str]]] = {}
+
+
+def _import_package() -> None:
+    for module in pkgutil.walk_packages(bottleimp.__path__, "bottleimp."):
+        importlib.import_module(module.name)
+
+
+def _scan_tests(catalogue: cat.Catalogue) -> dict[str, list[str]]:
+    known = frozenset(rule.id for rule in catalogue.rules) | frozenset(
+        entry.id for entry in catalogue.interpretations
+    )
+    rule_ids = frozenset(rule.id for rule in catalogue.rules)
+    found: dict[str, list[str]] = {rule_id: [] for rule_id in rule_ids}
+    for path in sorted((REPO / "tests").rglob("*.py")):
+        if path.name in CATALOGUE_TESTS:
+            continue
+        for reference in cat.references_in_python(path.read_text("utf-8"), str(path)):
+            ids = set(reference.mentions) | set(reference.words)
+            for run in reference.name_runs:
+                ids.update(cat.split_run(run, known) or ())
+            for rule_id in sorted(ids & rule_ids):
+                found[rule_id].append(f"{path.relative_to(REPO)}::{reference.function}")
+    return found
+
+
+def _scan_pages(docs_dir: Path) -> dict[str, list[tuple[str, str]]]:
+    found: dict[str, list[tuple[str, str]]] = {}
+    for path in sorted(docs_dir.rglob("*.md")):
+        text = path.read_text("utf-8")
+        title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), "")
+        uri = path.relative_to(docs_dir).as_posix()
+        for match in MARKER.finditer(text):
+            if match["kind"] == "rule" and match["arg"]:
+                found.setdefault(match["arg"], []).append((uri, title))
+    return found
+
+
+def on_config(config: Any) -> Any:
+    global _catalogue, _tests_by_rule, _pages_by_rule
+    _catalogue = cat.catalogue()
+    _import_package()
+    _tests_by_rule = _scan_tests(_catalogue)
+    _pages_by_rule = _scan_pages(Path(config["docs_dir"]))
+    return config
+
+
+def _the_catalogue() -> cat.Catalogue:
+    if _catalogue is None:
+        raise PluginError("docs/hooks.py: the catalogue was not loaded (on_config did not run)")
+    return _catalogue
+
+
+# --- links ---------------------------------------------------------------------------------
+
+
+def _relative(src: str, target: str) -> str:
+    if src == target:
+        return posixpath.basename(target)
+    return posixpath.relpath(target, posixpath.dirname(src) or ".")
+
+
+def rule_link(src: str, rule_id: str) -> str:
+    return f"{_relative(src, RULES_PAGE)}#{rule_id.lower()}"
+
+
+def interpretation_link(src: str, interpretation_id: str) -> str:
+    return f"{_relative(src, INTERPRETATIONS_PAGE)}#{interpretation_id.lower()}"
+
+
+def source_anchor(key: str) -> str:
+    return "source-" + (key[:3] if key[:3].isdigit() else key.lower())
+
+
+def source_label(key: str) -> str:
+    return f"seed {key[:3]}" if key[:3].isdigit() else key
+
+
+def autolink(markdown: str, src: str) -> str:
+    """Link every backticked rule or interpretation ID outside code blocks and headings."""
+    catalogue = _the_catalogue()
+    rule_ids = {rule.id for rule in catalogue.rules}
+    interpretation_ids = {entry.id for entry in catalogue.interpretations}
+
+    def replace(match: re.Match[str]) -> str:
+        name = match[1]
+        if name in rule_ids:
+            return f"[`{name}`]({rule_link(src, name)})"
+        if name in interpretation_ids:
+            return f"[`{name}`]({interpretation_link(src, name)})"
+        return match[0]
+
+    lines, in_fence = [], False
+    for line in markdown.splitlines():
+        if FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence and not line.lstrip().startswith("#"):
+            line = BACKTICKED_ID.sub(replace, line)
+        lines.append(line)
+    return "\n".join(lines) + ("\n" if markdown.endswith("\n") else "")
+
+
+# --- rendering -----------------------------------------------------------------------------
+
+
+def _variants(rule: cat.Rule) -> str:
+    catalogue = _the_catalogue()
+    return "; ".join(catalogue.variant_label(variant) for variant in rule.variants)
+
+
+def _functions(rule: cat.Rule) -> str:
+    functions = RULE_FUNCTIONS.get(rule.id, [])
+    if not functions:
+        return "*no function yet*"
+    return ", ".join(
+        f"[`{f.__qualname__}`][{f.__module__}.{f.__qualname__}]" for f in functions
+    )
+
+
+def _source_item(source: cat.SourceRef, src: str) -> str:
+    label = f"[{source_label(source.doc)}]({_relative(src, RULES_PAGE)}#{source_anchor(source.doc)})"
+    if source.at:
+        label += f" ({source.at})"
+    parts = [f"**{label}**"]
+    if source.quote:
+        parts.append(f"“{' '.join(source.quote.split())}”")
+        if source.note:
+            parts.append(f"*({source.note})*")
+    elif source.note:
+        parts.append(source.note)
+    return "- " + " ".join(parts)
+
+
+def _sources(rule: cat.Rule, src: str) -> list[str]:
+    if not rule.sources:
+        return ["- *The sources are silent; see the interpretations.*"]
+    return [_source_item(source, src) for source in rule.sources]
+
+
+def _interpretations(rule: cat.Rule, src: str) -> str:
+    entries = _the_catalogue().interpretations_for(rule.id)
+    return ", ".join(
+        f"[{entry.id}]({interpretation_link(src, entry.id)} \"{entry.title}\")" for entry in entries
+    )
+
+
+def _indent(lines: list[str], depth: int) -> list[str]:
+    pad = " " * depth
+    return [pad + line if line else "" for line in lines]
+
+
+def rule_card(rule_id: str, src: str) -> str:
+    """A rule as an admonition box for a narrative page."""
+    try:
+        rule = _the_catalogue().rule(rule_id)
+    except cat.UnknownRuleError as error:
+        raise PluginError(f"{src}: {error}") from error
+    meta = [f"**Applies to:** {_variants(rule)}", f"**Implemented by:** {_functions(rule)}"]
+    interpretations = _interpretations(rule, src)
+    if interpretations:
+        meta.append(f"**Interpretations:** {interpretations}")
+    meta.append(f"[Catalogue entry]({rule_link(src, rule.id)})")
+    body = [rule.statement, "", " · ".join(meta), ""]
+    body += [f'??? quote "Sources ({len(rule.sources)})"', ""]
+    body += _indent(_sources(rule, src), 4)
+    return "\n".join([f'!!! rule "{rule.id} · {rule.title}"', ""] + _indent(body, 4)) + "\n"
+
+
+def catalogue_page(src: str) -> str:
+    """Every rule of the catalogue, grouped by phase."""
+    catalogue = _the_catalogue()
+    out = [
+        f"{len(catalogue.rules)} rules in {len(catalogue.phases)} phases, "
+        f"{len(catalogue.interpretations)} [interpretations]({_relative(src, INTERPRETATIONS_PAGE)}), "
+        f"{len(catalogue.documents)} [source documents](#sources).",
+        "",
+        "| Phase | Rules |",
+        "|---|---|",
+    ]
+    for phase, title in catalogue.phases:
+        links = ", ".join(
+            f"[`{rule.id}`](#{rule.id.lower()})" for rule in catalogue.rules_in_phase(phase)
+        )
+        out.append(f"| [{title}](#phase-{phase}) | {links} |")
+    out.append("")
+    for phase, title in catalogue.phases:
+        out += [f"## {title} {{ #phase-{phase} }}", ""]
+        for rule in catalogue.rules_in_phase(phase):
+            out += _catalogue_entry(rule, src)
+    out += ["## Source documents { #sources }", ""]
+    for document in catalogue.documents:
+        heading = f"### {source_label(document.key)}"
+        if document.kind == "seed":
+            heading += f": `{document.key}`"
+        out += [f"{heading} {{ #{source_anchor(document.key)} }}", "", document.title]
+        if document.url:
+            out += ["", f"<{document.url}>"]
+        cited = [r.id for r in catalogue.rules if any(s.doc == document.key for s in r.sources)]
+        out += ["", "Cited by " + ", ".join(f"[`{rule_id}`](#{rule_id.lower()})" for rule_id in cited), ""]
+    return "\n".join(out) + "\n"
+
+
+def _catalogue_entry(rule: cat.Rule, src: str) -> list[str]:
+    tests = _tests_by_rule.get(rule.id, [])
+    pages = _pages_by_rule.get(rule.id, [])
+    out = [f"### {rule.id} · {rule.title} {{ #{rule.id.lower()} }}", "", rule.statement, ""]
+    out.append(f"- **Applies to:** {_variants(rule)}")
+    out.append(f"- **Implemented by:** {_functions(rule)}")
+    interpretations = _interpretations(rule, src)
+    if interpretations:
+        out.append(f"- **Interpretations:** {interpretations}")
+    if pages:
+        out.append(
+            "- **Explained in:** "
+            + ", ".join(f"[{title}]({_relative(src, uri)})" for uri, title in pages)
+        )
+    if tests:
+        out += ["", f'??? success "Tested by {len(tests)} test{"s" if len(tests) != 1 else ""}"', ""]
+        out += [f"    - `{test}`" for test in tests]
+    else:
+        out += ["", '!!! failure "No test names this rule yet"']
+    out += ["", "**Sources**", ""] + _sources(rule, src) + [""]
+    return out
+
+
+def interpretations_page(src: str) -> str:
+    """The interpretations log, each entry with links to the rules it affects."""
+    out: list[str] = []
+    for entry in _the_catalogue().interpretations:
+        rules = ", ".join(f"[`{rule_id}`]({rule_link(src, rule_id)})" for rule_id in entry.rules)
+        out += [f"## {entry.id} · {entry.title} {{ #{entry.id.lower()} }}", "", f"**Rules:** {rules}", ""]
+        for name, text in (
+            ("Sources", entry.sources),
+            ("Options", entry.options),
+            ("Decision", entry.decision),
+            ("Why", entry.why),
+        ):
+            out += [f"**{name}.** {autolink(text, src)}", ""]
+    return "\n".join(out)
+
+
+def variant_rules(variant: str, src: str) -> str:
+    catalogue = _the_catalogue()
+    if variant not in dict(catalogue.variants):
+        raise PluginError(f"{src}: unknown variant {variant!r} in a variant-rules marker")
+    return "\n".join(
+        f"- [`{rule.id}`]({rule_link(src, rule.id)}): {rule.title}"
+        for rule in catalogue.rules
+        if variant in rule.variants
+    ) + "\n"
+
+
+def _expand(match: re.Match[str], src: str) -> str:
+    kind, arg = match["kind"], match["arg"]
+    renderers: dict[str, Callable[[], str]] = {
+        "rule": lambda: rule_card(arg or "", src),
+        "catalogue": lambda: catalogue_page(src),
+        "interpretations": lambda: interpretations_page(src),
+        "variant-rules": lambda: variant_rules(arg or "", src),
+    }
+    return renderers[kind]()
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    src = page.file.src_uri
+    linked = autolink(markdown, src)
+    return MARKER.sub(lambda match: _expand(match, src), linked)
