@@ -6,6 +6,7 @@ Shared by the state codec and the record reader, so that both name faults the sa
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -22,6 +23,7 @@ JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON
 _PLAIN_KEY: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+@functools.lru_cache(maxsize=4096)
 def child(path: str, key: str | int) -> str:
     """The JSON path of ``key`` under ``path``: ``$.rounds`` then ``$.rounds[0]``.
 

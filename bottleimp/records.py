@@ -19,7 +19,6 @@ Every fault raises ``RecordError(path, message)``.
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import os
@@ -93,6 +92,8 @@ def _extension_text(value: JSON) -> str:
 
 def freeze_extensions(value: Mapping[str, JSON] | Iterable[tuple[str, str]]) -> Extensions:
     """Extensions from a mapping of ``_``-prefixed keys to JSON values (or already frozen)."""
+    if value == ():
+        return ()
     if isinstance(value, Mapping):
         pairs = [(key, _extension_text(item)) for key, item in value.items()]
     else:
@@ -111,6 +112,8 @@ def _thaw(extensions: Extensions) -> dict[str, JSON]:
 
 
 def _extensions_of(obj: Mapping[str, JSON]) -> Extensions:
+    if not any(key.startswith("_") for key in obj):
+        return ()
     return tuple(sorted((k, _extension_text(v)) for k, v in obj.items() if k.startswith("_")))
 
 
@@ -270,11 +273,7 @@ def _parse_round(value: JSON, players: int, path: str) -> RoundRecord:
     setup = tuple(
         _parse_setup(item, players, child(setup_path, seat)) for seat, item in enumerate(setup_items)
     )
-    plays_path = child(path, "plays")
-    plays = tuple(
-        _parse_play(item, players, plays_path, index)
-        for index, item in enumerate(expect_list(obj["plays"], plays_path))
-    )
+    plays = _parse_plays(obj["plays"], players, child(path, "plays"))
     scores = None
     if obj.get("scores") is not None:
         scores = _parse_per_seat(obj["scores"], players, child(path, "scores"))
@@ -305,6 +304,17 @@ def _parse_ranks(value: JSON, path: str) -> tuple[Rank, ...]:
 
 
 def _parse_setup(value: JSON, players: int, path: str) -> SetupEntry:
+    if type(value) is dict and players > 2:
+        # The usual entry: whole ranks, no extension keys; checked inline.
+        discarded, left, right = value.get("discard"), value.get("left"), value.get("right")
+        if (
+            type(discarded) is list
+            and all(type(card) is int for card in discarded)
+            and type(left) is int
+            and type(right) is int
+            and len(value) == 3
+        ):
+            return PassSetup(tuple(discarded), left, right)  # type: ignore[arg-type]
     obj = expect_object(value, path)
     check_keys(obj, path, *(_EYE_KEYS if players == 2 else _PASS_KEYS))
     discard = _parse_ranks(obj["discard"], child(path, "discard"))
@@ -329,12 +339,21 @@ def _optional_rank(obj: Mapping[str, JSON], key: str, path: str) -> Rank | None:
     return expect_rank(obj[key], child(path, key))
 
 
-def _parse_play(value: JSON, players: int, plays_path: str, index: int) -> RecordedPlay:
-    if type(value) is list and len(value) == 2:
-        seat, card = value
-        if type(seat) is int and 0 <= seat < players and type(card) is int:
-            return RecordedPlay(seat, card)
-    path = child(plays_path, index)
+def _parse_plays(value: JSON, players: int, path: str) -> tuple[RecordedPlay, ...]:
+    plays = []
+    for index, item in enumerate(expect_list(value, path)):
+        # Nearly every play is a pair of JSON integers: checked inline, the path built only for
+        # a fault.
+        if type(item) is list and len(item) == 2:
+            seat, card = item
+            if type(seat) is int and 0 <= seat < players and type(card) is int:
+                plays.append(RecordedPlay(seat, card))
+                continue
+        plays.append(_parse_play(item, players, child(path, index)))
+    return tuple(plays)
+
+
+def _parse_play(value: JSON, players: int, path: str) -> RecordedPlay:
     pair = expect_list(value, path)
     if len(pair) != 2:
         raise RecordError(path, f"expected a [seat, card] pair, found {len(pair)} items")
@@ -454,32 +473,49 @@ class _Refused(Exception):
 
 # A JSON string, or an unterminated one up to the end of the text; possessive, so linear time.
 _STRING: Final = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)', re.DOTALL)
-_BRACKETS: Final = re.compile(r"[^\[\]{}]+")
-_DEPTH_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
+_NOT_BRACKETS: Final = re.compile(r"[^\[\]{}]+")
+_ONLY_BRACKETS: Final = {code: None for code in range(128) if chr(code) not in "[]{}"}
+_DIGITS_AS_ZERO: Final = str.maketrans("123456789", "000000000")
+_LONG_RUN: Final = "0" * (MAX_NUMBER_DIGITS + 1)
+
+
+def _without_strings(text: str) -> str:
+    return _STRING.sub('""', text)
 
 
 def _check_nesting(text: str) -> None:
     """Refuse nesting deeper than ``MAX_NESTING`` before the parser sees the text, so that the
-    parser never recurses deep enough to raise ``RecursionError``."""
+    parser never recurses deep enough to raise ``RecursionError``.
+
+    With the strings taken out, the brackets alone are kept and every adjacent open-close pair
+    removed, over and over: each pass takes one level off every nest, so balanced brackets
+    vanish after exactly as many passes as they nest deep. Brackets left over are unbalanced
+    (the parser refuses them); more than ``MAX_NESTING`` openers left unclosed are refused
+    too, since the parser would recurse into them before finding the fault."""
     if text.count("[") + text.count("{") <= MAX_NESTING:
         return
-    brackets = _BRACKETS.sub("", _STRING.sub("", text))
-    depth = max(itertools.accumulate(_DEPTH_STEP[c] for c in brackets), default=0)
-    if depth > MAX_NESTING:
-        raise RecordError("$", f"arrays and objects nest {depth} deep; the limit is {MAX_NESTING}")
-
-
-_LONG_NUMBER: Final = re.compile(rf"(?<![0-9])[0-9]{{{MAX_NUMBER_DIGITS + 1}}}")
+    stripped = _without_strings(text)
+    if stripped.isascii():
+        brackets = stripped.translate(_ONLY_BRACKETS)
+    else:
+        brackets = _NOT_BRACKETS.sub("", stripped)
+    brackets = brackets.replace("{", "[").replace("}", "]")
+    for _ in range(MAX_NESTING):
+        shorter = brackets.replace("[]", "")
+        if len(shorter) == len(brackets):
+            break
+        brackets = shorter
+    if "[]" in brackets or brackets.count("[") > MAX_NESTING:
+        raise RecordError("$", f"arrays and objects nest more than {MAX_NESTING} deep")
 
 
 def _check_number_lengths(text: str) -> None:
     """Refuse a number with more than ``MAX_NUMBER_DIGITS`` digits before parsing (Python refuses
     to convert integers of more than 4300 digits, and no record needs a long number). Digits
     inside strings do not count."""
-    if _LONG_NUMBER.search(text) is None:
+    if _LONG_RUN not in text.translate(_DIGITS_AS_ZERO):
         return
-    found = _LONG_NUMBER.search(_STRING.sub('""', text))
-    if found is not None:
+    if _LONG_RUN in _without_strings(text).translate(_DIGITS_AS_ZERO):
         raise RecordError(
             "$", f"a number of more than {MAX_NUMBER_DIGITS} digits; the limit is "
             f"{MAX_NUMBER_DIGITS}",
