@@ -596,8 +596,10 @@ def test_command_missing_file_and_empty_directory_exit_2(
     empty = tmp_path / "empty"
     empty.mkdir()
     assert main(["validate", str(empty)]) == 2
+    assert main(["validate", str(tmp_path / ("x" * 5000))]) == 2  # a name the system refuses
     out = capsys.readouterr().out
     assert "no such file" in out and "holds no .json files" in out
+    assert "cannot read" in out and "too long" in out
 
 
 def test_several_files_one_report_each_and_the_worst_status(

@@ -75,13 +75,17 @@ def _targets(arguments: Sequence[str]) -> list[_Target]:
     targets: list[_Target] = []
     for argument in arguments:
         path = Path(argument)
-        if path.is_dir():
-            found = sorted(p for p in path.rglob("*.json") if p.is_file())
-            targets.extend(_Target(p) for p in found)
-            if not found:
-                targets.append(_Target(path, empty_directory=True))
-        else:
+        try:
+            is_directory = path.is_dir()
+            found = sorted(p for p in path.rglob("*.json") if p.is_file()) if is_directory else []
+        except OSError:
+            # A name the system refuses (too long, unreadable folder): reading it reports why.
+            is_directory, found = False, []
+        targets.extend(_Target(p) for p in found)
+        if not is_directory:
             targets.append(_Target(path))
+        elif not found:
+            targets.append(_Target(path, empty_directory=True))
     return targets
 
 
