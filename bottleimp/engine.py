@@ -254,11 +254,32 @@ def apply(state: GameState, action: Action) -> GameState:
     cached_state, cached_actions = _last_legal
     if cached_state is not state or not any(map(is_, cached_actions, repeat(action))):
         check_action(state, action)
+        action = _with_held_card(state, action)
     if type(action) is Play:
         return _apply_play(state, action)
     if isinstance(action, Give):
         return _apply_give(state, action)
     return _start_next_round(state)
+
+
+def _with_held_card(state: GameState, action: Action) -> Action:
+    """The same action naming the very card object the seat holds, so that a state only ever
+    holds the deck's own card objects, even when the caller built an equal card."""
+    if isinstance(action, StartRound):
+        return action
+    round_ = state.round
+    seat, card = action.seat, action.card
+    zone = round_.hands[seat]
+    index = position(zone, card)
+    if index < 0 and round_.face_up is not None:
+        zone = round_.face_up[seat]
+        index = position(zone, card)
+    held = zone[index]
+    if held is card:
+        return action
+    if isinstance(action, Play):
+        return _registered(held)[0][seat]
+    return _registered(held)[1][action.to][seat]
 
 
 def _replace_at(items: tuple[tuple[Card, ...], ...], index: int, value: tuple[Card, ...]) -> tuple[
