@@ -111,10 +111,20 @@ def _thaw(extensions: Extensions) -> dict[str, JSON]:
     return thawed
 
 
-def _extensions_of(obj: Mapping[str, JSON]) -> Extensions:
+def _extensions_of(obj: Mapping[str, JSON], path: str) -> Extensions:
     if not any(key.startswith("_") for key in obj):
         return ()
-    return tuple(sorted((k, _extension_text(v)) for k, v in obj.items() if k.startswith("_")))
+    pairs = []
+    for key, value in obj.items():
+        if key.startswith("_"):
+            try:
+                pairs.append((key, _extension_text(value)))
+            except (ValueError, TypeError, RecursionError):
+                # Only a value built in Python, not read from JSON text, can get here.
+                raise RecordError(
+                    child(path, key), "not a JSON value (NaN, or nested too deep?)"
+                ) from None
+    return tuple(sorted(pairs))
 
 
 @frozen
@@ -238,8 +248,8 @@ def parse_record(value: JSON) -> GameRecord:
         config=config,
         rounds=rounds,
         totals=totals,
-        extensions=_extensions_of(obj),
-        config_extensions=_extensions_of(config_value),
+        extensions=_extensions_of(obj, "$"),
+        config_extensions=_extensions_of(config_value, "$.config"),
     )
 
 
@@ -284,7 +294,7 @@ def _parse_round(value: JSON, players: int, path: str) -> RoundRecord:
         setup=setup,
         plays=plays,
         scores=scores,
-        extensions=_extensions_of(obj),
+        extensions=_extensions_of(obj, path),
     )
 
 
@@ -323,13 +333,13 @@ def _parse_setup(value: JSON, players: int, path: str) -> SetupEntry:
             discard=discard,
             to_face_up=_optional_rank(obj, "to_face_up", path),
             to_hidden=_optional_rank(obj, "to_hidden", path),
-            extensions=_extensions_of(obj),
+            extensions=_extensions_of(obj, path),
         )
     return PassSetup(
         discard=discard,
         left=_optional_rank(obj, "left", path),
         right=_optional_rank(obj, "right", path),
-        extensions=_extensions_of(obj),
+        extensions=_extensions_of(obj, path),
     )
 
 

@@ -461,3 +461,15 @@ def test_missing_file_directory_and_fifo_are_record_errors(tmp_path: Path) -> No
         os.mkfifo(fifo)
         with pytest.raises(RecordError, match="not a regular file"):
             read_record_file(fifo)  # refused without opening it, so it cannot block
+
+
+def test_extension_value_built_in_python_that_is_not_json_is_a_record_error() -> None:
+    value = four_player_json()
+    value["rounds"][0]["_score"] = float("nan")
+    assert_record_error(value, "$.rounds[0]._score", "not a JSON value")
+    deep: Any = []
+    for _ in range(100_000):
+        deep = [deep]
+    value = four_player_json()
+    value["_deep"] = deep
+    assert_record_error(value, "$._deep", "not a JSON value")
