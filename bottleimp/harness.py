@@ -20,6 +20,7 @@ says so when it is missing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -31,7 +32,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Final, NoReturn
 
@@ -805,6 +806,37 @@ def _hypothesis_settings(examples: int, shrink: bool) -> Callable[[Callable[...,
     return result
 
 
+@contextlib.contextmanager
+def _seed_alone_decides() -> Iterator[None]:
+    """Make the seed alone decide the generated games.
+
+    Hypothesis (6.131 and later) mixes number literals found in every imported non-installed
+    module into what it generates, so one seed would give other games depending on which
+    modules happen to be imported and on how bottleimp is installed. During a run this switches
+    that off (through a Hypothesis internal, restored afterwards); if the internal is missing, as
+    in older versions that do not do it, nothing needs switching off."""
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - older Hypothesis layouts
+        yield
+        return
+    getter = getattr(providers, "_get_local_constants", None)
+    constants = getattr(providers, "Constants", None)
+    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
+    clear = getattr(cache, "clear", None)
+    if getter is None or constants is None or clear is None:
+        yield
+        return
+    none = constants()
+    setattr(providers, "_get_local_constants", lambda: none)
+    clear()
+    try:
+        yield
+    finally:
+        setattr(providers, "_get_local_constants", getter)
+        clear()
+
+
 def _require_hypothesis() -> None:
     try:
         import hypothesis  # noqa: F401
@@ -857,12 +889,14 @@ def run_harness(
             raise _Stop()
 
     try:
-        _run_quietly(probe)
-        failures = [(i, f) for i, f in enumerate(outcomes) if f is not None]
-        best = failures[0][1] if failures else None
-        if best is not None and not best.peer_fault:
-            say(f"game {failures[0][0] + 1} disagrees; shrinking it (at most {shrink_seconds:g} s)")
-            best = _shrink(slot, strategy, examples, seed, shrink_seconds) or best
+        with _seed_alone_decides():
+            _run_quietly(probe)
+            failures = [(i, f) for i, f in enumerate(outcomes) if f is not None]
+            best = failures[0][1] if failures else None
+            if best is not None and not best.peer_fault:
+                say(f"game {failures[0][0] + 1} disagrees; shrinking it "
+                    f"(at most {shrink_seconds:g} s)")
+                best = _shrink(slot, strategy, examples, seed, shrink_seconds) or best
     finally:
         slot.discard()
     written, write_error = None, None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -102,6 +103,27 @@ def test_same_seed_same_games_same_verdict() -> None:
     second = run_harness(PEER + ["--bug", "half-rank-int"], examples=15, seed=4)
     assert first.summary == second.summary
     assert _failure(first.failure).script == _failure(second.failure).script
+
+
+def test_the_seed_alone_decides_the_games_whatever_else_is_imported() -> None:
+    # Hypothesis mixes literals of imported local modules into generation; the harness must not:
+    # importing the command line's modules first must not change the games.
+    program = (
+        "import sys\n"
+        "if sys.argv[1] == 'import':\n"
+        "    import bottleimp.cli\n"
+        "from bottleimp.harness import run_harness\n"
+        f"report = run_harness({PEER + ['--bug', 'half-rank-int']!r}, examples=20, seed=5,\n"
+        "                      shrink_seconds=0.001)\n"
+        "print(report.summary, report.failure and report.failure.script)\n"
+    )
+    outputs = [
+        subprocess.run([sys.executable, "-c", program, mode], capture_output=True, text=True,
+                       check=True, timeout=120).stdout
+        for mode in ("plain", "import")
+    ]
+    assert outputs[0] == outputs[1]
+    assert "failed" in outputs[0]
 
 
 # --- peers that misbehave --------------------------------------------------------------------
