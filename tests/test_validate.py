@@ -653,11 +653,15 @@ def test_jobs_must_be_a_positive_number(capsys: pytest.CaptureFixture[str]) -> N
     assert "at least 1" in capsys.readouterr().err
 
 
-def test_progress_bar_only_on_a_terminal_and_only_with_rich(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_progress_bar_only_on_a_terminal_for_redirected_reports_and_only_with_rich(monkeypatch: pytest.MonkeyPatch) -> None:
     bar, advance = validate_command._progress(10)
     advance()
     assert type(bar).__name__ == "nullcontext"  # the test's stderr is not a terminal
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    bar, _ = validate_command._progress(10)
+    assert type(bar).__name__ == "nullcontext"  # reports on the terminal show the progress
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
     bar, _ = validate_command._progress(10)
     assert type(bar).__name__ == "Progress"
     monkeypatch.setitem(sys.modules, "rich.progress", None)

@@ -119,15 +119,19 @@ class _Advance(Protocol):
 
 
 def _progress(total: int) -> tuple[AbstractContextManager[object], _Advance]:
-    """A progress bar on the terminal (with rich, when installed), or nothing."""
-    if total < 2 or not sys.stderr.isatty():
+    """A progress bar on standard error (with rich, when installed) when the reports go
+    elsewhere than the terminal (``> reports.jsonl``); on a terminal the reports themselves show
+    the progress, and a bar drawn between them would garble them."""
+    if total < 2 or not sys.stderr.isatty() or sys.stdout.isatty():
         return nullcontext(), lambda: None
     try:
         from rich.console import Console
         from rich.progress import Progress
     except ImportError:
         return nullcontext(), lambda: None
-    progress = Progress(console=Console(stderr=True), transient=True)
+    progress = Progress(
+        console=Console(stderr=True), transient=True, redirect_stdout=False, redirect_stderr=False
+    )
     task = progress.add_task("validating", total=total)
     return progress, lambda: progress.advance(task)
 
