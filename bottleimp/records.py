@@ -15,6 +15,20 @@ Reading is hardened against hostile input: a size limit (``MAX_RECORD_BYTES``), 
 checked before the JSON parser recurses (``MAX_NESTING``), a limit on the digits of a number
 (``MAX_NUMBER_DIGITS``), no ``NaN``/``Infinity``, and duplicate keys refused with their path.
 Every fault raises ``RecordError(path, message)``.
+
+    >>> from bottleimp import Config, apply, legal_actions, new_game
+    >>> state = new_game(Config(players=3), seed=1)
+    >>> for _ in range(5):
+    ...     state = apply(state, legal_actions(state)[0])
+    >>> record = record_from_state(state)
+    >>> record.rounds[0].setup[1]
+    PassSetup(discard=(1,), left=2, right=7, extensions=())
+    >>> loads_record(dumps_record(record)) == record
+    True
+    >>> loads_record('{"format": "bottleimp-record/1", "config": {"players": 7}, "rounds": []}')
+    Traceback (most recent call last):
+    ...
+    bottleimp.reading.ConfigRecordError: $.config.players: invalid configuration: [CONFIG-PLAYERS] players must be 2 to 6, not 7
 """
 
 from __future__ import annotations

@@ -9,6 +9,20 @@ index, the seat and a sentence.
 
 Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claims a wrong score;
 2 it is not a readable record (``RecordError``: the JSON path of the fault).
+
+    >>> from bottleimp import Config, apply, legal_actions, new_game
+    >>> from bottleimp.records import record_from_state, record_to_json
+    >>> state = new_game(Config(players=4), seed=2)
+    >>> while not state.is_over:
+    ...     state = apply(state, legal_actions(state)[0])
+    >>> record = record_to_json(record_from_state(state))
+    >>> report = validate_json(record)
+    >>> report.valid, report.complete, len(report.rounds), report.totals == state.totals
+    (True, True, 8, True)
+    >>> record["rounds"][0]["plays"][0][0] = 2  # seat 1 leads the first trick, not seat 2
+    >>> print(report_to_text(validate_json(record, "game.json")))
+    game.json: breaks rule TURN-ORDER: round 0, play 0, seat 2 ($.rounds[0].plays[0])
+      it is seat 1's turn, not seat 2's
 """
 
 from __future__ import annotations
