@@ -6,11 +6,10 @@ The engine holds no rule of its own: it finds the phase, asks the rule functions
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import repeat
 from operator import is_
 from typing import Final
-
-from attrs import evolve
 
 from .actions import Action, Destination, Give, Play, StartRound
 from .cards import Card, Colour, position, rank_key
@@ -24,9 +23,19 @@ __all__ = ["new_game", "new_round", "with_deal", "legal_actions", "check_action"
 
 
 def new_round(config: Config, seed: int, index: int, dealer: int) -> RoundState:
-    """The state at the start of round ``index``: dealt, every bottle at the start price."""
+    """The state at the start of round ``index``: dealt from the seed, bottles at the start price."""
     hands, face_up = setup.deal(config, seed, index, dealer)
     _deck_cards(config)
+    return _dealt_round(config, index, dealer, hands, face_up)
+
+
+def _dealt_round(
+    config: Config,
+    index: int,
+    dealer: int,
+    hands: tuple[tuple[Card, ...], ...],
+    face_up: tuple[tuple[Card, ...], ...] | None,
+) -> RoundState:
     players = config.players
     return RoundState(
         index=index,
@@ -72,23 +81,42 @@ def with_deal(
     hands: tuple[tuple[Card, ...], ...],
     face_up: tuple[tuple[Card, ...], ...] | None = None,
 ) -> GameState:
-    """The same state with the current round dealt as given instead of from the seed.
+    """The state with a round dealt as given instead of from the seed.
 
-    For replaying a record, whose deal comes from another implementation. Only before anyone
-    has given a setup card; the deal must satisfy rule DEAL-COUNTS (else ``IllegalActionError``).
+    For replaying a record, whose deals come from another implementation. Before anyone has
+    given a setup card, it replaces the current round's deal; between rounds (phase
+    ``ROUND_OVER``) it starts the next round, dealt by the next dealer, with this deal (as
+    ``apply(state, StartRound(next dealer))`` would, but without dealing from the seed).
+    The deal must satisfy rule DEAL-COUNTS, else ``IllegalActionError``.
     """
+    config = state.config
     round_ = state.round
-    if state.phase is not Phase.SETUP or any(round_.setup):
-        raise IllegalActionError("DEAL", "a deal can be replaced only before the setup begins")
-    setup.check_deal(state.config, round_.dealer, hands, face_up)
-    deck = _deck_cards(state.config)
+    if state.phase is Phase.ROUND_OVER:
+        index, dealer = round_.index + 1, setup.next_dealer(config, round_.dealer)
+        past_rounds = state.past_rounds + (round_,)
+    elif state.phase is Phase.SETUP and not any(round_.setup):
+        index, dealer, past_rounds = round_.index, round_.dealer, state.past_rounds
+    else:
+        raise IllegalActionError(
+            "DEAL", "a deal can be given only between rounds or before the setup begins"
+        )
+    setup.check_deal(config, dealer, hands, face_up)
+    deck = _deck_cards(config)
     hands = tuple(tuple(sorted((deck[card] for card in hand), key=rank_key)) for hand in hands)
     if face_up is not None:
         face_up = tuple(
             tuple(sorted((deck[card] for card in cards), key=rank_key)) for cards in face_up
         )
-    dealt = evolve(round_, dealt=hands, dealt_face_up=face_up, hands=hands, face_up=face_up)
-    return evolve(state, round=dealt)
+    dealt = _dealt_round(config, index, dealer, hands, face_up)
+    return GameState(
+        config=config,
+        seed=state.seed,
+        phase=Phase.SETUP,
+        to_act=setup.setup_to_act(config, dealer, dealt.setup),
+        round=dealt,
+        past_rounds=past_rounds,
+        totals=state.totals,
+    )
 
 
 # Actions are immutable values, so one object per (card, seat, destination) serves every state.
@@ -113,8 +141,9 @@ def _registered(card: Card) -> tuple[tuple[Play, ...], dict[Destination, tuple[G
     return _PLAYS[id(card)], {d: _GIVES[id(card), d] for d in Destination}
 
 
+@lru_cache(maxsize=64)
 def _deck_cards(config: Config) -> dict[Card, Card]:
-    """The game's cards by value, each registered in the action tables."""
+    """The game's cards by value, each registered in the action tables (once per config)."""
     cards = {card: card for card in config.cards}
     for card in cards:
         _register(card)

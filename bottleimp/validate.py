@@ -35,7 +35,7 @@ from attrs import frozen
 
 from .actions import Destination, Give, Play, StartRound
 from .cards import Card, Rank, format_rank
-from .engine import apply, new_game, with_deal
+from .engine import apply, check_action, new_game, with_deal
 from .errors import IllegalActionError, RecordError
 from .reading import JSON, ConfigRecordError, child, deck_by_rank
 from .records import GameRecord, RoundRecord, parse_record, printable_name, read_record_json
@@ -307,7 +307,8 @@ class _Replay:
                 )
             return
         try:
-            self.state = apply(state, StartRound(dealer))
+            # Only checked: with_deal then starts the round with the recorded deal.
+            check_action(state, StartRound(dealer))
         except IllegalActionError as error:
             if error.rule_id == "DEALER-ROTATION":
                 message = (
