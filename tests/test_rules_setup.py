@@ -357,32 +357,3 @@ def test_the_player_left_of_the_dealer_leads_first_FIRST_LEADER() -> None:
     eye = new_game(Config(players=2), 8)
     eye = give_setups(eye, {s: ranks_of(eye.round.hands[s][:4]) for s in range(2)})
     assert eye.phase is Phase.PLAY and eye.to_act == 1
-
-
-# -- the counts of each variant after the setup ------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("config", "hidden", "face_up", "devils_trick"),
-    [
-        (Config(players=2), 9, 7, 4),
-        (Config(players=2, edition="matagot-2024"), 9, 7, 4),
-        (Config(players=3), 11, None, 3),
-        (Config(players=4, edition="matagot-2024"), 8, None, 4),
-        (Config(players=5, edition="matagot-2024"), 10, None, 4),
-        (Config(players=5, edition="matagot-2024", bottles=2), 10, None, 4),
-        (Config(players=6, edition="matagot-2024"), 8, None, 6),
-    ],
-    ids=["2p-classic", "2p-matagot", "3p", "4p", "5p", "5p-two-bottles", "6p"],
-)
-def test_hands_and_devils_trick_after_the_setup_SETUP_RESOLVE(
-    config: Config, hidden: int, face_up: int | None, devils_trick: int
-) -> None:
-    state = new_game(config, 21)
-    while state.phase is Phase.SETUP:
-        state = apply(state, legal_actions(state)[-1])
-    assert [len(hand) for hand in state.round.hands] == [hidden] * config.players
-    assert (None if state.round.face_up is None else [len(r) for r in state.round.face_up]) == (
-        None if face_up is None else [face_up] * config.players
-    )
-    assert len(state.round.devils_trick) == devils_trick

@@ -1,0 +1,91 @@
+"""What each seat may see (rule VIEW-HIDDEN)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bottleimp import Config, GameState, Phase, apply, legal_actions, new_game
+from bottleimp.view import view
+from helpers import position, ranks_of
+from invariants import visible_cards
+
+FOUR = Config(players=4)
+
+
+def advance(state: GameState, actions: int) -> GameState:
+    for _ in range(actions):
+        state = apply(state, legal_actions(state)[0])
+    return state
+
+
+def test_a_seat_sees_its_own_hand_and_no_other_VIEW_HIDDEN() -> None:
+    state = new_game(FOUR, 3)
+    for seat in range(4):
+        seen = view(state, seat)
+        assert seen.hand == state.round.hands[seat]
+        others = {c for s in range(4) if s != seat for c in state.round.hands[s]}
+        assert not seen.cards() & others
+        assert seen.hand_sizes == (9, 9, 9, 9)
+
+
+def test_setup_choices_are_seen_only_by_their_owner_VIEW_HIDDEN() -> None:
+    state = advance(new_game(FOUR, 3), 3)  # seat 1 has given all three of its cards
+    given = {g.card for g in state.round.setup[1]}
+    assert given <= view(state, 1).cards()
+    assert view(state, 1).my_setup == state.round.setup[1]
+    for seat in (0, 2, 3):
+        assert not given & view(state, seat).cards()
+        assert view(state, seat).my_setup == ()
+        assert view(state, seat).setup_given == (0, 3, 0, 0)
+    assert view(state, 2).devils_trick is None and view(state, 2).devils_trick_size == 1
+
+
+def test_devils_trick_hidden_until_the_round_is_over_VIEW_HIDDEN() -> None:
+    state = advance(new_game(FOUR, 3), 12)
+    assert state.phase is Phase.PLAY
+    trick = set(state.round.devils_trick)
+    for seat in range(4):
+        seen = view(state, seat)
+        assert seen.devils_trick is None and seen.devils_trick_size == 4
+        own_discard = {g.card for g in state.round.setup[seat] if g.to.value == "devils_trick"}
+        assert seen.cards() & trick == own_discard
+    while state.phase is Phase.PLAY:
+        state = apply(state, legal_actions(state)[0])
+    assert state.phase is Phase.ROUND_OVER
+    for seat in range(4):
+        assert view(state, seat).devils_trick == state.round.devils_trick
+        assert trick <= view(state, seat).cards()
+
+
+def test_played_captured_and_price_cards_are_public_VIEW_HIDDEN() -> None:
+    state = advance(new_game(FOUR, 3), 12 + 9)  # two tricks and one card of the third
+    for seat in range(4):
+        seen = view(state, seat)
+        assert {p.card for p in state.round.plays} <= seen.cards()
+        assert seen.captured == state.round.captured and seen.bottles == state.round.bottles
+        assert len(seen.current_trick) == 1
+        assert seen.cards() <= visible_cards(state, seat)
+
+
+def test_devils_eye_face_up_cards_are_seen_by_both_VIEW_HIDDEN() -> None:
+    config = Config(players=2)
+    state = position(
+        config,
+        hands=[[4, 6, 8, 10, 13, 17, 20, 31, 33], [5, 7, 9, 12, 16, 21, 23, 26, 29]],
+        face_up=[[15, 18, 22, 25, 28, 30, 32], [1, 2, 3, 11, 14, 24, 27]],
+    )
+    for seat in (0, 1):
+        seen = view(state, seat)
+        assert seen.face_up == state.round.face_up
+        assert ranks_of(seen.hand) == ranks_of(state.round.hands[seat])
+        # The one hidden card of the opponent's that a seat knows is the one it passed there.
+        passed = {g.card for g in state.round.setup[seat]}
+        assert set(state.round.hands[1 - seat]) & seen.cards() == (
+            set(state.round.hands[1 - seat]) & passed
+        )
+        assert len(set(state.round.hands[1 - seat]) & passed) == 1
+
+
+def test_there_is_no_view_for_a_seat_not_in_the_game_VIEW_HIDDEN() -> None:
+    with pytest.raises(ValueError, match="no seat 4"):
+        view(new_game(FOUR, 3), 4)
