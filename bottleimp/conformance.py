@@ -64,6 +64,10 @@ __all__ = [
     "check_case",
     "check_suite",
     "format_case_file",
+    "card_named",
+    "setup_gives",
+    "apply_setup_entry",
+    "round_start",
 ]
 
 CONFORMANCE_FORMAT: Final = "bottleimp-conformance/1"
@@ -417,7 +421,7 @@ _SETUP_KEYS: Final = {
 }
 
 
-def setup_gives(deck_by_rank_: Mapping[Rank, Card], seat: int, entry: JSON, path: str,
+def setup_gives(deck: Mapping[Rank, Card], seat: int, entry: JSON, path: str,
                 eye: bool) -> tuple[Give, ...]:
     """A record-format setup entry as ``Give`` actions in the order of the setup steps: the
     discards, then left and right (3-6 players) or to_face_up and to_hidden (2 players).
@@ -430,16 +434,18 @@ def setup_gives(deck_by_rank_: Mapping[Rank, Card], seat: int, entry: JSON, path
     gives: list[Give] = []
     discards_path = child(path, "discard")
     for index, item in enumerate(expect_list(obj["discard"], discards_path)):
-        gives.append(Give(seat, _card_or_phantom(deck_by_rank_, item, child(discards_path, index)),
+        gives.append(Give(seat, card_named(deck, item, child(discards_path, index)),
                           Destination.DEVILS_TRICK))
     for key in passes:
         if key in obj:
             destination = next(d for d, name in _SETUP_KEYS.items() if name == key)
-            gives.append(Give(seat, _card_or_phantom(deck_by_rank_, obj[key], child(path, key)), destination))
+            gives.append(Give(seat, card_named(deck, obj[key], child(path, key)), destination))
     return tuple(gives)
 
 
-def _card_or_phantom(deck: Mapping[Rank, Card], value: JSON, path: str) -> Card:
+def card_named(deck: Mapping[Rank, Card], value: JSON, path: str) -> Card:
+    """The deck's card of the rank ``value``; for a rank the deck does not have, a card that no
+    seat holds, so that the rules refuse it as they refuse any card not held."""
     rank = expect_rank(value, path)
     found = deck.get(rank)
     return found if found is not None else Card(rank, Colour.YELLOW, 0)
