@@ -68,6 +68,7 @@ __all__ = [
     "setup_gives",
     "apply_setup_entry",
     "round_start",
+    "same_json",
 ]
 
 CONFORMANCE_FORMAT: Final = "bottleimp-conformance/1"
@@ -108,8 +109,23 @@ class Outcome:
 
     @property
     def passed(self) -> bool:
-        """True when the library's answer equals the expected one."""
-        return self.message is None and self.actual == self.case.expected
+        """True when the library's answer equals the expected one (see ``same_json``)."""
+        return self.message is None and same_json(self.case.expected, self.actual)
+
+
+def same_json(expected: JSON, actual: JSON) -> bool:
+    """JSON equality as the cases and the protocol define it: numbers by value (17 equals 17.0),
+    booleans only equal booleans, object keys that start with ``_`` in ``actual`` ignored."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        return expected == actual
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and all(map(same_json, expected, actual))
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        keys = {key for key in actual if not key.startswith("_")}
+        return keys == set(expected) and all(same_json(expected[k], actual[k]) for k in expected)
+    return type(expected) is type(actual) and expected == actual
 
 
 # --- reading case files ----------------------------------------------------------------------

@@ -41,7 +41,7 @@ from attrs import evolve, frozen
 from .actions import Give, Play
 from .cards import Card, Rank, rank_key
 from .config import Config
-from .conformance import apply_setup_entry, card_named, round_start, setup_gives
+from .conformance import apply_setup_entry, card_named, round_start, same_json, setup_gives
 from .engine import apply, legal_actions, with_deal
 from .errors import ConfigError, IllegalActionError, RecordError
 from .reading import (
@@ -279,21 +279,6 @@ def serve(stdin: IO[str], stdout: IO[str]) -> int:
 # --- comparing answers -----------------------------------------------------------------------
 
 
-def _same(expected: JSON, actual: JSON) -> bool:
-    """JSON equality: numbers by value (17 equals 17.0), booleans only equal booleans, keys
-    that start with ``_`` in ``actual`` ignored."""
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
-    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
-        return expected == actual
-    if isinstance(expected, list) and isinstance(actual, list):
-        return len(expected) == len(actual) and all(map(_same, expected, actual))
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        keys = {key for key in actual if not key.startswith("_")}
-        return keys == set(expected) and all(_same(expected[k], actual[k]) for k in expected)
-    return type(expected) is type(actual) and expected == actual
-
-
 def compare(expected: dict[str, JSON], actual: dict[str, JSON]) -> str | None:
     """``None`` when ``actual`` is the answer ``expected`` asks for, else what differs.
 
@@ -311,12 +296,12 @@ def compare(expected: dict[str, JSON], actual: dict[str, JSON]) -> str | None:
     if actual.get("ok") is False:
         return f"the peer refuses this with rule {json.dumps(actual.get('rule'))} " \
                f"({actual.get('error')}); the library accepts it"
-    if _same(expected, actual):
+    if same_json(expected, actual):
         return None
     for key in expected:
         if key not in actual:
             return f"the peer's answer has no {json.dumps(key)}"
-        if not _same(expected[key], actual[key]):
+        if not same_json(expected[key], actual[key]):
             return f"{json.dumps(key)} differs: the library says {json.dumps(expected[key])}, " \
                    f"the peer says {json.dumps(actual[key])}"
     extra = sorted(key for key in actual if key not in expected and not key.startswith("_"))

@@ -18,6 +18,7 @@ from bottleimp.conformance import (
     cases_from_json,
     check_case,
     read_suite,
+    same_json,
 )
 from bottleimp.errors import RecordError
 from bottleimp.reading import JSON
@@ -114,6 +115,13 @@ def test_a_bottle_below_19_without_owner_is_refused() -> None:
     (parsed,) = cases_from_json(_file("scoring", case), "f.json")
     outcome = check_case(parsed)
     assert outcome.message is not None and "bottles[0].owner" in outcome.message
+
+
+def test_case_comparison_tells_booleans_from_numbers() -> None:
+    assert same_json({"bottle": 0}, {"bottle": 0.0})
+    assert not same_json({"bottle": 0}, {"bottle": False})
+    assert not same_json({"legal": [1, 2]}, {"legal": [2, 1]})
+    assert same_json({"scores": [1]}, {"scores": [1], "_note": "extensions are ignored"})
 
 
 def test_a_wrong_expectation_fails_the_case() -> None:
