@@ -325,7 +325,9 @@ class Peer:
     """The other implementation as a subprocess speaking the protocol.
 
     ``ask`` writes one request line and waits at most ``timeout`` seconds for one answer line;
-    a hang, an exit or an answer that is not a JSON object raises ``PeerFault``."""
+    a hang, an exit or an answer that is not a JSON object raises ``PeerFault``. Threads do the
+    reading and the writing, so that a peer that stops reading its input cannot block the
+    harness either."""
 
     def __init__(self, command: Sequence[str], timeout: float) -> None:
         self.command = tuple(command)
@@ -345,19 +347,47 @@ class Peer:
         except OSError as error:
             raise HarnessError(f"cannot start {shlex.join(self.command)}: {error}") from error
         self._lines: queue.Queue[str | None] = queue.Queue()
+        self._requests: queue.Queue[str | None] = queue.Queue()
+        self._write_failed = threading.Event()
         self.stderr_tail: deque[str] = deque(maxlen=20)
-        assert self.process.stdout is not None and self.process.stderr is not None
-        threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True).start()
-        threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True).start()
+        process = self.process
+        assert process.stdin is not None and process.stdout is not None
+        assert process.stderr is not None
+        threading.Thread(target=self._read, args=(process.stdout,), daemon=True).start()
+        threading.Thread(target=self._drain, args=(process.stderr,), daemon=True).start()
+        threading.Thread(target=self._write, args=(process.stdin,), daemon=True).start()
+
+    def _write(self, stream: IO[str]) -> None:
+        while (line := self._requests.get()) is not None:
+            try:
+                stream.write(line)
+                stream.flush()
+            except (OSError, ValueError):
+                self._write_failed.set()
+                return
+        try:
+            stream.close()
+        except (OSError, ValueError):
+            pass
 
     def _read(self, stream: IO[str]) -> None:
-        for line in stream:
-            self._lines.put(line)
-        self._lines.put(None)
+        try:
+            for line in stream:
+                self._lines.put(line)
+        except (OSError, ValueError):
+            pass
+        finally:
+            self._lines.put(None)
+            stream.close()
 
     def _drain(self, stream: IO[str]) -> None:
-        for line in stream:
-            self.stderr_tail.append(line.rstrip("\n"))
+        try:
+            for line in stream:
+                self.stderr_tail.append(line.rstrip("\n"))
+        except (OSError, ValueError):
+            pass
+        finally:
+            stream.close()
 
     def _exit_text(self) -> str:
         try:
@@ -369,16 +399,14 @@ class Peer:
 
     def ask(self, request: dict[str, JSON]) -> dict[str, JSON]:
         """Send ``request`` and return the answer, or raise ``PeerFault``."""
-        stdin = self.process.stdin
-        assert stdin is not None
-        try:
-            stdin.write(json.dumps(request) + "\n")
-            stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise PeerFault("crash", f"the peer no longer reads its input{self._exit_text()}") from None
+        if self._write_failed.is_set():
+            raise PeerFault("crash", f"the peer no longer reads its input{self._exit_text()}")
+        self._requests.put(json.dumps(request) + "\n")
         try:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
+            if self._write_failed.is_set():
+                raise PeerFault("crash", f"the peer no longer reads its input{self._exit_text()}") from None
             raise PeerFault("timeout", f"no answer within {self.timeout:g} s") from None
         if line is None:
             raise PeerFault("crash", f"the peer exited without answering{self._exit_text()}")
@@ -398,22 +426,15 @@ class Peer:
     def close(self) -> None:
         """Ask the peer to quit, then end it (and its process group) if it does not."""
         if self.alive:
+            self._requests.put(json.dumps({"op": "quit"}) + "\n")
+            self._requests.put(None)
             try:
-                stdin = self.process.stdin
-                assert stdin is not None
-                stdin.write(json.dumps({"op": "quit"}) + "\n")
-                stdin.close()
                 self.process.wait(timeout=min(self.timeout, 1.0))
-            except (OSError, ValueError, subprocess.TimeoutExpired):
+            except subprocess.TimeoutExpired:
                 pass
         if self.alive:
             self._kill()
-        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
+        self._requests.put(None)
 
     def _kill(self) -> None:
         try:
