@@ -549,13 +549,13 @@ class Exchange:
 class Failure:
     """A game on which the peer failed. ``kind`` is ``disagreement``, ``timeout``, ``crash`` or
     ``malformed``; ``exchanges`` end with the failing one; ``state`` is the library's game up to
-    that point (every round so far)."""
+    that point (every round so far), ``None`` when it failed before the first round began."""
 
     kind: str
     message: str
     script: GameScript
     exchanges: tuple[Exchange, ...]
-    state: GameState
+    state: GameState | None
 
     @property
     def peer_fault(self) -> bool:
@@ -565,7 +565,8 @@ class Failure:
     @property
     def size(self) -> tuple[int, int, int]:
         """How big the failing game is: rounds, exchanges, players (smaller is simpler)."""
-        return len(self.state.rounds), len(self.exchanges), self.script.config.players
+        rounds = 0 if self.state is None else len(self.state.rounds)
+        return rounds, len(self.exchanges), self.script.config.players
 
 
 class _Stop(Exception):
@@ -601,11 +602,11 @@ class _Game:
         self.failure = Failure(kind, message, self.script, tuple(self.exchanges), self.game_state())
         raise _Stop()
 
-    def game_state(self) -> GameState:
+    def game_state(self) -> GameState | None:
         """The library's game so far: the finished rounds and the current one."""
         current = self.referee.state
         if current is None:
-            current = round_start(self.config, 0)
+            return None
         past = tuple(evolve(round_, index=i) for i, round_ in enumerate(self.finished))
         # Each protocol round starts from zero totals: add the finished rounds' scores.
         totals = tuple(current.totals[s] + sum(r.scores[s] for r in past if r.scores)
@@ -973,9 +974,12 @@ def _shrink(slot: _PeerSlot, strategy: SearchStrategy[GameScript], examples: int
 
 
 def _write_failure(failure: Failure, out_dir: Path, seed: int) -> Path:
-    from .records import freeze_extensions, record_from_state, write_record_file
+    from .records import GameRecord, freeze_extensions, record_from_state, write_record_file
 
-    record = record_from_state(failure.state)
+    if failure.state is None:
+        record = GameRecord(config=failure.script.config, rounds=())
+    else:
+        record = record_from_state(failure.state)
     last = failure.exchanges[-1]
     details: dict[str, JSON] = {
         "protocol": PROTOCOL,
@@ -1004,9 +1008,9 @@ def describe(failure: Failure) -> str:
         variant += ", two bottles"
     if config.teams is not None:
         variant += f", teams {[list(t) for t in config.teams]}"
+    where = "" if failure.state is None else f"; round {len(failure.state.rounds) - 1}"
     lines = [
-        f"{failure.kind} after {len(failure.exchanges)} exchanges "
-        f"({variant}; round {len(failure.state.rounds) - 1}):",
+        f"{failure.kind} after {len(failure.exchanges)} exchanges ({variant}{where}):",
         f"  request: {json.dumps(last.request)}",
         f"  library: {json.dumps(last.expected)}",
         f"  peer:    {'(no answer)' if last.actual is None else json.dumps(last.actual)}",

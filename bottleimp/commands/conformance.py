@@ -132,8 +132,8 @@ def _differential(args: argparse.Namespace) -> int:
         print(f"bottleimp conformance: {error}", file=sys.stderr)
         return 2
     if report.failure is not None:
-        print(f"game {report.first_failing_game} failed; smallest failing game found: "
-              + describe(report.failure))
+        found = "the run stops: " if report.failure.peer_fault else "smallest failing game found: "
+        print(f"game {report.first_failing_game} failed; {found}" + describe(report.failure))
         if report.written is not None:
             print(f"record of that game: {report.written}")
         if report.write_error is not None:
