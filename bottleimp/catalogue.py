@@ -451,7 +451,11 @@ def describe(rule_id: str) -> str:
 
 # --- finding rule IDs in Python sources ----------------------------------------------------
 
-_HYPHENATED: Final = re.compile(r"(?<![A-Za-z0-9_-])([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)(?![A-Za-z0-9_-])")
+# A rule ID's first word has two characters or more, so regular expressions' ``A-Z`` and
+# ``A-Z0-9`` are not taken for IDs; an interpretation ID is ``I-`` and such words.
+_HYPHENATED: Final = re.compile(
+    r"(?<![A-Za-z0-9_-])((?:I-)?[A-Z][A-Z0-9]+(?:-[A-Z0-9]+)*)(?![A-Za-z0-9_-])"
+)
 _BRACKETED_WORD: Final = re.compile(r"\\?\[([A-Z][A-Z0-9]*)\\?\]")
 _UPPER_TOKEN: Final = re.compile(r"[A-Z0-9]+")
 _UPPER_WORD: Final = re.compile(r"[A-Z][A-Z0-9]*")
@@ -506,7 +510,7 @@ def mentions_in_text(text: str) -> frozenset[str]:
     return frozenset(
         token
         for token in _HYPHENATED.findall(text)
-        if token not in NOT_RULE_IDS and not token.startswith(UNKNOWN_ID_PREFIX)
+        if "-" in token and token not in NOT_RULE_IDS and not token.startswith(UNKNOWN_ID_PREFIX)
     )
 
 
@@ -547,10 +551,17 @@ def references_in_python(source: str, filename: str = "<source>") -> tuple[Refer
 
 def split_run(run: tuple[str, ...], known: frozenset[str]) -> tuple[str, ...] | None:
     """Split a run of upper-case name tokens into known IDs (``("DEAL", "COUNTS")`` ->
-    ``("DEAL-COUNTS",)``), preferring the fewest, longest IDs; ``None`` if it cannot be split."""
+    ``("DEAL-COUNTS",)``), preferring the fewest, longest IDs; ``None`` if it cannot be split.
+
+    A number that is not part of an ID is passed over: in ``test_below_19_TRICK_WINNER`` the
+    run is ``("19", "TRICK", "WINNER")`` and names ``TRICK-WINNER``.
+    """
     best: list[tuple[str, ...] | None] = [None] * (len(run) + 1)
     best[0] = ()
     for end in range(1, len(run) + 1):
+        skipped = best[end - 1]
+        if run[end - 1].isdigit() and skipped is not None:
+            best[end] = skipped
         for start in range(end):
             prefix = best[start]
             candidate = "-".join(run[start:end])

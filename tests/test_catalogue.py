@@ -13,6 +13,7 @@ from bottleimp import catalogue as cat
 from bottleimp.catalogue import (
     CatalogueError,
     UnknownRuleError,
+    mentions_in_text,
     parse_interpretations,
     parse_rules,
     references_in_python,
@@ -224,6 +225,19 @@ def test_split_run_prefers_the_longest_known_ids() -> None:
     assert split_run(("DEAL", "COUNTS"), known) == ("DEAL-COUNTS",)
     assert split_run(("DEAL", "SETUP", "STEPS"), known) == ("DEAL", "SETUP-STEPS")
     assert split_run(("JSON",), known) is None
+
+
+def test_split_run_passes_over_numbers_that_are_not_part_of_an_id() -> None:
+    known = frozenset({"TRICK-WINNER", "I-MATAGOT-17", "DECK"})
+    assert split_run(("19", "TRICK", "WINNER"), known) == ("TRICK-WINNER",)
+    assert split_run(("I", "MATAGOT", "17"), known) == ("I-MATAGOT-17",)
+    assert split_run(("DECK", "36"), known) == ("DECK",)
+    assert split_run(("19", "JSON"), known) is None
+
+
+def test_regular_expression_ranges_are_not_taken_for_rule_ids() -> None:
+    text = 're.compile(r"[A-Z][A-Z0-9]*"), "[DEAL-COUNTS] message", I-MATAGOT-17, A-B'
+    assert mentions_in_text(text) == {"DEAL-COUNTS", "I-MATAGOT-17"}
 
 
 def test_every_rule_is_shown_on_a_page_of_the_documentation() -> None:
