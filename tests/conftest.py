@@ -1,7 +1,7 @@
 """Hypothesis settings profiles for the whole suite, chosen with ``HYPOTHESIS_PROFILE``.
 
 - ``dev`` (the default): quick enough to run before every commit.
-- ``ci``: three times the examples, no example database (CI starts clean every run), and the
+- ``ci``: twice the examples, no example database (CI starts clean every run), and the
   blob of any failure printed so it can be reproduced with ``@reproduce_failure``.
 
 The state machines in ``test_state_machine.py`` derive their own example counts from the
@@ -22,7 +22,7 @@ settings.register_profile(
 )
 settings.register_profile(
     "ci",
-    max_examples=300,
+    max_examples=200,
     deadline=None,
     database=None,
     print_blob=True,

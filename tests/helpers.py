@@ -10,7 +10,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from bottleimp import Card, Colour, Config, Destination, GameState, Give, Phase, Play, Rank, apply, new_game
+from bottleimp import (
+    Card,
+    Colour,
+    Config,
+    Destination,
+    GameState,
+    Give,
+    Phase,
+    Play,
+    Rank,
+    apply,
+    new_game,
+)
 from bottleimp.engine import with_deal
 from invariants import expected_dealt_counts, expected_setup_steps, seat_order_from
 

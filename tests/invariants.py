@@ -254,7 +254,8 @@ def recompute_round_scores(
     """
     penalty = coin_sum(devils_trick)
     owned = Counter(bottle.owner for bottle in bottles if bottle.owner is not None)
-    groups = config.teams if config.teams is not None else tuple((s,) for s in range(config.players))
+    singles = tuple((seat,) for seat in range(config.players))
+    groups = config.teams if config.teams is not None else singles
     scores = [0] * config.players
     for group in groups:
         bottles_in_group = sum(owned[seat] for seat in group)

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-import bottleimp.rules  # noqa: F401  (registers every rule function)
 from bottleimp import (
     Card,
     Config,

@@ -78,9 +78,11 @@ GameEnd = tuple[int | None, int | None]
 
 
 def game_ends(deck_coins: int, players: int) -> st.SearchStrategy[GameEnd]:
-    """``(rounds, target_score)``: a number of rounds or a target score. Games are kept to a few rounds so that the codec
-    round trip after every action stays cheap (the default round counts have example tests):
-    the target is at most about two rounds' worth of one seat's share of the coins."""
+    """``(rounds, target_score)``: a number of rounds or a target score.
+
+    Games are kept to a few rounds so that the codec round trip after every action stays cheap
+    (the default round counts have example tests): the target is at most about two rounds' worth
+    of one seat's share of the coins."""
     return st.one_of(
         st.tuples(st.integers(1, 3), st.none()),
         st.tuples(st.none(), st.integers(1, max(1, 2 * deck_coins // players))),
@@ -120,7 +122,9 @@ def second_bottle_configs(draw: st.DrawFn) -> Config:
     """Five or six players with two bottles."""
     players = draw(st.sampled_from([5, 6]))
     rounds, target = draw(edition_game_ends(players))
-    return Config(players=players, edition="matagot-2024", bottles=2, rounds=rounds, target_score=target)
+    return Config(
+        players=players, edition="matagot-2024", bottles=2, rounds=rounds, target_score=target
+    )
 
 
 @st.composite
@@ -194,6 +198,17 @@ def sorted_ranks(cards: object) -> list[float]:
     return sorted(card.rank for card in cards_in(cards))
 
 
+def rebuilt(action: Action) -> Action:
+    """An equal action built afresh, card included: the engine must not depend on receiving
+    the very objects ``legal_actions`` returned."""
+    if isinstance(action, StartRound):
+        return StartRound(action.seat)
+    fresh = Card(action.card.rank, action.card.colour, action.card.coins)
+    if isinstance(action, Give):
+        return Give(action.seat, fresh, action.to)
+    return Play(action.seat, fresh)
+
+
 class GameMachine(RuleBasedStateMachine):
     """Plays one random legal game and checks every step; subclasses choose the configurations."""
 
@@ -221,7 +236,10 @@ class GameMachine(RuleBasedStateMachine):
         if self.state.is_over:
             assert legal == ()
             return
-        self.step(data.draw(st.sampled_from(legal), label="action"))
+        action = data.draw(st.sampled_from(legal), label="action")
+        if data.draw(st.booleans(), label="rebuilt"):
+            action = rebuilt(action)
+        self.step(action)
 
     @rule(seed=st.integers(0, 2**32), count=st.integers(1, 80))
     def act_many(self, seed: int, count: int) -> None:
@@ -233,7 +251,8 @@ class GameMachine(RuleBasedStateMachine):
             if self.state.is_over:
                 assert legal == ()
                 return
-            self.step(chooser.choice(legal))
+            action = chooser.choice(legal)
+            self.step(rebuilt(action) if chooser.random() < 0.25 else action)
 
     def teardown(self) -> None:
         event(f"ended in phase {self.state.phase.name}")
