@@ -84,6 +84,7 @@ def _scan_pages(docs_dir: Path) -> dict[str, list[tuple[str, str]]]:
 
 def on_config(config: Any) -> Any:
     global _catalogue, _tests_by_rule, _pages_by_rule
+    cat.catalogue.cache_clear()  # `mkdocs serve` rebuilds in the same process after an edit
     _catalogue = cat.catalogue()
     _import_package()
     _tests_by_rule = _scan_tests(_catalogue)
