@@ -152,9 +152,9 @@ def state_from_json(value: JSON) -> GameState:
                 try:
                     state = apply(state, action)
                 except IllegalActionError as error:
-                    raise RecordError(action_path, str(error)) from error
+                    raise RecordError(action_path, str(error), error.rule_id) from error
         except IllegalActionError as error:
-            raise RecordError(path, str(error)) from error
+            raise RecordError(path, str(error), error.rule_id) from error
     return state
 
 

@@ -34,9 +34,11 @@ class IllegalActionError(BottleImpError, ValueError):
 
 
 class RecordError(BottleImpError, ValueError):
-    """Input that is not a readable record or state. ``path`` is the JSON path of the fault."""
+    """Input that is not a readable record or state. ``path`` is the JSON path of the fault;
+    ``rule_id`` names the rule it breaks when it is readable but breaks one (else ``None``)."""
 
-    def __init__(self, path: str, message: str) -> None:
+    def __init__(self, path: str, message: str, rule_id: str | None = None) -> None:
         super().__init__(f"{path}: {message}")
         self.path = path
         self.message = message
+        self.rule_id = rule_id

@@ -132,8 +132,8 @@ class ConfigRecordError(RecordError):
     it breaks (from the ``ConfigError``) and ``path`` the JSON path of the key at fault."""
 
     def __init__(self, path: str, message: str, rule_id: str) -> None:
-        super().__init__(path, message)
-        self.rule_id = rule_id
+        super().__init__(path, message, rule_id)
+        self.rule_id: str = rule_id
 
 
 def config_from_json(value: JSON, path: str) -> Config:

@@ -511,7 +511,7 @@ def report_to_text(report: ValidationReport) -> str:
     if report.complete and report.winners is not None:
         won = ", ".join(str(seat) for seat in report.winners)
         return (
-            f"{report.source}: valid: a complete game of {rounds} rounds; totals "
+            f"{report.source}: valid: a complete game of {rounds} round{'s' if rounds != 1 else ''}; totals "
             f"{_numbers(report.totals or ())}; won by seat{'s' if len(report.winners) > 1 else ''}"
             f" {won}"
         )

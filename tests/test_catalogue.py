@@ -250,7 +250,13 @@ def test_every_rule_is_shown_on_a_page_of_the_documentation() -> None:
     assert not unknown, f"documentation shows unknown rules: {unknown}"
 
 
-SEEDS = os.environ.get("BOTTLEIMP_SEEDS")
+def _seed_folder() -> str | None:
+    """The seed texts: $BOTTLEIMP_SEEDS, else ../shared/seeds beside the clone (as in CI)."""
+    beside = REPO.parent / "shared" / "seeds"
+    return os.environ.get("BOTTLEIMP_SEEDS") or (str(beside) if beside.is_dir() else None)
+
+
+SEEDS = _seed_folder()
 
 
 @pytest.mark.skipif(not SEEDS, reason="set BOTTLEIMP_SEEDS to the folder of the seed texts")

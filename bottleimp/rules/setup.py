@@ -100,7 +100,9 @@ def check_deal(
     hidden_counts, face_up_counts = dealt_counts(config, dealer)
     if len(hands) != config.players:
         raise IllegalActionError(
-            "DEAL-COUNTS", f"the deal has {len(hands)} hands for {config.players} players"
+            "DEAL-COUNTS",
+            f"the deal has {len(hands)} hand{'s' if len(hands) != 1 else ''} for "
+            f"{config.players} players",
         )
     if (face_up is None) != (face_up_counts is None):
         wanted = "needs" if face_up_counts is not None else "has no"
