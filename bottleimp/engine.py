@@ -311,48 +311,22 @@ def _with_held_card(state: GameState, action: Action) -> Action:
     return _registered(held)[1][action.to][seat]
 
 
-def _replace_at(items: tuple[tuple[Card, ...], ...], index: int, value: tuple[Card, ...]) -> tuple[
-    tuple[Card, ...], ...
-]:
-    return items[:index] + (value,) + items[index + 1 :]
-
-
-def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    """``cards`` without ``card``, which it holds."""
-    index = position(cards, card)
-    return cards[:index] + cards[index + 1 :]
-
-
 def _apply_give(state: GameState, action: Give) -> GameState:
     config = state.config
     round_ = state.round
     seat = action.seat
-    hands = _replace_at(round_.hands, seat, _without(round_.hands[seat], action.card))
+    hands = _take_at(round_.hands, seat, position(round_.hands[seat], action.card))
     chosen = round_.setup[:seat] + (round_.setup[seat] + (action,),) + round_.setup[seat + 1 :]
     to_act = setup.setup_to_act(config, round_.dealer, chosen)
     face_up, devils_trick, phase = round_.face_up, round_.devils_trick, Phase.SETUP
     if to_act is None:
         hands, face_up, devils_trick = setup.resolve_setup(config, hands, face_up, chosen)
         phase, to_act = Phase.PLAY, round_.leader
-    new_round_state = RoundState(
-        index=round_.index,
-        dealer=round_.dealer,
-        dealt=round_.dealt,
-        dealt_face_up=round_.dealt_face_up,
-        hands=hands,
-        face_up=face_up,
-        setup=chosen,
-        devils_trick=devils_trick,
-        plays=round_.plays,
-        leader=round_.leader,
-        bottles=round_.bottles,
-        captured=round_.captured,
-        tricks=round_.tricks,
-        scores=None,
+    after = _round_after(
+        round_, hands, face_up, chosen, devils_trick, round_.plays, round_.leader,
+        round_.bottles, round_.captured, round_.tricks, None,
     )
-    return GameState(
-        config, state.seed, phase, to_act, new_round_state, state.past_rounds, state.totals
-    )
+    return GameState(config, state.seed, phase, to_act, after, state.past_rounds, state.totals)
 
 
 def _apply_play(state: GameState, action: Play) -> GameState:
@@ -360,80 +334,66 @@ def _apply_play(state: GameState, action: Play) -> GameState:
     round_ = state.round
     seat, card = action.seat, action.card
     hands, face_up = round_.hands, round_.face_up
-    hand = hands[seat]
-    index = position(hand, card)
+    index = position(hands[seat], card)
     if index >= 0:
-        hands = hands[:seat] + (hand[:index] + hand[index + 1 :],) + hands[seat + 1 :]
+        hands = _take_at(hands, seat, index)
     else:
         assert face_up is not None
-        face_up = _replace_at(face_up, seat, _without(face_up[seat], card))
+        face_up = _take_at(face_up, seat, position(face_up[seat], card))
     plays = round_.plays + (action,)
     trick_size = config.trick_size
     if len(plays) % trick_size:
         # The trick goes on: only the hand, the plays and the seat to act change.
-        return GameState(
-            config,
-            state.seed,
-            Phase.PLAY,
-            play_rules.next_to_play(config, seat),
-            _next_round_state(round_, hands, face_up, plays),
-            state.past_rounds,
-            state.totals,
+        after = _round_after(
+            round_, hands, face_up, round_.setup, round_.devils_trick, plays, round_.leader,
+            round_.bottles, round_.captured, round_.tricks, None,
         )
+        to_act = play_rules.next_to_play(config, seat)
+        return GameState(config, state.seed, Phase.PLAY, to_act, after, state.past_rounds, state.totals)
     result, bottles, captured = _resolve_trick(plays[-trick_size:], round_.bottles, round_.captured)
     leader = play_rules.next_leader(result.winner)
     over = game.round_is_over(hands, face_up)
     scores = scoring.round_scores(config, captured, bottles, round_.devils_trick) if over else None
-    new_round_state = RoundState(
-        index=round_.index,
-        dealer=round_.dealer,
-        dealt=round_.dealt,
-        dealt_face_up=round_.dealt_face_up,
-        hands=hands,
-        face_up=face_up,
-        setup=round_.setup,
-        devils_trick=round_.devils_trick,
-        plays=plays,
-        leader=leader,
-        bottles=bottles,
-        captured=captured,
-        tricks=round_.tricks + (result,),
-        scores=scores,
+    after = _round_after(
+        round_, hands, face_up, round_.setup, round_.devils_trick, plays, leader,
+        bottles, captured, round_.tricks + (result,), scores,
     )
     if scores is None:
-        return GameState(
-            config, state.seed, Phase.PLAY, leader, new_round_state, state.past_rounds, state.totals
-        )
+        return GameState(config, state.seed, Phase.PLAY, leader, after, state.past_rounds, state.totals)
     totals = game.add_totals(state.totals, scores)
-    to_act: int | None
+    next_to_act: int | None
     if game.game_is_over(config, round_.index + 1, totals):
-        phase, to_act = Phase.GAME_OVER, None
+        phase, next_to_act = Phase.GAME_OVER, None
     else:
-        phase, to_act = Phase.ROUND_OVER, setup.next_dealer(config, round_.dealer)
-    return GameState(config, state.seed, phase, to_act, new_round_state, state.past_rounds, totals)
+        phase, next_to_act = Phase.ROUND_OVER, setup.next_dealer(config, round_.dealer)
+    return GameState(config, state.seed, phase, next_to_act, after, state.past_rounds, totals)
 
 
-def _next_round_state(
+def _take_at(
+    zones: tuple[tuple[Card, ...], ...], seat: int, index: int
+) -> tuple[tuple[Card, ...], ...]:
+    """``zones`` with the card at ``index`` of ``seat``'s zone taken out."""
+    zone = zones[seat]
+    return zones[:seat] + (zone[:index] + zone[index + 1 :],) + zones[seat + 1 :]
+
+
+def _round_after(
     round_: RoundState,
     hands: tuple[tuple[Card, ...], ...],
     face_up: tuple[tuple[Card, ...], ...] | None,
+    chosen: tuple[tuple[Give, ...], ...],
+    devils_trick: tuple[Card, ...],
     plays: tuple[Play, ...],
+    leader: int,
+    bottles: tuple[Bottle, ...],
+    captured: tuple[tuple[Card, ...], ...],
+    tricks: tuple[TrickResult, ...],
+    scores: tuple[int, ...] | None,
 ) -> RoundState:
+    """The round after an action: the same deal, these zones and this history."""
     return RoundState(
-        round_.index,
-        round_.dealer,
-        round_.dealt,
-        round_.dealt_face_up,
-        hands,
-        face_up,
-        round_.setup,
-        round_.devils_trick,
-        plays,
-        round_.leader,
-        round_.bottles,
-        round_.captured,
-        round_.tricks,
-        None,
+        round_.index, round_.dealer, round_.dealt, round_.dealt_face_up, hands, face_up, chosen,
+        devils_trick, plays, leader, bottles, captured, tricks, scores,
     )
 
 
