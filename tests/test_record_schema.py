@@ -9,55 +9,24 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+
 # No stubs unless types-jsonschema is installed; the ignore covers both cases.
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 
-from bottleimp import Config, GameState, apply, legal_actions, new_game
+from bottleimp import Config
 from bottleimp.errors import RecordError
-from bottleimp.records import parse_record, record_from_state, record_to_json
+from bottleimp.records import parse_record
 from bottleimp.validate import BROKEN, validate_json
+
+from games import VARIANTS, Doc, doc_of, random_game
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "spec" / "record.schema.json"
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 VALIDATOR = Draft202012Validator(SCHEMA)
-
-Doc = dict[str, Any]
-
-VARIANTS = {
-    "classic-2p": Config(players=2),
-    "matagot-2p": Config(players=2, edition="matagot-2024"),
-    "classic-3p": Config(players=3),
-    "classic-4p": Config(players=4),
-    "classic-4p-rounds-2": Config(players=4, rounds=2),
-    "matagot-4p-target": Config(players=4, edition="matagot-2024", target_score=60),
-    "matagot-5p": Config(players=5, edition="matagot-2024"),
-    "matagot-5p-two-bottles": Config(players=5, edition="matagot-2024", bottles=2),
-    "matagot-6p": Config(players=6, edition="matagot-2024"),
-    "matagot-6p-two-bottles": Config(players=6, edition="matagot-2024", bottles=2),
-    "matagot-4p-teams": Config(players=4, edition="matagot-2024", teams=((0, 2), (1, 3))),
-    "matagot-5p-teams": Config(players=5, edition="matagot-2024", teams=((0, 3), (1, 4), (2,))),
-    "matagot-6p-teams": Config(players=6, edition="matagot-2024", teams=((0, 3), (1, 4), (2, 5))),
-}
-
-
-def random_game(config: Config, seed: int, actions: int | None = None) -> GameState:
-    """A game of random legal actions from ``seed``; stops after ``actions`` actions if given."""
-    rng = random.Random(seed)
-    state = new_game(config, seed)
-    taken = 0
-    while not state.is_over and (actions is None or taken < actions):
-        state = apply(state, rng.choice(legal_actions(state)))
-        taken += 1
-    return state
-
-
-def doc_of(state: GameState) -> Doc:
-    return dict(record_to_json(record_from_state(state)))
 
 
 def schema_errors(doc: Any) -> list[str]:

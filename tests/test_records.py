@@ -9,13 +9,12 @@ from __future__ import annotations
 import copy
 import json
 import os
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bottleimp import Config, GameState, Phase, apply, legal_actions, new_game
+from bottleimp import Config, Phase, new_game
 from bottleimp.errors import RecordError
 from bottleimp.reading import JSON, ConfigRecordError
 from bottleimp.records import (
@@ -37,33 +36,7 @@ from bottleimp.records import (
     write_record_file,
 )
 
-VARIANTS = {
-    "classic-2p": Config(players=2),
-    "classic-3p": Config(players=3),
-    "classic-4p": Config(players=4),
-    "matagot-4p-target": Config(players=4, edition="matagot-2024", target_score=60),
-    "matagot-5p": Config(players=5, edition="matagot-2024"),
-    "matagot-5p-two-bottles": Config(players=5, edition="matagot-2024", bottles=2),
-    "matagot-6p-two-bottles": Config(players=6, edition="matagot-2024", bottles=2),
-    "matagot-4p-teams": Config(players=4, edition="matagot-2024", teams=((0, 2), (1, 3))),
-    "matagot-5p-teams": Config(players=5, edition="matagot-2024", teams=((0, 3), (1, 4), (2,))),
-    "matagot-6p-teams": Config(players=6, edition="matagot-2024", teams=((0, 3), (1, 4), (2, 5))),
-}
-
-
-def random_game(config: Config, seed: int, actions: int | None = None) -> GameState:
-    """A game of random legal actions from ``seed``; stops after ``actions`` actions if given."""
-    rng = random.Random(seed)
-    state = new_game(config, seed)
-    taken = 0
-    while not state.is_over and (actions is None or taken < actions):
-        state = apply(state, rng.choice(legal_actions(state)))
-        taken += 1
-    return state
-
-
-Doc = dict[str, Any]
-"""A record as parsed JSON, for tests that edit it freely."""
+from games import VARIANTS, Doc, random_game
 
 
 def game_json(config: Config, seed: int, actions: int | None = None) -> Doc:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,10 +15,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bottleimp import Config, GameState, Phase, apply, legal_actions, new_game
+from bottleimp import GameState, Phase
 from bottleimp.cli import main
 from bottleimp.commands import validate as validate_command
-from bottleimp.records import record_from_state, record_to_json
 from bottleimp.rules.game import winners
 from bottleimp.validate import (
     BROKEN,
@@ -32,36 +30,7 @@ from bottleimp.validate import (
     validate_json,
 )
 
-Doc = dict[str, Any]
-"""A record as parsed JSON, edited freely by the tests."""
-
-VARIANTS = {
-    "classic-2p": Config(players=2),
-    "classic-3p": Config(players=3),
-    "classic-4p": Config(players=4),
-    "matagot-4p-target": Config(players=4, edition="matagot-2024", target_score=60),
-    "matagot-5p": Config(players=5, edition="matagot-2024"),
-    "matagot-5p-two-bottles": Config(players=5, edition="matagot-2024", bottles=2),
-    "matagot-6p-two-bottles": Config(players=6, edition="matagot-2024", bottles=2),
-    "matagot-4p-teams": Config(players=4, edition="matagot-2024", teams=((0, 2), (1, 3))),
-    "matagot-5p-teams": Config(players=5, edition="matagot-2024", teams=((0, 3), (1, 4), (2,))),
-    "matagot-6p-teams": Config(players=6, edition="matagot-2024", teams=((0, 3), (1, 4), (2, 5))),
-}
-
-
-def random_game(config: Config, seed: int, actions: int | None = None) -> GameState:
-    """A game of random legal actions from ``seed``; stops after ``actions`` actions if given."""
-    rng = random.Random(seed)
-    state = new_game(config, seed)
-    taken = 0
-    while not state.is_over and (actions is None or taken < actions):
-        state = apply(state, rng.choice(legal_actions(state)))
-        taken += 1
-    return state
-
-
-def doc_of(state: GameState) -> Doc:
-    return dict(record_to_json(record_from_state(state)))
+from games import VARIANTS, Doc, doc_of, random_game
 
 
 _GAMES: dict[tuple[str, int], GameState] = {}

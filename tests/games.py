@@ -1,0 +1,43 @@
+"""Seeded random games of every variant, shared by the record, schema and validator tests."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bottleimp import Config, GameState, apply, legal_actions, new_game
+from bottleimp.records import record_from_state, record_to_json
+
+Doc = dict[str, Any]
+"""A record as a JSON document."""
+
+VARIANTS = {
+    "classic-2p": Config(players=2),
+    "matagot-2p": Config(players=2, edition="matagot-2024"),
+    "classic-3p": Config(players=3),
+    "classic-4p": Config(players=4),
+    "classic-4p-rounds-2": Config(players=4, rounds=2),
+    "matagot-4p-target": Config(players=4, edition="matagot-2024", target_score=60),
+    "matagot-5p": Config(players=5, edition="matagot-2024"),
+    "matagot-5p-two-bottles": Config(players=5, edition="matagot-2024", bottles=2),
+    "matagot-6p": Config(players=6, edition="matagot-2024"),
+    "matagot-6p-two-bottles": Config(players=6, edition="matagot-2024", bottles=2),
+    "matagot-4p-teams": Config(players=4, edition="matagot-2024", teams=((0, 2), (1, 3))),
+    "matagot-5p-teams": Config(players=5, edition="matagot-2024", teams=((0, 3), (1, 4), (2,))),
+    "matagot-6p-teams": Config(players=6, edition="matagot-2024", teams=((0, 3), (1, 4), (2, 5))),
+}
+
+
+def random_game(config: Config, seed: int, actions: int | None = None) -> GameState:
+    """A game of random legal actions from ``seed``; stops after ``actions`` actions if given."""
+    rng = random.Random(seed)
+    state = new_game(config, seed)
+    taken = 0
+    while not state.is_over and (actions is None or taken < actions):
+        state = apply(state, rng.choice(legal_actions(state)))
+        taken += 1
+    return state
+
+
+def doc_of(state: GameState) -> Doc:
+    return dict(record_to_json(record_from_state(state)))
