@@ -619,7 +619,7 @@ def test_jobs_must_be_a_positive_number(capsys: pytest.CaptureFixture[str]) -> N
     with pytest.raises(SystemExit) as caught:
         main(["validate", "--jobs", "0", "x.json"])
     assert caught.value.code == 2
-    assert "at least 1" in capsys.readouterr().err
+    assert "--jobs: expected a positive integer, not 0" in capsys.readouterr().err
 
 
 def test_progress_bar_only_on_a_terminal_for_redirected_reports_and_only_with_rich(monkeypatch: pytest.MonkeyPatch) -> None:

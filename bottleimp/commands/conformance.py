@@ -21,6 +21,7 @@ import sys
 from typing import Any
 
 from ..errors import RecordError
+from . import positive_int
 
 
 def add_parser(subparsers: Any) -> None:
@@ -39,7 +40,7 @@ def add_parser(subparsers: Any) -> None:
                       help="check the library against the conformance cases in DIR")
     mode.add_argument("--serve", action="store_true",
                       help="answer bottleimp-protocol/1 requests on stdin/stdout")
-    parser.add_argument("--examples", type=_positive_int, default=100, metavar="N",
+    parser.add_argument("--examples", type=positive_int, default=100, metavar="N",
                         help="games to generate (default 100)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="seed of the generated games (default 0): same seed, same games")
@@ -51,16 +52,6 @@ def add_parser(subparsers: Any) -> None:
                         help="where the smallest failing game is written as a record "
                         "(default: the current directory)")
     parser.set_defaults(run=run, parser=parser)
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not {value}")
-    return value
 
 
 def _positive_float(text: str) -> float:

@@ -16,6 +16,7 @@ from ..narrate import describe_deal, narrate_step
 from ..rules.game import winners
 from ..state import GameState
 from ..view import view
+from . import positive_int
 
 
 def add_parser(subparsers: Any) -> None:
@@ -33,8 +34,8 @@ def add_parser(subparsers: Any) -> None:
                         help="classic or matagot-2024 (default: classic for 2-4 players, "
                         "matagot-2024 for 5-6)")
     end = parser.add_mutually_exclusive_group()
-    end.add_argument("--rounds", type=_positive, metavar="R", help="play R rounds")
-    end.add_argument("--target-score", type=_positive, metavar="T",
+    end.add_argument("--rounds", type=positive_int, metavar="R", help="play R rounds")
+    end.add_argument("--target-score", type=positive_int, metavar="T",
                      help="play until a total reaches T")
     parser.add_argument("--bottles", type=int, default=1, choices=(1, 2),
                         help="2 for the Second Bottle variant (5-6 players)")
@@ -48,16 +49,6 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print the game's record as JSON instead of the narration")
     parser.set_defaults(run=run, parser=parser)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not {value}")
-    return value
 
 
 def _config(args: argparse.Namespace) -> Config:

@@ -27,19 +27,10 @@ from ..validate import (
     report_to_text,
     validate_file,
 )
+from . import positive_int
 
 _CHUNK = 16
 """Files sent to a worker process at a time."""
-
-
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of processes, not {text!r}")
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1 process, not {value}")
-    return value
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,7 +49,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--json", action="store_true", help="print one JSON object per file (JSON Lines)"
     )
     parser.add_argument(
-        "--jobs", type=_jobs, default=1, metavar="N", help="check files in N processes (default 1)"
+        "--jobs", type=positive_int, default=1, metavar="N", help="check files in N processes (default 1)"
     )
     parser.set_defaults(run=run)
 
