@@ -309,3 +309,49 @@ def visible_cards(state: GameState, seat: int) -> set[Card]:
 def price_of(bottle: Bottle) -> Rank:
     """A bottle's price, read from its price card (19 with none)."""
     return START_PRICE if bottle.price_card is None else bottle.price_card.rank
+
+
+_MASK = (1 << 64) - 1
+
+
+def _splitmix64(state: int) -> tuple[int, int]:
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+def expected_shuffle(cards: Sequence[Card], seed: int, round_index: int) -> list[Card]:
+    """The documented shuffle (rule DEAL-SHUFFLE), written again from its description:
+    SplitMix64 from ``seed XOR (round_index * 0xD1B54A32D192ED03)`` (mod 2**64), Fisher-Yates
+    from the last position down, each index drawn below ``i + 1`` by rejection."""
+    state = (seed & _MASK) ^ ((round_index * 0xD1B54A32D192ED03) & _MASK)
+    order = list(cards)
+    for i in range(len(order) - 1, 0, -1):
+        bound = i + 1
+        limit = (1 << 64) - (1 << 64) % bound
+        state, draw = _splitmix64(state)
+        while draw >= limit:
+            state, draw = _splitmix64(state)
+        j = draw % bound
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def expected_deal(
+    config: Config, seed: int, round_index: int, dealer: int
+) -> tuple[list[list[Rank]], list[list[Rank]] | None]:
+    """The ranks each seat is dealt (sorted): the shuffled deck one card at a time from the
+    dealer's left; in Devil's Eye the first two thirds hidden, the rest face up."""
+    order = expected_shuffle(config.cards, seed, round_index)
+    players = config.players
+    hidden_count = len(order) * 2 // 3 if is_devils_eye(config) else len(order)
+
+    def deal_out(cards: Sequence[Card]) -> list[list[Rank]]:
+        hands: list[list[Rank]] = [[] for _ in range(players)]
+        for k, card in enumerate(cards):
+            hands[(dealer + 1 + k) % players].append(card.rank)
+        return [sorted(hand) for hand in hands]
+
+    face_up = deal_out(order[hidden_count:]) if is_devils_eye(config) else None
+    return deal_out(order[:hidden_count]), face_up
