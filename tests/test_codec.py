@@ -28,6 +28,7 @@ from bottleimp.codec import (
     state_from_json,
     state_to_json,
 )
+from bottleimp.engine import with_deal
 from helpers import card, deck, position
 
 
@@ -160,3 +161,15 @@ def test_unknown_action_type_and_destination() -> None:
 def test_state_from_json_equals_loads() -> None:
     state = advance(new_game(Config(players=2), 9), 30)
     assert state_from_json(state_to_json(state)) == state
+
+
+def test_a_later_round_dealt_from_outside_round_trips() -> None:
+    config = Config(players=3, rounds=3)
+    state = new_game(config, 6)
+    while state.phase is not Phase.ROUND_OVER:
+        state = apply(state, legal_actions(state)[0])
+    order = sorted(config.cards, key=lambda c: c.rank)
+    dealt = with_deal(state, (order[0::3], order[1::3], order[2::3]))
+    assert dealt.phase is Phase.SETUP and dealt.round.index == 1 and dealt.round.dealer == 1
+    round_trips(dealt)
+    round_trips(advance(dealt, 20))

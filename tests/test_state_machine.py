@@ -267,10 +267,29 @@ class GameMachine(RuleBasedStateMachine):
             action = rebuilt(action)
         self.step(action)
 
+    @rule(data=st.data())
+    def deal_next_round(self, data: st.DataObject) -> None:
+        """Between rounds, start the next one with a deal given from outside (``with_deal``,
+        as a replayed record does) instead of ``StartRound``."""
+        before = self.state
+        if before.phase is not Phase.ROUND_OVER:
+            return
+        dealer = (before.round.dealer + 1) % before.config.players
+        hands, face_up = data.draw(deals(before.config, dealer), label="deal")
+        after = with_deal(before, hands, face_up)
+        check_start_round(before, after, seeded=False)
+        assert [sorted(c.rank for c in h) for h in hands] == [
+            [c.rank for c in h] for h in after.round.dealt
+        ]
+        self.state = after
+        self.check_state()
+        event("next round dealt by with_deal")
+
     @rule(seed=st.integers(0, 2**32), count=st.integers(1, 80))
     def act_many(self, seed: int, count: int) -> None:
-        """Take up to ``count`` legal actions chosen by a seeded generator (whole games in few
-        Hypothesis steps); every action is checked as in ``act``."""
+        """Take up to ``count`` legal actions chosen by a seeded generator (whole rounds in few
+        Hypothesis steps), stopping at the end of a round; every action is checked as in
+        ``act``."""
         chooser = random.Random(seed)
         for _ in range(count):
             legal = legal_actions(self.state)
@@ -279,6 +298,8 @@ class GameMachine(RuleBasedStateMachine):
                 return
             action = chooser.choice(legal)
             self.step(rebuilt(action) if chooser.random() < 0.25 else action)
+            if self.state.phase is Phase.ROUND_OVER:
+                return
 
     def teardown(self) -> None:
         event(f"ended in phase {self.state.phase.name}")
@@ -418,7 +439,7 @@ def check_play(before: GameState, action: Play, after: GameState) -> None:
         event("one seat owns both bottles")
 
 
-def check_start_round(before: GameState, after: GameState) -> None:
+def check_start_round(before: GameState, after: GameState, seeded: bool = True) -> None:
     config = before.config
     assert before.phase is Phase.ROUND_OVER
     assert after.phase is Phase.SETUP
@@ -430,7 +451,8 @@ def check_start_round(before: GameState, after: GameState) -> None:
     assert not any(after.round.captured) and not after.round.plays and not after.round.tricks
     assert after.round.scores is None and after.round.devils_trick == ()
     assert after.round.leader == (after.round.dealer + 1) % config.players, "FIRST-LEADER"
-    check_seeded_deal(after)
+    if seeded:
+        check_seeded_deal(after)
 
 
 def check_seeded_deal(state: GameState) -> None:
