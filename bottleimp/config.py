@@ -41,14 +41,28 @@ def default_teams(players: int) -> Teams:
 def _to_teams(value: Iterable[Iterable[int]] | None) -> Teams | None:
     if value is None:
         return None
-    teams = tuple(tuple(sorted(team)) for team in value)
-    return tuple(sorted(teams))
+    try:
+        teams = tuple(tuple(team) for team in value)
+    except TypeError:
+        raise ConfigError(
+            "CONFIG-TEAMS", f"teams must be a list of teams, each a list of seats, not {value!r}"
+        ) from None
+    if not all(_is_int(seat) for team in teams for seat in team):
+        raise ConfigError("CONFIG-TEAMS", f"every seat in teams must be an integer: {value!r}")
+    return tuple(sorted(tuple(sorted(team)) for team in teams))
 
 
 def _to_deck(value: Iterable[Card] | None) -> tuple[Card, ...] | None:
     if value is None:
         return None
-    return tuple(sorted(value, key=lambda card: card.rank))
+    try:
+        cards = tuple(value)
+    except TypeError:
+        raise ConfigError("CONFIG-DECK", f"a deck is a list of cards, not {value!r}") from None
+    for card in cards:
+        if not isinstance(card, Card):
+            raise ConfigError("CONFIG-DECK", f"a deck holds Card values, not {card!r}")
+    return tuple(sorted(cards, key=lambda card: card.rank))
 
 
 def _is_int(value: object) -> bool:

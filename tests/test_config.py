@@ -282,3 +282,21 @@ def test_half_ranks_order_between_whole_ranks_CARD_RANK() -> None:
     ranks = [c.rank for c in MATAGOT_2024_54]
     assert ranks.index(18.5) == ranks.index(18) + 1 and ranks.index(20) == ranks.index(18.5) + 1
     assert Counter(type(r) for r in ranks) == Counter({int: 36, float: 18})
+
+
+@pytest.mark.parametrize(
+    ("arguments", "rule_id"),
+    [
+        ({"teams": ((0, "1"), (2, 3))}, "CONFIG-TEAMS"),
+        ({"teams": ((0, 2), (1, None))}, "CONFIG-TEAMS"),
+        ({"teams": 5}, "CONFIG-TEAMS"),
+        ({"deck": [1, 2, 3]}, "CONFIG-DECK"),
+        ({"deck": 5}, "CONFIG-DECK"),
+    ],
+)
+def test_values_of_the_wrong_type_get_a_config_error_not_a_type_error_CONFIG_TEAMS_CONFIG_DECK(
+    arguments: dict[str, Any], rule_id: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        Config(players=4, **arguments)
+    assert caught.value.rule_id == rule_id
