@@ -13,31 +13,17 @@ Readers ignore ``_``-prefixed keys, so the expectations can live inside the reco
 from __future__ import annotations
 
 import copy
-import random
+import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from bottleimp import Config, GameState, apply, legal_actions, new_game
-from bottleimp.records import dumps_record, parse_record, record_from_state, record_to_json
+from bottleimp import Config
+from bottleimp.records import dumps_record, parse_record
 
 HERE = Path(__file__).resolve().parent
-Doc = dict[str, Any]
+sys.path.insert(0, str(HERE.parents[1]))  # the tests folder, for its seeded games
 
-
-def random_game(config: Config, seed: int, actions: int | None = None) -> GameState:
-    """A game of random legal actions from ``seed``; stops after ``actions`` actions if given."""
-    rng = random.Random(seed)
-    state = new_game(config, seed)
-    taken = 0
-    while not state.is_over and (actions is None or taken < actions):
-        state = apply(state, rng.choice(legal_actions(state)))
-        taken += 1
-    return state
-
-
-def doc_of(state: GameState) -> Doc:
-    return dict(record_to_json(record_from_state(state)))
+from games import Doc, doc_of, random_game  # noqa: E402
 
 
 CLASSIC_4 = Config(players=4)
