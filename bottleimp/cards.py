@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import enum
 from bisect import bisect_left
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Final
 
 from attrs import field, frozen
@@ -67,9 +69,8 @@ class Card:
         return f"{format_rank(self.rank)} {self.colour.value} ({self.coins})"
 
 
-def rank_key(card: Card) -> Rank:
-    """Sort key: cards in a hand are kept in ascending rank order."""
-    return card.rank
+rank_key: Final[Callable[[Card], Rank]] = attrgetter("rank")
+"""Sort key: cards in a hand are kept in ascending rank order (a C-level getter: it is hot)."""
 
 
 def coins(cards: tuple[Card, ...] | frozenset[Card]) -> int:
