@@ -7,6 +7,7 @@ Each subcommand lives in ``bottleimp.commands.<name>`` and offers ``add_parser(s
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -33,7 +34,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    status: int = args.run(args)
+    try:
+        status: int = args.run(args)
+    except BrokenPipeError:
+        # The reader went away (``bottleimp simulate | head``): stop quietly, as cat does.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return status
 
 

@@ -105,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:
         best = winners(state.totals)
         names = " and ".join(f"seat {seat}" for seat in best)
-        print(f"Game over after {len(state.rounds)} rounds. Winner: {names} with "
+        played = len(state.rounds)
+        print(f"Game over after {played} round{'s' if played != 1 else ''}. Winner: {names} with "
               f"{state.totals[best[0]]} [WINNERS]")
         if args.record:
             print(f"Record written to {args.record}")

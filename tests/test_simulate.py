@@ -1,0 +1,157 @@
+"""``bottleimp simulate`` and the built-in bots: a whole seeded game, narrated trick by trick with
+the rules that decided, written as a record that the validator accepts for every variant."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bottleimp import Config, apply, legal_actions, new_game, view
+from bottleimp.bots import HeuristicBot, RandomBot, make_bot
+from bottleimp.cli import main
+from bottleimp.validate import VALID, validate_file
+
+VARIANT_OPTIONS = {
+    "devils-eye": ["--players", "2"],
+    "devils-eye-matagot": ["--players", "2", "--edition", "matagot-2024"],
+    "three": ["--players", "3"],
+    "four": ["--players", "4"],
+    "four-matagot-target": ["--players", "4", "--edition", "matagot-2024", "--target-score", "90"],
+    "five": ["--players", "5"],
+    "six": ["--players", "6"],
+    "second-bottle-five": ["--players", "5", "--bottles", "2"],
+    "second-bottle-six": ["--players", "6", "--bottles", "2"],
+    "teams-four": ["--players", "4", "--teams"],
+    "teams-five": ["--players", "5", "--teams"],
+    "teams-six": ["--players", "6", "--teams"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANT_OPTIONS))
+def test_simulate_writes_a_record_the_validator_accepts_for_every_variant_WINNERS(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / f"{name}.json"
+    options = VARIANT_OPTIONS[name]
+    end = [] if "--target-score" in options else ["--rounds", "2"]
+    assert main(["simulate", *options, *end, "--record", str(record)]) == 0
+    out = capsys.readouterr().out
+    document = json.loads(record.read_text())
+    rounds = len(document["rounds"])
+    plural = "s" if rounds != 1 else ""
+    assert f"Game over after {rounds} round{plural}. Winner" in out and "[WINNERS]" in out
+    report = validate_file(record)
+    assert report.status == VALID, report
+    assert document["format"] == "bottleimp-record/1"
+    if end:
+        assert rounds == 2
+    else:
+        assert max(document["totals"]) >= 90
+    assert all("scores" in round_ for round_ in document["rounds"])
+    assert document["totals"] == [sum(column) for column in
+                                  zip(*(round_["scores"] for round_ in document["rounds"]))]
+
+
+def test_narration_names_the_trick_rules_and_prints_scores_TRICK_WINNER_BOTTLE_PURCHASE(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["simulate", "--players", "4", "--rounds", "1", "--seed", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Round 1: seat 0 deals [DEAL, DEALER-ROTATION]"
+    tricks = [line for line in lines if line.strip().startswith("Trick ")]
+    assert len(tricks) == 8
+    assert any("[TRICK-WINNER, BOTTLE-PURCHASE]" in line for line in tricks)
+    assert any(line.strip().startswith("Scores:") for line in lines)
+    assert any(line.strip().startswith("Totals:") for line in lines)
+
+
+def test_the_same_seed_narrates_the_same_game_DEAL_SHUFFLE(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    main(["simulate", "--players", "3", "--rounds", "2", "--seed", "11", "--bot", "random"])
+    first = capsys.readouterr().out
+    main(["simulate", "--players", "3", "--rounds", "2", "--seed", "11", "--bot", "random"])
+    assert capsys.readouterr().out == first
+
+
+def test_json_prints_the_record(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--players", "3", "--rounds", "1", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["config"]["players"] == 3 and len(document["rounds"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--players", "7"], "argument --players: invalid choice: 7"),
+        (["--rounds", "0"], "argument --rounds: expected a positive integer, not 0"),
+        (["--rounds", "2", "--target-score", "50"], "not allowed with argument"),
+        (["--players", "4", "--bottles", "2"], "[CONFIG-BOTTLES]"),
+        (["--players", "3", "--teams"], "[CONFIG-TEAMS]"),
+        (["--players", "5", "--edition", "classic"], "[CONFIG-EDITION]"),
+    ],
+)
+def test_a_bad_option_gets_a_message_and_exit_status_2_CONFIG_BOTTLES(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["simulate", *arguments])
+    assert caught.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_an_unwritable_record_path_gets_exit_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "no-such-folder" / "game.json"
+    assert main(["simulate", "--rounds", "1", "--record", str(missing)]) == 2
+    assert "cannot write" in capsys.readouterr().err
+
+
+def test_a_closed_pipe_ends_the_narration_quietly() -> None:
+    command = [sys.executable, "-c", "from bottleimp.cli import main; main(['simulate'])"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()
+    errors = process.stderr.read().decode()
+    process.wait(timeout=60)
+    assert "Traceback" not in errors
+
+
+@pytest.mark.parametrize("kind", ["random", "heuristic"])
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_bots_choose_only_legal_actions_from_their_view_VIEW_HIDDEN(kind: str, players: int) -> None:
+    config = Config(players=players, edition="matagot-2024", rounds=1)
+    bots = [make_bot(kind, seat) for seat in range(players)]
+    state = new_game(config, seed=5)
+    while state.to_act is not None:
+        legal = legal_actions(state)
+        action = bots[state.to_act].choose(view(state, state.to_act), legal)
+        assert action in legal
+        state = apply(state, action)
+    assert state.round.scores is not None
+
+
+def test_the_random_bot_is_deterministic_for_a_seed() -> None:
+    state = new_game(Config(players=4), seed=2)
+    legal = legal_actions(state)
+    seen = view(state, state.to_act or 0)
+    assert [RandomBot(9).choose(seen, legal) for _ in range(3)] == [
+        RandomBot(9).choose(seen, legal) for _ in range(3)
+    ]
+
+
+def test_the_heuristic_bot_gives_its_lowest_card_away_first_SETUP_STEPS() -> None:
+    state = new_game(Config(players=4), seed=2)
+    legal = legal_actions(state)
+    assert HeuristicBot().choose(view(state, state.to_act or 0), legal) == legal[0]
+
+
+def test_an_unknown_bot_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("clever", 0)
