@@ -20,7 +20,6 @@ class Bot(Protocol):
 
     def choose(self, view: SeatView, legal: tuple[Action, ...]) -> Action:
         """One of ``legal``."""
-        ...
 
 
 class RandomBot:
