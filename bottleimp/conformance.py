@@ -51,7 +51,7 @@ from .reading import (
 from .rulebook import RULE_FUNCTIONS
 from .rules.scoring import round_scores
 from .rules.setup import setup_steps, setup_to_act
-from .state import Bottle, GameState, Phase
+from .state import Bottle, GameState, Phase, RoundState
 
 __all__ = [
     "CONFORMANCE_FORMAT",
@@ -69,6 +69,9 @@ __all__ = [
     "apply_setup_entry",
     "round_start",
     "same_json",
+    "trick_outcome",
+    "ranks",
+    "bottles_to_json",
 ]
 
 CONFORMANCE_FORMAT: Final = "bottleimp-conformance/1"
@@ -268,7 +271,8 @@ class _Deck:
         return expect_int(value, path, 0, self.config.players - 1)
 
 
-def _ranks(cards: Sequence[Card]) -> list[JSON]:
+def ranks(cards: Sequence[Card]) -> list[JSON]:
+    """Card ranks in ascending order, as the cases write them."""
     return [card.rank for card in sorted(cards, key=rank_key)]
 
 
@@ -298,7 +302,8 @@ def _bottles_from_json(deck: _Deck, value: JSON, path: str) -> tuple[Bottle, ...
     return tuple(bottles)
 
 
-def _bottles_to_json(bottles: Sequence[Bottle]) -> list[JSON]:
+def bottles_to_json(bottles: Sequence[Bottle]) -> list[JSON]:
+    """Bottles as the cases write them: price and owner."""
     return [{"price": bottle.price, "owner": bottle.owner} for bottle in bottles]
 
 
@@ -368,11 +373,24 @@ def _answer_trick(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     state = _play_state(config, tuple(hands), face_up, bottles, (), trick[0].seat)
     for play in trick:
         state = apply(state, play)
-    result = state.round.tricks[-1]
-    gained = [sorted(state.round.captured[seat], key=rank_key) for seat in range(config.players)]
+    return trick_outcome(bottles, ((),) * config.players, state.round)
+
+
+def trick_outcome(
+    bottles_before: Sequence[Bottle],
+    captured_before: Sequence[Sequence[Card]],
+    after: RoundState,
+) -> dict[str, JSON]:
+    """A trick case's expected answer for the last trick of ``after``: winner, winning card,
+    bottle bought, bottles after, what the winner takes and where the old price card goes."""
+    result = after.tricks[-1]
+    gained = [
+        [card for card in after.captured[seat] if card not in captured_before[seat]]
+        for seat in range(len(after.captured))
+    ]
     returned: JSON = None
     if result.bottle is not None:
-        old = bottles[result.bottle]
+        old = bottles_before[result.bottle]
         if old.price_card is not None and old.owner is not None:
             returned = {"seat": old.owner, "card": old.price_card.rank}
             gained[old.owner].remove(old.price_card)
@@ -380,8 +398,8 @@ def _answer_trick(config: Config, input_: dict[str, JSON], path: str) -> JSON:
         "winner": result.winner,
         "winning_card": result.winning_card.rank,
         "bottle": result.bottle,
-        "bottles": _bottles_to_json(state.round.bottles),
-        "winner_takes": _ranks(gained[result.winner]),
+        "bottles": bottles_to_json(after.bottles),
+        "winner_takes": ranks(gained[result.winner]),
         "returned_price_card": returned,
     }
 
@@ -413,7 +431,7 @@ def _answer_legal_plays(config: Config, input_: dict[str, JSON], path: str) -> J
     leader = trick[0].seat if trick else seat
     state = _play_state(config, hands, face_up, tuple(Bottle() for _ in range(config.bottles)), trick, leader)
     legal = [action.card for action in legal_actions(state) if isinstance(action, Play)]
-    result: dict[str, JSON] = {"legal": _ranks(legal)}
+    result: dict[str, JSON] = {"legal": ranks(legal)}
     if "attempts" in input_:
         refusals: list[JSON] = []
         attempts_path = child(path, "attempts")
@@ -521,9 +539,9 @@ def _answer_setup(config: Config, input_: dict[str, JSON], path: str) -> JSON:
         return {"error": error.rule_id}
     round_ = state.round
     return {
-        "hands": [_ranks(hand) for hand in round_.hands],
-        "face_up": None if round_.face_up is None else [_ranks(cards) for cards in round_.face_up],
-        "devils_trick": _ranks(round_.devils_trick),
+        "hands": [ranks(hand) for hand in round_.hands],
+        "face_up": None if round_.face_up is None else [ranks(cards) for cards in round_.face_up],
+        "devils_trick": ranks(round_.devils_trick),
         "leader": state.to_act,
     }
 

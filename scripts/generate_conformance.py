@@ -31,13 +31,19 @@ from typing import Final
 from bottleimp import Config, GameState, Give, Phase, Play, apply, legal_actions, new_game
 from bottleimp.actions import Destination
 from bottleimp.cards import Card, rank_key
-from bottleimp.conformance import CONFORMANCE_FORMAT, format_case_file
+from bottleimp.conformance import (
+    CONFORMANCE_FORMAT,
+    bottles_to_json,
+    format_case_file,
+    ranks,
+    trick_outcome,
+)
 from bottleimp.engine import check_action
 from bottleimp.errors import IllegalActionError
 from bottleimp.reading import JSON, config_to_json
 from bottleimp.records import record_from_state, record_to_json
 from bottleimp.rules.scoring import round_scores
-from bottleimp.state import Bottle, RoundState
+from bottleimp.state import RoundState
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 SUITE: Final = ROOT / "spec" / "conformance"
@@ -82,14 +88,6 @@ DESCRIPTIONS: Final = {
     "record-faults": "Generated from seeded random games: copies of each game's record with one "
     "fault planted; the expected verdict is the fault planted.",
 }
-
-
-def _ranks(cards: tuple[Card, ...] | list[Card]) -> list[JSON]:
-    return [card.rank for card in sorted(cards, key=rank_key)]
-
-
-def _bottles(bottles: tuple[Bottle, ...]) -> list[JSON]:
-    return [{"price": bottle.price, "owner": bottle.owner} for bottle in bottles]
 
 
 def _config_json(config: Config) -> dict[str, JSON]:
@@ -179,9 +177,9 @@ class _Game:
                 rules.append(error.rule_id)
             else:
                 rules.append(None)
-        input_: dict[str, JSON] = {"seat": seat, "hand": _ranks(hand)}
+        input_: dict[str, JSON] = {"seat": seat, "hand": ranks(hand)}
         if round_.face_up is not None:
-            input_["face_up"] = _ranks(face_up)
+            input_["face_up"] = ranks(face_up)
         input_["trick"] = [[p.seat, p.card.rank] for p in state.current_trick()]
         input_["attempts"] = [card.rank for card in attempts]
         led = "leads" if not state.current_trick() else f"plays card {len(state.current_trick()) + 1}"
@@ -189,56 +187,38 @@ class _Game:
             "description": f"round 0, seat {seat} {led} of trick {len(round_.tricks)}",
             "rules": ["FOLLOW-SUIT" if round_.face_up is None else "EYE-FOLLOW-SUIT", "CARD-HELD"],
             "input": input_,
-            "expected": {"legal": _ranks(legal), "attempts": rules},
+            "expected": {"legal": ranks(legal), "attempts": rules},
         }
 
     def _trick_case(self, before: GameState, after: GameState) -> JSON:
         result = after.round.tricks[-1]
         bottles_before = before.round.bottles
-        captured_before = before.round.captured
-        gained = [
-            [card for card in after.round.captured[s] if card not in captured_before[s]]
-            for s in range(self.config.players)
-        ]
-        returned: JSON = None
-        if result.bottle is not None:
-            old = bottles_before[result.bottle]
-            if old.price_card is not None and old.owner is not None:
-                returned = {"seat": old.owner, "card": old.price_card.rank}
-                gained[old.owner].remove(old.price_card)
         return {
             "description": f"round 0, trick {len(after.round.tricks) - 1}",
             "rules": ["TRICK-PRICE", "TRICK-WINNER", "BOTTLE-PURCHASE", "PRICE-CARD-RETURN",
                       "TRICK-CAPTURE"],
             "input": {
-                "bottles": _bottles(bottles_before),
+                "bottles": bottles_to_json(bottles_before),
                 "trick": [[p.seat, p.card.rank] for p in result.plays],
             },
-            "expected": {
-                "winner": result.winner,
-                "winning_card": result.winning_card.rank,
-                "bottle": result.bottle,
-                "bottles": _bottles(after.round.bottles),
-                "winner_takes": _ranks(gained[result.winner]),
-                "returned_price_card": returned,
-            },
+            "expected": trick_outcome(bottles_before, before.round.captured, after.round),
         }
 
     def _setup_case(self, after: GameState) -> JSON:
         round_ = after.round
         input_: dict[str, JSON] = {"dealer": round_.dealer,
-                                   "hands": [_ranks(h) for h in round_.dealt]}
+                                   "hands": [ranks(h) for h in round_.dealt]}
         if round_.dealt_face_up is not None:
-            input_["face_up"] = [_ranks(f) for f in round_.dealt_face_up]
+            input_["face_up"] = [ranks(f) for f in round_.dealt_face_up]
         input_["setup"] = [_setup_entry(self.config, gives) for gives in round_.setup]
         return {
             "description": f"round {round_.index}, dealer {round_.dealer}",
             "rules": ["SETUP-STEPS", "SETUP-RESOLVE", "FIRST-LEADER"],
             "input": input_,
             "expected": {
-                "hands": [_ranks(h) for h in round_.hands],
-                "face_up": None if round_.face_up is None else [_ranks(f) for f in round_.face_up],
-                "devils_trick": _ranks(round_.devils_trick),
+                "hands": [ranks(h) for h in round_.hands],
+                "face_up": None if round_.face_up is None else [ranks(f) for f in round_.face_up],
+                "devils_trick": ranks(round_.devils_trick),
                 "leader": after.to_act,
             },
         }
@@ -249,9 +229,9 @@ class _Game:
             "description": f"the end of round {round_.index}",
             "rules": ["SCORE-ROUND"],
             "input": {
-                "captured": [_ranks(pile) for pile in round_.captured],
-                "bottles": _bottles(round_.bottles),
-                "devils_trick": _ranks(round_.devils_trick),
+                "captured": [ranks(pile) for pile in round_.captured],
+                "bottles": bottles_to_json(round_.bottles),
+                "devils_trick": ranks(round_.devils_trick),
             },
             "expected": {"scores": list(round_.scores)},
         }
