@@ -9,7 +9,7 @@ number ``17`` or ``2.5`` therefore round-trips without loss (rule ``CARD-RANK``)
 from __future__ import annotations
 
 import enum
-from bisect import bisect_left
+import weakref
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Final
@@ -57,13 +57,32 @@ def format_rank(rank: Rank) -> str:
     return str(normalize_rank(rank))
 
 
-@frozen(cache_hash=True)
+_CARDS: Final[weakref.WeakValueDictionary[tuple[Rank, Colour, int], Card]] = (
+    weakref.WeakValueDictionary()
+)
+
+
+@frozen(eq=False)
 class Card:
-    """One numbered card. Cards compare equal when rank, colour and coins are equal."""
+    """One numbered card. Cards are interned: building a card equal to one that exists (same
+    rank, colour and coins) gives that very object, so equality and hashing are by identity,
+    which the interpreter does without calling Python code (card sets are in every hot path).
+    Copying and unpickling give the same object too."""
 
     rank: Rank = field(converter=_as_rank)
     colour: Colour
     coins: int
+
+    def __new__(cls, rank: Rank, colour: Colour, coins: int) -> Card:
+        key = (normalize_rank(rank), colour, coins)
+        card = _CARDS.get(key)
+        if card is None:
+            card = super().__new__(cls)
+            _CARDS[key] = card
+        return card
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Rank, Colour, int]]:
+        return Card, (self.rank, self.colour, self.coins)
 
     def __str__(self) -> str:
         return f"{format_rank(self.rank)} {self.colour.value} ({self.coins})"
@@ -79,11 +98,8 @@ def coins(cards: tuple[Card, ...] | frozenset[Card]) -> int:
 
 
 def position(cards: tuple[Card, ...], card: Card) -> int:
-    """Where ``card`` is in ``cards``, or -1. Hands are kept in ascending rank order and ranks
-    are distinct within a deck, so a binary search on the rank finds it."""
-    index = bisect_left(cards, card.rank, key=rank_key)
-    if index < len(cards):
-        found = cards[index]
-        if found is card or found == card:
-            return index
-    return -1
+    """Where ``card`` is in ``cards``, or -1 (cards are interned, so this compares identities)."""
+    try:
+        return cards.index(card)
+    except ValueError:
+        return -1

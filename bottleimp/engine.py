@@ -25,7 +25,7 @@ __all__ = ["new_game", "new_round", "with_deal", "legal_actions", "check_action"
 def new_round(config: Config, seed: int, index: int, dealer: int) -> RoundState:
     """The state at the start of round ``index``: dealt from the seed, bottles at the start price."""
     hands, face_up = setup.deal(config, seed, index, dealer)
-    _deck_cards(config)
+    _register_deck(config)
     return _dealt_round(config, index, dealer, hands, face_up)
 
 
@@ -101,12 +101,10 @@ def with_deal(
             "DEAL", "a deal can be given only between rounds or before the setup begins"
         )
     setup.check_deal(config, dealer, hands, face_up)
-    deck = _deck_cards(config)
-    hands = tuple(tuple(sorted((deck[card] for card in hand), key=rank_key)) for hand in hands)
+    _register_deck(config)
+    hands = tuple(tuple(sorted(hand, key=rank_key)) for hand in hands)
     if face_up is not None:
-        face_up = tuple(
-            tuple(sorted((deck[card] for card in cards), key=rank_key)) for cards in face_up
-        )
+        face_up = tuple(tuple(sorted(cards, key=rank_key)) for cards in face_up)
     dealt = _dealt_round(config, index, dealer, hands, face_up)
     return GameState(
         config=config,
@@ -119,35 +117,32 @@ def with_deal(
     )
 
 
-# Actions are immutable values, so one object per (card, seat, destination) serves every state.
-# Tables are keyed by the card's id: the actions in them keep the card alive, so ids stay unique,
-# and every card in a hand is an instance from the game's deck (see ``_deck_cards``).
-_PLAYS: Final[dict[int, tuple[Play, ...]]] = {}
-_GIVES: Final[dict[tuple[int, Destination], tuple[Give, ...]]] = {}
+# Actions are immutable values, so one object per (card, seat, destination) serves every state:
+# ``legal_actions`` looks them up instead of building them.
+_PLAYS: Final[dict[Card, tuple[Play, ...]]] = {}
+_GIVES: Final[dict[tuple[Card, Destination], tuple[Give, ...]]] = {}
 _SEATS: Final = range(6)
 
 
 def _register(card: Card) -> None:
-    if id(card) not in _PLAYS:
-        _PLAYS[id(card)] = tuple(Play(seat, card) for seat in _SEATS)
+    if card not in _PLAYS:
+        _PLAYS[card] = tuple(Play(seat, card) for seat in _SEATS)
         for destination in Destination:
-            _GIVES[id(card), destination] = tuple(Give(seat, card, destination) for seat in _SEATS)
-
-
-def _registered(card: Card) -> tuple[tuple[Play, ...], dict[Destination, tuple[Give, ...]]]:
-    """The actions of a card that may be a new object equal to a deck card (a copied or
-    unpickled state, or a card the caller built and gave): registered on first sight."""
-    _register(card)
-    return _PLAYS[id(card)], {d: _GIVES[id(card), d] for d in Destination}
+            _GIVES[card, destination] = tuple(Give(seat, card, destination) for seat in _SEATS)
 
 
 @lru_cache(maxsize=64)
-def _deck_cards(config: Config) -> dict[Card, Card]:
-    """The game's cards by value, each registered in the action tables (once per config)."""
-    cards = {card: card for card in config.cards}
-    for card in cards:
+def _register_deck(config: Config) -> None:
+    """Put the actions of every card of the game in the tables (once per configuration)."""
+    for card in config.cards:
         _register(card)
-    return cards
+
+
+def _registered(card: Card) -> Card:
+    """``card``, its actions put in the tables if they are not yet there: a state can come
+    from elsewhere (unpickled in a new process) without its deck ever being registered."""
+    _register(card)
+    return card
 
 
 def _led_colour(state: GameState) -> Colour | None:
@@ -181,20 +176,19 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         plays = _PLAYS
         playable = _playable(state, seat)
         try:
-            actions = tuple([plays[id(card)][seat] for card in playable])
+            actions = tuple([plays[card][seat] for card in playable])
         except KeyError:
-            actions = tuple([_registered(card)[0][seat] for card in playable])
+            actions = tuple([plays[_registered(card)][seat] for card in playable])
     elif phase is Phase.SETUP:
         round_ = state.round
         steps = setup.setup_steps(state.config, round_.dealer, seat)
         destination = steps[len(round_.setup[seat])]
         gives = _GIVES
+        hand = round_.hands[seat]
         try:
-            actions = tuple([gives[id(card), destination][seat] for card in round_.hands[seat]])
+            actions = tuple([gives[card, destination][seat] for card in hand])
         except KeyError:
-            actions = tuple(
-                [_registered(card)[1][destination][seat] for card in round_.hands[seat]]
-            )
+            actions = tuple([gives[_registered(card), destination][seat] for card in hand])
     else:
         actions = (StartRound(seat),)
     _last_legal = (state, actions)
@@ -283,32 +277,11 @@ def apply(state: GameState, action: Action) -> GameState:
     cached_state, cached_actions = _last_legal
     if cached_state is not state or not any(map(is_, cached_actions, repeat(action))):
         check_action(state, action)
-        action = _with_held_card(state, action)
     if type(action) is Play:
         return _apply_play(state, action)
     if isinstance(action, Give):
         return _apply_give(state, action)
     return _start_next_round(state)
-
-
-def _with_held_card(state: GameState, action: Action) -> Action:
-    """The same action naming the very card object the seat holds, so that a state only ever
-    holds the deck's own card objects, even when the caller built an equal card."""
-    if isinstance(action, StartRound):
-        return action
-    round_ = state.round
-    seat, card = action.seat, action.card
-    zone = round_.hands[seat]
-    index = position(zone, card)
-    if index < 0 and round_.face_up is not None:
-        zone = round_.face_up[seat]
-        index = position(zone, card)
-    held = zone[index]
-    if held is card:
-        return action
-    if isinstance(action, Play):
-        return _registered(held)[0][seat]
-    return _registered(held)[1][action.to][seat]
 
 
 def _apply_give(state: GameState, action: Give) -> GameState:

@@ -3,6 +3,8 @@ the end of the game and its winners."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
 from ..actions import Give, Play, StartRound
 from ..cards import Card
 from ..config import Config
@@ -38,7 +40,7 @@ def check_phase_admits(phase: Phase, action: object) -> None:
 
 @rule("ROUND-END")
 def round_is_over(
-    hands: tuple[tuple[Card, ...], ...], face_up: tuple[tuple[Card, ...], ...] | None
+    hands: Sequence[Collection[Card]], face_up: Sequence[Collection[Card]] | None
 ) -> bool:
     """The round ends when every card in every hand has been played (rule ROUND-END)."""
     if any(hands):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..cards import Card, Colour, Rank, position
+from collections.abc import Collection, Iterable
+
+from ..cards import Card, Colour, Rank
 from ..config import Config
 from ..rulebook import rule
 from ..state import Bottle
@@ -15,9 +17,9 @@ def next_to_play(config: Config, seat: int) -> int:
 
 
 @rule("CARD-HELD")
-def holds(hand: tuple[Card, ...], face_up: tuple[Card, ...], card: Card) -> bool:
+def holds(hand: Collection[Card], face_up: Collection[Card], card: Card) -> bool:
     """A player plays only a card they hold, in hand or face up (rule CARD-HELD)."""
-    return position(hand, card) >= 0 or position(face_up, card) >= 0
+    return card in hand or card in face_up
 
 
 @rule("FOLLOW-SUIT")
@@ -30,7 +32,7 @@ def follow_suit(hand: tuple[Card, ...], led: Colour | None) -> tuple[Card, ...]:
 
 
 @rule("FOLLOW-SUIT")
-def follows_suit(hand: tuple[Card, ...], led: Colour | None, card: Card) -> bool:
+def follows_suit(hand: Iterable[Card], led: Colour | None, card: Card) -> bool:
     """Whether playing ``card`` from ``hand`` follows suit (rule FOLLOW-SUIT): it leads, it is of
     the led colour, or the hand holds no card of the led colour."""
     if led is None or card.colour is led:
@@ -53,11 +55,11 @@ def devils_eye_playable(
 
 @rule("EYE-FOLLOW-SUIT")
 def devils_eye_follows_suit(
-    hidden: tuple[Card, ...], face_up: tuple[Card, ...], led: Colour | None, card: Card
+    hidden: Collection[Card], face_up: Collection[Card], led: Colour | None, card: Card
 ) -> bool:
     """Whether playing ``card`` follows Devil's Eye's rule (EYE-FOLLOW-SUIT): a hidden card
     always may; a face-up card must follow the led colour if the face-up cards hold it."""
-    if position(hidden, card) >= 0:
+    if card in hidden:
         return True
     return follows_suit(face_up, led, card)
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Final
 
 from ..actions import Destination, Give
-from ..cards import Card, position, rank_key
+from ..cards import Card, rank_key
 from ..config import Config
 from ..errors import IllegalActionError
 from ..rulebook import rule
@@ -115,6 +116,18 @@ def check_deal(
             )
         zones.append(("face-up cards", face_up, face_up_counts))
     deck = set(config.cards)
+    dealt = [card for _, cards_by_seat, _ in zones for cards in cards_by_seat for card in cards]
+    counts_match = all(
+        len(cards) == count for _, by_seat, counts in zones for cards, count in zip(by_seat, counts)
+    )
+    if (
+        counts_match
+        and len(dealt) == len(deck)
+        and len(set(dealt)) == len(deck)
+        and deck.issuperset(dealt)
+    ):
+        return
+    # Name the first fault, in seat order.
     seen: set[Card] = set()
     for name, cards_by_seat, counts in zones:
         for seat, (cards, count) in enumerate(zip(cards_by_seat, counts)):
@@ -189,10 +202,10 @@ def setup_to_act(config: Config, dealer: int, setup: tuple[tuple[Give, ...], ...
 
 
 @rule("SETUP-FROM-DEALT")
-def can_give(hand: tuple[Card, ...], card: Card) -> bool:
+def can_give(hand: Collection[Card], card: Card) -> bool:
     """Setup cards come from the cards a seat was dealt and has not yet given: nobody gives a
     card before every seat has chosen, so no one passes on a card they receive (SETUP-FROM-DEALT)."""
-    return position(hand, card) >= 0
+    return card in hand
 
 
 @rule("SETUP-RESOLVE")
