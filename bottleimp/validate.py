@@ -31,14 +31,21 @@ import os
 from collections.abc import Mapping
 from typing import Final, NoReturn
 
-from attrs import frozen
-
 from .actions import Destination, Give, Play, StartRound
 from .cards import Card, Rank, format_rank
 from .engine import apply, check_action, new_game, with_deal
 from .errors import IllegalActionError, RecordError
 from .reading import JSON, ConfigRecordError, child, deck_by_rank
 from .records import GameRecord, RoundRecord, parse_record, printable_name, read_record_json
+from .reports import (
+    BROKEN,
+    UNREADABLE,
+    VALID,
+    Fault,
+    RoundReport,
+    TrickReport,
+    ValidationReport,
+)
 from .rules.game import winners as winning_seats
 from .rules.setup import setup_steps
 from .state import GameState, Phase, RoundState
@@ -57,79 +64,6 @@ __all__ = [
     "report_to_json",
     "report_to_text",
 ]
-
-VALID: Final = 0
-"""Exit status: the record is legal and every claim in it holds."""
-BROKEN: Final = 1
-"""Exit status: the record breaks a rule or claims a wrong score."""
-UNREADABLE: Final = 2
-"""Exit status: the input is not a readable record."""
-
-
-@frozen
-class Fault:
-    """What is wrong with a record.
-
-    For a broken rule: ``rule`` is its ID; ``round``, ``play`` (the index in the round's plays)
-    and ``seat`` locate it when they apply (else ``None``). For an unreadable record: ``rule`` is
-    the configuration rule when the configuration is what no source defines, else ``None``.
-    ``path`` is the JSON path of the part of the record at fault."""
-
-    rule: str | None
-    round: int | None
-    play: int | None
-    seat: int | None
-    message: str
-    path: str
-
-
-@frozen
-class TrickReport:
-    """One trick as the rules decide it: its winner, the bottle bought (its index) or ``None``,
-    and the price of the bottles after it (the highest price, which the next trick is played
-    against)."""
-
-    winner: int
-    bottle: int | None
-    price: Rank
-
-
-@frozen
-class RoundReport:
-    """One round as the rules decide it. ``scores`` once the round is complete; ``devils_trick``
-    once every setup is resolved (else ``None``)."""
-
-    index: int
-    dealer: int
-    complete: bool
-    scores: tuple[int, ...] | None
-    bottle_owners: tuple[int | None, ...]
-    devils_trick: tuple[Rank, ...] | None
-    tricks: tuple[TrickReport, ...]
-
-
-@frozen
-class ValidationReport:
-    """The verdict on one record.
-
-    ``status`` is the exit status (``VALID``, ``BROKEN``, ``UNREADABLE``) and ``valid`` whether it
-    is ``VALID``; ``errors`` holds the first fault (empty when valid). ``rounds``, ``totals``,
-    ``complete`` and ``winners`` describe the game as replayed up to the end or to the fault:
-    ``totals`` sums the completed rounds, ``winners`` is set once the game is over."""
-
-    source: str
-    status: int
-    errors: tuple[Fault, ...]
-    rounds: tuple[RoundReport, ...]
-    totals: tuple[int, ...] | None
-    complete: bool
-    winners: tuple[int, ...] | None
-
-    @property
-    def valid(self) -> bool:
-        """True when the record is legal and every claim holds."""
-        return self.status == VALID
-
 
 class _Broken(Exception):
     """Stops the replay at the first broken rule."""
