@@ -29,6 +29,11 @@ class Destination(enum.Enum):
     def __repr__(self) -> str:
         return f"Destination.{self.name}"
 
+    # Members are singletons compared by identity, so an identity hash is consistent with
+    # equality, and the interpreter computes it without calling Python code (Enum's own
+    # __hash__ hashes the name in Python): it is looked up for every card given or played.
+    __hash__ = object.__hash__
+
 
 @frozen(cache_hash=True)
 class Give:

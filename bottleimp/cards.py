@@ -33,6 +33,11 @@ class Colour(enum.Enum):
     def __repr__(self) -> str:
         return f"Colour.{self.name}"
 
+    # Members are singletons compared by identity, so an identity hash is consistent with
+    # equality, and the interpreter computes it without calling Python code (Enum's own
+    # __hash__ hashes the name in Python): it is looked up for every card given or played.
+    __hash__ = object.__hash__
+
 
 Rank = int | float
 """A card rank: an ``int`` for whole ranks, a ``float`` for half ranks such as 2.5."""

@@ -69,7 +69,7 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-@frozen
+@frozen(cache_hash=True)
 class Config:
     """A frozen game configuration; every argument is a keyword with a sensible default.
 

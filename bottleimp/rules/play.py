@@ -68,6 +68,8 @@ def devils_eye_follows_suit(
 def trick_price(bottles: tuple[Bottle, ...]) -> tuple[Rank, int]:
     """A trick is judged against the highest price; with two bottles at the same price the first
     one is the one that can be bought (rule TRICK-PRICE). Returns ``(price, bottle index)``."""
+    if len(bottles) == 1:
+        return bottles[0].price, 0
     best = 0
     for index in range(1, len(bottles)):
         if bottles[index].price > bottles[best].price:
@@ -98,7 +100,7 @@ def buys_bottle(card: Card, price: Rank) -> bool:
 @rule("BOTTLE-PURCHASE")
 def bottle_after_purchase(winner: int, card: Card) -> Bottle:
     """The buyer owns the bottle and the winning card lies under it as the new price."""
-    return Bottle(price_card=card, owner=winner)
+    return Bottle(card, winner)
 
 
 @rule("PRICE-CARD-RETURN")

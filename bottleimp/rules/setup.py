@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import lru_cache
 from typing import Final
 
 from ..actions import Destination, Give
@@ -75,6 +76,7 @@ def deal(
 
 
 @rule("DEAL-COUNTS")
+@lru_cache(maxsize=256)
 def dealt_counts(config: Config, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
     """How many hidden (and, in Devil's Eye, face-up) cards each seat is dealt (DEAL-COUNTS)."""
     players, size = config.players, len(config.cards)
