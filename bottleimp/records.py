@@ -497,14 +497,22 @@ class _Refused(Exception):
 
 # A JSON string, or an unterminated one up to the end of the text; possessive, so linear time.
 _STRING: Final = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)', re.DOTALL)
-_NOT_BRACKETS: Final = re.compile(r"[^\[\]{}]+")
-_ONLY_BRACKETS: Final = {code: None for code in range(128) if chr(code) not in "[]{}"}
+_NOT_BRACKET_BYTES: Final = bytes(code for code in range(256) if chr(code) not in '[]{}')
+_NOT_BRACKET_OR_QUOTE_BYTES: Final = bytes(code for code in range(256) if chr(code) not in '[]{}"')
+_SQUARE: Final = bytes.maketrans(b"{}", b"[]")
+_QUOTED_BYTES: Final = re.compile(rb'"[^"]*(?:"|\Z)')
 _DIGITS_AS_ZERO: Final = str.maketrans("123456789", "000000000")
 _LONG_RUN: Final = "0" * (MAX_NUMBER_DIGITS + 1)
 
 
 def _without_strings(text: str) -> str:
     return _STRING.sub('""', text)
+
+
+def _brackets(text: str, dropped: bytes) -> bytes:
+    """The text's UTF-8 bytes without ``dropped`` (no byte of a multi-byte character is a
+    bracket or a quote), braces turned into square brackets."""
+    return text.encode("utf-8", "surrogatepass").translate(_SQUARE, dropped)
 
 
 def _check_nesting(text: str) -> None:
@@ -516,20 +524,21 @@ def _check_nesting(text: str) -> None:
     vanish after exactly as many passes as they nest deep. Brackets left over are unbalanced
     (the parser refuses them); more than ``MAX_NESTING`` openers left unclosed are refused
     too, since the parser would recurse into them before finding the fault."""
-    if text.count("[") + text.count("{") <= MAX_NESTING:
-        return
-    stripped = _without_strings(text)
-    if stripped.isascii():
-        brackets = stripped.translate(_ONLY_BRACKETS)
+    if "\\" in text:
+        # Escapes: a quote may be part of a string, so take the strings out properly.
+        brackets = _brackets(_without_strings(text), _NOT_BRACKET_BYTES)
     else:
-        brackets = _NOT_BRACKETS.sub("", stripped)
-    brackets = brackets.replace("{", "[").replace("}", "]")
+        # No escapes: every quote opens or closes a string, so keep the quotes with the brackets
+        # and drop each string's remains (an unterminated last string runs to the end).
+        brackets = _brackets(text, _NOT_BRACKET_OR_QUOTE_BYTES).replace(b'""', b"")
+        if b'"' in brackets:
+            brackets = _QUOTED_BYTES.sub(b"", brackets)
     for _ in range(MAX_NESTING):
-        shorter = brackets.replace("[]", "")
+        shorter = brackets.replace(b"[]", b"")
         if len(shorter) == len(brackets):
             break
         brackets = shorter
-    if "[]" in brackets or brackets.count("[") > MAX_NESTING:
+    if b"[]" in brackets or brackets.count(b"[") > MAX_NESTING:
         raise RecordError("$", f"arrays and objects nest more than {MAX_NESTING} deep")
 
 
