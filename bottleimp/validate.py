@@ -7,6 +7,11 @@ deal, ``Play`` actions for the tricks) and lets ``apply`` (which checks every ac
 computed. It stops at the first broken rule and names it with its rule ID, the round, the play
 index, the seat and a sentence.
 
+A record read from JSON goes first through the fast lane (``bottleimp.fast_lane``), which
+composes the same rule functions on working zones without building a state per action and
+accepts only a well-formed, legal record, with the report the engine replay would give. Anything
+else it hands back, and the replay through the engine decides and names the fault.
+
 Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claims a wrong score;
 2 it is not a readable record (``RecordError``: the JSON path of the fault).
 
@@ -35,6 +40,7 @@ from .actions import Destination, Give, Play, StartRound
 from .cards import Card, Rank, format_rank
 from .engine import apply, check_action, new_game, with_deal
 from .errors import IllegalActionError, RecordError
+from .fast_lane import validate_fast
 from .reading import JSON, ConfigRecordError, child, deck_by_rank
 from .records import GameRecord, RoundRecord, parse_record, printable_name, read_record_json
 from .reports import (
@@ -79,8 +85,15 @@ def _unreadable(source: str, error: RecordError) -> ValidationReport:
     return ValidationReport(source, UNREADABLE, (fault,), (), None, False, None)
 
 
-def validate_json(value: JSON, source: str = "<record>") -> ValidationReport:
-    """Read ``value`` as a record and validate it; an unreadable record gets status 2."""
+def validate_json(value: JSON, source: str = "<record>", *, fast: bool = True) -> ValidationReport:
+    """Read ``value`` as a record and validate it; an unreadable record gets status 2.
+
+    With ``fast`` (the default) a legal record is validated by the fast lane; ``fast=False``
+    replays every record through the engine (the report is the same)."""
+    if fast:
+        report = validate_fast(value, source)
+        if report is not None:
+            return report
     try:
         record = parse_record(value)
     except RecordError as error:

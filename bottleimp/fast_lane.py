@@ -1,0 +1,358 @@
+"""The validator's fast lane: one pass over a record that is well formed and legal.
+
+Archives hold mostly valid records, and replaying one through ``apply`` builds two frozen states
+for every card given or played. The fast lane checks a record on plain working zones instead
+(a set of cards per seat, emptied as the cards are played), composing the same rule functions
+the engine composes: the deal, the setup steps and where given cards go, turn order, holding the
+card, following suit, the trick's price and winner, the purchase, the price card's return,
+capture, the end of the round, scoring and the end of the game. It reads the JSON value directly
+instead of building a ``GameRecord`` first.
+
+It never names a fault. The moment anything is unusual (a shape the reader would refuse or
+would have to normalise, a broken rule, a claim that does not hold, extension keys, a record
+that ends during a setup, a custom deck) it gives up and returns ``None``, and
+``bottleimp.validate`` replays the record through the engine, which names the fault with its
+rule ID and JSON path. So the fast lane only ever answers "valid", with the very report the
+engine replay gives; ``tests/test_fast_lane.py`` checks both on every variant, on every
+conformance record case and on records with planted faults.
+
+    >>> from bottleimp import Config, apply, legal_actions, new_game
+    >>> from bottleimp.records import record_from_state, record_to_json
+    >>> state = new_game(Config(players=5, edition="matagot-2024"), seed=3)
+    >>> while not state.is_over:
+    ...     state = apply(state, legal_actions(state)[-1])
+    >>> record = record_to_json(record_from_state(state))
+    >>> report = validate_fast(record)
+    >>> report is not None and report.valid and report.totals == state.totals
+    True
+    >>> record["rounds"][0]["plays"][0][0] = 4  # out of turn: the engine replay must say why
+    >>> validate_fast(record) is None
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from functools import lru_cache
+from itertools import accumulate
+from typing import Final, cast
+
+from .actions import Destination, Give
+from .cards import Card, Colour, Rank
+from .config import Config
+from .errors import IllegalActionError, RecordError
+from .reading import JSON, config_from_json, deck_by_rank
+from .records import RECORD_FORMAT
+from .reports import VALID, RoundReport, TrickReport, ValidationReport
+from .rules import game, scoring, setup
+from .rules import play as play_rules
+from .state import Bottle
+
+__all__ = ["validate_fast"]
+
+_RECORD_KEYS: Final = frozenset({"format", "config", "rounds", "totals"})
+_CONFIG_KEYS: Final = frozenset({"edition", "players", "bottles", "teams", "rounds", "target_score"})
+_ROUND_KEYS: Final = frozenset({"dealer", "hands", "face_up", "setup", "plays", "scores"})
+_RANK_TYPES: Final = frozenset({int, float})
+_INT_TYPE: Final = frozenset({int})
+
+
+class _GiveUp(Exception):
+    """The record is not one the fast lane accepts: the engine replay decides."""
+
+
+def validate_fast(value: JSON, source: str = "<record>") -> ValidationReport | None:
+    """The report of a well-formed, legal record whose every claim holds, or ``None`` when the
+    record is anything else (then only the engine replay can say what is wrong)."""
+    try:
+        return _validate(value, source)
+    except (_GiveUp, IllegalActionError, RecordError, LookupError, TypeError, ValueError):
+        # LookupError, TypeError, ValueError: a part of the record of the wrong shape.
+        return None
+
+
+def _validate(value: JSON, source: str) -> ValidationReport:
+    if type(value) is not dict or not value.keys() <= _RECORD_KEYS:
+        raise _GiveUp
+    if value.get("format") != RECORD_FORMAT:
+        raise _GiveUp
+    game_ = _Game.of(value["config"])
+    config = game_.config
+    rounds = value["rounds"]
+    if type(rounds) is not list:
+        raise _GiveUp
+    totals = (0,) * config.players
+    reports: list[RoundReport] = []
+    over = False
+    dealer = setup.first_dealer(config)
+    for index, round_value in enumerate(rounds):
+        if over:
+            raise _GiveUp
+        if index:
+            dealer = setup.next_dealer(config, dealer)
+        report = game_.round(index, dealer, round_value, index == len(rounds) - 1)
+        reports.append(report)
+        if report.scores is not None:
+            totals = game.add_totals(totals, report.scores)
+            over = game.game_is_over(config, index + 1, totals)
+    claimed = value.get("totals")
+    if claimed is not None and _per_seat(claimed, config.players) != totals:
+        raise _GiveUp
+    return ValidationReport(
+        source=source,
+        status=VALID,
+        errors=(),
+        rounds=tuple(reports),
+        totals=totals,
+        complete=over,
+        winners=game.winners(totals) if over else None,
+    )
+
+
+def _per_seat(value: JSON, players: int) -> tuple[int, ...]:
+    if type(value) is not list or len(value) != players or not _INT_TYPE.issuperset(map(type, value)):
+        raise _GiveUp
+    return tuple(cast(list[int], value))
+
+
+def _frozen(value: JSON) -> Hashable:
+    """A configuration value as a key that keeps JSON types apart (``true`` is not ``1``)."""
+    if type(value) is list:
+        return (list, tuple(_frozen(item) for item in value))
+    if type(value) is dict:
+        raise _GiveUp
+    return (type(value), value)
+
+
+def _thawed(key: Hashable) -> JSON:
+    kind, value = cast(tuple[type, JSON], key)
+    if kind is list:
+        return [_thawed(item) for item in cast(tuple[Hashable, ...], value)]
+    return value
+
+
+_PASS_SETUP: Final = (
+    frozenset({"discard", "left", "right"}),
+    ((Destination.LEFT, "left"), (Destination.RIGHT, "right")),
+)
+_EYE_SETUP: Final = (
+    frozenset({"discard", "to_face_up", "to_hidden"}),
+    ((Destination.OPPONENT_FACE_UP, "to_face_up"), (Destination.OPPONENT_HIDDEN, "to_hidden")),
+)
+
+
+class _Game:
+    """What the fast lane needs of one configuration, worked out once: the config, its deck by
+    rank, each seat's next seat (TURN-ORDER), and the setup steps of each seat for each dealer
+    (SETUP-STEPS)."""
+
+    def __init__(self, config: Config) -> None:
+        players = config.players
+        self.config = config
+        self.deck: Mapping[Rank, Card] = deck_by_rank(config)
+        turns = tuple(play_rules.next_to_play(config, seat) for seat in range(players))
+        # The seats of a trick in the order they play it, by its leader.
+        self.orders: tuple[tuple[int, ...], ...] = tuple(
+            tuple(accumulate(range(config.trick_size - 1), lambda seat, _: turns[seat], initial=leader))
+            for leader in range(players)
+        )
+        self.steps = tuple(
+            tuple(setup.setup_steps(config, dealer, seat) for seat in range(players))
+            for dealer in range(players)
+        )
+        self.setup_keys, self.setup_order = _EYE_SETUP if config.devils_eye else _PASS_SETUP
+        # A setup entry's destinations by the number of cards it discards.
+        (first, _), (second, _) = self.setup_order
+        self.destinations = tuple(
+            (Destination.DEVILS_TRICK,) * discards + (first, second) for discards in range(3)
+        )
+        # One Give action per (seat, card, destination), made once, as the engine does.
+        self.gives = {
+            (seat, card, to): Give(seat, card, to)
+            for seat in range(players)
+            for card in config.cards
+            for to in Destination
+        }
+
+    @staticmethod
+    def of(value: JSON) -> _Game:
+        """The game of a record's ``config`` value (any but a custom deck)."""
+        if type(value) is not dict or not value.keys() <= _CONFIG_KEYS:
+            raise _GiveUp
+        return _game_of(tuple((name, _frozen(item)) for name, item in value.items()))
+
+    def cards(self, value: JSON) -> tuple[Card, ...]:
+        """The deck's cards named by an array of ranks (numbers: ``true`` would find card 1)."""
+        if type(value) is not list or not _RANK_TYPES.issuperset(map(type, value)):
+            raise _GiveUp
+        return tuple(map(self.deck.__getitem__, value))  # type: ignore[arg-type]
+
+    def rows(self, value: JSON) -> tuple[tuple[Card, ...], ...]:
+        """A card array per seat (in any order: the rule functions sort what they keep)."""
+        if type(value) is not list or len(value) != self.config.players:
+            raise _GiveUp
+        return tuple([self.cards(row) for row in value])
+
+    def round(self, index: int, dealer: int, value: JSON, is_last: bool) -> RoundReport:
+        """One round: its deal, setups and plays checked, its scores computed and compared."""
+        if type(value) is not dict or not value.keys() <= _ROUND_KEYS:
+            raise _GiveUp
+        config = self.config
+        if type(value["dealer"]) is not int or value["dealer"] != dealer:
+            raise _GiveUp
+        dealt = self.rows(value["hands"])
+        face_up_value = value.get("face_up")
+        dealt_face_up = None if face_up_value is None else self.rows(face_up_value)
+        if (dealt_face_up is None) != (not config.devils_eye):
+            raise _GiveUp
+        setup.check_deal(config, dealer, dealt, dealt_face_up)
+        kept, chosen = self.setups(dealer, dealt, value["setup"])
+        hands, face_up, devils_trick = setup.resolve_setup(config, kept, dealt_face_up, chosen)
+        tricks = _Tricks(self, dealer, hands, face_up)
+        tricks.play(value["plays"])
+        claimed = value.get("scores")
+        scores = None
+        if tricks.complete:
+            captured = tuple(map(tuple, tricks.captured))
+            scores = scoring.round_scores(config, captured, tricks.bottles, devils_trick)
+            if claimed is not None and _per_seat(claimed, config.players) != scores:
+                raise _GiveUp
+        elif not is_last or claimed is not None:
+            raise _GiveUp
+        return RoundReport(
+            index=index,
+            dealer=dealer,
+            complete=tricks.complete,
+            scores=scores,
+            bottle_owners=tuple(bottle.owner for bottle in tricks.bottles),
+            devils_trick=tuple(card.rank for card in devils_trick),
+            tricks=tuple(tricks.reports),
+        )
+
+    def setups(
+        self, dealer: int, dealt: tuple[tuple[Card, ...], ...], value: JSON
+    ) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Give, ...], ...]]:
+        """Every seat's complete setup as the engine's ``Give`` actions, each card one the seat
+        was dealt and has not given before (SETUP-STEPS, SETUP-FROM-DEALT), and the hands
+        without the cards given."""
+        if type(value) is not list or len(value) != self.config.players:
+            raise _GiveUp
+        (_, first_key), (_, second_key) = self.setup_order
+        steps = self.steps[dealer]
+        gives = self.gives
+        chosen = []
+        kept = []
+        for seat, entry in enumerate(value):
+            if type(entry) is not dict or entry.keys() != self.setup_keys:
+                raise _GiveUp
+            discarded = entry["discard"]
+            if type(discarded) is not list:
+                raise _GiveUp
+            cards = self.cards([*discarded, entry[first_key], entry[second_key]])
+            destinations = steps[seat]
+            if destinations != self.destinations[len(discarded)]:
+                raise _GiveUp
+            hand = set(dealt[seat])
+            for card in cards:
+                if not setup.can_give(hand, card):
+                    raise _GiveUp
+                hand.remove(card)
+            chosen.append(tuple([gives[seat, card, to] for card, to in zip(cards, destinations)]))
+            kept.append(tuple(hand))
+        return tuple(kept), tuple(chosen)
+
+
+@lru_cache(maxsize=64)
+def _game_of(key: tuple[tuple[str, Hashable], ...]) -> _Game:
+    config = config_from_json({name: _thawed(item) for name, item in key}, "$.config")
+    if config.deck is not None:
+        raise _GiveUp
+    return _Game(config)
+
+
+class _Tricks:
+    """A round's trick play on working zones (a set of cards per seat): each play checked
+    (TURN-ORDER, CARD-HELD, FOLLOW-SUIT or EYE-FOLLOW-SUIT), each trick resolved as the engine
+    resolves it."""
+
+    def __init__(
+        self,
+        game_: _Game,
+        dealer: int,
+        hands: tuple[tuple[Card, ...], ...],
+        face_up: tuple[tuple[Card, ...], ...] | None,
+    ) -> None:
+        config = game_.config
+        self.game = game_
+        self.hands = [set(hand) for hand in hands]
+        self.face_up = None if face_up is None else [set(row) for row in face_up]
+        self.bottles = (Bottle(),) * config.bottles
+        self.captured: list[list[Card]] = [[] for _ in range(config.players)]
+        self.reports: list[TrickReport] = []
+        self.leader = setup.first_leader(config, dealer)
+        self.complete = False
+
+    def cards_left(self) -> int:
+        """The cards still to be played."""
+        return sum(map(len, self.hands)) + (sum(map(len, self.face_up)) if self.face_up else 0)
+
+    def play(self, plays: JSON) -> None:
+        """Check and play every recorded ``[seat, card]`` in order."""
+        if type(plays) is not list or len(plays) > self.cards_left():
+            raise _GiveUp  # more plays than cards: some come after the round's end
+        holds, follows_suit = play_rules.holds, play_rules.follows_suit
+        eye_follows_suit = play_rules.devils_eye_follows_suit
+        deck, orders = self.game.deck, self.game.orders
+        trick_size = self.game.config.trick_size
+        hands, face_up = self.hands, self.face_up
+        no_face_up: frozenset[Card] = frozenset()
+        pairs = cast(list[tuple[int, Rank]], plays)
+        leader = self.leader
+        for start in range(0, len(pairs), trick_size):
+            seats = orders[leader]
+            trick: list[Card] = []
+            led: Colour | None = None
+            for (seat, rank), to_act in zip(pairs[start : start + trick_size], seats):
+                if type(seat) is not int or seat != to_act:
+                    raise _GiveUp
+                card = deck[rank]
+                if type(rank) is bool:
+                    raise _GiveUp
+                hand = hands[seat]
+                if face_up is None:
+                    if not holds(hand, no_face_up, card) or not follows_suit(hand, led, card):
+                        raise _GiveUp
+                    hand.remove(card)
+                else:
+                    row = face_up[seat]
+                    if not holds(hand, row, card) or not eye_follows_suit(hand, row, led, card):
+                        raise _GiveUp
+                    (hand if card in hand else row).remove(card)
+                trick.append(card)
+                if led is None:
+                    led = card.colour
+            if len(trick) == trick_size:
+                leader = self._resolve(tuple(trick), seats)
+        # No play came after the end (there are no more plays than cards), so the round is
+        # over if it is over now.
+        self.complete = game.round_is_over(hands, face_up)
+
+    def _resolve(self, cards: tuple[Card, ...], seats: tuple[int, ...]) -> int:
+        """Compose the trick rules (as ``engine._resolve_trick``); returns the next leader."""
+        bottles = self.bottles
+        price, bottle_index = play_rules.trick_price(bottles)
+        winning = play_rules.trick_winner(cards, price)
+        winner = seats[winning]
+        bought = play_rules.buys_bottle(cards[winning], price)
+        self.captured[winner] += play_rules.captured_by_winner(cards, winning, bought)
+        if bought:
+            returned = play_rules.returned_price_card(bottles[bottle_index])
+            if returned is not None:
+                owner, price_card = returned
+                self.captured[owner].append(price_card)
+            bought_bottle = play_rules.bottle_after_purchase(winner, cards[winning])
+            self.bottles = bottles[:bottle_index] + (bought_bottle,) + bottles[bottle_index + 1 :]
+            self.reports.append(TrickReport(winner, bottle_index, cards[winning].rank))
+        else:
+            self.reports.append(TrickReport(winner, None, price))
+        return play_rules.next_leader(winner)

@@ -1,0 +1,183 @@
+"""The validator's fast lane (``bottleimp.fast_lane``) against the engine replay.
+
+For a legal record the fast lane must give the very report the engine replay gives; for any
+other record it must give up (``None``), so that the engine replay names the fault. Checked on
+random games of every variant, on every conformance record case, on the record fixtures, and on
+records with faults planted by Hypothesis.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bottleimp import Phase
+from bottleimp.conformance import read_suite
+from bottleimp.fast_lane import validate_fast
+from bottleimp.reports import VALID, ValidationReport
+from bottleimp.validate import validate_json
+from games import VARIANTS, Doc, doc_of, random_game
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORD_CASES = [case for case in read_suite(ROOT / "spec" / "conformance") if case.kind == "record"]
+FIXTURES = Path(__file__).resolve().parent / "data" / "records"
+
+
+def engine_replay(doc: Any) -> ValidationReport:
+    return validate_json(copy.deepcopy(doc), fast=False)
+
+
+def assert_agrees(doc: Any) -> ValidationReport | None:
+    """The fast lane's answer is the engine replay's report, or it gives up; it gives up on
+    every record the engine replay does not find valid. Returns the fast lane's answer."""
+    fast = validate_fast(copy.deepcopy(doc))
+    replayed = engine_replay(doc)
+    if replayed.status != VALID:
+        assert fast is None, f"the fast lane accepts a record the engine refuses: {replayed.errors}"
+    elif fast is not None:
+        assert fast == replayed
+    return fast
+
+
+# --- legal records: the same report, and the fast lane does take them -------------------------
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=25)
+@given(seed=st.integers(0, 2**32 - 1), actions=st.none() | st.integers(0, 300))
+def test_fast_lane_reports_a_legal_record_as_the_engine_replay_does(
+    name: str, seed: int, actions: int | None
+) -> None:
+    state = random_game(VARIANTS[name], seed, actions)
+    fast = assert_agrees(doc_of(state))
+    if state.phase is not Phase.SETUP:
+        # Only a record that ends during a setup is left to the engine replay.
+        assert fast is not None and fast.valid
+
+
+def test_fast_lane_reports_a_record_without_rounds() -> None:
+    fast = assert_agrees({"format": "bottleimp-record/1", "config": {"players": 3}, "rounds": []})
+    assert fast is not None and fast.totals == (0, 0, 0) and not fast.complete
+
+
+def test_fast_lane_leaves_a_custom_deck_and_extension_keys_to_the_engine_replay() -> None:
+    doc = doc_of(random_game(VARIANTS["classic-3p"], 5))
+    assert validate_fast(doc) is not None
+    with_extension = copy.deepcopy(doc)
+    with_extension["rounds"][1]["_note"] = "kept, and ignored"
+    assert validate_fast(with_extension) is None
+    assert validate_json(with_extension).valid
+
+
+# --- every conformance record case and every fixture -------------------------------------------
+
+
+@pytest.mark.parametrize("case", RECORD_CASES, ids=lambda case: case.description[:60])
+def test_fast_lane_agrees_with_the_engine_on_conformance_record_case(case: Any) -> None:
+    record = case.input["record"]
+    fast = assert_agrees(record)
+    if case.expected["verdict"] != "valid":
+        assert fast is None
+
+
+@pytest.mark.parametrize(
+    "path", sorted((FIXTURES / "valid").glob("*.json")) + sorted((FIXTURES / "broken").glob("*.json")),
+    ids=lambda path: f"{path.parent.name}/{path.name}",
+)
+def test_fast_lane_agrees_with_the_engine_on_fixture(path: Path) -> None:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc.pop("_expected")
+    assert_agrees(doc)
+
+
+# --- planted faults: the fast lane never accepts what the engine refuses -----------------------
+
+
+@functools.cache
+def _base(name: str, seed: int, complete: bool) -> Doc:
+    actions = None if complete else 40 + seed * 37
+    return doc_of(random_game(VARIANTS[name], seed, actions))
+
+
+def _slots(value: Any) -> Iterator[tuple[Any, Any]]:
+    """Every (container, key or index) in a JSON value."""
+    if isinstance(value, dict):
+        for key in list(value):
+            yield value, key
+            yield from _slots(value[key])
+    elif isinstance(value, list):
+        for index in range(len(value)):
+            yield value, index
+            yield from _slots(value[index])
+
+
+def _numbers(doc: Doc) -> list[tuple[Any, Any]]:
+    return [(c, k) for c, k in _slots(doc) if type(c[k]) in (int, float)]
+
+
+_other_values: st.SearchStrategy[Any] = st.sampled_from(
+    [True, False, None, "1", [], {}, 2.5, 0.5, -1, 19, 10**30, float("nan")]
+)
+
+
+@st.composite
+def _planted(draw: st.DrawFn, doc: Doc) -> Doc:
+    """``doc`` with one to three faults planted: a number changed (a seat, a card, a score,
+    a dealer), a value of another type, a key or an element taken out or added, two elements
+    swapped (two plays: out of turn, or not following suit)."""
+    doc = copy.deepcopy(doc)
+    for _ in range(draw(st.integers(1, 3))):
+        kind = draw(st.sampled_from(["number", "nearby", "type", "delete", "add", "swap", "twice"]))
+        slots = _numbers(doc) if kind in ("number", "nearby") else list(_slots(doc))
+        if not slots:
+            break
+        container, key = slots[draw(st.integers(0, len(slots) - 1))]
+        value = container[key]
+        if kind == "number":
+            container[key] = draw(st.integers(-1, 40))
+        elif kind == "nearby":
+            container[key] = value + draw(st.sampled_from([-1, 1, 0.5, 0.0]))
+        elif kind == "type":
+            container[key] = draw(_other_values)
+        elif kind == "delete":
+            del container[key]
+        elif kind == "add" and isinstance(container, dict):
+            container[draw(st.sampled_from(["_extension", "unknown", "scores", "face_up"]))] = value
+        elif kind == "add":
+            container.insert(key, value)
+        elif kind == "swap" and isinstance(container, list) and len(container) > 1:
+            other = draw(st.integers(0, len(container) - 1))
+            container[key], container[other] = container[other], container[key]
+        elif kind == "twice" and isinstance(container, list):
+            container.append(copy.deepcopy(value))
+    return doc
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=40)
+@given(data=st.data(), seed=st.integers(0, 3), complete=st.booleans())
+def test_fast_lane_never_accepts_a_record_with_a_planted_fault(
+    name: str, data: st.DataObject, seed: int, complete: bool
+) -> None:
+    assert_agrees(data.draw(_planted(_base(name, seed, complete))))
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_fast_lane_gives_up_on_two_plays_swapped_anywhere_in_a_round(name: str) -> None:
+    """Swap each play with the next one in the first round: out of turn, a card not yet held,
+    a revoke, or (rarely) a legal order with other scores; never silently accepted."""
+    doc = _base(name, 0, True)
+    plays = doc["rounds"][0]["plays"]
+    for index in range(len(plays) - 1):
+        swapped = copy.deepcopy(doc)
+        order = swapped["rounds"][0]["plays"]
+        order[index], order[index + 1] = order[index + 1], order[index]
+        assert_agrees(swapped)
