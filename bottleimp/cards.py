@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from operator import attrgetter
 from typing import Final
 
@@ -97,9 +97,12 @@ rank_key: Final[Callable[[Card], Rank]] = attrgetter("rank")
 """Sort key: cards in a hand are kept in ascending rank order (a C-level getter: it is hot)."""
 
 
-def coins(cards: tuple[Card, ...] | frozenset[Card]) -> int:
+def coins(cards: Iterable[Card]) -> int:
     """The sum of the coins on ``cards``."""
-    return sum(card.coins for card in cards)
+    return sum(map(_coins_of, cards))
+
+
+_coins_of: Final[Callable[[Card], int]] = attrgetter("coins")
 
 
 def position(cards: tuple[Card, ...], card: Card) -> int:

@@ -32,13 +32,14 @@ conformance record case and on records with planted faults.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from functools import lru_cache
 from itertools import accumulate
+from operator import attrgetter
 from typing import Final, cast
 
 from .actions import Destination, Give
-from .cards import Card, Colour, Rank
+from .cards import Card, Colour, Rank, rank_key
 from .config import Config
 from .errors import IllegalActionError, RecordError
 from .reading import JSON, config_from_json, deck_by_rank
@@ -53,7 +54,8 @@ __all__ = ["validate_fast"]
 _RECORD_KEYS: Final = frozenset({"format", "config", "rounds", "totals"})
 _CONFIG_KEYS: Final = frozenset({"edition", "players", "bottles", "teams", "rounds", "target_score"})
 _ROUND_KEYS: Final = frozenset({"dealer", "hands", "face_up", "setup", "plays", "scores"})
-_RANK_TYPES: Final = frozenset({int, float})
+_UNSOLD: Final = Bottle()
+_owner: Final[Callable[[Bottle], int | None]] = attrgetter("owner")
 _INT_TYPE: Final = frozenset({int})
 
 
@@ -167,12 +169,10 @@ class _Game:
             (Destination.DEVILS_TRICK,) * discards + (first, second) for discards in range(3)
         )
         # One Give action per (seat, card, destination), made once, as the engine does.
-        self.gives = {
-            (seat, card, to): Give(seat, card, to)
+        self.gives = tuple(
+            {(card, to): Give(seat, card, to) for card in config.cards for to in Destination}
             for seat in range(players)
-            for card in config.cards
-            for to in Destination
-        }
+        )
 
     @staticmethod
     def of(value: JSON) -> _Game:
@@ -182,8 +182,9 @@ class _Game:
         return _game_of(tuple((name, _frozen(item)) for name, item in value.items()))
 
     def cards(self, value: JSON) -> tuple[Card, ...]:
-        """The deck's cards named by an array of ranks (numbers: ``true`` would find card 1)."""
-        if type(value) is not list or not _RANK_TYPES.issuperset(map(type, value)):
+        """The deck's cards named by an array of ranks. Anything but a number is not a rank of
+        the deck, except ``true``, which is equal to 1: looked for only when a 1 is there."""
+        if type(value) is not list or (True in value and any(item is True for item in value)):
             raise _GiveUp
         return tuple(map(self.deck.__getitem__, value))  # type: ignore[arg-type]
 
@@ -224,8 +225,8 @@ class _Game:
             dealer=dealer,
             complete=tricks.complete,
             scores=scores,
-            bottle_owners=tuple(bottle.owner for bottle in tricks.bottles),
-            devils_trick=tuple(card.rank for card in devils_trick),
+            bottle_owners=tuple(map(_owner, tricks.bottles)),
+            devils_trick=tuple(map(rank_key, devils_trick)),
             tricks=tuple(tricks.reports),
         )
 
@@ -257,7 +258,7 @@ class _Game:
                 if not setup.can_give(hand, card):
                     raise _GiveUp
                 hand.remove(card)
-            chosen.append(tuple([gives[seat, card, to] for card, to in zip(cards, destinations)]))
+            chosen.append(tuple(map(gives[seat].__getitem__, zip(cards, destinations))))
             kept.append(tuple(hand))
         return tuple(kept), tuple(chosen)
 
@@ -275,6 +276,8 @@ class _Tricks:
     (TURN-ORDER, CARD-HELD, FOLLOW-SUIT or EYE-FOLLOW-SUIT), each trick resolved as the engine
     resolves it."""
 
+    __slots__ = ("game", "hands", "face_up", "bottles", "captured", "reports", "leader", "complete")
+
     def __init__(
         self,
         game_: _Game,
@@ -286,7 +289,7 @@ class _Tricks:
         self.game = game_
         self.hands = [set(hand) for hand in hands]
         self.face_up = None if face_up is None else [set(row) for row in face_up]
-        self.bottles = (Bottle(),) * config.bottles
+        self.bottles = (_UNSOLD,) * config.bottles
         self.captured: list[list[Card]] = [[] for _ in range(config.players)]
         self.reports: list[TrickReport] = []
         self.leader = setup.first_leader(config, dealer)
@@ -313,10 +316,10 @@ class _Tricks:
             trick: list[Card] = []
             led: Colour | None = None
             for (seat, rank), to_act in zip(pairs[start : start + trick_size], seats):
-                if type(seat) is not int or seat != to_act:
+                if seat != to_act or type(seat) is not int:
                     raise _GiveUp
                 card = deck[rank]
-                if type(rank) is bool:
+                if type(rank) is bool:  # ``true`` would find card 1
                     raise _GiveUp
                 hand = hands[seat]
                 if face_up is None:

@@ -503,6 +503,8 @@ _SQUARE: Final = bytes.maketrans(b"{}", b"[]")
 _QUOTED_BYTES: Final = re.compile(rb'"[^"]*(?:"|\Z)')
 _DIGITS_AS_ZERO: Final = str.maketrans("123456789", "000000000")
 _LONG_RUN: Final = "0" * (MAX_NUMBER_DIGITS + 1)
+_DIGIT_BYTES_AS_ZERO: Final = bytes.maketrans(b"123456789", b"000000000")
+_LONG_RUN_BYTES: Final = _LONG_RUN.encode()
 
 
 def _without_strings(text: str) -> str:
@@ -515,7 +517,7 @@ def _brackets(text: str, dropped: bytes) -> bytes:
     return text.encode("utf-8", "surrogatepass").translate(_SQUARE, dropped)
 
 
-def _check_nesting(text: str) -> None:
+def _check_nesting(text: str, encoded: bytes) -> None:
     """Refuse nesting deeper than ``MAX_NESTING`` before the parser sees the text, so that the
     parser never recurses deep enough to raise ``RecursionError``.
 
@@ -530,7 +532,7 @@ def _check_nesting(text: str) -> None:
     else:
         # No escapes: every quote opens or closes a string, so keep the quotes with the brackets
         # and drop each string's remains (an unterminated last string runs to the end).
-        brackets = _brackets(text, _NOT_BRACKET_OR_QUOTE_BYTES).replace(b'""', b"")
+        brackets = encoded.translate(_SQUARE, _NOT_BRACKET_OR_QUOTE_BYTES).replace(b'""', b"")
         if b'"' in brackets:
             brackets = _QUOTED_BYTES.sub(b"", brackets)
     for _ in range(MAX_NESTING):
@@ -542,11 +544,11 @@ def _check_nesting(text: str) -> None:
         raise RecordError("$", f"arrays and objects nest more than {MAX_NESTING} deep")
 
 
-def _check_number_lengths(text: str) -> None:
+def _check_number_lengths(text: str, encoded: bytes) -> None:
     """Refuse a number with more than ``MAX_NUMBER_DIGITS`` digits before parsing (Python refuses
     to convert integers of more than 4300 digits, and no record needs a long number). Digits
     inside strings do not count."""
-    if _LONG_RUN not in text.translate(_DIGITS_AS_ZERO):
+    if _LONG_RUN_BYTES not in encoded.translate(_DIGIT_BYTES_AS_ZERO):
         return
     if _LONG_RUN in _without_strings(text).translate(_DIGITS_AS_ZERO):
         raise RecordError(
@@ -616,8 +618,9 @@ def loads_record_json(text: str | bytes) -> JSON:
             raise RecordError("$", f"not UTF-8 text: byte {error.start} is invalid") from None
     elif len(text) > MAX_RECORD_BYTES:
         raise RecordError("$", f"the input is larger than {MAX_RECORD_BYTES} characters")
-    _check_nesting(text)
-    _check_number_lengths(text)
+    encoded = text.encode("utf-8", "surrogatepass")
+    _check_nesting(text, encoded)
+    _check_number_lengths(text, encoded)
     duplicates_seen = False
 
     def pairs_hook(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:

@@ -33,10 +33,10 @@ def individual_scores(
     for bottle in bottles:
         if bottle.owner is not None:
             owned[bottle.owner] += 1
-    return tuple(
+    return tuple([
         bottle_penalty(devils_trick, owned[seat]) if owned[seat] else captured_points(captured[seat])
         for seat in range(players)
-    )
+    ])
 
 
 @rule("SCORE-TEAMS")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from functools import lru_cache
+from itertools import chain
 from typing import Final
 
 from ..actions import Destination, Give
@@ -117,18 +118,13 @@ def check_deal(
                 "DEAL-COUNTS", f"the deal has {len(face_up)} face-up rows for 2 players"
             )
         zones.append(("face-up cards", face_up, face_up_counts))
-    deck = set(config.cards)
-    dealt = [card for _, cards_by_seat, _ in zones for cards in cards_by_seat for card in cards]
-    counts_match = all(
-        len(cards) == count for _, by_seat, counts in zones for cards, count in zip(by_seat, counts)
-    )
-    if (
-        counts_match
-        and len(dealt) == len(deck)
-        and len(set(dealt)) == len(deck)
-        and deck.issuperset(dealt)
+    deck = _deck_set(config)
+    dealt = set(chain.from_iterable(hands))
+    dealt.update(chain.from_iterable(face_up or ()))
+    if dealt == deck and all(
+        tuple(map(len, by_seat)) == counts for _, by_seat, counts in zones
     ):
-        return
+        return  # every count right and the deck dealt, so no card twice
     # Name the first fault, in seat order.
     seen: set[Card] = set()
     for name, cards_by_seat, counts in zones:
@@ -147,6 +143,11 @@ def check_deal(
     if missing:
         listed = ", ".join(str(card) for card in sorted(missing, key=rank_key))
         raise IllegalActionError("DEAL-COUNTS", f"the deal leaves out {listed}")
+
+
+@lru_cache(maxsize=64)
+def _deck_set(config: Config) -> frozenset[Card]:
+    return frozenset(config.cards)
 
 
 @rule("FIRST-DEALER")
@@ -228,27 +229,29 @@ def resolve_setup(
     devils_trick: list[Card] = []
     for gives in setup:
         for give in gives:
-            if give.to is Destination.DEVILS_TRICK:
+            to = give.to
+            if to is Destination.DEVILS_TRICK:
                 devils_trick.append(give.card)
-            elif give.to is Destination.LEFT:
-                new_hands[(give.seat + 1) % players].append(give.card)
-            elif give.to is Destination.RIGHT:
-                new_hands[(give.seat - 1) % players].append(give.card)
-            elif give.to is Destination.OPPONENT_HIDDEN:
-                new_hands[1 - give.seat].append(give.card)
-            else:
+            elif to is Destination.OPPONENT_FACE_UP:
                 assert new_face_up is not None
                 new_face_up[1 - give.seat].append(give.card)
-    result_face_up = (
-        tuple(tuple(sorted(cards, key=rank_key)) for cards in new_face_up)
-        if new_face_up is not None
-        else None
-    )
+            else:
+                new_hands[(give.seat + _RECEIVER_OFFSET[to]) % players].append(give.card)
+    for zone in (*new_hands, *(new_face_up or ()), devils_trick):
+        zone.sort(key=rank_key)
     return (
-        tuple(tuple(sorted(hand, key=rank_key)) for hand in new_hands),
-        result_face_up,
-        tuple(sorted(devils_trick, key=rank_key)),
+        tuple(map(tuple, new_hands)),
+        None if new_face_up is None else tuple(map(tuple, new_face_up)),
+        tuple(devils_trick),
     )
+
+
+_RECEIVER_OFFSET: Final = {
+    Destination.LEFT: 1,
+    Destination.RIGHT: -1,
+    Destination.OPPONENT_HIDDEN: 1,  # the other of two seats
+}
+"""Where a card given to each destination goes: the seat this many places clockwise."""
 
 
 @rule("FIRST-LEADER")
