@@ -220,14 +220,14 @@ class _Game:
                 raise _GiveUp
         elif not is_last or claimed is not None:
             raise _GiveUp
-        return RoundReport(
-            index=index,
-            dealer=dealer,
-            complete=tricks.complete,
-            scores=scores,
-            bottle_owners=tuple(map(_owner, tricks.bottles)),
-            devils_trick=tuple(map(rank_key, devils_trick)),
-            tricks=tuple(tricks.reports),
+        return RoundReport(  # index, dealer, complete, scores, bottle owners, Devil's Trick, tricks
+            index,
+            dealer,
+            tricks.complete,
+            scores,
+            tuple(map(_owner, tricks.bottles)),
+            tuple(map(rank_key, devils_trick)),
+            tuple(tricks.reports),
         )
 
     def setups(
