@@ -34,7 +34,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from functools import lru_cache
-from itertools import accumulate
 from operator import attrgetter
 from typing import Final, cast
 
@@ -74,6 +73,8 @@ def validate_fast(value: JSON, source: str = "<record>") -> ValidationReport | N
 
 
 def _validate(value: JSON, source: str) -> ValidationReport:
+    """The rounds in turn, each dealt by the next seat (FIRST-DEALER, DEALER-ROTATION), none
+    after the game's end (GAME-END); the totals (GAME-TOTALS) and the winners (WINNERS)."""
     if type(value) is not dict or not value.keys() <= _RECORD_KEYS:
         raise _GiveUp
     if value.get("format") != RECORD_FORMAT:
@@ -144,20 +145,16 @@ _EYE_SETUP: Final = (
 
 
 class _Game:
-    """What the fast lane needs of one configuration, worked out once: the config, its deck by
-    rank, each seat's next seat (TURN-ORDER), and the setup steps of each seat for each dealer
-    (SETUP-STEPS)."""
+    """What the fast lane needs of one configuration, worked out once from the rule functions:
+    the deck by rank, the order of the seats in a trick by its leader (TURN-ORDER), the setup
+    steps of each seat for each dealer (SETUP-STEPS), and the ``Give`` actions."""
 
     def __init__(self, config: Config) -> None:
         players = config.players
         self.config = config
         self.deck: Mapping[Rank, Card] = deck_by_rank(config)
-        turns = tuple(play_rules.next_to_play(config, seat) for seat in range(players))
-        # The seats of a trick in the order they play it, by its leader.
-        self.orders: tuple[tuple[int, ...], ...] = tuple(
-            tuple(accumulate(range(config.trick_size - 1), lambda seat, _: turns[seat], initial=leader))
-            for leader in range(players)
-        )
+        # The seats of a trick in the order they play it, by its leader (TURN-ORDER).
+        self.orders = tuple(_trick_order(config, leader) for leader in range(players))
         self.steps = tuple(
             tuple(setup.setup_steps(config, dealer, seat) for seat in range(players))
             for dealer in range(players)
@@ -195,7 +192,9 @@ class _Game:
         return tuple([self.cards(row) for row in value])
 
     def round(self, index: int, dealer: int, value: JSON, is_last: bool) -> RoundReport:
-        """One round: its deal, setups and plays checked, its scores computed and compared."""
+        """One round: the deal (DEAL-COUNTS), the setups (SETUP-STEPS, SETUP-FROM-DEALT,
+        SETUP-RESOLVE), the tricks, and the scores once it is over (ROUND-END, SCORE-ROUND)
+        compared with those the record claims; only the last round may be unfinished."""
         if type(value) is not dict or not value.keys() <= _ROUND_KEYS:
             raise _GiveUp
         config = self.config
@@ -261,6 +260,13 @@ class _Game:
             chosen.append(tuple(map(gives[seat].__getitem__, zip(cards, destinations))))
             kept.append(tuple(hand))
         return tuple(kept), tuple(chosen)
+
+
+def _trick_order(config: Config, leader: int) -> tuple[int, ...]:
+    seats = [leader]
+    while len(seats) < config.trick_size:
+        seats.append(play_rules.next_to_play(config, seats[-1]))
+    return tuple(seats)
 
 
 @lru_cache(maxsize=64)
