@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from bottleimp import Config, GameState, apply, legal_actions, new_game
@@ -41,3 +42,16 @@ def random_game(config: Config, seed: int, actions: int | None = None) -> GameSt
 
 def doc_of(state: GameState) -> Doc:
     return dict(record_to_json(record_from_state(state)))
+
+
+def json_slots(value: Any) -> Iterator[tuple[Any, Any]]:
+    """Every (container, key or index) in a JSON value, depth first: the places a test can plant
+    a fault."""
+    if isinstance(value, dict):
+        for key in list(value):
+            yield value, key
+            yield from json_slots(value[key])
+    elif isinstance(value, list):
+        for index in range(len(value)):
+            yield value, index
+            yield from json_slots(value[index])

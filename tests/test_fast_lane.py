@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import functools
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from bottleimp.conformance import read_suite
 from bottleimp.fast_lane import validate_fast
 from bottleimp.reports import VALID, ValidationReport
 from bottleimp.validate import validate_json
-from games import VARIANTS, Doc, doc_of, random_game
+from games import VARIANTS, Doc, doc_of, json_slots, random_game
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD_CASES = [case for case in read_suite(ROOT / "spec" / "conformance") if case.kind == "record"]
@@ -107,20 +106,8 @@ def _base(name: str, seed: int, complete: bool) -> Doc:
     return doc_of(random_game(VARIANTS[name], seed, actions))
 
 
-def _slots(value: Any) -> Iterator[tuple[Any, Any]]:
-    """Every (container, key or index) in a JSON value."""
-    if isinstance(value, dict):
-        for key in list(value):
-            yield value, key
-            yield from _slots(value[key])
-    elif isinstance(value, list):
-        for index in range(len(value)):
-            yield value, index
-            yield from _slots(value[index])
-
-
 def _numbers(doc: Doc) -> list[tuple[Any, Any]]:
-    return [(c, k) for c, k in _slots(doc) if type(c[k]) in (int, float)]
+    return [(c, k) for c, k in json_slots(doc) if type(c[k]) in (int, float)]
 
 
 _other_values: st.SearchStrategy[Any] = st.sampled_from(
@@ -136,7 +123,7 @@ def _planted(draw: st.DrawFn, doc: Doc) -> Doc:
     doc = copy.deepcopy(doc)
     for _ in range(draw(st.integers(1, 3))):
         kind = draw(st.sampled_from(["number", "nearby", "type", "delete", "add", "swap", "twice"]))
-        slots = _numbers(doc) if kind in ("number", "nearby") else list(_slots(doc))
+        slots = _numbers(doc) if kind in ("number", "nearby") else list(json_slots(doc))
         if not slots:
             break
         container, key = slots[draw(st.integers(0, len(slots) - 1))]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +29,7 @@ from bottleimp.validate import (
     validate_json,
 )
 
-from games import VARIANTS, Doc, doc_of, random_game
+from games import VARIANTS, Doc, doc_of, json_slots, random_game
 
 
 _GAMES: dict[tuple[str, int], GameState] = {}
@@ -658,20 +657,8 @@ def test_arbitrary_json_gets_a_status_and_never_an_exception(value: Any) -> None
     assert validate_json(value).status in (VALID, BROKEN, UNREADABLE)
 
 
-def _slots(value: Any) -> Iterator[tuple[Any, Any]]:
-    """Every (container, key) pair in a JSON value."""
-    if isinstance(value, dict):
-        for key in list(value):
-            yield value, key
-            yield from _slots(value[key])
-    elif isinstance(value, list):
-        for index in range(len(value)):
-            yield value, index
-            yield from _slots(value[index])
-
-
 _SMALL = game_doc("classic-3p", rounds=1)
-_SMALL_SLOTS = len(list(_slots(copy.deepcopy(_SMALL))))
+_SMALL_SLOTS = len(list(json_slots(copy.deepcopy(_SMALL))))
 
 _replacements = json_values | st.integers(-3, 40) | st.sampled_from([2.5, 19, 1.0, -1, 10**30])
 
@@ -683,7 +670,7 @@ def test_mutated_valid_records_get_a_status_and_never_an_exception(
 ) -> None:
     doc = copy.deepcopy(_SMALL)
     for where, item, delete in edits:
-        slots = list(_slots(doc))
+        slots = list(json_slots(doc))
         if not slots:
             break
         container, key = slots[where % len(slots)]
@@ -705,7 +692,7 @@ def test_records_with_numbers_changed_stay_readable_and_get_a_verdict(
     validator must then judge it under the rules, never fail."""
     doc = copy.deepcopy(_SMALL)
     for where, number in edits:
-        numeric = [(c, k) for c, k in _slots(doc) if type(c[k]) is int]
+        numeric = [(c, k) for c, k in json_slots(doc) if type(c[k]) is int]
         container, key = numeric[where % len(numeric)]
         container[key] = number
     report = validate_json(doc)
