@@ -9,6 +9,7 @@ number ``17`` or ``2.5`` therefore round-trips without loss (rule ``CARD-RANK``)
 from __future__ import annotations
 
 import enum
+import threading
 import weakref
 from collections.abc import Callable, Iterable
 from operator import attrgetter
@@ -65,6 +66,7 @@ def format_rank(rank: Rank) -> str:
 _CARDS: Final[weakref.WeakValueDictionary[tuple[Rank, Colour, int], Card]] = (
     weakref.WeakValueDictionary()
 )
+_CARDS_LOCK: Final = threading.Lock()
 
 
 @frozen(eq=False)
@@ -82,8 +84,15 @@ class Card:
         key = (normalize_rank(rank), colour, coins)
         card = _CARDS.get(key)
         if card is None:
-            card = super().__new__(cls)
-            _CARDS[key] = card
+            with _CARDS_LOCK:  # two threads building the same new card get one object
+                card = _CARDS.get(key)
+                if card is None:
+                    card = super().__new__(cls)
+                    # Complete before another thread can find it (attrs' __init__, which runs
+                    # next, sets the same values again).
+                    for name, value in zip(("rank", "colour", "coins"), key):
+                        object.__setattr__(card, name, value)
+                    _CARDS[key] = card
         return card
 
     def __reduce__(self) -> tuple[type[Card], tuple[Rank, Colour, int]]:

@@ -263,6 +263,38 @@ def test_edition_deck_by_player_count_DECK() -> None:
         assert len({c.rank for c in cards}) == len(cards)
 
 
+# -- cards are values, interned ------------------------------------------------------------------
+
+
+def test_equal_cards_are_one_object_CARD_RANK() -> None:
+    """Building a card equal to one that exists gives that card: rank 17.0 is rank 17."""
+    card = Card(17, Colour.RED, 1)
+    assert Card(17.0, Colour.RED, 1) is card and Card(17, Colour.RED, 1) == card
+    assert Card(17, Colour.RED, 2) != card and Card(17, Colour.BLUE, 1) != card
+    assert hash(Card(17, Colour.RED, 1)) == hash(card)
+    assert {card: "x"}[Card(17, Colour.RED, 1)] == "x"
+
+
+def test_copied_and_unpickled_cards_are_the_card_itself_CARD_RANK() -> None:
+    import copy
+    import pickle
+
+    card = Card(2.5, Colour.GREEN, 3)
+    assert copy.copy(card) is card and copy.deepcopy(card) is card
+    assert pickle.loads(pickle.dumps(card)) is card
+    assert copy.deepcopy([card, card]) == [card, card]
+
+
+def test_threads_building_the_same_new_card_get_one_object_CARD_RANK() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    rank = 1000.5  # a card no other test builds
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        cards = list(pool.map(lambda _: Card(rank, Colour.YELLOW, 1), range(64)))
+    assert all(card is cards[0] for card in cards)
+    assert cards[0].rank == rank and cards[0].colour is Colour.YELLOW and cards[0].coins == 1
+
+
 # -- CARD-RANK ---------------------------------------------------------------------------------
 
 
