@@ -2,7 +2,7 @@
 
 The records come from seeded random games (every action drawn uniformly from the legal ones),
 written as ``bottleimp-record/1`` JSON text. The figure covers what the command does per file
-after reading it: parse the JSON text and validate it (``loads_record_json`` + ``validate_json``,
+after reading it: parse the JSON text and validate it (``loads_json`` + ``validate_json``,
 whose fast lane takes every legal record). A second figure, measured in the same run, replays
 every record through the engine (``fast=False``): the ratio of the two holds from machine to
 machine better than either figure does on a shared machine.
@@ -20,8 +20,9 @@ import random
 import time
 
 from bottleimp import Config, apply, legal_actions, new_game
-from bottleimp.records import loads_record_json, record_from_state, record_to_json
-from bottleimp.validate import validate_json
+from bottleimp.formats.json_input import loads_json
+from bottleimp.formats.records import record_from_state, record_to_json
+from bottleimp.validation import validate_json
 
 
 def random_record_texts(players: int, games: int) -> list[str]:
@@ -45,7 +46,7 @@ def measure(texts: list[str], seconds: float, fast: bool) -> tuple[int, float, f
     start, start_cpu = time.perf_counter(), time.process_time()
     while True:
         for text in texts:
-            report = validate_json(loads_record_json(text), fast=fast)
+            report = validate_json(loads_json(text), fast=fast)
             if not report.valid:
                 raise SystemExit(f"a generated record was judged invalid: {report.errors}")
             validated += 1

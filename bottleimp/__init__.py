@@ -14,9 +14,14 @@ from .actions import Action, Destination, Give, Play, StartRound
 from .cards import START_PRICE, Card, Colour, Rank
 from .config import DEFAULT_ROUNDS, Config, default_teams
 from .editions import CLASSIC, EDITIONS, MATAGOT_2024, MATAGOT_2024_54
-from .codec import action_from_json, action_to_json, state_from_json, state_to_json
 from .engine import apply, check_action, is_legal, legal_actions, new_game, with_deal
 from .errors import BottleImpError, ConfigError, IllegalActionError, RecordError
+from .formats.state_json import (
+    action_from_json,
+    action_to_json,
+    state_from_json,
+    state_to_json,
+)
 from .rules.game import winners
 from .state import Bottle, GameState, Phase, RoundState, TrickResult
 from .view import SeatView, view

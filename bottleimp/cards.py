@@ -17,7 +17,7 @@ from typing import Final
 
 from attrs import field, frozen
 
-from .rulebook import rule
+from .rules.registry import rule
 
 START_PRICE: Final = 19
 """The neutral start card: it sets every bottle's first price and is never played or scored."""

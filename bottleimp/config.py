@@ -6,15 +6,15 @@ names the configuration rule and says why.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Final
 
-from attrs import field, frozen
+from attrs import Factory, field, frozen
 
-from .cards import START_PRICE, Card
+from .cards import START_PRICE, Card, Rank, format_rank
 from .editions import EDITIONS, edition_deck
-from .errors import ConfigError
-from .rulebook import rule
+from .errors import ConfigError, UnknownCardError
+from .rules.registry import rule
 
 DEFAULT_ROUNDS: Final = {2: 6, 3: 9, 4: 8, 5: 5, 6: 6}
 """Rounds per game by player count when no game end is given (BGA's defaults; rule GAME-END)."""
@@ -74,7 +74,8 @@ class Config:
     """A frozen game configuration; every argument is a keyword with a sensible default.
 
     - ``players``: 2 to 6 (2 is the Devil's Eye variant).
-    - ``edition``: ``"classic"`` (2-4 players) or ``"matagot-2024"`` (2-6; 54 cards for 5-6).
+    - ``edition``: ``"classic"`` (2-4 players) or ``"matagot-2024"`` (2-6; 54 cards for 5-6);
+      by default ``"classic"`` for 2-4 players and ``"matagot-2024"`` for 5-6.
     - ``bottles``: 1, or 2 for the Second Bottle variant (5-6 players).
     - ``teams``: ``None`` or a partition of the seats into pairs and singles (4-6 players).
     - ``rounds`` / ``target_score``: the game ends after that many rounds, or after the round in
@@ -83,14 +84,23 @@ class Config:
     """
 
     players: int = 4
-    edition: str = "classic"
+    """How many seats play, numbered 0 to ``players - 1`` clockwise."""
+    edition: str = field(default=Factory(lambda self: default_edition(self.players), takes_self=True))
+    """The edition whose deck is dealt: ``"classic"`` or ``"matagot-2024"``."""
     bottles: int = 1
+    """1, or 2 for the Second Bottle variant (5-6 players)."""
     teams: Teams | None = field(default=None, converter=_to_teams)
+    """``None`` (everyone for themselves) or the teams, each a sorted tuple of seats."""
     rounds: int | None = None
+    """The game ends after this many rounds (``None``: see ``target_score`` and the default)."""
     target_score: int | None = None
+    """The game ends after the round in which a total reaches this score (``None``: no target)."""
     deck: tuple[Card, ...] | None = field(default=None, converter=_to_deck)
+    """A custom deck played instead of the edition's (``None``: the edition's deck)."""
     cards: tuple[Card, ...] = field(init=False, eq=False, repr=False)
     """The cards dealt each round, in ascending rank order (derived: the deck or the edition's)."""
+    cards_by_rank: Mapping[Rank, Card] = field(init=False, eq=False, repr=False)
+    """The cards by rank (derived, typed read-only; ``card(rank)`` is the checked lookup)."""
 
     def __attrs_post_init__(self) -> None:
         check_players(self)
@@ -101,6 +111,18 @@ class Config:
         check_deck(self)
         cards = self.deck if self.deck is not None else edition_deck(self.edition, self.players)
         object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "cards_by_rank", {card.rank: card for card in cards})
+
+    def card(self, rank: Rank) -> Card:
+        """The card of this game's deck with rank ``rank`` (rule ``DECK``); a rank that no card
+        of the deck has raises ``UnknownCardError``. The one rank-to-card lookup: every reader
+        of ranks (records, states, the protocol) asks it."""
+        try:
+            return self.cards_by_rank[rank]
+        except (KeyError, TypeError):
+            raise UnknownCardError(
+                rank, f"{_rank_text(rank)} is not a card of this game's deck"
+            ) from None
 
     @property
     def round_limit(self) -> int | None:
@@ -118,6 +140,18 @@ class Config:
     def trick_size(self) -> int:
         """Cards in one trick: one per player, four in Devil's Eye (A, B, A, B)."""
         return 4 if self.players == 2 else self.players
+
+
+def _rank_text(rank: object) -> str:
+    if isinstance(rank, (int, float)) and not isinstance(rank, bool):
+        return format_rank(rank)
+    return repr(rank)
+
+
+def default_edition(players: int) -> str:
+    """The edition played when none is given: the classic deck for 2-4 players, Matagot 2024's
+    54 cards for 5-6 (the classic deck cannot serve them: rule ``CONFIG-EDITION``)."""
+    return "matagot-2024" if _is_int(players) and players >= 5 else "classic"
 
 
 @rule("CONFIG-PLAYERS")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from .cards import Card, Colour, Rank
-from .rulebook import rule
+from .rules.registry import rule
 
 EDITIONS: Final = ("classic", "matagot-2024")
 

@@ -55,16 +55,17 @@ def _dealt_round(
     )
 
 
-def new_game(config: Config | None = None, seed: int = 7) -> GameState:
-    """The state at the start of a game: the first round dealt from ``seed``, setup to begin.
+def new_game(config: Config | None = None, seed: int = 7, *, first_dealer: int = 0) -> GameState:
+    """The state at the start of a game: the first round dealt by ``first_dealer`` (any seat may
+    deal first: rule FIRST-DEALER) from ``seed``, setup to begin.
 
     Later rounds are dealt from the same seed and their round index, so a whole game follows
-    deterministically from ``(config, seed)``.
+    deterministically from ``(config, seed, first_dealer)``.
     """
     config = Config() if config is None else config
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise TypeError(f"seed must be an int, not {seed!r}")
-    first = new_round(config, seed, 0, setup.first_dealer(config))
+    first = new_round(config, seed, 0, setup.first_dealer(config, first_dealer))
     return GameState(
         config=config,
         seed=seed,

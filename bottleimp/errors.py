@@ -1,11 +1,20 @@
-"""The error taxonomy. Every error that a rule raises carries that rule's ID.
+"""The error taxonomy: every error the library raises on purpose is a ``BottleImpError``.
 
-- ``BottleImpError``: the base of every error the library raises on purpose.
-- ``ConfigError`` (a ``ValueError``): a configuration no source defines, refused at construction.
-- ``IllegalActionError`` (a ``ValueError``): an action the rules forbid in this state; the state
-  it was tried on is unchanged (states are immutable).
-- ``RecordError`` (a ``ValueError``): input that is not a readable record or state; it names the
-  JSON path of the fault.
+- ``ConfigError`` (a ``ValueError``): a configuration no source defines, refused at construction;
+  ``rule_id`` names the configuration rule.
+- ``IllegalActionError`` (a ``ValueError``): an action the rules forbid in this state; ``rule_id``
+  names the broken rule, and the state it was tried on is unchanged (states are immutable).
+- ``MalformedActionError`` (a ``TypeError``): an action whose fields have the wrong types (a
+  seat that is not an ``int``, a card that is not a ``Card``), refused when it is built.
+- ``NoSuchSeatError`` (a ``ValueError``): a seat number that the game does not have.
+- ``UnknownCardError`` (a ``LookupError``): a rank that is not a card of the game's deck.
+- ``RecordError`` (a ``ValueError``): input that is not a readable record, state, action or
+  protocol line; ``path`` is the JSON path of the fault, and ``rule_id`` names the rule a
+  readable but forbidden value breaks (a configuration no source defines, say).
+- ``CatalogueError`` (a ``ValueError``) and ``UnknownRuleError`` (a ``LookupError``): a malformed
+  catalogue file, and a rule or interpretation ID the catalogue does not list.
+- ``HarnessError``: the conformance harness cannot run at all; ``PeerFault``: the implementation
+  under test did not answer properly (``kind``: ``timeout``, ``crash`` or ``malformed``).
 """
 
 from __future__ import annotations
@@ -33,6 +42,36 @@ class IllegalActionError(BottleImpError, ValueError):
         self.message = message
 
 
+class MalformedActionError(BottleImpError, TypeError):
+    """An action built from values of the wrong types; ``field`` names the field at fault."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+class NoSuchSeatError(BottleImpError, ValueError):
+    """A seat number outside ``0 .. players - 1``."""
+
+    def __init__(self, seat: object, players: int) -> None:
+        super().__init__(f"there is no seat {seat!r} in a {players}-player game")
+        self.seat = seat
+        self.players = players
+
+
+class UnknownCardError(BottleImpError, LookupError):
+    """A rank that is not a card of the game's deck (``config.card(rank)``)."""
+
+    def __init__(self, rank: object, message: str) -> None:
+        super().__init__(message)
+        self.rank = rank
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
 class RecordError(BottleImpError, ValueError):
     """Input that is not a readable record or state. ``path`` is the JSON path of the fault;
     ``rule_id`` names the rule it breaks when it is readable but breaks one (else ``None``)."""
@@ -42,3 +81,38 @@ class RecordError(BottleImpError, ValueError):
         self.path = path
         self.message = message
         self.rule_id = rule_id
+
+
+class CatalogueError(BottleImpError, ValueError):
+    """A catalogue file that does not follow its format. ``where`` names the file and place."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+
+
+class UnknownRuleError(BottleImpError, LookupError):
+    """A rule or interpretation ID that the catalogue does not list."""
+
+    def __init__(self, rule_id: str, message: str) -> None:
+        super().__init__(message)
+        self.rule_id = rule_id
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class HarnessError(BottleImpError):
+    """The harness cannot run at all (Hypothesis missing, the command cannot be started)."""
+
+
+class PeerFault(BottleImpError):
+    """The other side did not answer properly: ``kind`` is ``timeout``, ``crash`` or
+    ``malformed``."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message

@@ -13,7 +13,7 @@ from attrs import frozen
 from .actions import Destination, Give, Play
 from .cards import Card
 from .config import Config
-from .rulebook import rule
+from .rules.registry import rule
 from .state import Bottle, GameState, Phase, TrickResult
 
 

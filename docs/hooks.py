@@ -28,7 +28,7 @@ from mkdocs.exceptions import PluginError
 
 import bottleimp
 from bottleimp import catalogue as cat
-from bottleimp.rulebook import RULE_FUNCTIONS
+from bottleimp.rules.registry import RULE_FUNCTIONS
 
 REPO = Path(__file__).resolve().parents[1]
 RULES_PAGE = "reference/rules.md"

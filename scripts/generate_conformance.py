@@ -31,7 +31,7 @@ from typing import Final
 from bottleimp import Config, GameState, Give, Phase, Play, apply, legal_actions, new_game
 from bottleimp.actions import Destination
 from bottleimp.cards import Card, rank_key
-from bottleimp.conformance import (
+from bottleimp.conformance.vectors import (
     CONFORMANCE_FORMAT,
     bottles_to_json,
     format_case_file,
@@ -40,8 +40,9 @@ from bottleimp.conformance import (
 )
 from bottleimp.engine import check_action
 from bottleimp.errors import IllegalActionError
-from bottleimp.reading import JSON, config_to_json
-from bottleimp.records import record_from_state, record_to_json
+from bottleimp.formats.config_json import config_to_json
+from bottleimp.formats.json_input import JSON
+from bottleimp.formats.records import record_from_state, record_to_json
 from bottleimp.rules.scoring import round_scores
 from bottleimp.state import RoundState
 

@@ -19,7 +19,7 @@ from bottleimp import (
     legal_actions,
     new_game,
 )
-from bottleimp.codec import (
+from bottleimp.formats.state_json import (
     STATE_FORMAT,
     action_from_json,
     action_to_json,

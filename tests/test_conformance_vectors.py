@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from bottleimp.conformance import (
+from bottleimp.conformance.vectors import (
     CONFORMANCE_FORMAT,
     KINDS,
     Case,
@@ -21,7 +21,7 @@ from bottleimp.conformance import (
     same_json,
 )
 from bottleimp.errors import RecordError
-from bottleimp.reading import JSON
+from bottleimp.formats.json_input import JSON
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "spec" / "conformance"

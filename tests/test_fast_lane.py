@@ -1,4 +1,4 @@
-"""The validator's fast lane (``bottleimp.fast_lane``) against the engine replay.
+"""The validator's fast lane (``bottleimp.validation.fast_lane``) against the engine replay.
 
 For a legal record the fast lane must give the very report the engine replay gives; for any
 other record it must give up (``None``), so that the engine replay names the fault. Checked on
@@ -19,10 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bottleimp import Phase
-from bottleimp.conformance import read_suite
-from bottleimp.fast_lane import validate_fast
-from bottleimp.reports import VALID, ValidationReport
-from bottleimp.validate import validate_json
+from bottleimp.conformance.vectors import read_suite
+from bottleimp.validation.fast_lane import validate_fast
+from bottleimp.validation.reports import VALID, ValidationReport
+from bottleimp.validation import validate_json
 from games import VARIANTS, Doc, doc_of, json_slots, random_game
 
 ROOT = Path(__file__).resolve().parent.parent

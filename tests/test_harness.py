@@ -14,19 +14,14 @@ from typing import Any
 import pytest
 
 from bottleimp.cli import main
-from bottleimp.harness import (
-    PROTOCOL,
-    Failure,
-    HarnessError,
-    Referee,
-    compare,
-    run_harness,
-)
-from bottleimp.reading import JSON
-from bottleimp.records import read_record_file
+from bottleimp.conformance.differential import Failure, run_harness
+from bottleimp.conformance.protocol import PROTOCOL, Referee, compare
+from bottleimp.errors import HarnessError
+from bottleimp.formats.json_input import JSON
+from bottleimp.formats.records import read_record_file
 from bottleimp.rules.setup import deal
 from bottleimp.config import Config
-from bottleimp.validate import validate_file
+from bottleimp.validation import validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
 PEER = [sys.executable, str(ROOT / "examples" / "reference_peer" / "peer.py")]
@@ -112,7 +107,7 @@ def test_the_seed_alone_decides_the_games_whatever_else_is_imported() -> None:
         "import sys\n"
         "if sys.argv[1] == 'import':\n"
         "    import bottleimp.cli\n"
-        "from bottleimp.harness import run_harness\n"
+        "from bottleimp.conformance.differential import run_harness\n"
         f"report = run_harness({PEER + ['--bug', 'half-rank-int']!r}, examples=20, seed=5,\n"
         "                      shrink_seconds=0.001)\n"
         "print(report.summary, report.failure and report.failure.script)\n"
@@ -217,7 +212,7 @@ def test_command_reports_a_planted_bug_and_the_record_it_wrote(
 
 
 def test_command_against_the_library_serving_itself(capsys: pytest.CaptureFixture[str]) -> None:
-    serve = [sys.executable, "-m", "bottleimp.cli", "conformance", "--serve"]
+    serve = [sys.executable, "-m", "bottleimp", "conformance", "--serve"]
     status = main(["conformance", "--cmd", _command_line(serve), "--examples", "5"])
     assert status == 0
     assert capsys.readouterr().out.splitlines()[-1] == "5 passed, 0 failed"

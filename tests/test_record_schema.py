@@ -19,8 +19,8 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unus
 
 from bottleimp import Config
 from bottleimp.errors import RecordError
-from bottleimp.records import parse_record
-from bottleimp.validate import BROKEN, validate_json
+from bottleimp.formats.records import parse_record
+from bottleimp.validation import BROKEN, validate_json
 
 from games import VARIANTS, Doc, doc_of, random_game
 

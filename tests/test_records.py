@@ -16,10 +16,8 @@ import pytest
 
 from bottleimp import Config, Phase, new_game
 from bottleimp.errors import RecordError
-from bottleimp.reading import JSON, ConfigRecordError
-from bottleimp.records import (
-    MAX_NESTING,
-    MAX_RECORD_BYTES,
+from bottleimp.formats.json_input import JSON, MAX_NESTING, MAX_RECORD_BYTES, loads_json
+from bottleimp.formats.records import (
     RECORD_FORMAT,
     EyeSetup,
     GameRecord,
@@ -28,7 +26,6 @@ from bottleimp.records import (
     RoundRecord,
     dumps_record,
     loads_record,
-    loads_record_json,
     parse_record,
     read_record_file,
     record_from_state,
@@ -310,14 +307,14 @@ def test_invalid_configuration_names_its_rule_and_key(
     key: str, item: JSON, path: str, rule: str
 ) -> None:
     error = assert_record_error(_set(four_player_json(), ["config", key], item), path, rule)
-    assert isinstance(error, ConfigRecordError) and error.rule_id == rule
+    assert isinstance(error, RecordError) and error.rule_id == rule
 
 
 def test_rounds_and_target_score_together_name_the_config_CONFIG_GAME_END() -> None:
     value = _set(four_player_json(), ["config", "rounds"], 3)
     value = _set(value, ["config", "target_score"], 100)
     error = assert_record_error(value, "$.config", "CONFIG-GAME-END")
-    assert isinstance(error, ConfigRecordError)
+    assert isinstance(error, RecordError)
 
 
 def test_five_players_with_the_classic_deck_name_the_edition_CONFIG_EDITION() -> None:
@@ -354,30 +351,30 @@ def test_a_number_that_is_no_card_of_the_deck_is_readable() -> None:
 )
 def test_hostile_text_is_a_record_error_at_the_root(text: str, fragment: str) -> None:
     with pytest.raises(RecordError) as caught:
-        loads_record_json(text)
+        loads_json(text)
     assert caught.value.path == "$"
     assert fragment in caught.value.message
 
 
 def test_nesting_up_to_the_limit_is_read_and_brackets_in_strings_do_not_count() -> None:
     deep = "[" * MAX_NESTING + "]" * MAX_NESTING
-    assert loads_record_json(deep) is not None
+    assert loads_json(deep) is not None
     too_deep = "[" * (MAX_NESTING + 1) + "]" * (MAX_NESTING + 1)
     with pytest.raises(RecordError):
-        loads_record_json(too_deep)
+        loads_json(too_deep)
     text = json.dumps({"_note": "[" * 1000 + '\\"{' * 100, "x": [1]})
-    assert loads_record_json(text) == json.loads(text)
+    assert loads_json(text) == json.loads(text)
 
 
 def test_long_digit_runs_inside_strings_are_allowed() -> None:
     text = json.dumps({"_id": "7" * 500})
-    assert loads_record_json(text) == {"_id": "7" * 500}
+    assert loads_json(text) == {"_id": "7" * 500}
 
 
 def test_unterminated_string_full_of_escapes_is_refused_quickly() -> None:
     text = "[" * 70 + '"' + '\\"' * 200_000
     with pytest.raises(RecordError):
-        loads_record_json(text)
+        loads_json(text)
 
 
 def test_duplicate_key_is_refused_with_its_path() -> None:
@@ -386,22 +383,22 @@ def test_duplicate_key_is_refused_with_its_path() -> None:
     doubled = text.replace('"dealer":1,', '"dealer":1,"dealer":2,', 1)
     assert doubled != text
     with pytest.raises(RecordError) as caught:
-        loads_record_json(doubled)
+        loads_json(doubled)
     assert caught.value.path == "$.rounds[1].dealer"
     assert "more than once" in caught.value.message
     with pytest.raises(RecordError) as top:
-        loads_record_json('{"format": 1, "format": 1}')
+        loads_json('{"format": 1, "format": 1}')
     assert top.value.path == "$.format"
 
 
 def test_invalid_utf8_is_refused() -> None:
     with pytest.raises(RecordError) as caught:
-        loads_record_json(b'{"format": "\xff"}')
+        loads_json(b'{"format": "\xff"}')
     assert "UTF-8" in caught.value.message
 
 
 def test_lone_surrogate_key_gets_a_printable_path() -> None:
-    value = loads_record_json('{"format": "bottleimp-record/1", "config": {"players": 4}, '
+    value = loads_json('{"format": "bottleimp-record/1", "config": {"players": 4}, '
                               '"rounds": [], "\\ud800": 1}')
     with pytest.raises(RecordError) as caught:
         parse_record(value)
@@ -411,7 +408,7 @@ def test_lone_surrogate_key_gets_a_printable_path() -> None:
 
 def test_oversized_input_is_refused_before_parsing() -> None:
     with pytest.raises(RecordError) as caught:
-        loads_record_json(b" " * (MAX_RECORD_BYTES + 1))
+        loads_json(b" " * (MAX_RECORD_BYTES + 1))
     assert "larger" in caught.value.message
 
 

@@ -13,7 +13,7 @@ import pytest
 from bottleimp import Config, apply, legal_actions, new_game, view
 from bottleimp.bots import HeuristicBot, RandomBot, make_bot
 from bottleimp.cli import main
-from bottleimp.validate import VALID, validate_file
+from bottleimp.validation import VALID, validate_file
 
 VARIANT_OPTIONS = {
     "devils-eye": ["--players", "2"],

@@ -49,7 +49,7 @@ from bottleimp import (
     new_game,
     winners,
 )
-from bottleimp.codec import dumps, loads
+from bottleimp.formats.state_json import dumps, loads
 from bottleimp.engine import with_deal
 from bottleimp.view import view
 from invariants import (

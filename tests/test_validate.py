@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from bottleimp import GameState, Phase
 from bottleimp.cli import main
-from bottleimp.commands import validate as validate_command
+from bottleimp.cli import validate as validate_command
 from bottleimp.rules.game import winners
-from bottleimp.validate import (
+from bottleimp.validation import (
     BROKEN,
     UNREADABLE,
     VALID,

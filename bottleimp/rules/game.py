@@ -9,8 +9,8 @@ from ..actions import Give, Play, StartRound
 from ..cards import Card
 from ..config import Config
 from ..errors import IllegalActionError
-from ..rulebook import rule
 from ..state import Phase
+from .registry import rule
 
 _ADMITS = {Phase.SETUP: Give, Phase.PLAY: Play, Phase.ROUND_OVER: StartRound}
 

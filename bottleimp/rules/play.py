@@ -6,8 +6,8 @@ from collections.abc import Collection, Iterable
 
 from ..cards import Card, Colour, Rank
 from ..config import Config
-from ..rulebook import rule
 from ..state import Bottle
+from .registry import rule
 
 
 @rule("TURN-ORDER")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..cards import Card, coins
 from ..config import Config
-from ..rulebook import rule
 from ..state import Bottle
+from .registry import rule
 
 
 @rule("SCORE-CAPTURED")

@@ -10,8 +10,8 @@ from typing import Final
 from ..actions import Destination, Give
 from ..cards import Card, rank_key
 from ..config import Config
-from ..errors import IllegalActionError
-from ..rulebook import rule
+from ..errors import IllegalActionError, NoSuchSeatError
+from .registry import rule
 
 _MASK: Final = (1 << 64) - 1
 _ROUND_STREAM: Final = 0xD1B54A32D192ED03
@@ -151,9 +151,12 @@ def _deck_set(config: Config) -> frozenset[Card]:
 
 
 @rule("FIRST-DEALER")
-def first_dealer(config: Config) -> int:
-    """Seat 0 deals the first round (rule FIRST-DEALER)."""
-    return 0
+def first_dealer(config: Config, chosen: int = 0) -> int:
+    """Any seat may deal the first round (rule FIRST-DEALER): the one chosen before the game,
+    seat 0 unless another is named. A seat the game does not have raises ``NoSuchSeatError``."""
+    if type(chosen) is not int or not 0 <= chosen < config.players:
+        raise NoSuchSeatError(chosen, config.players)
+    return chosen
 
 
 @rule("DEALER-ROTATION")

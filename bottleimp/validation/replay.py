@@ -7,7 +7,7 @@ deal, ``Play`` actions for the tricks) and lets ``apply`` (which checks every ac
 computed. It stops at the first broken rule and names it with its rule ID, the round, the play
 index, the seat and a sentence.
 
-A record read from JSON goes first through the fast lane (``bottleimp.fast_lane``), which
+A record read from JSON goes first through the fast lane (``bottleimp.validation.fast_lane``), which
 composes the same rule functions on working zones without building a state per action and
 accepts only a well-formed, legal record, with the report the engine replay would give. Anything
 else it hands back, and the replay through the engine decides and names the fault.
@@ -16,7 +16,7 @@ Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claim
 2 it is not a readable record (``RecordError``: the JSON path of the fault).
 
     >>> from bottleimp import Config, apply, legal_actions, new_game
-    >>> from bottleimp.records import record_from_state, record_to_json
+    >>> from bottleimp.formats.records import record_from_state, record_to_json
     >>> state = new_game(Config(players=4), seed=2)
     >>> while not state.is_over:
     ...     state = apply(state, legal_actions(state)[0])
@@ -33,16 +33,24 @@ Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claim
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from typing import Final, NoReturn
 
-from .actions import Destination, Give, Play, StartRound
-from .cards import Card, Rank, format_rank
-from .engine import apply, check_action, new_game, with_deal
-from .errors import IllegalActionError, RecordError
+from ..actions import Destination, Give, Play, StartRound
+from ..cards import Card, Rank, format_rank
+from ..engine import apply, check_action, new_game, with_deal
+from ..errors import IllegalActionError, RecordError, UnknownCardError
+from ..formats.json_input import (
+    JSON,
+    check_json_value,
+    child,
+    printable_name,
+    read_json_file,
+)
+from ..formats.records import GameRecord, RoundRecord, parse_record
+from ..rules.game import winners as winning_seats
+from ..rules.setup import setup_steps
+from ..state import GameState, Phase, RoundState
 from .fast_lane import validate_fast
-from .reading import JSON, ConfigRecordError, child, deck_by_rank
-from .records import GameRecord, RoundRecord, parse_record, printable_name, read_record_json
 from .reports import (
     BROKEN,
     UNREADABLE,
@@ -52,24 +60,8 @@ from .reports import (
     TrickReport,
     ValidationReport,
 )
-from .rules.game import winners as winning_seats
-from .rules.setup import setup_steps
-from .state import GameState, Phase, RoundState
 
-__all__ = [
-    "VALID",
-    "BROKEN",
-    "UNREADABLE",
-    "Fault",
-    "TrickReport",
-    "RoundReport",
-    "ValidationReport",
-    "validate_record",
-    "validate_json",
-    "validate_file",
-    "report_to_json",
-    "report_to_text",
-]
+__all__ = ["validate_json", "validate_file", "validate_record", "report_to_json", "report_to_text"]
 
 class _Broken(Exception):
     """Stops the replay at the first broken rule."""
@@ -80,8 +72,7 @@ class _Broken(Exception):
 
 
 def _unreadable(source: str, error: RecordError) -> ValidationReport:
-    rule = error.rule_id if isinstance(error, ConfigRecordError) else None
-    fault = Fault(rule, None, None, None, error.message, error.path)
+    fault = Fault(error.rule_id, None, None, None, error.message, error.path)
     return ValidationReport(source, UNREADABLE, (fault,), (), None, False, None)
 
 
@@ -89,7 +80,17 @@ def validate_json(value: JSON, source: str = "<record>", *, fast: bool = True) -
     """Read ``value`` as a record and validate it; an unreadable record gets status 2.
 
     With ``fast`` (the default) a legal record is validated by the fast lane; ``fast=False``
-    replays every record through the engine (the report is the same)."""
+    replays every record through the engine (the report is the same). ``value`` may be built in
+    Python: it is first held to the limits of the JSON reader (``check_json_value``)."""
+    try:
+        check_json_value(value)
+    except RecordError as error:
+        return _unreadable(source, error)
+    return _validate_value(value, source, fast)
+
+
+def _validate_value(value: JSON, source: str, fast: bool) -> ValidationReport:
+    """``validate_json`` of a value known to be JSON within the reader's limits."""
     if fast:
         report = validate_fast(value, source)
         if report is not None:
@@ -105,10 +106,10 @@ def validate_file(path: str | os.PathLike[str]) -> ValidationReport:
     """Read and validate the record in the file at ``path``; never raises for bad input."""
     source = printable_name(path)
     try:
-        value = read_record_json(path)
+        value = read_json_file(path)
     except RecordError as error:
         return _unreadable(source, error)
-    return validate_json(value, source)
+    return _validate_value(value, source, fast=True)
 
 
 def validate_record(record: GameRecord, source: str = "<record>") -> ValidationReport:
@@ -153,7 +154,6 @@ class _Replay:
     def __init__(self, record: GameRecord) -> None:
         self.record = record
         self.config = record.config
-        self.deck: Mapping[Rank, Card] = deck_by_rank(record.config)
         # The seed only deals the first round before the record's deal replaces it.
         self.state: GameState = new_game(record.config, 0)
         self.reports: list[RoundReport] = []
@@ -195,13 +195,10 @@ class _Replay:
 
     def _card(self, rank: Rank, rule: str, round_: int, play: int | None, seat: int,
               where: Where) -> Card:
-        card = self.deck.get(rank)
-        if card is None:
-            self._break(
-                rule, round_, play, seat,
-                f"{_rank_text(rank)} is not a card of this game's deck", where,
-            )
-        return card
+        try:
+            return self.config.card(rank)
+        except UnknownCardError as error:
+            self._break(rule, round_, play, seat, error.message, where)
 
     def _replay_round(self, index: int, round_record: RoundRecord, is_last: bool) -> None:
         self._start(index, round_record.dealer)
@@ -272,20 +269,16 @@ class _Replay:
         zones: list[tuple[str, tuple[tuple[Rank, ...], ...]]] = [("hands", round_record.hands)]
         if round_record.face_up is not None:
             zones.append(("face_up", round_record.face_up))
-        deck = self.deck
         rows: list[tuple[tuple[Card, ...], ...]] = []
         for key, ranks_by_seat in zones:
             cards_by_seat = []
             for seat, ranks in enumerate(ranks_by_seat):
                 cards = []
                 for position, rank in enumerate(ranks):
-                    card = deck.get(rank)
-                    if card is None:
-                        card = self._card(
-                            rank, "DEAL-COUNTS", index, None, seat,
-                            ("rounds", index, key, seat, position),
-                        )
-                    cards.append(card)
+                    cards.append(self._card(
+                        rank, "DEAL-COUNTS", index, None, seat,
+                        ("rounds", index, key, seat, position),
+                    ))
                 cards_by_seat.append(tuple(cards))
             rows.append(tuple(cards_by_seat))
         try:
@@ -343,7 +336,6 @@ class _Replay:
                 raise AssertionError(f"the engine accepted an out-of-order give: {give}")
 
     def _plays(self, index: int, round_record: RoundRecord) -> None:
-        deck = self.deck
         for number, recorded in enumerate(round_record.plays):
             if self.state.phase in _ROUND_ENDED:
                 self._break(
@@ -352,12 +344,10 @@ class _Replay:
                     f"({_rank_text(recorded.card)} by seat {recorded.seat}) comes after its end",
                     ("rounds", index, "plays", number),
                 )
-            card = deck.get(recorded.card)
-            if card is None:
-                card = self._card(
-                    recorded.card, "CARD-HELD", index, number, recorded.seat,
-                    ("rounds", index, "plays", number, 1),
-                )
+            card = self._card(
+                recorded.card, "CARD-HELD", index, number, recorded.seat,
+                ("rounds", index, "plays", number, 1),
+            )
             try:
                 self.state = apply(self.state, Play(recorded.seat, card))
             except IllegalActionError as error:

@@ -1,6 +1,6 @@
 """The ``bottleimp`` command line: ``simulate``, ``validate``, ``conformance``.
 
-Each subcommand lives in ``bottleimp.commands.<name>`` and offers ``add_parser(subparsers)`` and
+Each subcommand lives in ``bottleimp.cli.arguments.<name>`` and offers ``add_parser(subparsers)`` and
 ``run(args) -> int``. A bad option value gets a clear message and exit status 2 (argparse's own).
 """
 
@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from .commands import conformance, simulate, validate
+from . import conformance, simulate, validate
 
 
 def _commands() -> tuple[ModuleType, ...]:
@@ -42,6 +42,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
     return status
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -31,27 +31,29 @@ from typing import Final
 
 from attrs import evolve, frozen
 
-from .actions import Destination, Give, Play
-from .cards import START_PRICE, Card, Colour, Rank, rank_key
-from .config import Config
-from .engine import apply, check_action, legal_actions, new_game, new_round, with_deal
-from .errors import ConfigError, IllegalActionError, RecordError
-from .reading import (
+from ..actions import Give, Play
+from ..cards import START_PRICE, Card, rank_key
+from ..config import Config
+from ..engine import apply, check_action, legal_actions, new_game, with_deal
+from ..errors import ConfigError, IllegalActionError, RecordError
+from ..formats.config_json import config_from_json
+from ..formats.json_input import (
     JSON,
     check_keys,
     child,
-    config_from_json,
-    deck_by_rank,
+    expect_card,
     expect_int,
     expect_list,
     expect_object,
     expect_rank,
     expect_str,
 )
-from .rulebook import RULE_FUNCTIONS
-from .rules.scoring import round_scores
-from .rules.setup import setup_steps, setup_to_act
-from .state import Bottle, GameState, Phase, RoundState
+from ..formats.setup_entries import gives_from_entry
+from ..rules.play import next_to_play
+from ..rules.registry import RULE_FUNCTIONS
+from ..rules.scoring import round_scores
+from ..rules.setup import setup_steps
+from ..state import Bottle, GameState, Phase, RoundState
 
 __all__ = [
     "CONFORMANCE_FORMAT",
@@ -64,10 +66,7 @@ __all__ = [
     "check_case",
     "check_suite",
     "format_case_file",
-    "card_named",
-    "setup_gives",
     "apply_setup_entry",
-    "round_start",
     "same_json",
     "trick_outcome",
     "ranks",
@@ -246,14 +245,9 @@ class _Deck:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.by_rank = deck_by_rank(config)
 
     def card(self, value: JSON, path: str) -> Card:
-        rank = expect_rank(value, path)
-        found = self.by_rank.get(rank)
-        if found is None:
-            raise RecordError(path, f"{rank} is not a card of this configuration's deck")
-        return found
+        return expect_card(value, self.config, path)
 
     def cards(self, value: JSON, path: str) -> tuple[Card, ...]:
         cards = tuple(self.card(item, child(path, i)) for i, item in enumerate(expect_list(value, path)))
@@ -321,9 +315,9 @@ def _plays_from_json(deck: _Deck, value: JSON, path: str) -> tuple[Play, ...]:
 
 
 def _check_turns(config: Config, plays: Sequence[Play], path: str) -> None:
-    """A trick's seats go clockwise from its leader (A, B, A, B in Devil's Eye)."""
+    """A trick's seats go clockwise from its leader (A, B, A, B in Devil's Eye: TURN-ORDER)."""
     for index in range(1, len(plays)):
-        wanted = (plays[index - 1].seat + 1) % config.players
+        wanted = next_to_play(config, plays[index - 1].seat)
         if plays[index].seat != wanted:
             raise RecordError(child(child(path, index), 0), f"seat {wanted} plays here")
 
@@ -447,44 +441,6 @@ def _answer_legal_plays(config: Config, input_: dict[str, JSON], path: str) -> J
     return result
 
 
-_SETUP_KEYS: Final = {
-    Destination.LEFT: "left",
-    Destination.RIGHT: "right",
-    Destination.OPPONENT_FACE_UP: "to_face_up",
-    Destination.OPPONENT_HIDDEN: "to_hidden",
-}
-
-
-def setup_gives(deck: Mapping[Rank, Card], seat: int, entry: JSON, path: str,
-                eye: bool) -> tuple[Give, ...]:
-    """A record-format setup entry as ``Give`` actions in the order of the setup steps: the
-    discards, then left and right (3-6 players) or to_face_up and to_hidden (2 players).
-
-    A card the deck does not have becomes a card no seat holds, so that the engine refuses it
-    with the rule a setup card breaks (SETUP-FROM-DEALT)."""
-    obj = expect_object(entry, path)
-    passes = ("to_face_up", "to_hidden") if eye else ("left", "right")
-    check_keys(obj, path, {"discard"}, set(passes))
-    gives: list[Give] = []
-    discards_path = child(path, "discard")
-    for index, item in enumerate(expect_list(obj["discard"], discards_path)):
-        gives.append(Give(seat, card_named(deck, item, child(discards_path, index)),
-                          Destination.DEVILS_TRICK))
-    for key in passes:
-        if key in obj:
-            destination = next(d for d, name in _SETUP_KEYS.items() if name == key)
-            gives.append(Give(seat, card_named(deck, obj[key], child(path, key)), destination))
-    return tuple(gives)
-
-
-def card_named(deck: Mapping[Rank, Card], value: JSON, path: str) -> Card:
-    """The deck's card of the rank ``value``; for a rank the deck does not have, a card that no
-    seat holds, so that the rules refuse it as they refuse any card not held."""
-    rank = expect_rank(value, path)
-    found = deck.get(rank)
-    return found if found is not None else Card(rank, Colour.YELLOW, 0)
-
-
 def apply_setup_entry(state: GameState, seat: int, gives: Sequence[Give]) -> GameState:
     """``state`` after ``seat`` gives its whole setup, one ``Give`` at a time; an illegal give, or
     an entry that leaves the seat's setup unfinished, raises ``IllegalActionError``."""
@@ -500,20 +456,6 @@ def apply_setup_entry(state: GameState, seat: int, gives: Sequence[Give]) -> Gam
     return state
 
 
-def round_start(config: Config, dealer: int) -> GameState:
-    """The state before the setup of a round dealt by ``dealer`` (its deal from seed 0)."""
-    round_ = new_round(config, 0, 0, dealer)
-    return GameState(
-        config=config,
-        seed=0,
-        phase=Phase.SETUP,
-        to_act=setup_to_act(config, dealer, round_.setup),
-        round=round_,
-        past_rounds=(),
-        totals=(0,) * config.players,
-    )
-
-
 def _answer_setup(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     deck = _Deck(config)
     check_keys(input_, path, {"dealer", "hands", "setup"}, {"face_up"})
@@ -525,17 +467,19 @@ def _answer_setup(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     entries = expect_list(input_["setup"], child(path, "setup"))
     if len(entries) != config.players:
         raise RecordError(child(path, "setup"), f"expected one entry per seat ({config.players})")
-    gives = [
-        setup_gives(deck.by_rank, seat, entry, child(child(path, "setup"), seat), config.devils_eye)
-        for seat, entry in enumerate(entries)
-    ]
     try:
-        state = with_deal(round_start(config, dealer), hands, face_up)
+        state = with_deal(new_game(config, 0, first_dealer=dealer), hands, face_up)
         while state.phase is Phase.SETUP:
             seat = state.to_act
             assert seat is not None
-            state = apply_setup_entry(state, seat, gives[seat])
+            entry_path = child(child(path, "setup"), seat)
+            gives = gives_from_entry(config, seat, entries[seat], entry_path)
+            state = apply_setup_entry(state, seat, [give for give, _ in gives])
     except IllegalActionError as error:
+        return {"error": error.rule_id}
+    except RecordError as error:
+        if error.rule_id is None:
+            raise
         return {"error": error.rule_id}
     round_ = state.round
     return {
@@ -566,7 +510,7 @@ def _answer_record(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     """The validator's verdict: ``{"verdict": "valid"}``; ``{"verdict": "broken", "rule",
     "round", "play", "seat"}`` for the first broken rule (``play``/``seat`` null where they do not
     apply); ``{"verdict": "unreadable", "rule"}`` (the configuration rule, or null)."""
-    from .validate import validate_json
+    from ..validation.replay import validate_json
 
     check_keys(input_, path, {"record"}, set())
     report = validate_json(input_["record"])

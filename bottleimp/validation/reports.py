@@ -1,6 +1,6 @@
 """The validator's verdicts: the exit statuses and the reports ``bottleimp validate`` gives.
 
-Shared by the engine replay (``bottleimp.validate``) and its fast lane (``bottleimp.fast_lane``),
+Shared by the engine replay (``bottleimp.validation``) and its fast lane (``bottleimp.validation.fast_lane``),
 which must give equal reports for every record the fast lane accepts.
 """
 
@@ -10,7 +10,7 @@ from typing import Final
 
 from attrs import frozen
 
-from .cards import Rank
+from ..cards import Rank
 
 __all__ = [
     "VALID",

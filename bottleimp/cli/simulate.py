@@ -12,11 +12,11 @@ from ..config import Config, default_teams
 from ..editions import EDITIONS
 from ..engine import apply, legal_actions, new_game
 from ..errors import ConfigError
-from ..narrate import describe_deal, narrate_step
 from ..rules.game import winners
 from ..state import GameState
 from ..view import view
-from . import positive_int
+from .arguments import positive_int
+from .narrate import describe_deal, narrate_step
 
 
 def add_parser(subparsers: Any) -> None:
@@ -91,7 +91,11 @@ def run(args: argparse.Namespace) -> int:
     state = play_game(config, args.seed, args.bot, narrate=not args.json)
     record = None
     if args.record or args.json:
-        from ..records import record_from_state, record_to_json, write_record_file
+        from ..formats.records import (
+            record_from_state,
+            record_to_json,
+            write_record_file,
+        )
 
         record = record_from_state(state)
         if args.record:

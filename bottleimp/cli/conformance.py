@@ -21,7 +21,7 @@ import sys
 from typing import Any
 
 from ..errors import RecordError
-from . import positive_int
+from .arguments import positive_int
 
 
 def add_parser(subparsers: Any) -> None:
@@ -67,7 +67,7 @@ def _positive_float(text: str) -> float:
 def run(args: argparse.Namespace) -> int:
     """Run the chosen mode; returns the exit status."""
     if args.serve:
-        from ..harness import main_serve
+        from ..conformance.protocol import main_serve
 
         return main_serve()
     if args.vectors is not None:
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _vectors(directory: str) -> int:
-    from ..conformance import check_suite
+    from ..conformance.vectors import check_suite
 
     try:
         outcomes = check_suite(directory)
@@ -96,7 +96,8 @@ def _vectors(directory: str) -> int:
 
 
 def _differential(args: argparse.Namespace) -> int:
-    from ..harness import HarnessError, describe, run_harness
+    from ..conformance.differential import describe, run_harness
+    from ..errors import HarnessError
 
     try:
         command = shlex.split(args.cmd)

@@ -11,13 +11,13 @@ instead of building a ``GameRecord`` first.
 It never names a fault. The moment anything is unusual (a shape the reader would refuse or
 would have to normalise, a broken rule, a claim that does not hold, extension keys, a record
 that ends during a setup, a custom deck) it gives up and returns ``None``, and
-``bottleimp.validate`` replays the record through the engine, which names the fault with its
+``bottleimp.validation`` replays the record through the engine, which names the fault with its
 rule ID and JSON path. So the fast lane only ever answers "valid", with the very report the
 engine replay gives; ``tests/test_fast_lane.py`` checks both on every variant, on every
 conformance record case and on records with planted faults.
 
     >>> from bottleimp import Config, apply, legal_actions, new_game
-    >>> from bottleimp.records import record_from_state, record_to_json
+    >>> from bottleimp.formats.records import record_from_state, record_to_json
     >>> state = new_game(Config(players=5, edition="matagot-2024"), seed=3)
     >>> while not state.is_over:
     ...     state = apply(state, legal_actions(state)[-1])
@@ -37,16 +37,17 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import Final, cast
 
-from .actions import Destination, Give
-from .cards import Card, Colour, Rank, rank_key
-from .config import Config
-from .errors import IllegalActionError, RecordError
-from .reading import JSON, config_from_json, deck_by_rank
-from .records import RECORD_FORMAT
+from ..actions import Destination, Give
+from ..cards import Card, Colour, Rank, rank_key
+from ..config import Config
+from ..errors import IllegalActionError, RecordError
+from ..formats.config_json import config_from_json
+from ..formats.json_input import JSON
+from ..formats.records import RECORD_FORMAT
+from ..rules import game, scoring, setup
+from ..rules import play as play_rules
+from ..state import Bottle
 from .reports import VALID, RoundReport, TrickReport, ValidationReport
-from .rules import game, scoring, setup
-from .rules import play as play_rules
-from .state import Bottle
 
 __all__ = ["validate_fast"]
 
@@ -152,7 +153,7 @@ class _Game:
     def __init__(self, config: Config) -> None:
         players = config.players
         self.config = config
-        self.deck: Mapping[Rank, Card] = deck_by_rank(config)
+        self.deck: Mapping[Rank, Card] = config.cards_by_rank
         # The seats of a trick in the order they play it, by its leader (TURN-ORDER).
         self.orders = tuple(_trick_order(config, leader) for leader in range(players))
         self.steps = tuple(

@@ -9,33 +9,28 @@ refused with that rule's ID, never turned into an impossible state.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 
-from .actions import Action, Destination, Give, Play, StartRound
-from .cards import Card, Rank
-from .config import Config
-from .engine import apply, new_game, with_deal
-from .errors import IllegalActionError, RecordError
-from .reading import (
+from ..actions import Action, Destination, Give, Play, StartRound
+from ..cards import Card
+from ..config import Config
+from ..engine import apply, new_game, with_deal
+from ..errors import IllegalActionError, RecordError
+from ..rules.setup import setup_to_act
+from ..state import GameState, Phase, RoundState
+from .config_json import config_from_json, config_to_json
+from .json_input import (
     JSON,
     check_keys,
     child,
-    config_from_json,
-    config_to_json,
-    deck_by_rank,
     expect_card,
     expect_int,
     expect_list,
     expect_object,
     expect_str,
+    loads_json,
 )
-from .rules.setup import setup_to_act
-from .state import GameState, Phase, RoundState
 
 STATE_FORMAT = "bottleimp-state/1"
-
-_DESTINATIONS = {destination.value: destination for destination in Destination}
-
 
 def action_to_json(action: Action) -> dict[str, JSON]:
     """An action as JSON: ``{"type": "play", "seat": 1, "card": 17}`` and the like."""
@@ -48,10 +43,11 @@ def action_to_json(action: Action) -> dict[str, JSON]:
 
 def action_from_json(value: JSON, config: Config, path: str = "$") -> Action:
     """An action from JSON, its card taken from ``config``'s deck; faults name their JSON path."""
-    return _action_from_json(value, deck_by_rank(config), config.players, path)
+    return _action_from_json(value, config, path)
 
 
-def _action_from_json(value: JSON, deck: Mapping[Rank, Card], players: int, path: str) -> Action:
+def _action_from_json(value: JSON, config: Config, path: str) -> Action:
+    players = config.players
     obj = expect_object(value, path)
     kind = expect_str(obj.get("type"), child(path, "type"))
     if kind == "start_round":
@@ -61,17 +57,19 @@ def _action_from_json(value: JSON, deck: Mapping[Rank, Card], players: int, path
         check_keys(obj, path, {"type", "seat", "card"}, set())
         return Play(
             expect_int(obj["seat"], child(path, "seat"), 0, players - 1),
-            expect_card(obj["card"], deck, child(path, "card")),
+            expect_card(obj["card"], config, child(path, "card")),
         )
     if kind == "give":
         check_keys(obj, path, {"type", "seat", "card", "to"}, set())
         to = expect_str(obj["to"], child(path, "to"))
-        if to not in _DESTINATIONS:
-            raise RecordError(child(path, "to"), f"unknown destination {to!r}")
+        try:
+            destination = Destination(to)
+        except ValueError:
+            raise RecordError(child(path, "to"), f"unknown destination {to!r}") from None
         return Give(
             expect_int(obj["seat"], child(path, "seat"), 0, players - 1),
-            expect_card(obj["card"], deck, child(path, "card")),
-            _DESTINATIONS[to],
+            expect_card(obj["card"], config, child(path, "card")),
+            destination,
         )
     raise RecordError(child(path, "type"), f"unknown action type {kind!r}")
 
@@ -127,7 +125,6 @@ def state_from_json(value: JSON) -> GameState:
         raise RecordError("$.format", f"expected {STATE_FORMAT!r}")
     config = config_from_json(obj["config"], "$.config")
     seed = expect_int(obj["seed"], "$.seed")
-    deck = deck_by_rank(config)
     state = new_game(config, seed)
     rounds = expect_list(obj["rounds"], "$.rounds")
     if not rounds:
@@ -144,11 +141,11 @@ def state_from_json(value: JSON) -> GameState:
             dealer = expect_int(round_obj["dealer"], child(path, "dealer"))
             if dealer != state.round.dealer:
                 raise RecordError(child(path, "dealer"), f"the dealer is seat {state.round.dealer}")
-            state = _with_written_deal(state, round_obj, deck, path)
+            state = _with_written_deal(state, round_obj, path)
             actions = expect_list(round_obj["actions"], child(path, "actions"))
             for i, action_value in enumerate(actions):
                 action_path = child(child(path, "actions"), i)
-                action = _action_from_json(action_value, deck, config.players, action_path)
+                action = _action_from_json(action_value, config, action_path)
                 try:
                     state = apply(state, action)
                 except IllegalActionError as error:
@@ -159,11 +156,11 @@ def state_from_json(value: JSON) -> GameState:
 
 
 def _with_written_deal(
-    state: GameState, round_obj: dict[str, JSON], deck: Mapping[Rank, Card], path: str
+    state: GameState, round_obj: dict[str, JSON], path: str
 ) -> GameState:
     hands_path = child(path, "hands")
     hands = tuple(
-        tuple(expect_card(c, deck, child(child(hands_path, s), i)) for i, c in
+        tuple(expect_card(c, state.config, child(child(hands_path, s), i)) for i, c in
               enumerate(expect_list(hand, child(hands_path, s))))
         for s, hand in enumerate(expect_list(round_obj["hands"], hands_path))
     )
@@ -171,7 +168,7 @@ def _with_written_deal(
     if round_obj.get("face_up") is not None:
         up_path = child(path, "face_up")
         face_up = tuple(
-            tuple(expect_card(c, deck, child(child(up_path, s), i)) for i, c in
+            tuple(expect_card(c, state.config, child(child(up_path, s), i)) for i, c in
                   enumerate(expect_list(cards, child(up_path, s))))
             for s, cards in enumerate(expect_list(round_obj["face_up"], up_path))
         )
@@ -185,11 +182,6 @@ def dumps(state: GameState) -> str:
     return json.dumps(state_to_json(state), separators=(",", ":"))
 
 
-def loads(text: str) -> GameState:
-    """A state from a JSON string (see ``state_from_json``)."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError("$", f"not JSON: {error}") from error
-    result: GameState = state_from_json(value)
-    return result
+def loads(text: str | bytes) -> GameState:
+    """A state from JSON text, read by the hardened reader (see ``state_from_json``)."""
+    return state_from_json(loads_json(text))

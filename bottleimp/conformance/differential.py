@@ -23,58 +23,35 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import queue
 import random
-import shlex
-import signal
-import subprocess
-import sys
-import threading
 import time
-from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Final, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from attrs import evolve, frozen
 
-from .actions import Give, Play
-from .cards import Card, Rank, rank_key
-from .config import Config
-from .conformance import apply_setup_entry, card_named, round_start, same_json, setup_gives
-from .engine import apply, legal_actions, with_deal
-from .errors import ConfigError, IllegalActionError, RecordError
-from .reading import (
-    JSON,
-    ConfigRecordError,
-    check_keys,
-    child,
-    config_from_json,
-    deck_by_rank,
-    expect_int,
-    expect_list,
-    expect_object,
-    expect_rank,
-    expect_str,
-)
-from .rules.setup import deal, setup_steps
-from .state import GameState, Phase, RoundState
+from ..actions import Give, Play
+from ..cards import Card, rank_key
+from ..config import Config
+from ..engine import apply, legal_actions
+from ..errors import HarnessError, PeerFault
+from ..formats.json_input import JSON
+from ..formats.setup_entries import entry_from_gives
+from ..rules.setup import deal, first_dealer, next_dealer, setup_steps
+from ..state import GameState, Phase, RoundState
+from .peer import DEFAULT_TIMEOUT, Peer, PeerSlot
+from .protocol import PROTOCOL, Referee, compare
+from .vectors import ranks
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
 __all__ = [
-    "PROTOCOL",
-    "DEFAULT_TIMEOUT",
-    "HarnessError",
-    "Referee",
-    "serve",
     "Mistake",
     "RoundScript",
     "GameScript",
     "game_scripts",
-    "PeerFault",
-    "Peer",
     "Exchange",
     "Failure",
     "play_game",
@@ -83,391 +60,9 @@ __all__ = [
     "describe",
 ]
 
-PROTOCOL: Final = "bottleimp-protocol/1"
-"""The protocol version both sides name in ``hello``."""
-
-DEFAULT_TIMEOUT: Final = 5.0
-"""Seconds the other side has to answer one request."""
 
 
-class HarnessError(Exception):
-    """The harness cannot run at all (Hypothesis missing, the command cannot be started)."""
 
-
-# --- the library's side of the protocol ------------------------------------------------------
-
-
-def _refusal(rule: str, message: str) -> dict[str, JSON]:
-    return {"ok": False, "error": message, "rule": rule}
-
-
-def _ranks(cards: Sequence[Card]) -> list[JSON]:
-    return [card.rank for card in sorted(cards, key=rank_key)]
-
-
-class Referee:
-    """The library speaking ``bottleimp-protocol/1``: ``handle`` answers one request.
-
-    It never raises for a bad request: a request the protocol does not define is answered with
-    rule ``PROTOCOL``, an action the rules forbid with the rule it breaks, and the state is then
-    unchanged (a setup request is taken whole or not at all)."""
-
-    def __init__(self) -> None:
-        self.state: GameState | None = None
-
-    def handle(self, request: JSON) -> dict[str, JSON]:
-        """The answer to ``request`` (a parsed JSON value)."""
-        try:
-            return self._handle(request)
-        except IllegalActionError as error:
-            return _refusal(error.rule_id, error.message)
-        except ConfigRecordError as error:
-            return _refusal(error.rule_id, str(error))
-        except ConfigError as error:
-            return _refusal(error.rule_id, error.message)
-        except RecordError as error:
-            return _refusal("PROTOCOL", str(error))
-
-    def _handle(self, request: JSON) -> dict[str, JSON]:
-        obj = expect_object(request, "$")
-        op = expect_str(obj.get("op"), "$.op")
-        if op == "hello":
-            check_keys(obj, "$", {"op", "protocol"}, set())
-            if obj["protocol"] != PROTOCOL:
-                return _refusal("PROTOCOL", f"this side speaks {PROTOCOL}")
-            return {"ok": True, "protocol": PROTOCOL}
-        if op == "new_round":
-            return self._new_round(obj)
-        if op == "quit":
-            check_keys(obj, "$", {"op"}, set())
-            return {"ok": True}
-        handlers: dict[str, Callable[[GameState, dict[str, JSON]], dict[str, JSON]]] = {
-            "setup": self._setup,
-            "legal_plays": self._legal_plays,
-            "play": self._play,
-            "scores": self._scores,
-        }
-        handler = handlers.get(op)
-        if handler is None:
-            raise RecordError("$.op", f"unknown op {op!r}")
-        if self.state is None:
-            raise RecordError("$.op", f"{op!r} before any new_round")
-        return handler(self.state, obj)
-
-    def _new_round(self, obj: dict[str, JSON]) -> dict[str, JSON]:
-        check_keys(obj, "$", {"op", "config", "dealer", "hands"}, {"face_up"})
-        config = config_from_json(obj["config"], "$.config")
-        config = evolve(config, rounds=None, target_score=None)
-        dealer = expect_int(obj["dealer"], "$.dealer", 0, config.players - 1)
-        deck = deck_by_rank(config)
-        hands = self._rows(deck, obj["hands"], "$.hands")
-        face_up = None if obj.get("face_up") is None else self._rows(deck, obj["face_up"], "$.face_up")
-        state = with_deal(round_start(config, dealer), hands, face_up)
-        self.state = state
-        return {"ok": True, "to_act": state.to_act}
-
-    @staticmethod
-    def _rows(deck: Mapping[Rank, Card], value: JSON, path: str) -> tuple[tuple[Card, ...], ...]:
-        rows = []
-        for seat, row in enumerate(expect_list(value, path)):
-            cards = []
-            for index, item in enumerate(expect_list(row, child(path, seat))):
-                rank = expect_rank(item, child(child(path, seat), index))
-                card = deck.get(rank)
-                if card is None:
-                    raise IllegalActionError("DEAL-COUNTS", f"{rank} is not a card of this deck")
-                cards.append(card)
-            rows.append(tuple(cards))
-        return tuple(rows)
-
-    def _setup(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
-        check_keys(obj, "$", {"op", "seat", "discard"}, {"left", "right", "to_face_up", "to_hidden"})
-        seat = expect_int(obj["seat"], "$.seat")
-        entry = {key: value for key, value in obj.items() if key not in ("op", "seat")}
-        config = state.config
-        if state.phase is not Phase.SETUP:
-            raise IllegalActionError("PHASE", f"a setup is not possible in the {state.phase.value} phase")
-        if not 0 <= seat < config.players:
-            raise IllegalActionError("SETUP-ORDER", f"there is no seat {seat}")
-        steps = setup_steps(config, state.round.dealer, seat)
-        if len(state.round.setup[seat]) == len(steps):
-            raise IllegalActionError("SETUP-STEPS", f"seat {seat} has already given its setup")
-        if seat != state.to_act:
-            raise IllegalActionError("SETUP-ORDER", f"it is seat {state.to_act}'s turn to give its setup")
-        gives = self._gives(config, seat, entry)
-        state = apply_setup_entry(state, seat, gives)
-        self.state = state
-        answer: dict[str, JSON] = {"ok": True, "to_act": state.to_act}
-        if state.phase is Phase.PLAY:
-            round_ = state.round
-            answer["hands"] = [_ranks(hand) for hand in round_.hands]
-            answer["face_up"] = None if round_.face_up is None else [_ranks(f) for f in round_.face_up]
-            answer["devils_trick"] = _ranks(round_.devils_trick)
-        return answer
-
-    @staticmethod
-    def _gives(config: Config, seat: int, entry: dict[str, JSON]) -> tuple[Give, ...]:
-        """The entry's cards in step order: the discards, then left, right, to_face_up,
-        to_hidden as present; the engine refuses a part that is not the seat's next step."""
-        deck = deck_by_rank(config)
-        passes_3_6: dict[str, JSON] = {"discard": entry["discard"]}
-        passes_2: dict[str, JSON] = {"discard": []}
-        for key, value in entry.items():
-            if key in ("left", "right"):
-                passes_3_6[key] = value
-            elif key in ("to_face_up", "to_hidden"):
-                passes_2[key] = value
-        first = setup_gives(deck, seat, passes_3_6, "$", eye=False)
-        return first + setup_gives(deck, seat, passes_2, "$", eye=True)
-
-    def _legal_plays(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
-        check_keys(obj, "$", {"op"}, set())
-        if state.phase is not Phase.PLAY:
-            raise IllegalActionError("PHASE", f"no card is played in the {state.phase.value} phase")
-        cards = [action.card for action in legal_actions(state) if isinstance(action, Play)]
-        return {"ok": True, "seat": state.to_act, "cards": _ranks(cards)}
-
-    def _play(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
-        check_keys(obj, "$", {"op", "seat", "card"}, set())
-        seat = expect_int(obj["seat"], "$.seat")
-        card = card_named(deck_by_rank(state.config), obj["card"], "$.card")
-        if state.phase is not Phase.PLAY:
-            raise IllegalActionError("PHASE", f"no card is played in the {state.phase.value} phase")
-        after = apply(state, Play(seat, card))
-        self.state = after
-        answer: dict[str, JSON] = {
-            "ok": True,
-            "to_act": after.to_act if after.phase is Phase.PLAY else None,
-        }
-        if len(after.round.tricks) > len(state.round.tricks):
-            result = after.round.tricks[-1]
-            answer["trick"] = {
-                "winner": result.winner,
-                "card": result.winning_card.rank,
-                "bottle": result.bottle,
-                "bottles": [{"price": b.price, "owner": b.owner} for b in after.round.bottles],
-            }
-        return answer
-
-    def _scores(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
-        check_keys(obj, "$", {"op"}, set())
-        scores = state.round.scores
-        if scores is None:
-            raise IllegalActionError("ROUND-END", "the round is not over: cards remain to be played")
-        return {"ok": True, "scores": list(scores)}
-
-
-def serve(stdin: IO[str], stdout: IO[str]) -> int:
-    """Answer protocol requests from ``stdin`` on ``stdout`` until ``quit`` or the end of input."""
-    referee = Referee()
-    for line in stdin:
-        if not line.strip():
-            continue
-        try:
-            request: JSON = json.loads(line)
-        except json.JSONDecodeError as error:
-            answer = _refusal("PROTOCOL", f"not JSON: {error}")
-        else:
-            answer = referee.handle(request)
-        stdout.write(json.dumps(answer) + "\n")
-        stdout.flush()
-        if isinstance(request, dict) and request.get("op") == "quit" and answer.get("ok"):
-            break
-    return 0
-
-
-# --- comparing answers -----------------------------------------------------------------------
-
-
-def compare(expected: dict[str, JSON], actual: dict[str, JSON]) -> str | None:
-    """``None`` when ``actual`` is the answer ``expected`` asks for, else what differs.
-
-    A refusal matches a refusal that names the same rule (the message is free text)."""
-    if expected.get("ok") is False:
-        if actual.get("ok") is not False:
-            return f"the library refuses this with rule {expected['rule']} ({expected['error']}); " \
-                   "the peer accepts it"
-        if not isinstance(actual.get("error"), str):
-            return "the peer's refusal has no \"error\" message"
-        if actual.get("rule") != expected["rule"]:
-            return f"the peer refuses this with rule {json.dumps(actual.get('rule'))}; " \
-                   f"the library names rule {expected['rule']} ({expected['error']})"
-        return None
-    if actual.get("ok") is False:
-        return f"the peer refuses this with rule {json.dumps(actual.get('rule'))} " \
-               f"({actual.get('error')}); the library accepts it"
-    if same_json(expected, actual):
-        return None
-    for key in expected:
-        if key not in actual:
-            return f"the peer's answer has no {json.dumps(key)}"
-        if not same_json(expected[key], actual[key]):
-            return f"{json.dumps(key)} differs: the library says {json.dumps(expected[key])}, " \
-                   f"the peer says {json.dumps(actual[key])}"
-    extra = sorted(key for key in actual if key not in expected and not key.startswith("_"))
-    return f"the peer's answer has keys the protocol does not define here: {', '.join(extra)}"
-
-
-# --- the other implementation ----------------------------------------------------------------
-
-
-class PeerFault(Exception):
-    """The other side did not answer properly: ``kind`` is ``timeout``, ``crash`` or
-    ``malformed``."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-
-
-class Peer:
-    """The other implementation as a subprocess speaking the protocol.
-
-    ``ask`` writes one request line and waits at most ``timeout`` seconds for one answer line;
-    a hang, an exit or an answer that is not a JSON object raises ``PeerFault``. Threads do the
-    reading and the writing, so that a peer that stops reading its input cannot block the
-    harness either."""
-
-    def __init__(self, command: Sequence[str], timeout: float) -> None:
-        self.command = tuple(command)
-        self.timeout = timeout
-        try:
-            self.process = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
-                start_new_session=os.name == "posix",
-            )
-        except OSError as error:
-            raise HarnessError(f"cannot start {shlex.join(self.command)}: {error}") from error
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        self._requests: queue.Queue[str | None] = queue.Queue()
-        self._write_failed = threading.Event()
-        self.stderr_tail: deque[str] = deque(maxlen=20)
-        process = self.process
-        assert process.stdin is not None and process.stdout is not None
-        assert process.stderr is not None
-        threading.Thread(target=self._read, args=(process.stdout,), daemon=True).start()
-        threading.Thread(target=self._drain, args=(process.stderr,), daemon=True).start()
-        threading.Thread(target=self._write, args=(process.stdin,), daemon=True).start()
-
-    def _write(self, stream: IO[str]) -> None:
-        while (line := self._requests.get()) is not None:
-            try:
-                stream.write(line)
-                stream.flush()
-            except (OSError, ValueError):
-                self._write_failed.set()
-                return
-        try:
-            stream.close()
-        except (OSError, ValueError):
-            pass
-
-    def _read(self, stream: IO[str]) -> None:
-        try:
-            for line in stream:
-                self._lines.put(line)
-        except (OSError, ValueError):
-            pass
-        finally:
-            self._lines.put(None)
-            stream.close()
-
-    def _drain(self, stream: IO[str]) -> None:
-        try:
-            for line in stream:
-                self.stderr_tail.append(line.rstrip("\n"))
-        except (OSError, ValueError):
-            pass
-        finally:
-            stream.close()
-
-    def _exit_text(self) -> str:
-        try:
-            status = self.process.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            return ""
-        tail = "; its last error output: " + " | ".join(self.stderr_tail) if self.stderr_tail else ""
-        return f" (exit status {status}{tail})"
-
-    def ask(self, request: dict[str, JSON]) -> dict[str, JSON]:
-        """Send ``request`` and return the answer, or raise ``PeerFault``."""
-        if self._write_failed.is_set():
-            raise PeerFault("crash", f"the peer no longer reads its input{self._exit_text()}")
-        self._requests.put(json.dumps(request) + "\n")
-        try:
-            line = self._lines.get(timeout=self.timeout)
-        except queue.Empty:
-            if self._write_failed.is_set():
-                raise PeerFault("crash", f"the peer no longer reads its input{self._exit_text()}") from None
-            raise PeerFault("timeout", f"no answer within {self.timeout:g} s") from None
-        if line is None:
-            raise PeerFault("crash", f"the peer exited without answering{self._exit_text()}")
-        try:
-            value: JSON = json.loads(line)
-        except json.JSONDecodeError:
-            raise PeerFault("malformed", f"the answer is not JSON: {line.strip()[:200]!r}") from None
-        if not isinstance(value, dict):
-            raise PeerFault("malformed", f"the answer is not a JSON object: {line.strip()[:200]!r}")
-        return value
-
-    @property
-    def alive(self) -> bool:
-        """True while the process runs."""
-        return self.process.poll() is None
-
-    def close(self) -> None:
-        """Ask the peer to quit, then end it (and its process group) if it does not."""
-        if self.alive:
-            self._requests.put(json.dumps({"op": "quit"}) + "\n")
-            self._requests.put(None)
-            try:
-                self.process.wait(timeout=min(self.timeout, 1.0))
-            except subprocess.TimeoutExpired:
-                pass
-        if self.alive:
-            self._kill()
-        self._requests.put(None)
-
-    def _kill(self) -> None:
-        try:
-            if os.name == "posix":
-                os.killpg(self.process.pid, signal.SIGKILL)
-            else:
-                self.process.kill()
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
-            self.process.wait(timeout=5.0)
-        except subprocess.TimeoutExpired:
-            pass
-
-
-class _PeerSlot:
-    """One running peer at a time, started on demand and restarted after a fault."""
-
-    def __init__(self, command: Sequence[str], timeout: float) -> None:
-        self.command = command
-        self.timeout = timeout
-        self.peer: Peer | None = None
-
-    def get(self) -> Peer:
-        if self.peer is None or not self.peer.alive:
-            self.discard()
-            self.peer = Peer(self.command, self.timeout)
-        return self.peer
-
-    def discard(self) -> None:
-        if self.peer is not None:
-            self.peer.close()
-            self.peer = None
 
 
 # --- games: what Hypothesis generates --------------------------------------------------------
@@ -626,9 +221,16 @@ class _Game:
             return self.failure
         return None
 
+    def _dealer(self, index: int) -> int:
+        """The dealer of round ``index``: seat 0 first, then one seat clockwise each round."""
+        dealer = first_dealer(self.config)
+        for _ in range(index):
+            dealer = next_dealer(self.config, dealer)
+        return dealer
+
     def _play_round(self, index: int, script: RoundScript) -> None:
         config = self.config
-        dealer = index % config.players
+        dealer = self._dealer(index)
         hands, face_up = deal(config, script.deal_seed, index, dealer)
         self.ask({
             "op": "new_round",
@@ -636,8 +238,8 @@ class _Game:
                        "bottles": config.bottles,
                        "teams": None if config.teams is None else [list(t) for t in config.teams]},
             "dealer": dealer,
-            "hands": [_ranks(hand) for hand in hands],
-            "face_up": None if face_up is None else [_ranks(row) for row in face_up],
+            "hands": [ranks(hand) for hand in hands],
+            "face_up": None if face_up is None else [ranks(row) for row in face_up],
         })
         rng = random.Random(script.play_seed)
         decision = 0
@@ -682,19 +284,14 @@ def _setup_request(state: GameState, choose: Callable[[int], int]) -> dict[str, 
     """The seat to act's whole setup, each card chosen among its legal gives."""
     seat = state.to_act
     assert seat is not None
-    request: dict[str, JSON] = {"op": "setup", "seat": seat, "discard": []}
-    discards: list[JSON] = []
+    gives: list[Give] = []
     while state.phase is Phase.SETUP and state.to_act == seat:
         options = legal_actions(state)
         give = options[choose(len(options))]
         assert isinstance(give, Give)
-        if give.to.value == "devils_trick":
-            discards.append(give.card.rank)
-        else:
-            request[give.to.value] = give.card.rank
+        gives.append(give)
         state = apply(state, give)
-    request["discard"] = discards
-    return request
+    return {"op": "setup", "seat": seat, **entry_from_gives(gives)}
 
 
 def _any_card(state: GameState, pick: int) -> Card:
@@ -727,13 +324,8 @@ def _mistake_request(state: GameState, mistake: Mistake) -> dict[str, JSON] | No
             other = (seat + 1 + pick % (config.players - 1)) % config.players
             hand = round_.hands[other]
             steps = setup_steps(config, round_.dealer, other)
-            names = [step.value for step in steps]
-            request = {"op": "setup", "seat": other,
-                       "discard": [c.rank for c in hand[: names.count("devils_trick")]]}
-            rest = hand[names.count("devils_trick"):]
-            for name, card in zip((n for n in names if n != "devils_trick"), rest):
-                request[name] = card.rank
-            return request
+            gives = [Give(other, card, to) for card, to in zip(hand, steps)]
+            return {"op": "setup", "seat": other, **entry_from_gives(gives)}
         if kind == 2:
             return {"op": "play", "seat": seat, "card": round_.hands[seat][0].rank}
         if kind == 3:
@@ -789,7 +381,8 @@ class HarnessReport:
 
 def _hypothesis_settings(examples: int, shrink: bool) -> Callable[[Callable[..., None]],
                                                                    Callable[..., None]]:
-    from hypothesis import HealthCheck, Phase as HPhase, Verbosity, settings
+    from hypothesis import HealthCheck, Verbosity, settings
+    from hypothesis import Phase as HPhase
 
     phases = (HPhase.generate, HPhase.shrink) if shrink else (HPhase.generate,)
     result: Callable[[Callable[..., None]], Callable[..., None]] = settings(
@@ -870,7 +463,7 @@ def run_harness(
     if not command:
         raise HarnessError("the peer command is empty")
     say = log or (lambda text: None)
-    slot = _PeerSlot(command, timeout)
+    slot = PeerSlot(command, timeout)
     slot.get()  # fails early, with HarnessError, if the command cannot be started
     strategy = game_scripts()
     outcomes: list[Failure | None] = []
@@ -915,7 +508,7 @@ def run_harness(
     )
 
 
-def _play(slot: _PeerSlot, script: GameScript) -> Failure | None:
+def _play(slot: PeerSlot, script: GameScript) -> Failure | None:
     failure = play_game(script, slot.get())
     if failure is not None and failure.peer_fault:
         slot.discard()
@@ -946,7 +539,7 @@ def _only_stops(error: BaseException) -> bool:
     return all(isinstance(e, BaseException) and _only_stops(e) for e in inner)
 
 
-def _shrink(slot: _PeerSlot, strategy: SearchStrategy[GameScript], examples: int, seed: int,
+def _shrink(slot: PeerSlot, strategy: SearchStrategy[GameScript], examples: int, seed: int,
             seconds: float) -> Failure | None:
     """Find the first disagreement again and let Hypothesis shrink it; the smallest failing
     game seen (by rounds, exchanges, players) within ``seconds``."""
@@ -974,7 +567,12 @@ def _shrink(slot: _PeerSlot, strategy: SearchStrategy[GameScript], examples: int
 
 
 def _write_failure(failure: Failure, out_dir: Path, seed: int) -> Path:
-    from .records import GameRecord, freeze_extensions, record_from_state, write_record_file
+    from ..formats.records import (
+        GameRecord,
+        freeze_extensions,
+        record_from_state,
+        write_record_file,
+    )
 
     if failure.state is None:
         record = GameRecord(config=failure.script.config, rounds=())
@@ -1018,7 +616,3 @@ def describe(failure: Failure) -> str:
     ]
     return "\n".join(lines)
 
-
-def main_serve() -> int:
-    """``bottleimp conformance --serve``: the library answers the protocol on stdin/stdout."""
-    return serve(sys.stdin, sys.stdout)

@@ -18,8 +18,8 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Protocol
 
-from ..records import printable_name
-from ..validate import (
+from ..formats.json_input import printable_name
+from ..validation import (
     UNREADABLE,
     Fault,
     ValidationReport,
@@ -27,7 +27,7 @@ from ..validate import (
     report_to_text,
     validate_file,
 )
-from . import positive_int
+from .arguments import positive_int
 
 _CHUNK = 16
 """Files sent to a worker process at a time."""

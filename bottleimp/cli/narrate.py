@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .cards import Card, coins, format_rank
-from .state import Bottle, GameState, Phase, RoundState, TrickResult
+from ..cards import Card, coins, format_rank
+from ..state import Bottle, GameState, Phase, RoundState, TrickResult
 
 
 def _cards(cards: tuple[Card, ...]) -> str:

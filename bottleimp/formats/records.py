@@ -11,10 +11,8 @@ does not have is readable and the validator names the rule it breaks. Keys that 
 are extensions: readers ignore them, and these types keep them (as compact JSON text) so that a
 record read and written back is the same document.
 
-Reading is hardened against hostile input: a size limit (``MAX_RECORD_BYTES``), a nesting limit
-checked before the JSON parser recurses (``MAX_NESTING``), a limit on the digits of a number
-(``MAX_NUMBER_DIGITS``), no ``NaN``/``Infinity``, and duplicate keys refused with their path.
-Every fault raises ``RecordError(path, message)``.
+Record text is read by the one hardened JSON reader (``bottleimp.formats.json_input``: size,
+nesting, digits, ``NaN``, duplicate keys). Every fault raises ``RecordError(path, message)``.
 
     >>> from bottleimp import Config, apply, legal_actions, new_game
     >>> state = new_game(Config(players=3), seed=1)
@@ -28,45 +26,39 @@ Every fault raises ``RecordError(path, message)``.
     >>> loads_record('{"format": "bottleimp-record/1", "config": {"players": 7}, "rounds": []}')
     Traceback (most recent call last):
     ...
-    bottleimp.reading.ConfigRecordError: $.config.players: invalid configuration: [CONFIG-PLAYERS] players must be 2 to 6, not 7
+    bottleimp.errors.RecordError: $.config.players: invalid configuration: [CONFIG-PLAYERS] players must be 2 to 6, not 7
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
-import re
-import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Final, TypeAlias
 
 from attrs import field, frozen
 
-from .actions import Destination, Give
-from .cards import Rank
-from .config import Config
-from .errors import RecordError
-from .reading import (
+from ..actions import Destination, Give
+from ..cards import Rank
+from ..config import Config
+from ..errors import RecordError
+from ..state import GameState, RoundState
+from .config_json import config_from_json, config_to_json
+from .json_input import (
     JSON,
     check_keys,
     child,
-    config_from_json,
-    config_to_json,
     expect_int,
     expect_list,
     expect_object,
     expect_rank,
-    expect_str,
+    loads_json,
+    read_json_file,
 )
-from .state import GameState, RoundState
 
 __all__ = [
     "RECORD_FORMAT",
-    "MAX_RECORD_BYTES",
-    "MAX_NESTING",
-    "MAX_NUMBER_DIGITS",
     "Extensions",
     "PassSetup",
     "EyeSetup",
@@ -77,7 +69,6 @@ __all__ = [
     "parse_record",
     "record_to_json",
     "record_from_state",
-    "loads_record_json",
     "loads_record",
     "dumps_record",
     "read_record_file",
@@ -87,17 +78,9 @@ __all__ = [
 RECORD_FORMAT: Final = "bottleimp-record/1"
 """The value of a record's ``format`` key."""
 
-MAX_RECORD_BYTES: Final = 16 * 1024 * 1024
-"""The largest record file read: 16 MiB (a complete 6-player game is about 20 KiB)."""
-
-MAX_NESTING: Final = 64
-"""The deepest nesting of arrays and objects read (a record needs 6; extensions may use more)."""
-
-MAX_NUMBER_DIGITS: Final = 100
-"""The most digits in a row a number may have (no card, seat or score comes close)."""
-
 Extensions: TypeAlias = tuple[tuple[str, str], ...]
 """Extension keys (``_``-prefixed) with their values as compact JSON text, sorted by key."""
+
 
 
 def _extension_text(value: JSON) -> str:
@@ -236,8 +219,8 @@ _EYE_KEYS: Final = ({"discard"}, {"to_face_up", "to_hidden"})
 
 def parse_record(value: JSON) -> GameRecord:
     """A record from parsed JSON. Anything that is not a readable ``bottleimp-record/1`` raises
-    ``RecordError`` naming the JSON path of the fault (``ConfigRecordError``, with the rule ID,
-    for a configuration no source defines). The rules are not checked: see ``bottleimp.validate``.
+    ``RecordError`` naming the JSON path of the fault (with ``rule_id`` set,
+    for a configuration no source defines). The rules are not checked: see ``bottleimp.validation``.
     """
     obj = expect_object(value, "$")
     if "format" in obj:
@@ -491,172 +474,9 @@ def _setup_entry(config: Config, gives: tuple[Give, ...]) -> SetupEntry:
 # --- JSON text and files ---------------------------------------------------------------------
 
 
-class _Refused(Exception):
-    """Raised from inside the JSON parser's hooks; turned into a ``RecordError``."""
-
-
-# A JSON string, or an unterminated one up to the end of the text; possessive, so linear time.
-_STRING: Final = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)', re.DOTALL)
-_NOT_BRACKET_BYTES: Final = bytes(code for code in range(256) if chr(code) not in '[]{}')
-_NOT_BRACKET_OR_QUOTE_BYTES: Final = bytes(code for code in range(256) if chr(code) not in '[]{}"')
-_SQUARE: Final = bytes.maketrans(b"{}", b"[]")
-_QUOTED_BYTES: Final = re.compile(rb'"[^"]*(?:"|\Z)')
-_DIGITS_AS_ZERO: Final = str.maketrans("123456789", "000000000")
-_LONG_RUN: Final = "0" * (MAX_NUMBER_DIGITS + 1)
-_DIGIT_BYTES_AS_ZERO: Final = bytes.maketrans(b"123456789", b"000000000")
-_LONG_RUN_BYTES: Final = _LONG_RUN.encode()
-
-
-def _without_strings(text: str) -> str:
-    return _STRING.sub('""', text)
-
-
-def _brackets(text: str, dropped: bytes) -> bytes:
-    """The text's UTF-8 bytes without ``dropped`` (no byte of a multi-byte character is a
-    bracket or a quote), braces turned into square brackets."""
-    return text.encode("utf-8", "surrogatepass").translate(_SQUARE, dropped)
-
-
-def _check_nesting(text: str, encoded: bytes) -> None:
-    """Refuse nesting deeper than ``MAX_NESTING`` before the parser sees the text, so that the
-    parser never recurses deep enough to raise ``RecursionError``.
-
-    With the strings taken out, the brackets alone are kept and every adjacent open-close pair
-    removed, over and over: each pass takes one level off every nest, so balanced brackets
-    vanish after exactly as many passes as they nest deep. Brackets left over are unbalanced
-    (the parser refuses them); more than ``MAX_NESTING`` openers left unclosed are refused
-    too, since the parser would recurse into them before finding the fault."""
-    if "\\" in text:
-        # Escapes: a quote may be part of a string, so take the strings out properly.
-        brackets = _brackets(_without_strings(text), _NOT_BRACKET_BYTES)
-    else:
-        # No escapes: every quote opens or closes a string, so keep the quotes with the brackets
-        # and drop each string's remains (an unterminated last string runs to the end).
-        brackets = encoded.translate(_SQUARE, _NOT_BRACKET_OR_QUOTE_BYTES).replace(b'""', b"")
-        if b'"' in brackets:
-            brackets = _QUOTED_BYTES.sub(b"", brackets)
-    for _ in range(MAX_NESTING):
-        shorter = brackets.replace(b"[]", b"")
-        if len(shorter) == len(brackets):
-            break
-        brackets = shorter
-    if b"[]" in brackets or brackets.count(b"[") > MAX_NESTING:
-        raise RecordError("$", f"arrays and objects nest more than {MAX_NESTING} deep")
-
-
-def _check_number_lengths(text: str, encoded: bytes) -> None:
-    """Refuse a number with more than ``MAX_NUMBER_DIGITS`` digits before parsing (Python refuses
-    to convert integers of more than 4300 digits, and no record needs a long number). Digits
-    inside strings do not count."""
-    if _LONG_RUN_BYTES not in encoded.translate(_DIGIT_BYTES_AS_ZERO):
-        return
-    if _LONG_RUN in _without_strings(text).translate(_DIGITS_AS_ZERO):
-        raise RecordError(
-            "$", f"a number of more than {MAX_NUMBER_DIGITS} digits; the limit is "
-            f"{MAX_NUMBER_DIGITS}",
-        )
-
-
-def _parse_float(token: str) -> float:
-    number = float(token)
-    if not math.isfinite(number):
-        raise _Refused(f"the number {token[:40]} is too large to represent")
-    return number
-
-
-def _parse_constant(token: str) -> float:
-    raise _Refused(f"{token} is not a JSON number")
-
-
-class _KeyedObject(dict[str, JSON]):
-    """An object in which a key occurred twice; ``duplicate`` is that key."""
-
-    duplicate: str = ""
-
-
-def _pairs(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
-    obj: dict[str, JSON] = dict(pairs)
-    if len(obj) == len(pairs):
-        return obj
-    seen: set[str] = set()
-    keyed = _KeyedObject(pairs)
-    for key, _ in pairs:
-        if key in seen:
-            keyed.duplicate = key
-            break
-        seen.add(key)
-    return keyed
-
-
-def _find_duplicate(value: JSON, path: str) -> tuple[str, str] | None:
-    if isinstance(value, _KeyedObject):
-        return path, value.duplicate
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found = _find_duplicate(item, child(path, key))
-            if found is not None:
-                return found
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found = _find_duplicate(item, child(path, index))
-            if found is not None:
-                return found
-    return None
-
-
-def loads_record_json(text: str | bytes) -> JSON:
-    """Parse record text (UTF-8 bytes or a string) into JSON values, refusing what a record never
-    needs and a hostile input could use: more than ``MAX_RECORD_BYTES``, nesting deeper than
-    ``MAX_NESTING``, numbers longer than ``MAX_NUMBER_DIGITS``, ``NaN`` and ``Infinity``, and a
-    key given twice in one object. Every refusal is a ``RecordError``."""
-    if isinstance(text, bytes):
-        if len(text) > MAX_RECORD_BYTES:
-            raise RecordError("$", f"the input is larger than {MAX_RECORD_BYTES} bytes")
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise RecordError("$", f"not UTF-8 text: byte {error.start} is invalid") from None
-    elif len(text) > MAX_RECORD_BYTES:
-        raise RecordError("$", f"the input is larger than {MAX_RECORD_BYTES} characters")
-    encoded = text.encode("utf-8", "surrogatepass")
-    _check_nesting(text, encoded)
-    _check_number_lengths(text, encoded)
-    duplicates_seen = False
-
-    def pairs_hook(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
-        nonlocal duplicates_seen
-        obj = _pairs(pairs)
-        if isinstance(obj, _KeyedObject):
-            duplicates_seen = True
-        return obj
-
-    try:
-        value: JSON = json.loads(
-            text,
-            object_pairs_hook=pairs_hook,
-            parse_float=_parse_float,
-            parse_constant=_parse_constant,
-        )
-    except json.JSONDecodeError as error:
-        raise RecordError(
-            "$", f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
-        ) from None
-    except _Refused as error:
-        raise RecordError("$", str(error)) from None
-    except (ValueError, RecursionError) as error:
-        # Belt and braces: the limits above keep the parser from raising these.
-        raise RecordError("$", f"not JSON: {type(error).__name__}") from None
-    if duplicates_seen:
-        found = _find_duplicate(value, "$")
-        if found is not None:
-            where, key = found
-            raise RecordError(child(where, key), "this key occurs more than once in its object")
-    return value
-
-
 def loads_record(text: str | bytes) -> GameRecord:
-    """A record from its JSON text (see ``loads_record_json`` and ``parse_record``)."""
-    return parse_record(loads_record_json(text))
+    """A record from its JSON text (see ``loads_json`` and ``parse_record``)."""
+    return parse_record(loads_json(text))
 
 
 def dumps_record(record: GameRecord, indent: int | None = None) -> str:
@@ -691,39 +511,13 @@ def _layout(value: JSON, step: str, margin: str) -> str:
     return json.dumps(value)
 
 
-def printable_name(path: str | os.PathLike[str]) -> str:
-    """A file name that can always be printed (undecodable bytes shown as escapes)."""
-    return os.fsdecode(path).encode("utf-8", "backslashreplace").decode("utf-8")
-
-
 def read_record_file(path: str | os.PathLike[str]) -> GameRecord:
     """A record from a file. A file that cannot be read (missing, a directory, not a regular
     file, larger than ``MAX_RECORD_BYTES``) or that is not a readable record raises
     ``RecordError``; the size limit is checked before the file is read."""
-    return parse_record(read_record_json(path))
+    return parse_record(read_json_file(path))
 
 
-def read_record_json(path: str | os.PathLike[str]) -> JSON:
-    """The JSON value of a record file, read under the limits of ``loads_record_json``."""
-    name = printable_name(path)
-    try:
-        # Checked before opening: opening a FIFO would wait for a writer.
-        info = os.stat(path)
-        if stat.S_ISDIR(info.st_mode):
-            raise RecordError("$", f"{name} is a directory, not a record file")
-        if not stat.S_ISREG(info.st_mode):
-            raise RecordError("$", f"{name} is not a regular file")
-        if info.st_size > MAX_RECORD_BYTES:
-            raise RecordError(
-                "$", f"{name} has {info.st_size} bytes; the limit is {MAX_RECORD_BYTES}"
-            )
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_RECORD_BYTES + 1)
-    except FileNotFoundError:
-        raise RecordError("$", f"{name}: no such file") from None
-    except OSError as error:
-        raise RecordError("$", f"cannot read {name}: {error.strerror or error}") from None
-    return loads_record_json(data)
 
 
 def write_record_file(path: str | os.PathLike[str], record: GameRecord) -> None:

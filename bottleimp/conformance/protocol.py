@@ -1,0 +1,256 @@
+"""The library's side of ``bottleimp-protocol/1`` (normative text: spec/protocol.md).
+
+The protocol is JSON lines: one request per line on the implementation's stdin, one answer per
+line on its stdout. ``Referee`` answers every request through the engine, so the answers it gives
+are the ones the other side must give; ``serve`` answers requests from a stream (``bottleimp
+conformance --serve``); ``compare`` says how an answer differs from the library's.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import IO, Final
+
+from attrs import evolve
+
+from ..actions import Give, Play
+from ..cards import Card
+from ..config import Config
+from ..engine import apply, legal_actions, new_game, with_deal
+from ..errors import ConfigError, IllegalActionError, RecordError, UnknownCardError
+from ..formats.config_json import config_from_json
+from ..formats.json_input import (
+    JSON,
+    check_keys,
+    child,
+    expect_int,
+    expect_list,
+    expect_object,
+    expect_rank,
+    expect_str,
+    loads_json,
+)
+from ..formats.setup_entries import gives_from_entry
+from ..rules.setup import setup_steps
+from ..state import GameState, Phase
+from .vectors import apply_setup_entry, ranks, same_json
+
+PROTOCOL: Final = "bottleimp-protocol/1"
+"""The protocol version both sides name in ``hello``."""
+
+
+def _refusal(rule: str, message: str) -> dict[str, JSON]:
+    return {"ok": False, "error": message, "rule": rule}
+
+
+class Referee:
+    """The library speaking ``bottleimp-protocol/1``: ``handle`` answers one request.
+
+    It never raises for a bad request: a request the protocol does not define is answered with
+    rule ``PROTOCOL``, an action the rules forbid with the rule it breaks, and the state is then
+    unchanged (a setup request is taken whole or not at all)."""
+
+    def __init__(self) -> None:
+        self.state: GameState | None = None
+
+    def handle(self, request: JSON) -> dict[str, JSON]:
+        """The answer to ``request`` (a parsed JSON value)."""
+        try:
+            return self._handle(request)
+        except IllegalActionError as error:
+            return _refusal(error.rule_id, error.message)
+        except ConfigError as error:
+            return _refusal(error.rule_id, error.message)
+        except RecordError as error:
+            # A readable value that breaks a rule names it; anything else is not the protocol.
+            return _refusal(error.rule_id or "PROTOCOL", str(error))
+
+    def _handle(self, request: JSON) -> dict[str, JSON]:
+        obj = expect_object(request, "$")
+        op = expect_str(obj.get("op"), "$.op")
+        if op == "hello":
+            check_keys(obj, "$", {"op", "protocol"}, set())
+            if obj["protocol"] != PROTOCOL:
+                return _refusal("PROTOCOL", f"this side speaks {PROTOCOL}")
+            return {"ok": True, "protocol": PROTOCOL}
+        if op == "new_round":
+            return self._new_round(obj)
+        if op == "quit":
+            check_keys(obj, "$", {"op"}, set())
+            return {"ok": True}
+        handlers: dict[str, Callable[[GameState, dict[str, JSON]], dict[str, JSON]]] = {
+            "setup": self._setup,
+            "legal_plays": self._legal_plays,
+            "play": self._play,
+            "scores": self._scores,
+        }
+        handler = handlers.get(op)
+        if handler is None:
+            raise RecordError("$.op", f"unknown op {op!r}")
+        if self.state is None:
+            raise RecordError("$.op", f"{op!r} before any new_round")
+        return handler(self.state, obj)
+
+    def _new_round(self, obj: dict[str, JSON]) -> dict[str, JSON]:
+        check_keys(obj, "$", {"op", "config", "dealer", "hands"}, {"face_up"})
+        config = config_from_json(obj["config"], "$.config")
+        config = evolve(config, rounds=None, target_score=None)
+        dealer = expect_int(obj["dealer"], "$.dealer", 0, config.players - 1)
+        hands = self._rows(config, obj["hands"], "$.hands")
+        face_up = None if obj.get("face_up") is None else self._rows(config, obj["face_up"], "$.face_up")
+        state = with_deal(new_game(config, 0, first_dealer=dealer), hands, face_up)
+        self.state = state
+        return {"ok": True, "to_act": state.to_act}
+
+    @staticmethod
+    def _rows(config: Config, value: JSON, path: str) -> tuple[tuple[Card, ...], ...]:
+        """A card array per seat; a rank the deck does not have breaks rule DEAL-COUNTS."""
+        rows = []
+        for seat, row in enumerate(expect_list(value, path)):
+            cards = []
+            for index, item in enumerate(expect_list(row, child(path, seat))):
+                rank = expect_rank(item, child(child(path, seat), index))
+                try:
+                    cards.append(config.card(rank))
+                except UnknownCardError as error:
+                    raise IllegalActionError("DEAL-COUNTS", error.message) from None
+            rows.append(tuple(cards))
+        return tuple(rows)
+
+    def _setup(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
+        check_keys(obj, "$", {"op", "seat", "discard"}, {"left", "right", "to_face_up", "to_hidden"})
+        seat = expect_int(obj["seat"], "$.seat")
+        entry = {key: value for key, value in obj.items() if key not in ("op", "seat")}
+        config = state.config
+        if state.phase is not Phase.SETUP:
+            raise IllegalActionError("PHASE", f"a setup is not possible in the {state.phase.value} phase")
+        if not 0 <= seat < config.players:
+            raise IllegalActionError("SETUP-ORDER", f"there is no seat {seat}")
+        steps = setup_steps(config, state.round.dealer, seat)
+        if len(state.round.setup[seat]) == len(steps):
+            raise IllegalActionError("SETUP-STEPS", f"seat {seat} has already given its setup")
+        if seat != state.to_act:
+            raise IllegalActionError("SETUP-ORDER", f"it is seat {state.to_act}'s turn to give its setup")
+        gives = self._gives(config, seat, entry)
+        state = apply_setup_entry(state, seat, gives)
+        self.state = state
+        answer: dict[str, JSON] = {"ok": True, "to_act": state.to_act}
+        if state.phase is Phase.PLAY:
+            round_ = state.round
+            answer["hands"] = [ranks(hand) for hand in round_.hands]
+            answer["face_up"] = None if round_.face_up is None else [ranks(f) for f in round_.face_up]
+            answer["devils_trick"] = ranks(round_.devils_trick)
+        return answer
+
+    @staticmethod
+    def _gives(config: Config, seat: int, entry: dict[str, JSON]) -> tuple[Give, ...]:
+        """The entry's cards in step order: the discards, then left, right, to_face_up,
+        to_hidden as present; the engine refuses a part that is not the seat's next step."""
+        keys = ("left", "right", "to_face_up", "to_hidden")
+        return tuple(give for give, _ in gives_from_entry(config, seat, entry, "$", keys))
+
+    def _legal_plays(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
+        check_keys(obj, "$", {"op"}, set())
+        if state.phase is not Phase.PLAY:
+            raise IllegalActionError("PHASE", f"no card is played in the {state.phase.value} phase")
+        cards = [action.card for action in legal_actions(state) if isinstance(action, Play)]
+        return {"ok": True, "seat": state.to_act, "cards": ranks(cards)}
+
+    def _play(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
+        check_keys(obj, "$", {"op", "seat", "card"}, set())
+        seat = expect_int(obj["seat"], "$.seat")
+        rank = expect_rank(obj["card"], "$.card")
+        if state.phase is not Phase.PLAY:
+            raise IllegalActionError("PHASE", f"no card is played in the {state.phase.value} phase")
+        try:
+            card = state.config.card(rank)
+        except UnknownCardError as error:
+            # No seat holds a card the deck does not have: refused as any card not held, once
+            # the play is checked for its turn (the engine's order of checks).
+            if seat != state.to_act:
+                raise IllegalActionError(
+                    "TURN-ORDER", f"it is seat {state.to_act}'s turn, not seat {seat}'s"
+                ) from None
+            raise IllegalActionError("CARD-HELD", f"seat {seat} cannot play it: {error.message}") from None
+        after = apply(state, Play(seat, card))
+        self.state = after
+        answer: dict[str, JSON] = {
+            "ok": True,
+            "to_act": after.to_act if after.phase is Phase.PLAY else None,
+        }
+        if len(after.round.tricks) > len(state.round.tricks):
+            result = after.round.tricks[-1]
+            answer["trick"] = {
+                "winner": result.winner,
+                "card": result.winning_card.rank,
+                "bottle": result.bottle,
+                "bottles": [{"price": b.price, "owner": b.owner} for b in after.round.bottles],
+            }
+        return answer
+
+    def _scores(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
+        check_keys(obj, "$", {"op"}, set())
+        scores = state.round.scores
+        if scores is None:
+            raise IllegalActionError("ROUND-END", "the round is not over: cards remain to be played")
+        return {"ok": True, "scores": list(scores)}
+
+
+def serve(stdin: IO[str], stdout: IO[str]) -> int:
+    """Answer protocol requests from ``stdin`` on ``stdout`` until ``quit`` or the end of input."""
+    referee = Referee()
+    for line in stdin:
+        if not line.strip():
+            continue
+        request: JSON = None
+        try:
+            request = loads_json(line)
+        except RecordError as error:
+            answer = _refusal("PROTOCOL", f"not a request: {error}")
+        else:
+            answer = referee.handle(request)
+        stdout.write(json.dumps(answer) + "\n")
+        stdout.flush()
+        if isinstance(request, dict) and request.get("op") == "quit" and answer.get("ok"):
+            break
+    return 0
+
+
+# --- comparing answers -----------------------------------------------------------------------
+
+
+def compare(expected: dict[str, JSON], actual: dict[str, JSON]) -> str | None:
+    """``None`` when ``actual`` is the answer ``expected`` asks for, else what differs.
+
+    A refusal matches a refusal that names the same rule (the message is free text)."""
+    if expected.get("ok") is False:
+        if actual.get("ok") is not False:
+            return f"the library refuses this with rule {expected['rule']} ({expected['error']}); " \
+                   "the peer accepts it"
+        if not isinstance(actual.get("error"), str):
+            return "the peer's refusal has no \"error\" message"
+        if actual.get("rule") != expected["rule"]:
+            return f"the peer refuses this with rule {json.dumps(actual.get('rule'))}; " \
+                   f"the library names rule {expected['rule']} ({expected['error']})"
+        return None
+    if actual.get("ok") is False:
+        return f"the peer refuses this with rule {json.dumps(actual.get('rule'))} " \
+               f"({actual.get('error')}); the library accepts it"
+    if same_json(expected, actual):
+        return None
+    for key in expected:
+        if key not in actual:
+            return f"the peer's answer has no {json.dumps(key)}"
+        if not same_json(expected[key], actual[key]):
+            return f"{json.dumps(key)} differs: the library says {json.dumps(expected[key])}, " \
+                   f"the peer says {json.dumps(actual[key])}"
+    extra = sorted(key for key in actual if key not in expected and not key.startswith("_"))
+    return f"the peer's answer has keys the protocol does not define here: {', '.join(extra)}"
+
+
+
+def main_serve() -> int:
+    """``bottleimp conformance --serve``: the library answers the protocol on stdin/stdout."""
+    return serve(sys.stdin, sys.stdout)
