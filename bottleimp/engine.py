@@ -15,6 +15,7 @@ from .actions import Action, Destination, Give, Play, StartRound
 from .cards import Card, Colour, position, rank_key
 from .config import Config
 from .errors import IllegalActionError
+from .rules import deal as deal_rules
 from .rules import game, scoring, setup
 from .rules import play as play_rules
 from .state import Bottle, GameState, Phase, RoundState, TrickResult
@@ -24,7 +25,7 @@ __all__ = ["new_game", "new_round", "with_deal", "legal_actions", "check_action"
 
 def new_round(config: Config, seed: int, index: int, dealer: int) -> RoundState:
     """The state at the start of round ``index``: dealt from the seed, bottles at the start price."""
-    hands, face_up = setup.deal(config, seed, index, dealer)
+    hands, face_up = deal_rules.deal(config, seed, index, dealer)
     _register_deck(config)
     return _dealt_round(config, index, dealer, hands, face_up)
 
@@ -47,7 +48,7 @@ def _dealt_round(
         setup=((),) * players,
         devils_trick=(),
         plays=(),
-        leader=setup.first_leader(config, dealer),
+        leader=play_rules.first_leader(config, dealer),
         bottles=(Bottle(),) * config.bottles,
         captured=((),) * players,
         tricks=(),
@@ -65,7 +66,7 @@ def new_game(config: Config | None = None, seed: int = 7, *, first_dealer: int =
     config = Config() if config is None else config
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise TypeError(f"seed must be an int, not {seed!r}")
-    first = new_round(config, seed, 0, setup.first_dealer(config, first_dealer))
+    first = new_round(config, seed, 0, deal_rules.first_dealer(config, first_dealer))
     return GameState(
         config=config,
         seed=seed,
@@ -93,7 +94,7 @@ def with_deal(
     config = state.config
     round_ = state.round
     if state.phase is Phase.ROUND_OVER:
-        index, dealer = round_.index + 1, setup.next_dealer(config, round_.dealer)
+        index, dealer = round_.index + 1, deal_rules.next_dealer(config, round_.dealer)
         past_rounds = state.past_rounds + (round_,)
     elif state.phase is Phase.SETUP and not any(round_.setup):
         index, dealer, past_rounds = round_.index, round_.dealer, state.past_rounds
@@ -101,7 +102,7 @@ def with_deal(
         raise IllegalActionError(
             "DEAL", "a deal can be given only between rounds or before the setup begins"
         )
-    setup.check_deal(config, dealer, hands, face_up)
+    deal_rules.check_deal(config, dealer, hands, face_up)
     _register_deck(config)
     hands = tuple(tuple(sorted(hand, key=rank_key)) for hand in hands)
     if face_up is not None:
@@ -149,7 +150,7 @@ def _registered(card: Card) -> Card:
 def _led_colour(state: GameState) -> Colour | None:
     plays = state.round.plays
     in_trick = len(plays) % state.config.trick_size
-    return plays[-in_trick].card.colour if in_trick else None
+    return play_rules.led_colour((plays[-in_trick].card,) if in_trick else ())
 
 
 def _playable(state: GameState, seat: int) -> tuple[Card, ...]:
@@ -297,10 +298,11 @@ def _apply_give(state: GameState, action: Give) -> GameState:
         hands, face_up, devils_trick = setup.resolve_setup(config, hands, face_up, chosen)
         phase, to_act = Phase.PLAY, round_.leader
     after = _round_after(
-        round_, hands, face_up, chosen, devils_trick, round_.plays, round_.leader,
-        round_.bottles, round_.captured, round_.tricks, None,
+        round_, hands=hands, face_up=face_up, setup=chosen, devils_trick=devils_trick,
+        plays=round_.plays, leader=round_.leader, bottles=round_.bottles,
+        captured=round_.captured, tricks=round_.tricks, scores=None,
     )
-    return GameState(config, state.seed, phase, to_act, after, state.past_rounds, state.totals)
+    return _game_after(state, phase, to_act, after, state.totals)
 
 
 def _apply_play(state: GameState, action: Play) -> GameState:
@@ -319,28 +321,28 @@ def _apply_play(state: GameState, action: Play) -> GameState:
     if len(plays) % trick_size:
         # The trick goes on: only the hand, the plays and the seat to act change.
         after = _round_after(
-            round_, hands, face_up, round_.setup, round_.devils_trick, plays, round_.leader,
-            round_.bottles, round_.captured, round_.tricks, None,
+            round_, hands=hands, face_up=face_up, setup=round_.setup,
+            devils_trick=round_.devils_trick, plays=plays, leader=round_.leader,
+            bottles=round_.bottles, captured=round_.captured, tricks=round_.tricks, scores=None,
         )
         to_act = play_rules.next_to_play(config, seat)
-        return GameState(config, state.seed, Phase.PLAY, to_act, after, state.past_rounds, state.totals)
+        return _game_after(state, Phase.PLAY, to_act, after, state.totals)
     result, bottles, captured = _resolve_trick(plays[-trick_size:], round_.bottles, round_.captured)
     leader = play_rules.next_leader(result.winner)
-    over = game.round_is_over(hands, face_up)
+    over = scoring.round_is_over(hands, face_up)
     scores = scoring.round_scores(config, captured, bottles, round_.devils_trick) if over else None
     after = _round_after(
-        round_, hands, face_up, round_.setup, round_.devils_trick, plays, leader,
-        bottles, captured, round_.tricks + (result,), scores,
+        round_, hands=hands, face_up=face_up, setup=round_.setup,
+        devils_trick=round_.devils_trick, plays=plays, leader=leader, bottles=bottles,
+        captured=captured, tricks=round_.tricks + (result,), scores=scores,
     )
     if scores is None:
-        return GameState(config, state.seed, Phase.PLAY, leader, after, state.past_rounds, state.totals)
+        return _game_after(state, Phase.PLAY, leader, after, state.totals)
     totals = game.add_totals(state.totals, scores)
-    next_to_act: int | None
     if game.game_is_over(config, round_.index + 1, totals):
-        phase, next_to_act = Phase.GAME_OVER, None
-    else:
-        phase, next_to_act = Phase.ROUND_OVER, setup.next_dealer(config, round_.dealer)
-    return GameState(config, state.seed, phase, next_to_act, after, state.past_rounds, totals)
+        return _game_after(state, Phase.GAME_OVER, None, after, totals)
+    next_dealer = deal_rules.next_dealer(config, round_.dealer)
+    return _game_after(state, Phase.ROUND_OVER, next_dealer, after, totals)
 
 
 def _take_at(
@@ -351,11 +353,21 @@ def _take_at(
     return zones[:seat] + (zone[:index] + zone[index + 1 :],) + zones[seat + 1 :]
 
 
+def _game_after(
+    state: GameState, phase: Phase, to_act: int | None, round_: RoundState, totals: tuple[int, ...]
+) -> GameState:
+    """The game after an action in the current round: the same configuration, seed and past
+    rounds. (The one place that builds a ``GameState`` by position: its arguments here are all
+    of different types, so mypy catches a swap.)"""
+    return GameState(state.config, state.seed, phase, to_act, round_, state.past_rounds, totals)
+
+
 def _round_after(
     round_: RoundState,
+    *,
     hands: tuple[tuple[Card, ...], ...],
     face_up: tuple[tuple[Card, ...], ...] | None,
-    chosen: tuple[tuple[Give, ...], ...],
+    setup: tuple[tuple[Give, ...], ...],
     devils_trick: tuple[Card, ...],
     plays: tuple[Play, ...],
     leader: int,
@@ -364,9 +376,11 @@ def _round_after(
     tricks: tuple[TrickResult, ...],
     scores: tuple[int, ...] | None,
 ) -> RoundState:
-    """The round after an action: the same deal, these zones and this history."""
+    """The round after an action: the same deal, these zones and this history. Callers name
+    every field (several have the same type); this is the one place that builds a
+    ``RoundState`` by position, in the order of its fields."""
     return RoundState(
-        round_.index, round_.dealer, round_.dealt, round_.dealt_face_up, hands, face_up, chosen,
+        round_.index, round_.dealer, round_.dealt, round_.dealt_face_up, hands, face_up, setup,
         devils_trick, plays, leader, bottles, captured, tricks, scores,
     )
 
@@ -376,36 +390,30 @@ def _resolve_trick(
     bottles: tuple[Bottle, ...],
     captured: tuple[tuple[Card, ...], ...],
 ) -> tuple[TrickResult, tuple[Bottle, ...], tuple[tuple[Card, ...], ...]]:
-    """Compose the trick rules: price, winner, purchase, price card return, capture."""
+    """The trick's result, the bottles and the captured piles after it (``resolve_trick``)."""
     cards = tuple(play.card for play in trick)
-    price, bottle_index = play_rules.trick_price(bottles)
-    winning = play_rules.trick_winner(cards, price)
-    winner = trick[winning].seat
-    bought = play_rules.buys_bottle(cards[winning], price)
-    pile = list(captured)
-    pile[winner] = pile[winner] + play_rules.captured_by_winner(cards, winning, bought)
-    if bought:
-        returned = play_rules.returned_price_card(bottles[bottle_index])
-        if returned is not None:
-            owner, price_card = returned
-            pile[owner] = pile[owner] + (price_card,)
-        bought_bottle = play_rules.bottle_after_purchase(winner, cards[winning])
-        bottles = bottles[:bottle_index] + (bought_bottle,) + bottles[bottle_index + 1 :]
+    outcome = play_rules.resolve_trick(cards, tuple(play.seat for play in trick), bottles)
+    winner = trick[outcome.winning].seat
+    piles = list(captured)
+    piles[winner] = piles[winner] + outcome.captured
+    if outcome.returned is not None:
+        owner, price_card = outcome.returned
+        piles[owner] = piles[owner] + (price_card,)
     result = TrickResult(
         plays=trick,
         winner=winner,
-        winning_card=cards[winning],
-        bottle=bottle_index if bought else None,
-        price_before=price,
-        price_after=cards[winning].rank if bought else price,
+        winning_card=cards[outcome.winning],
+        bottle=outcome.bottle,
+        price_before=outcome.price_before,
+        price_after=outcome.price_after,
     )
-    return result, bottles, tuple(pile)
+    return result, outcome.bottles, tuple(piles)
 
 
 def _start_next_round(state: GameState) -> GameState:
     config = state.config
     previous = state.round
-    dealer = setup.next_dealer(config, previous.dealer)
+    dealer = deal_rules.next_dealer(config, previous.dealer)
     next_round = new_round(config, state.seed, previous.index + 1, dealer)
     return GameState(
         config=config,

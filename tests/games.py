@@ -29,10 +29,13 @@ VARIANTS = {
 }
 
 
-def random_game(config: Config, seed: int, actions: int | None = None) -> GameState:
-    """A game of random legal actions from ``seed``; stops after ``actions`` actions if given."""
+def random_game(
+    config: Config, seed: int, actions: int | None = None, first_dealer: int = 0
+) -> GameState:
+    """A game of random legal actions from ``seed``, dealt first by ``first_dealer``; stops after
+    ``actions`` actions if given."""
     rng = random.Random(seed)
-    state = new_game(config, seed)
+    state = new_game(config, seed, first_dealer=first_dealer)
     taken = 0
     while not state.is_over and (actions is None or taken < actions):
         state = apply(state, rng.choice(legal_actions(state)))

@@ -51,11 +51,13 @@ def assert_agrees(doc: Any) -> ValidationReport | None:
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 @settings(max_examples=25)
-@given(seed=st.integers(0, 2**32 - 1), actions=st.none() | st.integers(0, 300))
+@given(seed=st.integers(0, 2**32 - 1), actions=st.none() | st.integers(0, 300),
+       first_dealer=st.integers(0, 5))
 def test_fast_lane_reports_a_legal_record_as_the_engine_replay_does(
-    name: str, seed: int, actions: int | None
+    name: str, seed: int, actions: int | None, first_dealer: int
 ) -> None:
-    state = random_game(VARIANTS[name], seed, actions)
+    config = VARIANTS[name]
+    state = random_game(config, seed, actions, first_dealer % config.players)
     fast = assert_agrees(doc_of(state))
     if state.phase is not Phase.SETUP:
         # Only a record that ends during a setup is left to the engine replay.

@@ -19,7 +19,7 @@ from bottleimp.conformance.protocol import PROTOCOL, Referee, compare
 from bottleimp.errors import HarnessError
 from bottleimp.formats.json_input import JSON
 from bottleimp.formats.records import read_record_file
-from bottleimp.rules.setup import deal
+from bottleimp.rules.deal import deal
 from bottleimp.config import Config
 from bottleimp.validation import validate_file
 

@@ -194,5 +194,7 @@ def test_the_example_in_spec_record_md_is_valid_and_plays_as_the_page_tells() ->
     assert report.valid and report.complete and report.winners == (1,)
     (round_,) = report.rounds
     assert round_.devils_trick == (8, 14, 24)
-    assert [(t.winner, t.bottle, t.price) for t in round_.tricks] == [(2, 0, 12), (1, None, 12)]
+    assert [(t.winner, t.bottle, t.price_before, t.price_after) for t in round_.tricks] == [
+        (2, 0, 19, 12), (1, None, 12, 12)
+    ]
     assert round_.scores == (0, 11, -7) and round_.bottle_owners == (2,)

@@ -18,7 +18,7 @@ from bottleimp import (
     new_game,
 )
 from bottleimp.engine import with_deal
-from bottleimp.rules.setup import shuffle, splitmix64
+from bottleimp.rules.deal import shuffle, splitmix64
 from helpers import card, cards, dealt_game, give_setups, ranks_of
 
 DT, LEFT, RIGHT = Destination.DEVILS_TRICK, Destination.LEFT, Destination.RIGHT

@@ -94,8 +94,8 @@ def test_complete_game_of_every_variant_is_valid_and_reported_as_the_engine_play
         assert reported.dealer == played.dealer
         assert reported.bottle_owners == tuple(bottle.owner for bottle in played.bottles)
         assert reported.devils_trick == tuple(card.rank for card in played.devils_trick)
-        assert [(t.winner, t.bottle, t.price) for t in reported.tricks] == [
-            (t.winner, t.bottle, t.price_after) for t in played.tricks
+        assert [(t.winner, t.bottle, t.price_before, t.price_after) for t in reported.tricks] == [
+            (t.winner, t.bottle, t.price_before, t.price_after) for t in played.tricks
         ]
 
 
@@ -202,10 +202,23 @@ def test_cards_swapped_between_hands_are_caught_where_first_played_CARD_HELD() -
 # --- dealer faults -----------------------------------------------------------------------------
 
 
-def test_first_round_dealt_by_another_seat_breaks_FIRST_DEALER() -> None:
-    doc = game_doc()
-    doc["rounds"][0]["dealer"] = 2
-    assert_fault(doc, "FIRST-DEALER", 0, None, 2, "$.rounds[0].dealer")
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_any_seat_may_deal_the_first_round_FIRST_DEALER(name: str) -> None:
+    config = VARIANTS[name]
+    for first in range(config.players):
+        state = random_game(config, 5 + first, first_dealer=first)
+        doc = doc_of(state)
+        assert doc["rounds"][0]["dealer"] == first
+        report = validate_json(doc)
+        assert report.valid and report.totals == state.totals, report_to_text(report)
+        assert validate_json(doc, fast=False) == report
+
+
+def test_a_game_dealt_first_by_seat_2_then_rotates_from_there_DEALER_ROTATION() -> None:
+    doc = doc_of(random_game(VARIANTS["classic-4p"], 11, first_dealer=2))
+    assert [round_["dealer"] for round_ in doc["rounds"]][:4] == [2, 3, 0, 1]
+    doc["rounds"][1]["dealer"] = 0
+    assert_fault(doc, "DEALER-ROTATION", 1, None, 0, "$.rounds[1].dealer")
 
 
 def test_later_round_dealt_out_of_rotation_breaks_DEALER_ROTATION() -> None:
@@ -503,7 +516,7 @@ def test_json_report_has_the_contract_shape() -> None:
     assert first.keys() >= {"scores", "bottle_owners", "devils_trick", "tricks"}
     tricks = first["tricks"]
     assert isinstance(tricks, list) and len(tricks) == 8
-    assert all(isinstance(t, dict) and t.keys() == {"winner", "bottle", "price"} for t in tricks)
+    assert all(isinstance(t, dict) and t.keys() == {"winner", "bottle", "price_before", "price_after"} for t in tricks)
     broken: Doc = dict(report_to_json(check(broken_doc())))
     (error,) = broken["errors"]
     assert error.keys() == {"rule", "round", "play", "seat", "message", "path"}
@@ -741,7 +754,7 @@ def test_every_rule_the_validator_names_has_a_broken_fixture() -> None:
     named = {json.loads((FIXTURES / "broken" / name).read_text())["_expected"]["rule"]
              for name in _fixture_names("broken")}
     assert named >= {
-        "DEAL-COUNTS", "FIRST-DEALER", "DEALER-ROTATION", "GAME-OVER", "SETUP-FROM-DEALT",
+        "DEAL-COUNTS", "DEALER-ROTATION", "GAME-OVER", "SETUP-FROM-DEALT",
         "SETUP-STEPS", "SETUP-ORDER", "TURN-ORDER", "CARD-HELD", "FOLLOW-SUIT", "EYE-FOLLOW-SUIT",
         "ROUND-END", "SCORE-ROUND", "GAME-TOTALS",
     }

@@ -38,7 +38,8 @@ from ..engine import apply, legal_actions
 from ..errors import HarnessError, PeerFault
 from ..formats.json_input import JSON
 from ..formats.setup_entries import entry_from_gives
-from ..rules.setup import deal, first_dealer, next_dealer, setup_steps
+from ..rules.deal import deal, first_dealer, next_dealer
+from ..rules.setup import setup_steps
 from ..state import GameState, Phase, RoundState
 from .peer import DEFAULT_TIMEOUT, Peer, PeerSlot
 from .protocol import PROTOCOL, Referee, compare

@@ -1,12 +1,9 @@
-"""Rules of the game as a whole: which action each phase admits, the end of a round, totals,
-the end of the game and its winners."""
+"""Rules of the game as a whole: which action each phase admits, totals, the end of the game
+and its winners."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-
 from ..actions import Give, Play, StartRound
-from ..cards import Card
 from ..config import Config
 from ..errors import IllegalActionError
 from ..state import Phase
@@ -37,15 +34,6 @@ def check_phase_admits(phase: Phase, action: object) -> None:
         f"it needs a {expected.__name__}",
     )
 
-
-@rule("ROUND-END")
-def round_is_over(
-    hands: Sequence[Collection[Card]], face_up: Sequence[Collection[Card]] | None
-) -> bool:
-    """The round ends when every card in every hand has been played (rule ROUND-END)."""
-    if any(hands):
-        return False
-    return face_up is None or not any(face_up)
 
 
 @rule("GAME-TOTALS")

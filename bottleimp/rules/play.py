@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
+from typing import NamedTuple
 
 from ..cards import Card, Colour, Rank
 from ..config import Config
@@ -10,10 +11,23 @@ from ..state import Bottle
 from .registry import rule
 
 
+@rule("FIRST-LEADER")
+def first_leader(config: Config, dealer: int) -> int:
+    """The player to the dealer's left leads the first trick (rule FIRST-LEADER)."""
+    return (dealer + 1) % config.players
+
+
 @rule("TURN-ORDER")
 def next_to_play(config: Config, seat: int) -> int:
     """Play goes clockwise; in Devil's Eye the two players alternate A, B, A, B (TURN-ORDER)."""
     return (seat + 1) % config.players
+
+
+@rule("FOLLOW-SUIT")
+def led_colour(trick: Sequence[Card]) -> Colour | None:
+    """The colour to follow: the first card's of the trick so far, ``None`` when the trick is
+    empty (whoever leads plays any card; rule FOLLOW-SUIT)."""
+    return trick[0].colour if trick else None
 
 
 @rule("CARD-HELD")
@@ -125,3 +139,42 @@ def captured_by_winner(cards: tuple[Card, ...], winning: int, bought: bool) -> t
 def next_leader(winner: int) -> int:
     """The winner of a trick leads the next one (rule NEXT-LEADER)."""
     return winner
+
+
+class TrickOutcome(NamedTuple):
+    """What the rules decide about a completed trick (see ``resolve_trick``)."""
+
+    winning: int
+    """The index of the winning card in the trick."""
+    bottle: int | None
+    """The index of the bottle bought, or ``None`` when no card was below the price."""
+    price_before: Rank
+    """The price the trick was judged against (the highest bottle price)."""
+    price_after: Rank
+    """That bottle's price after the trick: the winning card's rank if it bought the bottle."""
+    bottles: tuple[Bottle, ...]
+    """Every bottle after the trick."""
+    captured: tuple[Card, ...]
+    """The cards the winner captures."""
+    returned: tuple[int, Card] | None
+    """The old price card and the former owner it goes back to, if a bottle changed hands."""
+
+
+def resolve_trick(
+    cards: tuple[Card, ...], seats: Sequence[int], bottles: tuple[Bottle, ...]
+) -> TrickOutcome:
+    """Decide a completed trick (``seats[i]`` played ``cards[i]``) by composing its rules: the
+    price (TRICK-PRICE), the winner (TRICK-WINNER), the purchase (BOTTLE-PURCHASE), the old price
+    card's return (PRICE-CARD-RETURN) and the capture (TRICK-CAPTURE). The one trick resolution:
+    the engine and the validator's fast lane both call it."""
+    price, bottle_index = trick_price(bottles)
+    winning = trick_winner(cards, price)
+    card = cards[winning]
+    if not buys_bottle(card, price):
+        captured = captured_by_winner(cards, winning, False)
+        return TrickOutcome(winning, None, price, price, bottles, captured, None)
+    bought = bottle_after_purchase(seats[winning], card)
+    after = bottles[:bottle_index] + (bought,) + bottles[bottle_index + 1 :]
+    returned = returned_price_card(bottles[bottle_index])
+    captured = captured_by_winner(cards, winning, True)
+    return TrickOutcome(winning, bottle_index, price, card.rank, after, captured, returned)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
 from ..cards import Card, coins
 from ..config import Config
 from ..state import Bottle
@@ -75,3 +77,13 @@ def round_scores(
     if config.teams is not None:
         return team_scores(config.teams, captured, bottles, devils_trick)
     return individual_scores(config.players, captured, bottles, devils_trick)
+
+
+@rule("ROUND-END")
+def round_is_over(
+    hands: Sequence[Collection[Card]], face_up: Sequence[Collection[Card]] | None
+) -> bool:
+    """The round ends when every card in every hand has been played (rule ROUND-END)."""
+    if any(hands):
+        return False
+    return face_up is None or not any(face_up)

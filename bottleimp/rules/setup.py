@@ -1,169 +1,14 @@
-"""Rules of the deal and the setup: shuffling, dealing, the Devil's Trick and passing."""
+"""Rules of the setup: what each seat gives, in which order, and where the given cards go."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
-from functools import lru_cache
-from itertools import chain
 from typing import Final
 
 from ..actions import Destination, Give
 from ..cards import Card, rank_key
 from ..config import Config
-from ..errors import IllegalActionError, NoSuchSeatError
 from .registry import rule
-
-_MASK: Final = (1 << 64) - 1
-_ROUND_STREAM: Final = 0xD1B54A32D192ED03
-
-
-@rule("DEAL-SHUFFLE")
-def splitmix64(state: int) -> tuple[int, int]:
-    """One step of SplitMix64: ``(next_state, output)``; the deal's portable random source."""
-    state = (state + 0x9E3779B97F4A7C15) & _MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return state, z ^ (z >> 31)
-
-
-@rule("DEAL-SHUFFLE")
-def shuffle(cards: tuple[Card, ...], seed: int, round_index: int) -> tuple[Card, ...]:
-    """Shuffle ``cards`` for round ``round_index`` of the game with ``seed`` (rule DEAL-SHUFFLE).
-
-    The generator is SplitMix64 started at ``(seed mod 2**64) XOR (round_index * 0xD1B54A32D192ED03
-    mod 2**64)``; the shuffle is Fisher-Yates from the last position down, drawing each index
-    below ``i + 1`` by rejection (draws at or above the largest multiple of ``i + 1`` that fits in
-    64 bits are discarded, then ``draw mod (i + 1)``). Any language can reproduce it exactly.
-    """
-    state = (seed & _MASK) ^ ((round_index * _ROUND_STREAM) & _MASK)
-    order = list(cards)
-    for i in range(len(order) - 1, 0, -1):
-        bound = i + 1
-        limit = (1 << 64) - ((1 << 64) % bound)
-        while True:
-            state, draw = splitmix64(state)
-            if draw < limit:
-                break
-        j = draw % bound
-        order[i], order[j] = order[j], order[i]
-    return tuple(order)
-
-
-@rule("DEAL")
-def deal(
-    config: Config, seed: int, round_index: int, dealer: int
-) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...] | None]:
-    """Deal the shuffled deck one card at a time clockwise from the dealer's left (rule DEAL).
-
-    Returns the hidden hands and, in Devil's Eye, the face-up cards: there the first two thirds
-    of the shuffled deck are dealt as hidden hands and the last third face up (12 + 6 each with
-    36 cards). Hands are sorted by rank. With 54 cards and 5 players the dealer, dealt last,
-    receives one card fewer.
-    """
-    players = config.players
-    order = shuffle(config.cards, seed, round_index)
-    hidden_count = len(order) * 2 // 3 if config.devils_eye else len(order)
-    hands: list[list[Card]] = [[] for _ in range(players)]
-    for k, card in enumerate(order[:hidden_count]):
-        hands[(dealer + 1 + k) % players].append(card)
-    face_up: tuple[tuple[Card, ...], ...] | None = None
-    if config.devils_eye:
-        up: list[list[Card]] = [[] for _ in range(players)]
-        for k, card in enumerate(order[hidden_count:]):
-            up[(dealer + 1 + k) % players].append(card)
-        face_up = tuple(tuple(sorted(cards, key=rank_key)) for cards in up)
-    return tuple(tuple(sorted(cards, key=rank_key)) for cards in hands), face_up
-
-
-@rule("DEAL-COUNTS")
-@lru_cache(maxsize=256)
-def dealt_counts(config: Config, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
-    """How many hidden (and, in Devil's Eye, face-up) cards each seat is dealt (DEAL-COUNTS)."""
-    players, size = config.players, len(config.cards)
-    hidden_total = size * 2 // 3 if config.devils_eye else size
-
-    def split(total: int) -> tuple[int, ...]:
-        return tuple(
-            total // players + (1 if (seat - dealer - 1) % players < total % players else 0)
-            for seat in range(players)
-        )
-
-    return split(hidden_total), (split(size - hidden_total) if config.devils_eye else None)
-
-
-@rule("DEAL-COUNTS")
-def check_deal(
-    config: Config,
-    dealer: int,
-    hands: tuple[tuple[Card, ...], ...],
-    face_up: tuple[tuple[Card, ...], ...] | None,
-) -> None:
-    """A deal gives out the whole deck exactly once, each seat the number of cards the deal rule
-    gives it (rule DEAL-COUNTS). Raises ``IllegalActionError`` naming the first fault."""
-    hidden_counts, face_up_counts = dealt_counts(config, dealer)
-    if len(hands) != config.players:
-        raise IllegalActionError(
-            "DEAL-COUNTS",
-            f"the deal has {len(hands)} hand{'s' if len(hands) != 1 else ''} for "
-            f"{config.players} players",
-        )
-    if (face_up is None) != (face_up_counts is None):
-        wanted = "needs" if face_up_counts is not None else "has no"
-        raise IllegalActionError("DEAL-COUNTS", f"this game {wanted} face-up cards")
-    zones = [("hand", hands, hidden_counts)]
-    if face_up is not None and face_up_counts is not None:
-        if len(face_up) != config.players:
-            raise IllegalActionError(
-                "DEAL-COUNTS", f"the deal has {len(face_up)} face-up rows for 2 players"
-            )
-        zones.append(("face-up cards", face_up, face_up_counts))
-    deck = _deck_set(config)
-    dealt = set(chain.from_iterable(hands))
-    dealt.update(chain.from_iterable(face_up or ()))
-    if dealt == deck and all(
-        tuple(map(len, by_seat)) == counts for _, by_seat, counts in zones
-    ):
-        return  # every count right and the deck dealt, so no card twice
-    # Name the first fault, in seat order.
-    seen: set[Card] = set()
-    for name, cards_by_seat, counts in zones:
-        for seat, (cards, count) in enumerate(zip(cards_by_seat, counts)):
-            if len(cards) != count:
-                raise IllegalActionError(
-                    "DEAL-COUNTS", f"seat {seat}'s {name} has {len(cards)} cards, not {count}"
-                )
-            for card in cards:
-                if card not in deck:
-                    raise IllegalActionError("DEAL-COUNTS", f"{card} is not a card of this deck")
-                if card in seen:
-                    raise IllegalActionError("DEAL-COUNTS", f"{card} is dealt twice")
-                seen.add(card)
-    missing = deck - seen
-    if missing:
-        listed = ", ".join(str(card) for card in sorted(missing, key=rank_key))
-        raise IllegalActionError("DEAL-COUNTS", f"the deal leaves out {listed}")
-
-
-@lru_cache(maxsize=64)
-def _deck_set(config: Config) -> frozenset[Card]:
-    return frozenset(config.cards)
-
-
-@rule("FIRST-DEALER")
-def first_dealer(config: Config, chosen: int = 0) -> int:
-    """Any seat may deal the first round (rule FIRST-DEALER): the one chosen before the game,
-    seat 0 unless another is named. A seat the game does not have raises ``NoSuchSeatError``."""
-    if type(chosen) is not int or not 0 <= chosen < config.players:
-        raise NoSuchSeatError(chosen, config.players)
-    return chosen
-
-
-@rule("DEALER-ROTATION")
-def next_dealer(config: Config, dealer: int) -> int:
-    """The deal passes one seat clockwise each round (rule DEALER-ROTATION)."""
-    return (dealer + 1) % config.players
-
 
 _EYE_STEPS: Final = (
     Destination.DEVILS_TRICK,
@@ -255,9 +100,3 @@ _RECEIVER_OFFSET: Final = {
     Destination.OPPONENT_HIDDEN: 1,  # the other of two seats
 }
 """Where a card given to each destination goes: the seat this many places clockwise."""
-
-
-@rule("FIRST-LEADER")
-def first_leader(config: Config, dealer: int) -> int:
-    """The player to the dealer's left leads the first trick (rule FIRST-LEADER)."""
-    return (dealer + 1) % config.players

@@ -44,6 +44,7 @@ from ..errors import IllegalActionError, RecordError
 from ..formats.config_json import config_from_json
 from ..formats.json_input import JSON
 from ..formats.records import RECORD_FORMAT
+from ..rules import deal as deal_rules
 from ..rules import game, scoring, setup
 from ..rules import play as play_rules
 from ..state import Bottle
@@ -68,13 +69,15 @@ def validate_fast(value: JSON, source: str = "<record>") -> ValidationReport | N
     record is anything else (then only the engine replay can say what is wrong)."""
     try:
         return _validate(value, source)
-    except (_GiveUp, IllegalActionError, RecordError, LookupError, TypeError, ValueError):
+    except (_GiveUp, IllegalActionError, RecordError, LookupError, TypeError, ValueError,
+            RecursionError):
         # LookupError, TypeError, ValueError: a part of the record of the wrong shape.
         return None
 
 
 def _validate(value: JSON, source: str) -> ValidationReport:
-    """The rounds in turn, each dealt by the next seat (FIRST-DEALER, DEALER-ROTATION), none
+    """The rounds in turn, the first dealt by any seat (FIRST-DEALER), each later one by the next
+    seat (DEALER-ROTATION), none
     after the game's end (GAME-END); the totals (GAME-TOTALS) and the winners (WINNERS)."""
     if type(value) is not dict or not value.keys() <= _RECORD_KEYS:
         raise _GiveUp
@@ -88,12 +91,14 @@ def _validate(value: JSON, source: str) -> ValidationReport:
     totals = (0,) * config.players
     reports: list[RoundReport] = []
     over = False
-    dealer = setup.first_dealer(config)
+    dealer = 0
     for index, round_value in enumerate(rounds):
-        if over:
+        if over or type(round_value) is not dict:
             raise _GiveUp
         if index:
-            dealer = setup.next_dealer(config, dealer)
+            dealer = deal_rules.next_dealer(config, dealer)
+        else:
+            dealer = deal_rules.first_dealer(config, round_value.get("dealer"))  # type: ignore[arg-type]
         report = game_.round(index, dealer, round_value, index == len(rounds) - 1)
         reports.append(report)
         if report.scores is not None:
@@ -206,7 +211,7 @@ class _Game:
         dealt_face_up = None if face_up_value is None else self.rows(face_up_value)
         if (dealt_face_up is None) != (not config.devils_eye):
             raise _GiveUp
-        setup.check_deal(config, dealer, dealt, dealt_face_up)
+        deal_rules.check_deal(config, dealer, dealt, dealt_face_up)
         kept, chosen = self.setups(dealer, dealt, value["setup"])
         hands, face_up, devils_trick = setup.resolve_setup(config, kept, dealt_face_up, chosen)
         tricks = _Tricks(self, dealer, hands, face_up)
@@ -299,7 +304,7 @@ class _Tricks:
         self.bottles = (_UNSOLD,) * config.bottles
         self.captured: list[list[Card]] = [[] for _ in range(config.players)]
         self.reports: list[TrickReport] = []
-        self.leader = setup.first_leader(config, dealer)
+        self.leader = play_rules.first_leader(config, dealer)
         self.complete = False
 
     def cards_left(self) -> int:
@@ -340,29 +345,23 @@ class _Tricks:
                     (hand if card in hand else row).remove(card)
                 trick.append(card)
                 if led is None:
-                    led = card.colour
+                    led = play_rules.led_colour(trick)
             if len(trick) == trick_size:
                 leader = self._resolve(tuple(trick), seats)
         # No play came after the end (there are no more plays than cards), so the round is
         # over if it is over now.
-        self.complete = game.round_is_over(hands, face_up)
+        self.complete = scoring.round_is_over(hands, face_up)
 
     def _resolve(self, cards: tuple[Card, ...], seats: tuple[int, ...]) -> int:
-        """Compose the trick rules (as ``engine._resolve_trick``); returns the next leader."""
-        bottles = self.bottles
-        price, bottle_index = play_rules.trick_price(bottles)
-        winning = play_rules.trick_winner(cards, price)
-        winner = seats[winning]
-        bought = play_rules.buys_bottle(cards[winning], price)
-        self.captured[winner] += play_rules.captured_by_winner(cards, winning, bought)
-        if bought:
-            returned = play_rules.returned_price_card(bottles[bottle_index])
-            if returned is not None:
-                owner, price_card = returned
-                self.captured[owner].append(price_card)
-            bought_bottle = play_rules.bottle_after_purchase(winner, cards[winning])
-            self.bottles = bottles[:bottle_index] + (bought_bottle,) + bottles[bottle_index + 1 :]
-            self.reports.append(TrickReport(winner, bottle_index, cards[winning].rank))
-        else:
-            self.reports.append(TrickReport(winner, None, price))
+        """Resolve a trick as the engine does (``resolve_trick``); returns the next leader."""
+        outcome = play_rules.resolve_trick(cards, seats, self.bottles)
+        winner = seats[outcome.winning]
+        self.captured[winner] += outcome.captured
+        if outcome.returned is not None:
+            owner, price_card = outcome.returned
+            self.captured[owner].append(price_card)
+        self.bottles = outcome.bottles
+        self.reports.append(
+            TrickReport(winner, outcome.bottle, outcome.price_before, outcome.price_after)
+        )
         return play_rules.next_leader(winner)

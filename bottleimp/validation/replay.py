@@ -154,7 +154,7 @@ class _Replay:
     def __init__(self, record: GameRecord) -> None:
         self.record = record
         self.config = record.config
-        # The seed only deals the first round before the record's deal replaces it.
+        # A record without rounds is a game not yet dealt: its first dealer does not matter.
         self.state: GameState = new_game(record.config, 0)
         self.reports: list[RoundReport] = []
         self.dealt_round = -1
@@ -240,15 +240,13 @@ class _Replay:
         self.reports.append(_round_report(state.round, state.phase, complete))
 
     def _start(self, index: int, dealer: int) -> None:
-        """Round 0 starts the game; every later round is dealt by the seat the engine expects."""
+        """Round 0 starts the game, dealt by the seat the record names (any seat may deal first:
+        FIRST-DEALER); every later round is dealt by the seat the engine expects."""
         state = self.state
         where: Where = ("rounds", index, "dealer")
         if index == 0:
-            if dealer != state.round.dealer:
-                self._break(
-                    "FIRST-DEALER", 0, None, dealer,
-                    f"seat {state.round.dealer} deals the first round, not seat {dealer}", where,
-                )
+            # The seed only deals the first round before the record's deal replaces it.
+            self.state = new_game(self.config, 0, first_dealer=dealer)
             return
         try:
             # Only checked: with_deal then starts the round with the recorded deal.
@@ -375,7 +373,7 @@ def _round_report(round_: RoundState, phase: Phase, complete: bool) -> RoundRepo
         bottle_owners=tuple(bottle.owner for bottle in round_.bottles),
         devils_trick=tuple(card.rank for card in round_.devils_trick) if resolved else None,
         tricks=tuple(
-            TrickReport(trick.winner, trick.bottle, trick.price_after) for trick in round_.tricks
+            TrickReport(trick.winner, trick.bottle, trick.price_before, trick.price_after) for trick in round_.tricks
         ),
     )
 
@@ -418,7 +416,12 @@ def report_to_json(report: ValidationReport) -> dict[str, JSON]:
                 if round_.devils_trick is None
                 else list(round_.devils_trick),
                 "tricks": [
-                    {"winner": trick.winner, "bottle": trick.bottle, "price": trick.price}
+                    {
+                        "winner": trick.winner,
+                        "bottle": trick.bottle,
+                        "price_before": trick.price_before,
+                        "price_after": trick.price_after,
+                    }
                     for trick in round_.tricks
                 ],
             }

@@ -49,13 +49,17 @@ class Fault:
 
 @frozen
 class TrickReport:
-    """One trick as the rules decide it: its winner, the bottle bought (its index) or ``None``,
-    and the price of the bottles after it (the highest price, which the next trick is played
-    against)."""
+    """One trick as the rules decide it."""
 
     winner: int
+    """The seat that won the trick."""
     bottle: int | None
-    price: Rank
+    """The index of the bottle bought, or ``None`` when no card was below the price."""
+    price_before: Rank
+    """The price the trick was judged against: the highest bottle price before it."""
+    price_after: Rank
+    """That bottle's price after the trick: the winning card's rank if it bought the bottle,
+    else unchanged."""
 
 
 @frozen
