@@ -12,6 +12,7 @@ import base64
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -192,14 +193,36 @@ class Chromium:
         if self.socket is not None:
             self.socket.close()
             self.socket = None
+        # The browser leads its own process group (start_new_session): end the whole group, so
+        # that no renderer or helper process outlives the test.
+        group = self.process.pid
+        self._signal(group, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        deadline = time.monotonic() + 2
+        while self._group_alive(group) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self._signal(group, signal.SIGKILL)
         if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
+            self.process.wait(timeout=5)
         shutil.rmtree(self.profile, ignore_errors=True)
+
+    @staticmethod
+    def _signal(group: int, number: signal.Signals) -> None:
+        try:
+            os.killpg(group, number)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    @staticmethod
+    def _group_alive(group: int) -> bool:
+        try:
+            os.killpg(group, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
 
     # --- the protocol ----------------------------------------------------------------------
 
