@@ -293,14 +293,20 @@ def _row_width(count: int, step: float) -> float:
     return 0.0 if count == 0 else CARD_W + (count - 1) * step
 
 
+def _hidden_row(count: int, x: float, y: float, step: float, zone: str, seat: int) -> str:
+    return "".join(_back(x + i * step, y, zone=zone, seat=seat) for i in range(count))
+
+
 def round_svg(state: GameState | RoundState, *, names: Sequence[str] | None = None,
-              attempted: Play | None = None) -> str:
+              attempted: Play | None = None, viewer: int | None = None) -> str:
     """A round's zones: the bottles with their price cards, the Devil's Trick (face down until
     the round is scored), the trick in progress, and for each seat its hand (in Devil's Eye
     also its face-up row), the cards it has given during the setup, and its captured pile.
 
     From a ``GameState`` the seat to act is marked. ``attempted`` is a play the rules refused:
-    it is drawn at the end of the trick in progress, marked as refused."""
+    it is drawn at the end of the trick in progress, marked as refused. With ``viewer``, the
+    table is drawn as that seat sees it (rule ``VIEW-HIDDEN``): the other seats' hands and the
+    cards they gave in the setup face down."""
     if isinstance(state, GameState):
         round_, to_act = state.round, state.to_act
         in_setup = state.phase is Phase.SETUP
@@ -383,7 +389,10 @@ def round_svg(state: GameState | RoundState, *, names: Sequence[str] | None = No
         hx = 10 + label_w
         hand = round_.hands[seat]
         parts.append(_text(hx, y + 12, "hidden hand" if eye else "hand", size=10))
-        parts.append(_row(hand, hx, y + 18, _STEP, "hand", seat))
+        if viewer is not None and seat != viewer:
+            parts.append(_hidden_row(len(hand), hx, y + 18, _STEP, "hand", seat))
+        else:
+            parts.append(_row(hand, hx, y + 18, _STEP, "hand", seat))
         if round_.face_up is not None:
             fy = y + 18 + CARD_H + 16
             parts.append(_text(hx, fy - 4, "face-up row", size=10))
@@ -391,7 +400,10 @@ def round_svg(state: GameState | RoundState, *, names: Sequence[str] | None = No
         cx = hx + hand_w + 24
         if given and given[seat]:
             parts.append(_text(cx, y + 12, "given in the setup", size=10))
-            parts.append(_row(given[seat], cx, y + 18, _PILE_STEP, "given", seat))
+            if viewer is not None and seat != viewer:
+                parts.append(_hidden_row(len(given[seat]), cx, y + 18, _PILE_STEP, "given", seat))
+            else:
+                parts.append(_row(given[seat], cx, y + 18, _PILE_STEP, "given", seat))
             cx += max(_row_width(len(given[seat]), _PILE_STEP), 100) + 24
         pile = round_.captured[seat]
         coins = sum(card.coins for card in pile)
@@ -413,7 +425,8 @@ def round_svg(state: GameState | RoundState, *, names: Sequence[str] | None = No
         parts.append("</g>")
         y += band + 10
     body = "".join(parts).replace("__W__", _num(width - 8))
-    label = f"round {round_.index}: the table" + (
+    seen = "the table" if viewer is None else f"the table as {_seat_name(viewer, names)} sees it"
+    label = f"round {round_.index}: {seen}" + (
         f", seat {to_act} to act" if to_act is not None else ""
     )
     return _svg(width, y, body, label, "round-picture")
