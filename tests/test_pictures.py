@@ -211,3 +211,39 @@ def test_deck_table_has_a_row_per_colour(deck: tuple[Card, ...]) -> None:
 def test_deck_of_a_config() -> None:
     root = parse(deck_svg(Config(players=5, edition="matagot-2024")))
     assert len(cards_in(root)) == 54
+
+
+def test_round_as_one_seat_sees_it_hides_the_other_hands() -> None:
+    state = new_game(Config(players=4), seed=11)
+    for _ in range(5):
+        state = apply(state, legal_actions(state)[0])
+    root = parse(round_svg(state, viewer=2))
+    mine = [g.get("data-rank") for g in cards_in(root, zone="hand", seat="2")]
+    assert mine == [str(c.rank) for c in state.round.hands[2]]
+    for seat in (0, 1, 3):
+        backs = cards_in(root, zone="hand", seat=str(seat))
+        assert len(backs) == len(state.round.hands[seat])
+        assert all(g.get("data-rank") is None and "face-down" in (g.get("class") or "") for g in backs)
+    given = cards_in(root, zone="given", seat="1")
+    assert len(given) == len(state.round.setup[1]) > 0
+    assert all(g.get("data-rank") is None for g in given)
+    assert [g.get("data-rank") for g in cards_in(root, zone="given", seat="2")] == [
+        str(give.card.rank) for give in state.round.setup[2]
+    ]
+
+
+def test_score_sheet_marks_the_winners() -> None:
+    from bottleimp.pictures import scores_svg
+
+    state = new_game(Config(players=3, rounds=2), seed=4)
+    while not state.is_over:
+        state = apply(state, legal_actions(state)[0])
+    root = parse(scores_svg(state))
+    rows = [g for g in root.iter(f"{SVG}g") if (g.get("class") or "").startswith("score-row")]
+    assert [int(r.get("data-total") or 0) for r in rows] == list(state.totals)
+    winners = [r.get("data-seat") for r in rows if "winner" in (r.get("class") or "")]
+    best = max(state.totals)
+    assert winners == [str(s) for s, t in enumerate(state.totals) if t == best]
+    for row, seat in zip(rows, range(3)):
+        scores = [t.text for t in row.iter(f"{SVG}text") if t.get("class") == "label score"]
+        assert scores == [str(r.scores[seat]) for r in state.rounds if r.scores is not None]

@@ -10,6 +10,7 @@ values the engine computes, a picture cannot drift from the rules.
 - ``bottles_svg``: the bottle (or both bottles), its price card and its owner;
 - ``round_svg``: a round's zones: hands (and face-up rows in Devil's Eye), the face-down Devil's
   Trick, captured piles, the bottles, the trick in progress;
+- ``scores_svg``: a game's score sheet, round by round, with the totals and the winners;
 - ``deck_svg``: a deck as a coloured table, one row per colour.
 
 Every function returns a complete ``<svg>`` element as a string, with no dependency beyond the
@@ -30,6 +31,7 @@ from .svg import (
     card_svg,
     deck_svg,
     round_svg,
+    scores_svg,
     trick_svg,
 )
 
@@ -40,5 +42,6 @@ __all__ = [
     "card_svg",
     "deck_svg",
     "round_svg",
+    "scores_svg",
     "trick_svg",
 ]

@@ -24,6 +24,7 @@ __all__ = [
     "card_svg",
     "deck_svg",
     "round_svg",
+    "scores_svg",
     "trick_svg",
 ]
 
@@ -335,9 +336,10 @@ def round_svg(state: GameState | RoundState, *, names: Sequence[str] | None = No
             parts.append(_card(card, x + i * _PILE_STEP, 24, zone="devils-trick"))
         else:
             parts.append(_back(x + i * _PILE_STEP, 24, zone="devils-trick"))
-    parts.append(_text(x, 104, f"{len(dt_cards)} card{'s' if len(dt_cards) != 1 else ''}"
-                       + (" (revealed)" if revealed and dt_cards else " face down" if dt_cards
-                          else ""), size=11))
+    if dt_cards:
+        state_of = "revealed" if revealed else "face down"
+        plural = "s" if len(dt_cards) != 1 else ""
+        parts.append(_text(x, 104, f"{len(dt_cards)} card{plural} {state_of}", size=11))
     parts.append("</g>")
     x += max(_row_width(len(dt_cards), _PILE_STEP), 150) + 24
 
@@ -371,7 +373,8 @@ def round_svg(state: GameState | RoundState, *, names: Sequence[str] | None = No
         hand_w = max(hand_w, max(_row_width(len(row), _STEP) for row in round_.face_up))
     hand_w = max(hand_w, 120)
     y = 140.0
-    label_w = 120
+    longest = max(len(_seat_name(seat, names)) for seat in range(players))
+    label_w = max(120, int(longest * 7.6) + 16)
     for seat in range(players):
         band = CARD_H * (2 if eye else 1) + (40 if eye else 26)
         parts.append(f'<g class="seat{" to-act" if seat == to_act else ""}" data-seat="{seat}">')
@@ -430,6 +433,44 @@ def round_svg(state: GameState | RoundState, *, names: Sequence[str] | None = No
         f", seat {to_act} to act" if to_act is not None else ""
     )
     return _svg(width, y, body, label, "round-picture")
+
+
+# --- the scores ----------------------------------------------------------------------------
+
+
+def scores_svg(state: GameState, *, names: Sequence[str] | None = None) -> str:
+    """The score sheet of a game: each scored round's scores per seat and the totals; once the
+    game is over, the winners (the highest total) marked."""
+    scored = [round_ for round_ in state.rounds if round_.scores is not None]
+    players = state.config.players
+    best = max(state.totals) if state.is_over else None
+    col, label_w, row_h = 64, 110, 24
+    width = 10 + label_w + col * (len(scored) + 1) + 10
+    parts = [_text(10 + label_w + col * i + col / 2, 18, f"round {r.index}", size=11,
+                   anchor="middle") for i, r in enumerate(scored)]
+    total_x = 10 + label_w + col * len(scored)
+    parts.append(_text(total_x + col / 2, 18, "total", size=12, anchor="middle", weight="bold"))
+    for seat in range(players):
+        y = 28 + seat * row_h
+        won = best is not None and state.totals[seat] == best
+        parts.append(f'<g class="score-row{" winner" if won else ""}" data-seat="{seat}" '
+                     f'data-total="{state.totals[seat]}">')
+        parts.append(f'<rect x="4" y="{y}" width="{width - 8}" height="{row_h - 2}" rx="4" '
+                     f'fill="{_MARK if won else "#888888"}" '
+                     f'fill-opacity="{0.25 if won else 0.07 if seat % 2 else 0.0}"/>')
+        name = _seat_name(seat, names) + (" (wins)" if won else "")
+        parts.append(_text(12, y + 16, name, size=12, weight="bold" if won else "normal"))
+        for i, round_ in enumerate(scored):
+            assert round_.scores is not None
+            parts.append(_text(10 + label_w + col * i + col / 2, y + 16, round_.scores[seat],
+                               size=12, anchor="middle", cls="label score"))
+        parts.append(_text(total_x + col / 2, y + 16, state.totals[seat], size=13,
+                           anchor="middle", weight="bold", cls="label total"))
+        parts.append("</g>")
+    label = "the scores: totals " + ", ".join(
+        f"{_seat_name(seat, names)} {total}" for seat, total in enumerate(state.totals)
+    )
+    return _svg(width, 28 + players * row_h + 6, "".join(parts), label, "scores-picture")
 
 
 # --- a deck --------------------------------------------------------------------------------
