@@ -338,3 +338,44 @@ def test_browser_stops_a_broken_record_at_the_fault(
     browser.press("ArrowLeft")
     assert shown(browser)["kind"] == "trick"
     assert browser.errors == []
+
+
+def _records_in(value: JSON) -> Iterator[JSON]:
+    if isinstance(value, dict):
+        if "record" in value:
+            yield value["record"]
+        for item in value.values():
+            yield from _records_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _records_in(item)
+
+
+CONFORMANCE = Path(__file__).resolve().parents[1] / "spec" / "conformance" / "record"
+
+
+def test_every_conformance_record_replays_to_its_verdict() -> None:
+    """Every record vector: a readable one renders; a broken one ends at a broken step naming the
+    validator's rule, after exactly the tricks completed before the fault."""
+    seen = 0
+    for path in sorted(CONFORMANCE.glob("*.json")):
+        for record in _records_in(json.loads(path.read_text("utf-8"))):
+            seen += 1
+            report = validate_json(record)
+            if report.status == 2:
+                with pytest.raises(RecordError):
+                    render_record(record)
+                continue
+            replay = render_record(record)
+            kinds = [step.kind for step in replay.steps]
+            if report.valid:
+                assert "broken" not in kinds
+                continue
+            fault = report.errors[0]
+            assert kinds[-1] == "broken" and kinds.count("broken") == 1
+            assert replay.steps[-1].rule == fault.rule
+            if fault.play is not None and fault.round is not None:
+                in_round = [s.kind for s in replay.steps if s.round == fault.round]
+                tricks_before = report.rounds[fault.round].tricks
+                assert in_round.count("trick") == len(tricks_before), (path.name, fault)
+    assert seen > 100
