@@ -371,7 +371,7 @@ def round_svg(state: GameState | RoundState, *, names: Sequence[str] | None = No
     hand_w = max(_row_width(len(hand), _STEP) for hand in round_.hands)
     if round_.face_up is not None:
         hand_w = max(hand_w, max(_row_width(len(row), _STEP) for row in round_.face_up))
-    hand_w = max(hand_w, 120)
+    hand_w = max(hand_w, 120) if hand_w else 0.0  # every hand played out: no hand zone
     y = 140.0
     longest = max(len(_seat_name(seat, names)) for seat in range(players))
     label_w = max(120, int(longest * 7.6) + 16)
@@ -391,7 +391,8 @@ def round_svg(state: GameState | RoundState, *, names: Sequence[str] | None = No
             parts.append(_text(12, y + 32 + 14 * n, note, size=11, cls=f"label {note.replace(' ', '-')}"))
         hx = 10 + label_w
         hand = round_.hands[seat]
-        parts.append(_text(hx, y + 12, "hidden hand" if eye else "hand", size=10))
+        if hand_w:
+            parts.append(_text(hx, y + 12, "hidden hand" if eye else "hand", size=10))
         if viewer is not None and seat != viewer:
             parts.append(_hidden_row(len(hand), hx, y + 18, _STEP, "hand", seat))
         else:
@@ -400,7 +401,7 @@ def round_svg(state: GameState | RoundState, *, names: Sequence[str] | None = No
             fy = y + 18 + CARD_H + 16
             parts.append(_text(hx, fy - 4, "face-up row", size=10))
             parts.append(_row(round_.face_up[seat], hx, fy, _STEP, "face-up", seat))
-        cx = hx + hand_w + 24
+        cx = hx + hand_w + (24 if hand_w else 0)
         if given and given[seat]:
             parts.append(_text(cx, y + 12, "given in the setup", size=10))
             if viewer is not None and seat != viewer:
