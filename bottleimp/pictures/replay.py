@@ -210,7 +210,7 @@ class _Walk:
         title = f"Breaks rule {fault.rule}" + (f": {where}" if where else "")
         pictures = () if self.state.round.index == 0 and not self.steps else (self.table(),)
         if self.attempted is not None:
-            played = f"Seat {self.attempted.seat} plays {self.attempted.card}: refused. "
+            played = f"Seat {self.attempted.seat} plays {self.attempted.card}, refused: "
         else:
             played = ""
         self.steps.append(Step(
