@@ -194,7 +194,8 @@ class Chromium:
             self.socket.close()
             self.socket = None
         # The browser leads its own process group (start_new_session): end the whole group, so
-        # that no renderer or helper process outlives the test.
+        # that no renderer or helper process outlives the test. (Chromium's crash handler runs
+        # in a session of its own and exits by itself once the browser has gone.)
         group = self.process.pid
         self._signal(group, signal.SIGTERM)
         try:
