@@ -85,9 +85,11 @@ def _num(value: float) -> str:
 
 def _text(x: float, y: float, text: object, *, size: int = 12, anchor: str = "start",
           weight: str = "normal", cls: str = "label", fill: str = "currentColor") -> str:
+    extra = f' text-anchor="{anchor}"' if anchor != "start" else ""
+    extra += f' font-weight="{weight}"' if weight != "normal" else ""
     return (
-        f'<text class="{cls}" x="{_num(x)}" y="{_num(y)}" font-size="{size}" '
-        f'text-anchor="{anchor}" font-weight="{weight}" fill="{fill}">{_esc(text)}</text>'
+        f'<text class="{cls}" x="{_num(x)}" y="{_num(y)}" font-size="{size}"{extra} '
+        f'fill="{fill}">{_esc(text)}</text>'
     )
 
 
