@@ -12,11 +12,15 @@ The catalogue (``spec/rules.toml`` and ``spec/interpretations.md``, read through
 
 Every rule ID or interpretation ID written in backticks in a page (outside code blocks and
 headings) becomes a link to its catalogue entry. An unknown ID in a marker fails the build.
+
+``<!-- picture: ... -->`` markers become pictures drawn by the library from the states of the
+page's own examples (``docs/pictures.py``).
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 import posixpath
 import re
@@ -31,6 +35,20 @@ from bottleimp import catalogue as cat
 from bottleimp.rules.registry import RULE_FUNCTIONS
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def _load_pictures() -> Any:
+    """``docs/pictures.py``, loaded by its path (MkDocs loads this file the same way)."""
+    spec = importlib.util.spec_from_file_location(
+        "bottleimp_docs_pictures", Path(__file__).with_name("pictures.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+pictures = _load_pictures()
 RULES_PAGE = "reference/rules.md"
 INTERPRETATIONS_PAGE = "reference/interpretations.md"
 CATALOGUE_TESTS = frozenset({"test_traceability.py", "test_catalogue.py"})
@@ -311,4 +329,5 @@ def _expand(match: re.Match[str], src: str) -> str:
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     src = page.file.src_uri
     linked = autolink(markdown, src)
-    return MARKER.sub(lambda match: _expand(match, src), linked)
+    expanded = MARKER.sub(lambda match: _expand(match, src), linked)
+    return pictures.expand(expanded, src)

@@ -1,6 +1,6 @@
-"""The ``bottleimp`` command line: ``simulate``, ``validate``, ``conformance``.
+"""The ``bottleimp`` command line: ``simulate``, ``validate``, ``conformance``, ``render``.
 
-Each subcommand lives in ``bottleimp.cli.arguments.<name>`` and offers ``add_parser(subparsers)`` and
+Each subcommand lives in ``bottleimp.cli.<name>`` and offers ``add_parser(subparsers)`` and
 ``run(args) -> int``. A bad option value gets a clear message and exit status 2 (argparse's own).
 """
 
@@ -12,11 +12,11 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from . import conformance, simulate, validate
+from . import conformance, render, simulate, validate
 
 
 def _commands() -> tuple[ModuleType, ...]:
-    return (simulate, validate, conformance)
+    return (simulate, validate, conformance, render)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,401 @@
+"""A replay page for a game record: one self-contained HTML file (inline SVG, CSS and script; no
+network) that steps through the game trick by trick, drawn with ``bottleimp.pictures``.
+
+The validator (``validate_json``) gives the verdict. The page replays the record through the
+engine as the validator does (the recorded deal, then the setup cards in the order the engine
+asks for them, then the plays) and draws a step for each deal, each setup, each trick and each
+round's end. A record that breaks a rule stops at the broken step, which names the rule and
+gives the validator's message.
+
+    >>> from bottleimp import Config, apply, legal_actions, new_game
+    >>> from bottleimp.formats.records import record_from_state, record_to_json
+    >>> state = new_game(Config(players=3), seed=5)
+    >>> while len(state.round.tricks) < 2:
+    ...     state = apply(state, legal_actions(state)[0])
+    >>> record = record_to_json(record_from_state(state))
+    >>> report, steps = replay_steps(record)
+    >>> report.valid, [step.kind for step in steps]
+    (True, ['deal', 'setup', 'trick', 'trick'])
+    >>> record["rounds"][0]["plays"][4][1] = 36   # seat 1 does not hold the 36
+    >>> report, steps = replay_steps(record)
+    >>> [step.kind for step in steps], steps[-1].rule
+    (['deal', 'setup', 'trick', 'broken'], 'CARD-HELD')
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from attrs import frozen
+
+from ..actions import Give, Play
+from ..cards import Card, Rank, format_rank
+from ..engine import apply, new_game, with_deal
+from ..errors import IllegalActionError, RecordError
+from ..formats.json_input import JSON
+from ..formats.records import GameRecord, parse_record
+from ..state import GameState, Phase
+from ..validation import UNREADABLE, Fault, ValidationReport, validate_json
+from .svg import round_svg, trick_svg
+
+__all__ = ["Replay", "Step", "render_record", "render_record_html", "replay_steps"]
+
+
+@frozen
+class Step:
+    """One step of a replay: what kind it is (``deal``, ``setup``, ``trick``, ``trick-so-far``,
+    ``round-end``, ``game-end`` or ``broken``), the round it belongs to, a title, a sentence,
+    and its pictures (SVG text). A ``broken`` step carries the rule, message and JSON path of the
+    validator's fault."""
+
+    kind: str
+    round: int | None
+    title: str
+    caption: str
+    pictures: tuple[str, ...]
+    rule: str | None = None
+    path: str | None = None
+
+
+class _Stop(Exception):
+    """The replay cannot go on (the validator's fault says why)."""
+
+
+def _numbers(values: Sequence[int]) -> str:
+    return ", ".join(f"seat {seat} {value:+d}" if value else f"seat {seat} 0"
+                     for seat, value in enumerate(values))
+
+
+class _Walk:
+    def __init__(self, record: GameRecord, fault: Fault | None) -> None:
+        self.record = record
+        self.fault = fault
+        self.deck: Mapping[Rank, Card] = {card.rank: card for card in record.config.cards}
+        self.state: GameState = new_game(record.config, 0)
+        self.steps: list[Step] = []
+        self.attempted: Play | None = None
+
+    def card(self, rank: Rank) -> Card:
+        card = self.deck.get(rank)
+        if card is None:
+            raise _Stop
+        return card
+
+    def apply(self, action: Give | Play) -> None:
+        try:
+            self.state = apply(self.state, action)
+        except IllegalActionError:
+            if isinstance(action, Play):
+                self.attempted = action
+            raise _Stop from None
+
+    def add(self, kind: str, title: str, caption: str, *pictures: str) -> None:
+        self.steps.append(Step(kind, self.state.round.index, title, caption, pictures))
+
+    def table(self) -> str:
+        return round_svg(self.state, attempted=self.attempted)
+
+    def run(self) -> None:
+        fault = self.fault
+        try:
+            for index, round_record in enumerate(self.record.rounds):
+                if fault is not None and fault.round == index and fault.path.endswith(".dealer"):
+                    raise _Stop
+                self.round(index, round_record.hands, round_record.face_up)
+                self.setup(index)
+                self.plays(index)
+                if fault is not None and fault.round == index:
+                    raise _Stop
+            if fault is not None:
+                raise _Stop
+        except _Stop:
+            self.broken()
+            return
+        if self.state.is_over:
+            totals = self.state.totals
+            best = max(totals)
+            won = [str(seat) for seat, total in enumerate(totals) if total == best]
+            self.add(
+                "game-end", "The game is over",
+                f"Totals: {_numbers(totals)}. Won by seat{'s' if len(won) > 1 else ''} "
+                f"{', '.join(won)}.", self.table(),
+            )
+
+    def round(self, index: int, hands: tuple[tuple[Rank, ...], ...],
+              face_up: tuple[tuple[Rank, ...], ...] | None) -> None:
+        if index > 0 and self.state.phase is not Phase.ROUND_OVER:
+            raise _Stop
+        cards = tuple(tuple(self.card(rank) for rank in hand) for hand in hands)
+        rows = None if face_up is None else tuple(
+            tuple(self.card(rank) for rank in row) for row in face_up
+        )
+        try:
+            self.state = with_deal(self.state, cards, rows)
+        except IllegalActionError:
+            raise _Stop from None
+        dealer = self.state.round.dealer
+        self.add("deal", f"Round {index} · the deal",
+                 f"Seat {dealer} deals round {index}; the bottle starts at the price 19.",
+                 self.table())
+
+    def setup(self, index: int) -> None:
+        pending: list[list[Give]] = []
+        for seat, entry in enumerate(self.record.rounds[index].setup):
+            gives = [Give(seat, self.card(rank), to) for to, rank in entry.gives()]
+            gives.reverse()
+            pending.append(gives)
+        while self.state.phase is Phase.SETUP:
+            to_act = self.state.to_act
+            assert to_act is not None
+            if not pending[to_act]:
+                if any(pending):
+                    raise _Stop
+                return
+            self.apply(pending[to_act].pop())
+        round_ = self.state.round
+        self.add(
+            "setup", f"Round {index} · the setup",
+            f"Every seat has given its setup cards: {len(round_.devils_trick)} lie face down in "
+            f"the Devil's Trick. Seat {self.state.to_act} leads the first trick.", self.table(),
+        )
+
+    def plays(self, index: int) -> None:
+        fault = self.fault
+        trick_count = len(self.state.round.tricks)
+        plays = self.record.rounds[index].plays
+        for number, recorded in enumerate(plays):
+            if fault is not None and fault.round == index and fault.play == number:
+                card = self.deck.get(recorded.card)
+                if card is not None:
+                    self.attempted = Play(recorded.seat, card)
+                raise _Stop
+            if self.state.phase is not Phase.PLAY:
+                raise _Stop
+            self.apply(Play(recorded.seat, self.card(recorded.card)))
+            tricks = self.state.round.tricks
+            if len(tricks) > trick_count:
+                trick_count = len(tricks)
+                result = tricks[-1]
+                first = number + 1 - len(result.plays)
+                self.add(
+                    "trick", f"Round {index} · trick {trick_count - 1}",
+                    f"Plays {first} to {number} of round {index}.",
+                    trick_svg(result, bottles=len(self.state.round.bottles)), self.table(),
+                )
+        round_ = self.state.round
+        done = sum(len(trick.plays) for trick in round_.tricks)
+        if len(round_.plays) > done:
+            self.add("trick-so-far", f"Round {index} · trick {len(round_.tricks)} (unfinished)",
+                     f"The record ends during this trick, after play {len(round_.plays) - 1}.",
+                     self.table())
+        if round_.scores is not None:
+            self.add(
+                "round-end", f"Round {index} · the scores",
+                f"The round is over; the Devil's Trick is revealed. Round scores: "
+                f"{_numbers(round_.scores)}. Totals: {_numbers(self.state.totals)}.",
+                self.table(),
+            )
+
+    def broken(self) -> None:
+        fault = self.fault
+        if fault is None:  # the walk stopped where the validator found no fault: a bug
+            raise AssertionError("the replay stopped, yet the validator found the record valid")
+        where = ", ".join(
+            f"{name} {value}"
+            for name, value in (("round", fault.round), ("play", fault.play), ("seat", fault.seat))
+            if value is not None
+        )
+        title = f"Breaks rule {fault.rule}" + (f": {where}" if where else "")
+        pictures = () if self.state.round.index == 0 and not self.steps else (self.table(),)
+        if self.attempted is not None:
+            played = f"Seat {self.attempted.seat} plays {self.attempted.card}, refused: "
+        else:
+            played = ""
+        self.steps.append(Step(
+            "broken", fault.round, title, played + fault.message, pictures, fault.rule,
+            fault.path,
+        ))
+
+
+def replay_steps(value: JSON, source: str = "<record>") -> tuple[ValidationReport, tuple[Step, ...]]:
+    """The validator's report on ``value`` and the steps of its replay. An unreadable record
+    raises ``RecordError`` with the JSON path of the fault."""
+    report = validate_json(value, source)
+    if report.status == UNREADABLE:
+        fault = report.errors[0]
+        raise RecordError(fault.path, fault.message, fault.rule)
+    record = parse_record(value)
+    walk = _Walk(record, report.errors[0] if report.errors else None)
+    walk.run()
+    if not walk.steps:
+        walk.steps.append(Step("empty", None, "No round recorded",
+                               "The record holds no round to replay.", ()))
+    return report, tuple(walk.steps)
+
+
+def _esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+_CSS: Final = """
+:root { color-scheme: light dark; --ink: #1d1b22; --paper: #fbfaf7; --accent: #5b3a86;
+  --bad: #c4161c; --muted: #66606e; }
+@media (prefers-color-scheme: dark) { :root { --ink: #ece8f3; --paper: #1c1a21;
+  --accent: #b99ae6; --bad: #ff6b6b; --muted: #a9a2b4; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  color: var(--ink); background: var(--paper); }
+header { padding: 12px 20px; border-bottom: 1px solid #8884; }
+header h1 { margin: 0 0 4px; font-size: 20px; }
+header p { margin: 2px 0; color: var(--muted); }
+.verdict.valid { color: #1a7f37; font-weight: 600; }
+.verdict.broken { color: var(--bad); font-weight: 600; }
+nav { position: sticky; top: 0; z-index: 2; display: flex; gap: 8px; align-items: center;
+  flex-wrap: wrap; padding: 8px 20px; background: var(--paper); border-bottom: 1px solid #8884; }
+nav button { font: inherit; padding: 4px 12px; border-radius: 6px; border: 1px solid #8888;
+  background: transparent; color: inherit; cursor: pointer; }
+nav button:disabled { opacity: .4; cursor: default; }
+nav button:focus-visible { outline: 2px solid var(--accent); }
+#counter { font-variant-numeric: tabular-nums; margin-left: 8px; }
+.keys { color: var(--muted); font-size: 13px; margin-left: auto; }
+main { padding: 12px 20px 40px; }
+.step h2 { margin: 6px 0; font-size: 18px; }
+.step p { margin: 4px 0 12px; max-width: 70em; }
+.step figure { margin: 0 0 14px; overflow-x: auto; }
+.fault { border: 2px solid var(--bad); border-radius: 8px; padding: 8px 12px; margin: 8px 0 14px; }
+.fault strong { color: var(--bad); }
+.fault code { font-size: 14px; }
+"""
+
+_SCRIPT: Final = """
+(function () {
+  "use strict";
+  var steps = Array.prototype.slice.call(document.querySelectorAll("section.step"));
+  var counter = document.getElementById("counter");
+  var buttons = {
+    first: document.getElementById("first"), prev: document.getElementById("prev"),
+    next: document.getElementById("next"), last: document.getElementById("last")
+  };
+  var current = 0;
+  function show(index) {
+    current = Math.max(0, Math.min(steps.length - 1, index));
+    steps.forEach(function (step, i) { step.hidden = i !== current; });
+    counter.textContent = "Step " + (current + 1) + " of " + steps.length;
+    document.body.dataset.step = String(current);
+    buttons.first.disabled = buttons.prev.disabled = current === 0;
+    buttons.next.disabled = buttons.last.disabled = current === steps.length - 1;
+  }
+  buttons.first.addEventListener("click", function () { show(0); });
+  buttons.prev.addEventListener("click", function () { show(current - 1); });
+  buttons.next.addEventListener("click", function () { show(current + 1); });
+  buttons.last.addEventListener("click", function () { show(steps.length - 1); });
+  var fault = document.getElementById("to-fault");
+  if (fault) { fault.addEventListener("click", function () { show(steps.length - 1); }); }
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var moves = { ArrowRight: current + 1, ArrowLeft: current - 1, Home: 0,
+                  End: steps.length - 1 };
+    if (Object.prototype.hasOwnProperty.call(moves, event.key)) {
+      event.preventDefault();
+      show(moves[event.key]);
+    }
+  });
+  show(0);
+})();
+"""
+
+
+def _config_text(record: GameRecord) -> str:
+    config = record.config
+    parts = [f"{config.players} players", f"edition {config.edition}"]
+    if config.bottles > 1:
+        parts.append("two bottles")
+    if config.teams is not None:
+        parts.append("teams " + " ".join("{" + ",".join(map(str, t)) + "}" for t in config.teams))
+    if config.players == 2:
+        parts.append("Devil's Eye")
+    return ", ".join(parts)
+
+
+def _step_html(index: int, step: Step) -> str:
+    round_attr = "" if step.round is None else f' data-round="{step.round}"'
+    hidden = "" if index == 0 else " hidden"
+    parts = [
+        f'<section class="step {_esc(step.kind)}" id="step-{index}" '
+        f'data-kind="{_esc(step.kind)}"{round_attr}{hidden}>',
+        f"<h2>{_esc(step.title)}</h2>",
+    ]
+    if step.kind == "broken":
+        parts.append(
+            f'<div class="fault" role="alert"><strong>Rule <code class="rule">{_esc(step.rule)}'
+            f"</code></strong> at <code>{_esc(step.path)}</code>: "
+            f'<span class="message">{_esc(step.caption)}</span></div>'
+        )
+    else:
+        parts.append(f"<p>{_esc(step.caption)}</p>")
+    parts += [f"<figure>{picture}</figure>" for picture in step.pictures]
+    parts.append("</section>")
+    return "".join(parts)
+
+
+@frozen
+class Replay:
+    """A rendered replay: the validator's report, the steps, and the page (HTML text)."""
+
+    report: ValidationReport
+    steps: tuple[Step, ...]
+    page: str
+
+
+def render_record(value: JSON, source: str = "<record>") -> Replay:
+    """The report, the steps and the replay page of the record ``value`` (parsed JSON).
+
+    An unreadable record raises ``RecordError`` (with the JSON path of the fault), as
+    ``bottleimp validate`` would report it with status 2."""
+    report, steps = replay_steps(value, source)
+    page = _page(report, parse_record(value), steps, source)
+    return Replay(report, steps, page)
+
+
+def render_record_html(value: JSON, source: str = "<record>") -> str:
+    """The replay page of the record ``value`` (parsed JSON) as one self-contained HTML document.
+
+    An unreadable record raises ``RecordError`` (with the JSON path of the fault)."""
+    return render_record(value, source).page
+
+
+def _page(report: ValidationReport, record: GameRecord, steps: tuple[Step, ...],
+          source: str) -> str:
+    if report.valid:
+        verdict = ('<p class="verdict valid">Valid: '
+                   + ("a complete game." if report.complete else "an unfinished game.") + "</p>")
+        jump = ""
+    else:
+        fault = report.errors[0]
+        verdict = (f'<p class="verdict broken">Breaks rule {_esc(fault.rule)} '
+                   f"({_esc(fault.path)}): {_esc(fault.message)}</p>")
+        jump = '<button type="button" id="to-fault">Go to the broken step</button>'
+    title = f"{source}: replay"
+    body = "".join(_step_html(index, step) for index, step in enumerate(steps))
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
+        f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>"
+        f"<header><h1>{_esc(source)}</h1><p>{_esc(_config_text(record))}; "
+        f"{len(record.rounds)} round{'s' if len(record.rounds) != 1 else ''} recorded. "
+        "Rounds, tricks and plays are numbered from 0, as in the validator's messages.</p>"
+        f"{verdict}</header>"
+        '<nav aria-label="steps">'
+        '<button type="button" id="first" aria-label="first step">« First</button>'
+        '<button type="button" id="prev" aria-label="previous step">◀ Previous</button>'
+        '<button type="button" id="next" aria-label="next step">Next ▶</button>'
+        '<button type="button" id="last" aria-label="last step">Last »</button>'
+        f'<output id="counter">Step 1 of {len(steps)}</output>{jump}'
+        '<span class="keys">Keys: ← → Home End</span></nav>'
+        f"<main>{body}</main><script>{_SCRIPT}</script></body></html>\n"
+    )
