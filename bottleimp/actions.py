@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import enum
 
-from attrs import frozen
+from typing import Any
+
+from attrs import Attribute, field, frozen
 
 from .cards import Card, format_rank
+from .errors import MalformedActionError
 
 
 class Destination(enum.Enum):
@@ -35,13 +38,41 @@ class Destination(enum.Enum):
     __hash__ = object.__hash__
 
 
+def _seat(instance: object, attribute: Attribute[Any], value: object) -> None:
+    """A seat is an ``int`` (not a ``bool``, not a ``float``): its range is a rule of the game,
+    checked when the action is applied."""
+    if type(value) is not int:
+        raise MalformedActionError(
+            f"{type(instance).__name__}.seat", f"a seat is an int, not {value!r}"
+        )
+
+
+def _card(instance: object, attribute: Attribute[Any], value: object) -> None:
+    """A card is a ``Card`` (cards are interned values; an object that merely compares equal to
+    one is not a card): whether the seat holds it is a rule of the game."""
+    if type(value) is not Card:
+        raise MalformedActionError(
+            f"{type(instance).__name__}.card", f"a card is a Card, not {value!r}"
+        )
+
+
+def _destination(instance: object, attribute: Attribute[Any], value: object) -> None:
+    if type(value) is not Destination:
+        raise MalformedActionError(
+            f"{type(instance).__name__}.to", f"a destination is a Destination, not {value!r}"
+        )
+
+
 @frozen(cache_hash=True)
 class Give:
     """``seat`` gives ``card`` from its dealt hand to ``to`` during setup."""
 
-    seat: int
-    card: Card
-    to: Destination
+    seat: int = field(validator=_seat)
+    """The seat that gives the card."""
+    card: Card = field(validator=_card)
+    """The card given, one the seat was dealt."""
+    to: Destination = field(validator=_destination)
+    """Where the card goes."""
 
     def __str__(self) -> str:
         return f"seat {self.seat} gives {format_rank(self.card.rank)} to {self.to.value}"
@@ -51,8 +82,10 @@ class Give:
 class Play:
     """``seat`` plays ``card`` to the current trick."""
 
-    seat: int
-    card: Card
+    seat: int = field(validator=_seat)
+    """The seat that plays."""
+    card: Card = field(validator=_card)
+    """The card played, from the seat's hand (or, in Devil's Eye, its face-up cards)."""
 
     def __str__(self) -> str:
         return f"seat {self.seat} plays {format_rank(self.card.rank)}"
@@ -62,7 +95,8 @@ class Play:
 class StartRound:
     """``seat``, the next dealer, deals the next round."""
 
-    seat: int
+    seat: int = field(validator=_seat)
+    """The seat that deals."""
 
     def __str__(self) -> str:
         return f"seat {self.seat} deals the next round"

@@ -13,6 +13,7 @@ from attrs import frozen
 from .actions import Destination, Give, Play
 from .cards import Card
 from .config import Config
+from .errors import NoSuchSeatError
 from .rules.registry import rule
 from .state import Bottle, GameState, Phase, TrickResult
 
@@ -64,7 +65,7 @@ class SeatView:
 def view(state: GameState, seat: int) -> SeatView:
     """The state as ``seat`` may see it (rule VIEW-HIDDEN)."""
     if not 0 <= seat < state.config.players:
-        raise ValueError(f"there is no seat {seat} in a {state.config.players}-player game")
+        raise NoSuchSeatError(seat, state.config.players)
     round_ = state.round
     revealed = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
     dealt_sizes = [len(hand) for hand in round_.hands]

@@ -30,8 +30,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _printable_output() -> None:
+    """Let any text reach the terminal: a character the output encoding cannot hold (a
+    non-ASCII name under ``PYTHONIOENCODING=ascii``) is written as an escape, not an error."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    _printable_output()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

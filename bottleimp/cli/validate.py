@@ -62,13 +62,36 @@ class _Target:
         self.empty_directory = empty_directory
 
 
+def _json_files(directory: Path) -> list[Path]:
+    """The ``*.json`` files under ``directory``, sorted, found with an explicit stack of folders
+    (no recursion, so a tree of any depth is walked); symbolic links to folders are not
+    followed, so a loop of links cannot run on forever."""
+    found: list[Path] = []
+    folders = [directory]
+    while folders:
+        folder = folders.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(Path(entry.path))
+                elif entry.name.endswith(".json") and entry.is_file():
+                    found.append(Path(entry.path))
+            except OSError:
+                continue
+    return sorted(found)
+
+
 def _targets(arguments: Sequence[str]) -> list[_Target]:
     targets: list[_Target] = []
     for argument in arguments:
         path = Path(argument)
         try:
             is_directory = path.is_dir()
-            found = sorted(p for p in path.rglob("*.json") if p.is_file()) if is_directory else []
+            found = _json_files(path) if is_directory else []
         except OSError:
             # A name the system refuses (too long, unreadable folder): reading it reports why.
             is_directory, found = False, []
@@ -95,7 +118,9 @@ def _validate_path(path: Path) -> ValidationReport:
 
 def _reports(targets: list[_Target], jobs: int) -> Iterator[ValidationReport]:
     files = [target for target in targets if not target.empty_directory]
-    if jobs <= 1 or len(files) <= 1:
+    # More processes than cores (or files) only cost start-up time.
+    jobs = min(jobs, os.cpu_count() or 1, len(files))
+    if jobs <= 1:
         for target in targets:
             yield _check(target)
         return
