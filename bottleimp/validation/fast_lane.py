@@ -354,14 +354,13 @@ class _Tricks:
 
     def _resolve(self, cards: tuple[Card, ...], seats: tuple[int, ...]) -> int:
         """Resolve a trick as the engine does (``resolve_trick``); returns the next leader."""
-        outcome = play_rules.resolve_trick(cards, seats, self.bottles)
-        winner = seats[outcome.winning]
-        self.captured[winner] += outcome.captured
-        if outcome.returned is not None:
-            owner, price_card = outcome.returned
-            self.captured[owner].append(price_card)
-        self.bottles = outcome.bottles
-        self.reports.append(
-            TrickReport(winner, outcome.bottle, outcome.price_before, outcome.price_after)
+        winning, bottle, before, after, self.bottles, captured, returned = (
+            play_rules.resolve_trick(cards, seats, self.bottles)
         )
+        winner = seats[winning]
+        self.captured[winner] += captured
+        if returned is not None:
+            owner, price_card = returned
+            self.captured[owner].append(price_card)
+        self.reports.append(TrickReport(winner, bottle, before, after))
         return play_rules.next_leader(winner)

@@ -81,21 +81,21 @@ def validate_json(value: JSON, source: str = "<record>", *, fast: bool = True) -
 
     With ``fast`` (the default) a legal record is validated by the fast lane; ``fast=False``
     replays every record through the engine (the report is the same). ``value`` may be built in
-    Python: it is first held to the limits of the JSON reader (``check_json_value``)."""
-    try:
-        check_json_value(value)
-    except RecordError as error:
-        return _unreadable(source, error)
-    return _validate_value(value, source, fast)
+    Python: before the engine replay reads it, it is held to the limits of the JSON reader
+    (``check_json_value``). The fast lane needs no such check: it accepts only a legal record of
+    plain JSON types, and gives up on anything else."""
+    return _validate_value(value, source, fast, checked=False)
 
 
-def _validate_value(value: JSON, source: str, fast: bool) -> ValidationReport:
-    """``validate_json`` of a value known to be JSON within the reader's limits."""
+def _validate_value(value: JSON, source: str, fast: bool, checked: bool) -> ValidationReport:
+    """``validate_json``; ``checked``: the value comes from the JSON reader, within its limits."""
     if fast:
         report = validate_fast(value, source)
         if report is not None:
             return report
     try:
+        if not checked:
+            check_json_value(value)
         record = parse_record(value)
     except RecordError as error:
         return _unreadable(source, error)
@@ -109,7 +109,7 @@ def validate_file(path: str | os.PathLike[str]) -> ValidationReport:
         value = read_json_file(path)
     except RecordError as error:
         return _unreadable(source, error)
-    return _validate_value(value, source, fast=True)
+    return _validate_value(value, source, fast=True, checked=True)
 
 
 def validate_record(record: GameRecord, source: str = "<record>") -> ValidationReport:
