@@ -10,6 +10,9 @@ Drive a whole game with four names::
     (8, True)
 """
 
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
+
 from .actions import Action, Destination, Give, Play, StartRound
 from .cards import START_PRICE, Card, Colour, Rank
 from .config import DEFAULT_ROUNDS, Config, default_teams
@@ -26,7 +29,13 @@ from .rules.game import winners
 from .state import Bottle, GameState, Phase, RoundState, TrickResult
 from .view import SeatView, view
 
+try:
+    __version__: str = _version("bottleimp")
+except PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"
+
 __all__ = [
+    "__version__",
     "Action",
     "Bottle",
     "BottleImpError",

@@ -37,7 +37,9 @@ class Bottle:
     """A bottle: the card under it that sets its price (``None``: the start card 19) and owner."""
 
     price_card: Card | None = None
+    """The card under the bottle that sets its price; ``None`` while the start card 19 does."""
     owner: int | None = None
+    """The seat that owns the bottle; ``None`` until someone buys it."""
 
     @property
     def price(self) -> Rank:
@@ -53,11 +55,17 @@ class TrickResult:
     """
 
     plays: tuple[Play, ...]
+    """The trick's plays, in the order they were made (the leader's first)."""
     winner: int
+    """The seat that won the trick."""
     winning_card: Card
+    """The card that won it."""
     bottle: int | None
+    """The index of the bottle bought, or ``None``."""
     price_before: Rank
+    """The price the trick was judged against: the highest bottle price before it."""
     price_after: Rank
+    """That bottle's price after the trick: the winning card's rank if it bought the bottle."""
 
 
 @frozen
@@ -70,19 +78,33 @@ class RoundState:
     """
 
     index: int
+    """The round's number, from 0."""
     dealer: int
+    """The seat that dealt it."""
     dealt: tuple[tuple[Card, ...], ...]
+    """The hidden hands as dealt, one per seat, in rank order."""
     dealt_face_up: tuple[tuple[Card, ...], ...] | None
+    """The face-up cards as dealt (Devil's Eye), else ``None``."""
     hands: tuple[tuple[Card, ...], ...]
+    """Each seat's hidden hand now, in rank order."""
     face_up: tuple[tuple[Card, ...], ...] | None
+    """Each seat's face-up cards now (Devil's Eye), else ``None``."""
     setup: tuple[tuple[Give, ...], ...]
+    """Each seat's setup choices so far, in the order it made them."""
     devils_trick: tuple[Card, ...]
+    """The Devil's Trick: empty until every seat has chosen, then the discards in rank order."""
     plays: tuple[Play, ...]
+    """Every card played this round, in order; the trick in progress is its tail."""
     leader: int
+    """The seat that leads (or led) the trick in progress."""
     bottles: tuple[Bottle, ...]
+    """The bottles: one, or two in the Second Bottle variant."""
     captured: tuple[tuple[Card, ...], ...]
+    """Each seat's pile of captured cards (price cards returned to it included)."""
     tricks: tuple[TrickResult, ...]
+    """What each completed trick decided, in order."""
     scores: tuple[int, ...] | None
+    """Each seat's score for the round once it is over, else ``None``."""
 
 
 @frozen
@@ -94,12 +116,19 @@ class GameState:
     """
 
     config: Config
+    """The game's configuration."""
     seed: int
+    """The seed every round's deal is drawn from (rule DEAL-SHUFFLE)."""
     phase: Phase
+    """What happens next: setup, trick play, the next deal, or nothing (game over)."""
     to_act: int | None
+    """The seat whose decision it is; ``None`` once the game is over."""
     round: RoundState
+    """The current round (the last one once the game is over)."""
     past_rounds: tuple[RoundState, ...]
+    """The finished rounds before it, in order."""
     totals: tuple[int, ...]
+    """Each seat's total over the finished rounds."""
 
     @property
     def rounds(self) -> tuple[RoundState, ...]:

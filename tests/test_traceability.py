@@ -237,3 +237,34 @@ def test_the_rule_functions_of_each_rule_say_which_rule_they_implement(rule_id: 
     _import_every_module()
     for function in RULE_FUNCTIONS.get(rule_id, []):
         assert getattr(function, "rule_id", None) == rule_id
+
+
+# The core modules whose rules belong to a catalogue phase that has no module in ``rules/``.
+CORE_PHASES = {
+    "bottleimp.cards": "config",
+    "bottleimp.editions": "config",
+    "bottleimp.config": "config",
+    "bottleimp.view": "views",
+}
+
+
+def test_each_rule_function_lives_in_the_module_of_its_catalogue_phase() -> None:
+    """A rule in ``bottleimp/rules/`` lives in the module named after its phase (``deal``,
+    ``setup``, ``play``, ``scoring``, ``game``); the configuration and view rules live in the
+    core modules of those names."""
+    known = catalogue()
+    misplaced = []
+    for rule_id, functions in RULE_FUNCTIONS.items():
+        phase = known.rule(rule_id).phase
+        for function in functions:
+            module = function.__module__
+            expected = (
+                module.removeprefix("bottleimp.rules.")
+                if module.startswith("bottleimp.rules.")
+                else CORE_PHASES.get(module)
+            )
+            if expected != phase:
+                misplaced.append(f"{rule_id} ({phase}): {module}.{function.__name__}")
+    assert not misplaced, "rule functions outside their phase's module:\n" + "\n".join(misplaced)
+    rule_modules = {path.stem for path in (PACKAGE / "rules").glob("*.py")} - {"__init__", "registry"}
+    assert rule_modules == {phase for phase, _ in known.phases} - set(CORE_PHASES.values())

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+from .. import __version__
 from . import conformance, render, simulate, validate
 
 
@@ -24,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bottleimp", description="The executable reference for the rules of The Bottle Imp."
     )
+    parser.add_argument("--version", action="version", version=f"bottleimp {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in _commands():
         command.add_parser(subparsers)

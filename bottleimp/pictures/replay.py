@@ -31,7 +31,7 @@ from typing import Final
 from attrs import frozen
 
 from ..actions import Give, Play
-from ..cards import Card, Rank, format_rank
+from ..cards import Card, Rank
 from ..engine import apply, new_game, with_deal
 from ..errors import IllegalActionError, RecordError
 from ..formats.json_input import JSON

@@ -133,10 +133,6 @@ def validate_record(record: GameRecord, source: str = "<record>") -> ValidationR
     )
 
 
-def _rank_text(rank: Rank) -> str:
-    return format_rank(rank)
-
-
 Where = tuple[str | int, ...]
 """A JSON path as its steps from the root, turned into text only for a fault."""
 
@@ -339,7 +335,7 @@ class _Replay:
                 self._break(
                     "ROUND-END", index, number, recorded.seat,
                     f"round {index} is over once every card is played: play {number} "
-                    f"({_rank_text(recorded.card)} by seat {recorded.seat}) comes after its end",
+                    f"({format_rank(recorded.card)} by seat {recorded.seat}) comes after its end",
                     ("rounds", index, "plays", number),
                 )
             card = self._card(

@@ -40,11 +40,17 @@ class Fault:
     ``path`` is the JSON path of the part of the record at fault."""
 
     rule: str | None
+    """The ID of the rule broken (for an unreadable record: the configuration rule, or None)."""
     round: int | None
+    """The round of the fault, from 0, when it lies in a round."""
     play: int | None
+    """The index of the play in the round's plays, when a play is at fault."""
     seat: int | None
+    """The seat at fault, when one is."""
     message: str
+    """What is wrong, in a sentence."""
     path: str
+    """The JSON path of the part of the record at fault (``$.rounds[0].plays[5]``)."""
 
 
 @frozen
@@ -68,12 +74,19 @@ class RoundReport:
     once every setup is resolved (else ``None``)."""
 
     index: int
+    """The round's number, from 0."""
     dealer: int
+    """The seat that dealt it."""
     complete: bool
+    """Whether every card of the round was played."""
     scores: tuple[int, ...] | None
+    """Each seat's score for the round, once it is complete."""
     bottle_owners: tuple[int | None, ...]
+    """Who owns each bottle at the end of the round (or of the record)."""
     devils_trick: tuple[Rank, ...] | None
+    """The ranks in the Devil's Trick, once every setup is resolved."""
     tricks: tuple[TrickReport, ...]
+    """Each completed trick."""
 
 
 @frozen
@@ -86,12 +99,19 @@ class ValidationReport:
     ``totals`` sums the completed rounds, ``winners`` is set once the game is over."""
 
     source: str
+    """Where the record came from: its file name, or the name given."""
     status: int
+    """``VALID`` (0), ``BROKEN`` (1) or ``UNREADABLE`` (2): the exit status."""
     errors: tuple[Fault, ...]
+    """The first fault; empty when the record is valid."""
     rounds: tuple[RoundReport, ...]
+    """The rounds as replayed, up to the end or to the fault."""
     totals: tuple[int, ...] | None
+    """Each seat's total over the completed rounds (``None`` when unreadable)."""
     complete: bool
+    """Whether the record holds a whole game, to its end."""
     winners: tuple[int, ...] | None
+    """The winning seats, once the game is over."""
 
     @property
     def valid(self) -> bool:
