@@ -120,7 +120,20 @@ def source_anchor(key: str) -> str:
 
 
 def source_label(key: str) -> str:
-    return f"seed {key[:3]}" if key[:3].isdigit() else key
+    """A source document as readers know it (``the English rulebook``), not its key."""
+    return _the_catalogue().document(key).name
+
+
+def capital(text: str) -> str:
+    """``text`` to open a sentence or a list item: its first letter in upper case."""
+    return text[:1].upper() + text[1:]
+
+
+def source_tooltip(key: str) -> str:
+    """What a link to a source shows on hover: the file name of a seed, else the title."""
+    document = _the_catalogue().document(key)
+    text = f"{document.key}: {document.title}" if document.kind == "seed" else document.title
+    return text.replace('"', "'")
 
 
 def autolink(markdown: str, src: str) -> str:
@@ -165,7 +178,10 @@ def _functions(rule: cat.Rule) -> str:
 
 
 def _source_item(source: cat.SourceRef, src: str) -> str:
-    label = f"[{source_label(source.doc)}]({_relative(src, RULES_PAGE)}#{source_anchor(source.doc)})"
+    label = (
+        f"[{capital(source_label(source.doc))}]"
+        f"({_relative(src, RULES_PAGE)}#{source_anchor(source.doc)} \"{source_tooltip(source.doc)}\")"
+    )
     if source.at:
         label += f" ({source.at})"
     parts = [f"**{label}**"]
@@ -234,14 +250,30 @@ def catalogue_page(src: str) -> str:
         out += [f"## {title} {{ #phase-{phase} }}", ""]
         for rule in catalogue.rules_in_phase(phase):
             out += _catalogue_entry(rule, src)
-    out += ["## Source documents { #sources }", ""]
+    out += [
+        "## Source documents { #sources }",
+        "",
+        "The first four are the project's sources: where they speak, they decide. The others "
+        "(implementations and pages) fill their gaps, and the [interpretations]"
+        f"({_relative(src, INTERPRETATIONS_PAGE)}) say what was decided where the sources "
+        "disagree or are silent. Each document's key (for the four, its file name) is how "
+        "`spec/rules.toml` cites it, so that every quote can be checked against its file.",
+        "",
+    ]
     for document in catalogue.documents:
-        heading = f"### {source_label(document.key)}"
-        if document.kind == "seed":
-            heading += f": `{document.key}`"
-        out += [f"{heading} {{ #{source_anchor(document.key)} }}", "", document.title]
+        out += [
+            f"### {capital(document.name)} {{ #{source_anchor(document.key)} }}",
+            "",
+            document.title,
+        ]
         if document.url:
             out += ["", f"<{document.url}>"]
+        small = [f"cited as `{document.key}`"]
+        if document.kind == "seed":
+            small.append("one of the four source texts, quoted word for word")
+        if document.language:
+            small.append(f"language: {document.language}")
+        out += ["", f"<small>{capital('; '.join(small))}.</small>"]
         cited = [r.id for r in catalogue.rules if any(s.doc == document.key for s in r.sources)]
         out += ["", "Cited by " + ", ".join(f"[`{rule_id}`](#{rule_id.lower()})" for rule_id in cited), ""]
     return "\n".join(out) + "\n"
