@@ -64,7 +64,7 @@ def test_plain_narration_fits_80_columns_for_every_variant(
 
 
 @pytest.mark.parametrize("width", [40, 60, 100])
-def test_plain_narration_fits_any_width_given_by_COLUMNS(
+def test_plain_narration_fits_any_width_given_by_the_columns_variable(
     width: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("COLUMNS", str(width))
@@ -75,7 +75,7 @@ def test_plain_narration_fits_any_width_given_by_COLUMNS(
         assert max(len(line) for line in lines) <= width
 
 
-def test_no_escape_codes_with_plain_or_NO_COLOR_even_when_colour_is_forced(
+def test_no_escape_codes_with_plain_or_no_color_even_when_colour_is_forced(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("FORCE_COLOR", "1")
@@ -134,7 +134,7 @@ def test_each_card_is_drawn_in_its_colour() -> None:
     assert set(CARD_STYLES) == set(Colour)
 
 
-def test_FORCE_COLOR_gives_a_rich_narration_through_the_command(
+def test_force_color_gives_a_rich_narration_through_the_command(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("FORCE_COLOR", "1")

@@ -97,7 +97,7 @@ def test_a_card_off_the_led_colour_says_the_seat_had_none_FOLLOW_SUIT(
     ) in out
 
 
-def test_a_devils_eye_hidden_card_is_marked_free_FOLLOW_SUIT_DEVILS_EYE(
+def test_a_devils_eye_hidden_card_is_marked_free_EYE_FOLLOW_SUIT(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["simulate", "--players", "2", "--rounds", "1"]) == 0
