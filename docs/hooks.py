@@ -12,6 +12,7 @@ The catalogue (``spec/rules.toml`` and ``spec/interpretations.md``, read through
 
 Every rule ID or interpretation ID written in backticks in a page (outside code blocks and
 headings) becomes a link to its catalogue entry. An unknown ID in a marker fails the build.
+Doctest blocks are shown as Python console sessions, their output plain (``console_sessions``).
 """
 
 from __future__ import annotations
@@ -340,7 +341,18 @@ def _expand(match: re.Match[str], src: str) -> str:
     return renderers[kind]()
 
 
+PYTHON_FENCE = re.compile(r"^(?P<indent>[ \t]*)```python[ \t]*\n(?=[ \t]*>>> )", re.MULTILINE)
+
+
+def console_sessions(markdown: str) -> str:
+    """Show doctest blocks (a ```python block that starts with ``>>>``) as Python console
+    sessions (``pycon``): the code is highlighted as Python and its output as plain output,
+    not as Python (an error message's "is" or "not" is no keyword). Only the rendering
+    changes: the test suite still runs the page's ```python blocks."""
+    return PYTHON_FENCE.sub(lambda match: f"{match['indent']}```pycon\n", markdown)
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     src = page.file.src_uri
-    linked = autolink(markdown, src)
+    linked = autolink(console_sessions(markdown), src)
     return MARKER.sub(lambda match: _expand(match, src), linked)
