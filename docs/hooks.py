@@ -352,7 +352,18 @@ def console_sessions(markdown: str) -> str:
     return PYTHON_FENCE.sub(lambda match: f"{match['indent']}```pycon\n", markdown)
 
 
+def abbreviations() -> str:
+    """Abbreviation definitions (the ``abbr`` extension) for the sources cited by a short tag
+    (``BGA``, ``IRC``, ``HEK``): wherever a page names one, hovering shows what it is."""
+    lines = [
+        f"*[{document.key}]: {capital(document.name)}: {document.title}"
+        for document in _the_catalogue().documents
+        if re.fullmatch(r"[A-Z]{2,}", document.key)
+    ]
+    return "\n" + "\n".join(lines) + "\n"
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     src = page.file.src_uri
     linked = autolink(console_sessions(markdown), src)
-    return MARKER.sub(lambda match: _expand(match, src), linked)
+    return MARKER.sub(lambda match: _expand(match, src), linked) + abbreviations()

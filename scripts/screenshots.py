@@ -110,7 +110,9 @@ def screenshot(
     """One PNG of ``url`` at ``width`` x ``height``; ``None``, or why it failed."""
     try:
         status, _, errors = run_chromium(
-            chromium, [f"--window-size={width},{height}", f"--screenshot={out}", url], timeout
+            chromium,
+            [f"--window-size={width},{height}", "--virtual-time-budget=5000", f"--screenshot={out}", url],
+            timeout,
         )
     except subprocess.TimeoutExpired:
         return f"timed out after {timeout:g} s"
