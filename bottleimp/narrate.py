@@ -359,7 +359,8 @@ def _words(pieces: Sequence[tuple[Span, Fragment]]) -> list[list[Fragment]]:
     words: list[list[Fragment]] = [[]]
     for span, (text, style) in pieces:
         if span.keep or span.card is not None:
-            words[-1].append((text, style))
+            if text:
+                words[-1].append((text, style))
             continue
         for position, part in enumerate(text.split(" ")):
             if position:
@@ -525,8 +526,12 @@ class RichRenderer:
                 pieces += [(_text(" "), (" ", "")), (Span(rule, keep=True), (rule, "dim"))]
         indent = "  " * block.depth
         if block.depth == 0:
-            label = f"{block.label} ·" if block.label else ""
-            pieces[:0] = [(Span(label, keep=True), (label, "bold magenta")), (_text(" "), (" ", ""))]
+            if block.label:
+                label = f"{block.label} ·"
+                pieces[:0] = [
+                    (Span(label, keep=True), (label, "bold magenta")),
+                    (_text(" "), (" ", "")),
+                ]
             first = rest = indent
         else:
             first = indent + block.label.ljust(LABEL_WIDTH) + " "
