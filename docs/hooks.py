@@ -204,7 +204,7 @@ def _sources(rule: cat.Rule, src: str) -> list[str]:
 def _interpretations(rule: cat.Rule, src: str) -> str:
     entries = _the_catalogue().interpretations_for(rule.id)
     return ", ".join(
-        f"[{entry.id}]({interpretation_link(src, entry.id)} \"{entry.title}\")" for entry in entries
+        f"[`{entry.id}`]({interpretation_link(src, entry.id)} \"{entry.title}\")" for entry in entries
     )
 
 
