@@ -533,9 +533,12 @@ class RichRenderer:
                     (_text(" "), (" ", "")),
                 ]
             first = rest = indent
-        else:
+        elif self.console.width - len(indent) - LABEL_WIDTH - 1 >= 40:
             first = indent + block.label.ljust(LABEL_WIDTH) + " "
             rest = indent + " " * (LABEL_WIDTH + 1)
+        else:  # a narrow terminal: the label opens the paragraph, as in plain text
+            first = f"{indent}{block.label} " if block.label else indent
+            rest = indent + "  "
         text = Text(no_wrap=True, overflow="fold")
         for number, line in enumerate(wrap(pieces, self.console.width, first, rest)):
             if number:

@@ -124,6 +124,14 @@ def test_a_terminal_gets_colours_and_lines_that_fit_80_columns(name: str) -> Non
     assert re.search(r"\x1b\[2m(?:\x1b\[[0-9;]*m)*TRICK-WINNER", text)
 
 
+@pytest.mark.parametrize("width", [40, 60, 120])
+def test_a_terminal_of_any_width_gets_lines_that_fit(width: int) -> None:
+    text = _rich_narration(["--players", "6", "--rounds", "1"], width=width)
+    lines = ANSI.sub("", text).splitlines()
+    assert max(len(line) for line in lines) <= width
+    assert any(len(line) > width - 12 for line in lines)  # the width is used, not just 80
+
+
 def test_each_card_is_drawn_in_its_colour() -> None:
     text = _rich_narration(["--players", "4", "--rounds", "1"])
     # classic: yellow (43), blue (44) and red (41) backgrounds; matagot: green (42)
