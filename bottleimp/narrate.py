@@ -46,7 +46,7 @@ from typing import IO, TYPE_CHECKING, Final
 from attrs import frozen
 
 from .actions import Action, Destination, Play
-from .cards import Card, Colour, coins, format_rank
+from .cards import START_PRICE, Card, Colour, coins, format_rank
 from .rules.game import winners
 from .state import GameState, Phase, RoundState, TrickResult
 
@@ -136,9 +136,11 @@ def _bottle(index: int, bottles: int) -> str:
 
 class Narrator:
     """Turns the steps of a game into blocks. Feed it ``start(state)`` once, then
-    ``step(before, action, after, legal)`` for every action (``legal``: the legal actions in
-    ``before``, from which it tells a card played off the led colour because the seat had none
-    of it from a free choice), then ``finish(state)``."""
+    ``step(before, action, after, legal)`` for every action, then ``finish(state)``.
+
+    ``legal`` (the legal actions in ``before``) tells why a card off the led colour was allowed:
+    the seat had no card of that colour it could play (``no blue``), or it played from the
+    hidden hand of Devil's Eye, which may play any card (``hidden hand``)."""
 
     def __init__(self) -> None:
         self._notes: list[str | None] = []
@@ -185,7 +187,7 @@ class Narrator:
     def _deal(self, round_: RoundState, bottles: int) -> Paragraph:
         text = f"seat {round_.dealer} deals."
         if bottles > 1:
-            text += f" {bottles} bottles, each at 19."
+            text += f" {bottles} bottles, each at {format_rank(START_PRICE)}."
         return Paragraph(
             f"Round {round_.index + 1}", (_text(text),), ("DEAL", "DEALER-ROTATION"), depth=0
         )
@@ -249,7 +251,8 @@ class Narrator:
             if bottles == 1:
                 owner = owners[0]
                 keeps = (
-                    "Nobody buys the bottle; it stays in the middle at 19"
+                    "Nobody buys the bottle; it stays in the middle at "
+                    f"{format_rank(START_PRICE)}"
                     if owner is None
                     else f"Seat {owner} keeps the bottle at {format_rank(after.round.bottles[0].price)}"
                 )
