@@ -1,7 +1,8 @@
 """The decks of each edition, as cited data (rule ``DECK``; sources: spec/rules.toml).
 
 ``classic``: 36 cards in yellow, blue and red, 12 a colour, coins 1,1,2,2,...,6,6 per colour
-(126 coins; seeds 002 and 003, IRC and HEK agree card for card).
+(126 coins; the Korean rules summary, the Russian game description, IRC and HEK agree card
+for card).
 ``matagot-2024``: 36 cards in red, blue and green (127 coins; BGA ``material.inc.php``), and for
 5-6 players the 54-card deck: those 36 plus 18 half ranks with the colour and coins of the whole
 rank just below them (190 coins).

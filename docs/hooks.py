@@ -15,6 +15,7 @@ headings) becomes a link to its catalogue entry. An unknown ID in a marker fails
 
 ``<!-- picture: ... -->`` markers become pictures drawn by the library from the states of the
 page's own examples (``docs/pictures.py``).
+Doctest blocks are shown as Python console sessions, their output plain (``console_sessions``).
 """
 
 from __future__ import annotations
@@ -138,7 +139,20 @@ def source_anchor(key: str) -> str:
 
 
 def source_label(key: str) -> str:
-    return f"seed {key[:3]}" if key[:3].isdigit() else key
+    """A source document as readers know it (``the English rulebook``), not its key."""
+    return _the_catalogue().document(key).name
+
+
+def capital(text: str) -> str:
+    """``text`` to open a sentence or a list item: its first letter in upper case."""
+    return text[:1].upper() + text[1:]
+
+
+def source_tooltip(key: str) -> str:
+    """What a link to a source shows on hover: the file name of a seed, else the title."""
+    document = _the_catalogue().document(key)
+    text = f"{document.key}: {document.title}" if document.kind == "seed" else document.title
+    return text.replace('"', "'")
 
 
 def autolink(markdown: str, src: str) -> str:
@@ -183,7 +197,10 @@ def _functions(rule: cat.Rule) -> str:
 
 
 def _source_item(source: cat.SourceRef, src: str) -> str:
-    label = f"[{source_label(source.doc)}]({_relative(src, RULES_PAGE)}#{source_anchor(source.doc)})"
+    label = (
+        f"[{capital(source_label(source.doc))}]"
+        f"({_relative(src, RULES_PAGE)}#{source_anchor(source.doc)} \"{source_tooltip(source.doc)}\")"
+    )
     if source.at:
         label += f" ({source.at})"
     parts = [f"**{label}**"]
@@ -205,7 +222,7 @@ def _sources(rule: cat.Rule, src: str) -> list[str]:
 def _interpretations(rule: cat.Rule, src: str) -> str:
     entries = _the_catalogue().interpretations_for(rule.id)
     return ", ".join(
-        f"[{entry.id}]({interpretation_link(src, entry.id)} \"{entry.title}\")" for entry in entries
+        f"[`{entry.id}`]({interpretation_link(src, entry.id)} \"{entry.title}\")" for entry in entries
     )
 
 
@@ -252,14 +269,30 @@ def catalogue_page(src: str) -> str:
         out += [f"## {title} {{ #phase-{phase} }}", ""]
         for rule in catalogue.rules_in_phase(phase):
             out += _catalogue_entry(rule, src)
-    out += ["## Source documents { #sources }", ""]
+    out += [
+        "## Source documents { #sources }",
+        "",
+        "The first four are the project's sources: where they speak, they decide. The others "
+        "(implementations and pages) fill their gaps, and the [interpretations]"
+        f"({_relative(src, INTERPRETATIONS_PAGE)}) say what was decided where the sources "
+        "disagree or are silent. Each document's key (for the four, its file name) is how "
+        "`spec/rules.toml` cites it, so that every quote can be checked against its file.",
+        "",
+    ]
     for document in catalogue.documents:
-        heading = f"### {source_label(document.key)}"
-        if document.kind == "seed":
-            heading += f": `{document.key}`"
-        out += [f"{heading} {{ #{source_anchor(document.key)} }}", "", document.title]
+        out += [
+            f"### {capital(document.name)} {{ #{source_anchor(document.key)} }}",
+            "",
+            document.title,
+        ]
         if document.url:
             out += ["", f"<{document.url}>"]
+        small = [f"cited as `{document.key}`"]
+        if document.kind == "seed":
+            small.append("one of the four source texts, quoted word for word")
+        if document.language:
+            small.append(f"language: {document.language}")
+        out += ["", f"<small>{capital('; '.join(small))}.</small>"]
         cited = [r.id for r in catalogue.rules if any(s.doc == document.key for s in r.sources)]
         out += ["", "Cited by " + ", ".join(f"[`{rule_id}`](#{rule_id.lower()})" for rule_id in cited), ""]
     return "\n".join(out) + "\n"
@@ -326,8 +359,31 @@ def _expand(match: re.Match[str], src: str) -> str:
     return renderers[kind]()
 
 
+PYTHON_FENCE = re.compile(r"^(?P<indent>[ \t]*)```python[ \t]*\n(?=[ \t]*>>> )", re.MULTILINE)
+
+
+def console_sessions(markdown: str) -> str:
+    """Show doctest blocks (a ```python block that starts with ``>>>``) as Python console
+    sessions (``pycon``): the code is highlighted as Python and its output as plain output,
+    not as Python (an error message's "is" or "not" is no keyword). Only the rendering
+    changes: the test suite still runs the page's ```python blocks."""
+    return PYTHON_FENCE.sub(lambda match: f"{match['indent']}```pycon\n", markdown)
+
+
+def abbreviations() -> str:
+    """Abbreviation definitions (the ``abbr`` extension) for the sources cited by a short tag
+    (``BGA``, ``IRC``, ``HEK``): wherever a page names one, hovering shows what it is."""
+    lines = [
+        f"*[{document.key}]: {capital(document.name)}: {document.title}"
+        for document in _the_catalogue().documents
+        if re.fullmatch(r"[A-Z]{2,}", document.key)
+    ]
+    return "\n" + "\n".join(lines) + "\n"
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     src = page.file.src_uri
-    linked = autolink(markdown, src)
-    expanded = MARKER.sub(lambda match: _expand(match, src), linked)
-    return pictures.expand(expanded, src)
+    # Pictures first: they run the page's own python blocks, before those become console sessions.
+    drawn = pictures.expand(markdown, src)
+    linked = autolink(console_sessions(drawn), src)
+    return MARKER.sub(lambda match: _expand(match, src), linked) + abbreviations()

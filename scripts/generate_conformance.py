@@ -185,7 +185,7 @@ class _Game:
         input_["attempts"] = [card.rank for card in attempts]
         led = "leads" if not state.current_trick() else f"plays card {len(state.current_trick()) + 1}"
         return {
-            "description": f"round 0, seat {seat} {led} of trick {len(round_.tricks)}",
+            "description": f"round 1, seat {seat} {led} of trick {len(round_.tricks) + 1}",
             "rules": ["FOLLOW-SUIT" if round_.face_up is None else "EYE-FOLLOW-SUIT", "CARD-HELD"],
             "input": input_,
             "expected": {"legal": ranks(legal), "attempts": rules},
@@ -195,7 +195,7 @@ class _Game:
         result = after.round.tricks[-1]
         bottles_before = before.round.bottles
         return {
-            "description": f"round 0, trick {len(after.round.tricks) - 1}",
+            "description": f"round 1, trick {len(after.round.tricks)}",
             "rules": ["TRICK-PRICE", "TRICK-WINNER", "BOTTLE-PURCHASE", "PRICE-CARD-RETURN",
                       "TRICK-CAPTURE"],
             "input": {
@@ -213,7 +213,7 @@ class _Game:
             input_["face_up"] = [ranks(f) for f in round_.dealt_face_up]
         input_["setup"] = [_setup_entry(self.config, gives) for gives in round_.setup]
         return {
-            "description": f"round {round_.index}, dealer {round_.dealer}",
+            "description": f"round {round_.index + 1}, dealer {round_.dealer}",
             "rules": ["SETUP-STEPS", "SETUP-RESOLVE", "FIRST-LEADER"],
             "input": input_,
             "expected": {
@@ -227,7 +227,7 @@ class _Game:
     def _scoring_case(self, round_: RoundState) -> JSON:
         assert round_.scores is not None
         return {
-            "description": f"the end of round {round_.index}",
+            "description": f"the end of round {round_.index + 1}",
             "rules": ["SCORE-ROUND"],
             "input": {
                 "captured": [ranks(pile) for pile in round_.captured],
@@ -326,7 +326,7 @@ def _record_cases(game: _Game) -> tuple[list[JSON], list[JSON]]:
     scores = first.scores
     assert scores is not None
     planted(
-        "round 0 claims one point too many for seat 0",
+        "round 1 claims one point too many for seat 0",
         ["SCORE-ROUND"], {"rounds/0/scores/0": scores[0] + 1},
         _broken("SCORE-ROUND", 0, None, 0),
     )
@@ -336,7 +336,7 @@ def _record_cases(game: _Game) -> tuple[list[JSON], list[JSON]]:
         last_only = (first.devils_trick[-1],)
         wrong = round_scores(config, first.captured, first.bottles, last_only)
         planted(
-            "round 0 claims the owner's penalty as the coins of the last card of the Devil's "
+            "round 1 claims the owner's penalty as the coins of the last card of the Devil's "
             "Trick only",
             ["SCORE-BOTTLE-PENALTY", "SCORE-ROUND"], {"rounds/0/scores": list(wrong)},
             _broken("SCORE-ROUND", 0, None, owners[0]),
@@ -349,7 +349,7 @@ def _record_cases(game: _Game) -> tuple[list[JSON], list[JSON]]:
         _broken("GAME-TOTALS", None, None, players - 1),
     )
     planted(
-        f"round 1 is dealt by seat {dealer} again instead of seat {(dealer + 1) % players}",
+        f"round 2 is dealt by seat {dealer} again instead of seat {(dealer + 1) % players}",
         ["DEALER-ROTATION"], {"rounds/1/dealer": dealer},
         _broken("DEALER-ROTATION", 1, None, dealer),
     )

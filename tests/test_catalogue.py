@@ -30,9 +30,11 @@ play = "Trick play"
 [variants]
 all = "every game"
 [documents."000_x.txt"]
+name = "the example rulebook"
 kind = "seed"
 title = "A seed"
 [documents.BGA]
+name = "Board Game Arena's implementation"
 kind = "implementation"
 title = "An implementation"
 
@@ -100,6 +102,16 @@ def test_the_four_seeds_are_documents_of_kind_seed() -> None:
     ]
 
 
+def test_every_document_has_a_name_for_readers_and_no_two_share_one() -> None:
+    documents = cat.catalogue().documents
+    names = [document.name for document in documents]
+    assert len(set(names)) == len(names)
+    for document in documents:
+        # A name a reader understands: words, not a file name or a tag.
+        assert " " in document.name and not re.search(r"\.txt|^\d{3}|seed", document.name)
+    assert cat.document("001_dddb4cddf81a40dc.txt").name == "the English rulebook"
+
+
 def test_rule_lookup_returns_the_rule_and_refuses_unknown_ids() -> None:
     assert cat.rule("SCORE-TEAMS").phase == "scoring"
     with pytest.raises(UnknownRuleError, match="no rule 'TRICK-LOSER' in the catalogue"):
@@ -148,6 +160,7 @@ def test_a_minimal_catalogue_parses() -> None:
         (("title = \"Who wins\"", "tittle = \"Who wins\""), "rules[0]", "unknown key 'tittle'"),
         (("quote = \"The highest", "note = \"The highest"), "", ""),
         (("[[rules]]", "[rules"), "rules.toml", "not TOML"),
+        (("name = \"the example rulebook\"\n", ""), "documents.000_x.txt.name", "non-empty string"),
     ],
 )
 def test_a_malformed_catalogue_names_the_place_of_the_fault(

@@ -38,12 +38,12 @@ def test_simulate_writes_a_record_the_validator_accepts_for_every_variant_WINNER
     record = tmp_path / f"{name}.json"
     options = VARIANT_OPTIONS[name]
     end = [] if "--target-score" in options else ["--rounds", "2"]
-    assert main(["simulate", *options, *end, "--record", str(record)]) == 0
+    assert main(["simulate", *options, *end, "--rules", "--record", str(record)]) == 0
     out = capsys.readouterr().out
     document = json.loads(record.read_text())
     rounds = len(document["rounds"])
     plural = "s" if rounds != 1 else ""
-    assert f"Game over after {rounds} round{plural}. Winner" in out and "[WINNERS]" in out
+    assert f"Game over after {rounds} round{plural}. Seat" in out and "[WINNERS]" in out
     report = validate_file(record)
     assert report.status == VALID, report
     assert document["format"] == "bottleimp-record/1"
@@ -59,14 +59,50 @@ def test_simulate_writes_a_record_the_validator_accepts_for_every_variant_WINNER
 def test_narration_names_the_trick_rules_and_prints_scores_TRICK_WINNER_BOTTLE_PURCHASE(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert main(["simulate", "--players", "4", "--rounds", "1", "--seed", "3"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "Round 1: seat 0 deals [DEAL, DEALER-ROTATION]"
-    tricks = [line for line in lines if line.strip().startswith("Trick ")]
+    assert main(["simulate", "--players", "4", "--rounds", "1", "--seed", "3", "--rules"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "Round 1: seat 0 deals. [DEAL, DEALER-ROTATION]"
+    tricks = [line for line in lines if line.startswith("  Trick ")]
+    assert [line.split(":")[0] for line in tricks][:2] == ["  Trick 1 at 19", "  Trick 2 at 11"]
     assert len(tricks) == 8
-    assert any("[TRICK-WINNER, BOTTLE-PURCHASE]" in line for line in tricks)
-    assert any(line.strip().startswith("Scores:") for line in lines)
-    assert any(line.strip().startswith("Totals:") for line in lines)
+    # The rules of a trick close its paragraph, which may wrap: read the paragraphs whole.
+    assert "[TRICK-WINNER, BOTTLE-PURCHASE]" in " ".join(out.split())
+    assert "Seat  Coins won  Bottle  Round  Total" in out
+    assert "[SCORE-INDIVIDUAL, GAME-TOTALS]" in out
+
+
+def test_without_rules_the_narration_names_no_rule_and_says_who_keeps_the_bottle(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["simulate", "--players", "4", "--rounds", "2", "--seed", "7"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "TRICK-WINNER" not in out and "[" not in out
+    assert "stays with nobody" not in out
+    assert "Nobody buys the bottle; it stays in the middle at 19." in out
+    assert "Seat 0 keeps the bottle at 14." in out
+
+
+def test_a_card_off_the_led_colour_says_the_seat_had_none_FOLLOW_SUIT(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["simulate", "--players", "4", "--rounds", "1", "--seed", "3"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    # Seats 3 and 0 have no blue left, so their yellow cards are allowed; seat 2's 6 buys the
+    # bottle from itself, and its old price card comes back to it.
+    assert (
+        "Trick 7 at 11: seat 1: 4 blue, seat 2: 6 blue, seat 3: 15 yellow (no blue), "
+        "seat 0: 18 yellow (no blue). 6 is the highest card below the price 11: seat 2 wins "
+        "and buys the bottle, price now 6. The old price card 11 red goes to its buyer, seat 2."
+    ) in out
+
+
+def test_a_devils_eye_hidden_card_is_marked_free_EYE_FOLLOW_SUIT(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["simulate", "--players", "2", "--rounds", "1"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "seat 1: 34 blue (hidden hand)" in out
 
 
 def test_the_same_seed_narrates_the_same_game_DEAL_SHUFFLE(
@@ -104,12 +140,25 @@ def test_a_bad_option_gets_a_message_and_exit_status_2_CONFIG_BOTTLES(
     assert message in capsys.readouterr().err
 
 
-def test_an_unwritable_record_path_gets_exit_status_2(
+@pytest.mark.parametrize("where", ["missing-folder", "directory"])
+def test_an_unwritable_record_path_fails_before_the_game_with_exit_status_2(
+    where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "no-such-folder" / "game.json" if where == "missing-folder" else tmp_path
+    assert main(["simulate", "--rounds", "1", "--record", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no game was played
+    assert f"bottleimp simulate: cannot write the record to {path}: " in captured.err
+    assert "directory" in captured.err
+
+
+def test_a_writable_record_path_is_not_left_behind_when_checked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    missing = tmp_path / "no-such-folder" / "game.json"
-    assert main(["simulate", "--rounds", "1", "--record", str(missing)]) == 2
-    assert "cannot write" in capsys.readouterr().err
+    path = tmp_path / "game.json"
+    assert main(["simulate", "--rounds", "1", "--record", str(path)]) == 0
+    assert validate_file(path).status == VALID
+    assert " ".join(capsys.readouterr().out.split()).endswith(f"Record written to {path}.")
 
 
 def test_a_closed_pipe_ends_the_narration_quietly() -> None:

@@ -540,7 +540,8 @@ def test_command_exit_status_1_names_rule_round_play_and_seat(
     path = write(tmp_path / "bad.json", broken_doc())
     assert main(["validate", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "TURN-ORDER" in out and "round 2" in out and "play 8" in out and "seat" in out
+    # Counted from 1 for people; the JSON path keeps the 0-based indices.
+    assert "TURN-ORDER: round 3, play 9, seat 3 ($.rounds[2].plays[8])" in out
     assert "$.rounds[2].plays[8]" in out
 
 

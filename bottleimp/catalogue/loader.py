@@ -10,6 +10,8 @@ package reads the same catalogue as the repository::
     ('Who wins a trick', 'play')
     >>> [ref.doc for ref in rule.sources][:2]
     ['000_038e15e03418daa8.txt', '000_038e15e03418daa8.txt']
+    >>> catalogue.document(rule.sources[0].doc).name
+    "Board Game Arena's help page"
     >>> catalogue.describe("FOLLOW-SUIT")[:56]
     '[FOLLOW-SUIT] Follow the led colour: The leader may play'
     >>> [i.id for i in catalogue.interpretations_for("DECK")]
@@ -43,7 +45,7 @@ INTERPRETATION_ID: Final = re.compile(r"I-[A-Z0-9]+(?:-[A-Z0-9]+)*")
 
 _SOURCE_KEYS: Final = frozenset({"doc", "at", "quote", "note"})
 _RULE_KEYS: Final = frozenset({"id", "title", "phase", "variants", "statement", "sources"})
-_DOCUMENT_KEYS: Final = frozenset({"kind", "title", "language", "url"})
+_DOCUMENT_KEYS: Final = frozenset({"name", "kind", "title", "language", "url"})
 _DOCUMENT_KINDS: Final = ("seed", "implementation", "page")
 _SECTIONS: Final = ("Sources", "Options", "Decision", "Why")
 
@@ -62,13 +64,18 @@ class SourceRef:
 
 @frozen
 class Document:
-    """A source document: a seed file (``kind == "seed"``), another implementation or a page."""
+    """A source document: a seed file (``kind == "seed"``), another implementation or a page.
+
+    ``key`` is how the catalogue cites it (a seed's file name, so that quotes can be checked
+    against the file); ``name`` is how a reader knows it (``"the English rulebook"``), written
+    to read in the middle of a sentence."""
 
     key: str
     kind: str
     title: str
     language: str | None = None
     url: str | None = None
+    name: str = ""
 
 
 @frozen
@@ -196,6 +203,7 @@ def _document(key: str, value: object, where: str) -> Document:
         title=_expect_str(table.get("title"), f"{where}.title"),
         language=_expect_str(language, f"{where}.language") if language is not None else None,
         url=_expect_str(url, f"{where}.url") if url is not None else None,
+        name=_expect_str(table.get("name"), f"{where}.name"),
     )
 
 
@@ -416,6 +424,11 @@ def interpretation(interpretation_id: str) -> Interpretation:
 def interpretations_for(rule_id: str) -> tuple[Interpretation, ...]:
     """The interpretations that affect rule ``rule_id``."""
     return catalogue().interpretations_for(rule(rule_id).id)
+
+
+def document(key: str) -> Document:
+    """The source document ``key`` (a seed's file name or a tag such as ``"BGA"``)."""
+    return catalogue().document(key)
 
 
 def describe(rule_id: str) -> str:

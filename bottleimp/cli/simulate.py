@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from typing import Any
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TextIO
 
 from ..bots import make_bot
 from ..config import Config, default_teams
 from ..editions import EDITIONS
 from ..engine import apply, legal_actions, new_game
 from ..errors import ConfigError
-from ..rules.game import winners
+from .narrate import Block, Narrator, Paragraph, PlainRenderer, RichRenderer, Span, plain_width
 from ..state import GameState
 from ..view import view
 from .arguments import positive_int
-from .narrate import describe_deal, narrate_step
 
 
 def add_parser(subparsers: Any) -> None:
@@ -24,9 +26,10 @@ def add_parser(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "simulate",
         help="play a seeded game with built-in bots and narrate it trick by trick",
-        description="Play a whole game with built-in bots, narrate it trick by trick (cards, "
-        "winner, bottle owner and price, the rule that decided), and print round scores and "
-        "totals.",
+        description="Play a whole game with built-in bots, narrate it trick by trick (cards in "
+        "their colours, winner, bottle owner and price) with a table of scores per round. "
+        "Rounds and tricks are numbered from 1. Colour on a terminal when rich is installed; "
+        "plain text wrapped to 80 columns when piped, under NO_COLOR or with --plain.",
     )
     parser.add_argument("--players", type=int, default=4, choices=range(2, 7), metavar="N",
                         help="number of players, 2 to 6 (default 4)")
@@ -45,13 +48,20 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--bot", default="heuristic", choices=("random", "heuristic"),
                         help="the bot every seat uses (default heuristic)")
     parser.add_argument("--record", metavar="FILE",
-                        help="write the game as a bottleimp-record/1 record to FILE")
+                        help="write the game as a bottleimp-record/1 record to FILE (checked "
+                        "before the game is played)")
     parser.add_argument("--json", action="store_true",
                         help="print the game's record as JSON instead of the narration")
+    parser.add_argument("--plain", action="store_true",
+                        help="plain text without colour even on a terminal (also when the "
+                        "output is piped or NO_COLOR is set)")
+    parser.add_argument("--rules", action="store_true",
+                        help="name the rules that decided each step")
     parser.set_defaults(run=run, parser=parser)
 
 
-def _config(args: argparse.Namespace) -> Config:
+def config_from_args(args: argparse.Namespace) -> Config:
+    """The game's configuration from the parsed options."""
     edition = args.edition or ("matagot-2024" if args.players >= 5 else "classic")
     teams = default_teams(args.players) if args.teams else None
     return Config(
@@ -64,54 +74,106 @@ def _config(args: argparse.Namespace) -> Config:
     )
 
 
-def play_game(config: Config, seed: int, bot: str, narrate: bool) -> GameState:
-    """Play a whole game with one bot kind at every seat; print the narration if asked."""
+def _use_rich(args: argparse.Namespace, stream: TextIO) -> bool:
+    """Colour only for a terminal, unless ``--plain`` or ``NO_COLOR`` (https://no-color.org)
+    says otherwise, and only if rich is installed (the ``cli`` extra). ``FORCE_COLOR`` asks for
+    colour even when the output is not a terminal."""
+    if args.plain or os.environ.get("NO_COLOR"):
+        return False
+    if not (stream.isatty() or os.environ.get("FORCE_COLOR")):
+        return False
+    try:
+        import rich  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _writer(args: argparse.Namespace, stream: TextIO) -> Callable[[Iterable[Block]], None]:
+    """Where the narration's blocks go: a rich console, or plain text to ``stream``."""
+    if _use_rich(args, stream):
+        from rich.console import Console
+
+        renderer = RichRenderer(
+            Console(file=stream, highlight=False, emoji=False), show_rules=args.rules
+        )
+        return renderer.write
+    plain = PlainRenderer(plain_width(stream), show_rules=args.rules)
+
+    def write(blocks: Iterable[Block]) -> None:
+        plain.write(blocks, stream)
+
+    return write
+
+
+def play_game(
+    config: Config, seed: int, bot: str, tell: Callable[[Iterable[Block]], None] | None = None
+) -> GameState:
+    """Play a whole game with one bot kind at every seat; ``tell`` receives the narration."""
     bots = [make_bot(bot, seed * 31 + seat) for seat in range(config.players)]
     state = new_game(config, seed)
-    if narrate:
-        print(describe_deal(state))
+    narrator = Narrator()
+    if tell is not None:
+        tell(narrator.start(state))
     while state.to_act is not None:
         seat = state.to_act
-        action = bots[seat].choose(view(state, seat), legal_actions(state))
+        legal = legal_actions(state)
+        action = bots[seat].choose(view(state, seat), legal)
         after = apply(state, action)
-        if narrate:
-            for line in narrate_step(state, after):
-                print(line)
+        if tell is not None:
+            tell(narrator.step(state, action, after, legal))
         state = after
+    if tell is not None:
+        tell(narrator.finish(state))
     return state
+
+
+def _check_writable(path: str) -> str | None:
+    """Why a record cannot be written to ``path``, or ``None``: tried by opening the file for
+    appending (and removing it again if it did not exist), before any game is played."""
+    target = Path(path)
+    if target.is_dir():
+        return "it is a directory"
+    existed = target.exists()
+    try:
+        with open(target, "a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        return error.strerror or str(error)
+    if not existed:
+        target.unlink(missing_ok=True)
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
     """Play, narrate, and write the record if asked."""
     parser: argparse.ArgumentParser = args.parser
     try:
-        config = _config(args)
+        config = config_from_args(args)
     except ConfigError as error:
         parser.error(str(error))
-    state = play_game(config, args.seed, args.bot, narrate=not args.json)
-    record = None
+    if args.record:
+        why = _check_writable(args.record)
+        if why is not None:
+            print(f"bottleimp simulate: cannot write the record to {args.record}: {why}",
+                  file=sys.stderr)
+            return 2
+    stream = sys.stdout
+    tell = None if args.json else _writer(args, stream)
+    state = play_game(config, args.seed, args.bot, tell)
     if args.record or args.json:
-        from ..formats.records import (
-            record_from_state,
-            record_to_json,
-            write_record_file,
-        )
+        from ..formats.records import record_from_state, record_to_json, write_record_file
 
         record = record_from_state(state)
         if args.record:
             try:
                 write_record_file(args.record, record)
             except OSError as error:
-                print(f"bottleimp simulate: cannot write {args.record}: {error}", file=sys.stderr)
+                print(f"bottleimp simulate: cannot write the record to {args.record}: {error}",
+                      file=sys.stderr)
                 return 2
         if args.json:
             print(json.dumps(record_to_json(record), indent=1))
-    if not args.json:
-        best = winners(state.totals)
-        names = " and ".join(f"seat {seat}" for seat in best)
-        played = len(state.rounds)
-        print(f"Game over after {played} round{'s' if played != 1 else ''}. Winner: {names} with "
-              f"{state.totals[best[0]]} [WINNERS]")
-        if args.record:
-            print(f"Record written to {args.record}")
+    if args.record and tell is not None:
+        tell([Paragraph("", (Span(f"Record written to {args.record}."),), depth=0)])
     return 0

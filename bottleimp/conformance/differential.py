@@ -607,7 +607,7 @@ def describe(failure: Failure) -> str:
         variant += ", two bottles"
     if config.teams is not None:
         variant += f", teams {[list(t) for t in config.teams]}"
-    where = "" if failure.state is None else f"; round {len(failure.state.rounds) - 1}"
+    where = "" if failure.state is None else f"; round {len(failure.state.rounds)}"
     lines = [
         f"{failure.kind} after {len(failure.exchanges)} exchanges ({variant}{where}):",
         f"  request: {json.dumps(last.request)}",

@@ -5,7 +5,9 @@ inputs (``with_deal`` for the deal, ``Give`` actions for the setup, ``StartRound
 deal, ``Play`` actions for the tricks) and lets ``apply`` (which checks every action with
 ``check_action``) decide; the claimed scores and totals are compared with what the engine
 computed. It stops at the first broken rule and names it with its rule ID, the round, the play
-index, the seat and a sentence.
+index, the seat and a sentence. A ``Fault`` holds indices from 0 (``fault.round == 0`` is the
+first round, as in its JSON path ``$.rounds[0]``); the text for people (``report_to_text`` and
+the messages) counts rounds and plays from 1, as every command does.
 
 A record read from JSON goes first through the fast lane (``bottleimp.validation.fast_lane``), which
 composes the same rule functions on working zones without building a state per action and
@@ -26,7 +28,7 @@ Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claim
     (True, True, 8, True)
     >>> record["rounds"][0]["plays"][0][0] = 2  # seat 1 leads the first trick, not seat 2
     >>> print(report_to_text(validate_json(record, "game.json")))
-    game.json: breaks rule TURN-ORDER: round 0, play 0, seat 2 ($.rounds[0].plays[0])
+    game.json: breaks rule TURN-ORDER: round 1, play 1, seat 2 ($.rounds[0].plays[0])
       it is seat 1's turn, not seat 2's
 """
 
@@ -209,8 +211,8 @@ class _Replay:
             )
             self._break(
                 "ROUND-END", index, None, None,
-                f"round {index} has not ended ({unplayed} cards are still to be played), "
-                f"yet round {index + 1} follows: only the last round of a record may be "
+                f"round {index + 1} has not ended ({unplayed} cards are still to be played), "
+                f"yet round {index + 2} follows: only the last round of a record may be "
                 "incomplete",
                 ("rounds", index + 1),
             )
@@ -219,7 +221,7 @@ class _Replay:
             if not complete:
                 self._break(
                     "SCORE-ROUND", index, None, None,
-                    f"round {index} has not ended, so it has no scores to claim",
+                    f"round {index + 1} has not ended, so it has no scores to claim",
                     ("rounds", index, "scores"),
                 )
             actual = state.round.scores
@@ -251,10 +253,10 @@ class _Replay:
             if error.rule_id == "DEALER-ROTATION":
                 message = (
                     f"the deal passes one seat clockwise each round: seat {state.to_act} deals "
-                    f"round {index}, not seat {dealer}"
+                    f"round {index + 1}, not seat {dealer}"
                 )
             elif error.rule_id == "GAME-OVER":
-                message = f"the game ended with round {index - 1}: no round {index} follows"
+                message = f"the game ended with round {index}: no round {index + 1} follows"
             else:
                 message = error.message
             self._break(error.rule_id, index, None, dealer, message, where)
@@ -311,7 +313,7 @@ class _Replay:
             assert short is not None
             given = len(self.state.round.setup[short])
             steps = len(setup_steps(self.config, self.state.round.dealer, short))
-            goes_on = "with plays" if round_record.plays else f"with round {index + 1}"
+            goes_on = "with plays" if round_record.plays else f"with round {index + 2}"
             self._break(
                 "SETUP-STEPS", index, None, short,
                 f"seat {short} has given {given} of its {steps} setup cards, yet the record goes "
@@ -334,7 +336,7 @@ class _Replay:
             if self.state.phase in _ROUND_ENDED:
                 self._break(
                     "ROUND-END", index, number, recorded.seat,
-                    f"round {index} is over once every card is played: play {number} "
+                    f"round {index + 1} is over once every card is played: play {number + 1} "
                     f"({format_rank(recorded.card)} by seat {recorded.seat}) comes after its end",
                     ("rounds", index, "plays", number),
                 )
@@ -436,9 +438,14 @@ def report_to_text(report: ValidationReport) -> str:
         return f"{report.source}: not a readable record: {fault.path}: {fault.message}"
     if report.status == BROKEN:
         fault = report.errors[0]
+        # Rounds and plays are counted from 1 for people; the JSON path keeps 0-based indices.
         where = ", ".join(
             f"{name} {value}"
-            for name, value in (("round", fault.round), ("play", fault.play), ("seat", fault.seat))
+            for name, value in (
+                ("round", None if fault.round is None else fault.round + 1),
+                ("play", None if fault.play is None else fault.play + 1),
+                ("seat", fault.seat),
+            )
             if value is not None
         )
         located = f" {where}" if where else ""

@@ -34,8 +34,9 @@ UNREADABLE: Final = 2
 class Fault:
     """What is wrong with a record.
 
-    For a broken rule: ``rule`` is its ID; ``round``, ``play`` (the index in the round's plays)
-    and ``seat`` locate it when they apply (else ``None``). For an unreadable record: ``rule`` is
+    For a broken rule: ``rule`` is its ID; ``round`` (the index of the round, from 0), ``play``
+    (the index in the round's plays, from 0) and ``seat`` locate it when they apply (else
+    ``None``); the text for people counts rounds and plays from 1. For an unreadable record: ``rule`` is
     the configuration rule when the configuration is what no source defines, else ``None``.
     ``path`` is the JSON path of the part of the record at fault."""
 

@@ -1,0 +1,206 @@
+"""The documentation as a reader gets it: the site that ``mkdocs build --strict`` writes.
+
+Every page has content, every image it shows is in the site, sources are named as readers know
+them (never "seed 000"), and examples' output is not highlighted as Python. With Chromium
+installed (Debian: ``apt-get install chromium``), a headless browser also draws the home page at
+a phone's width (``scripts/screenshots.py`` takes every page at any width, for people to look
+at)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import sys
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from types import ModuleType
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+pytest.importorskip("mkdocs", reason="the docs extra (mkdocs) is not installed")
+
+
+def _load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("screenshots", REPO / "scripts" / "screenshots.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("screenshots", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+screenshots = _load_script()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("site")
+    screenshots.build_site(folder)
+    return folder
+
+
+class _Page(HTMLParser):
+    """The text of a page's main content (Material's ``<article>``), its images and its code
+    blocks (their classes and text)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0  # inside <article> when > 0
+        self.text: list[str] = []
+        self.images: list[str] = []
+        self.blocks: list[tuple[str, list[str]]] = []
+        self._block_depth = 0
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag in ("script", "style"):
+            self._in_script = True
+        if tag == "article":
+            self.depth += 1
+        if tag == "img":
+            self.images.append(values.get("src") or "")
+        if tag == "div" and "highlight" in (values.get("class") or "").split():
+            self.blocks.append((values.get("class") or "", []))
+            self._block_depth = 1
+        elif tag == "div" and self._block_depth:
+            self._block_depth += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self._in_script = False
+        if tag == "article":
+            self.depth -= 1
+        if tag == "div" and self._block_depth:
+            self._block_depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script:
+            return
+        if self.depth > 0:
+            self.text.append(data)
+        if self._block_depth:
+            self.blocks[-1][1].append(data)
+
+
+def _pages(site: Path) -> Iterator[tuple[Path, _Page]]:
+    for path in sorted(site.rglob("*.html")):
+        parser = _Page()
+        parser.feed(path.read_text(encoding="utf-8"))
+        yield path, parser
+
+
+def test_the_site_has_every_page_of_the_navigation(site: Path) -> None:
+    pages = screenshots.pages(site)
+    assert "" in pages and "rules/tricks/" in pages and "reference/rules/" in pages
+    assert len(pages) >= 20
+
+
+def empty_pages(site: Path) -> list[str]:
+    """Pages whose main content has fewer than 200 characters of text."""
+    empty = []
+    for path, page in _pages(site):
+        if path.name == "404.html":
+            continue
+        words = " ".join("".join(page.text).split())
+        if len(words) < 200:
+            empty.append(f"{path.relative_to(site)}: {words[:80]!r}")
+    return empty
+
+
+def broken_images(site: Path) -> list[str]:
+    """Images whose ``src`` is empty, remote, or names no file of the site."""
+    broken = []
+    for path, page in _pages(site):
+        for source in page.images:
+            address = urlsplit(source)
+            if address.scheme == "data":
+                continue
+            if address.scheme or address.netloc:
+                broken.append(f"{path.relative_to(site)}: {source} (the docs load nothing remote)")
+                continue
+            target = (path.parent / unquote(address.path)).resolve()
+            if not source or not target.is_file() or site.resolve() not in target.parents:
+                broken.append(f"{path.relative_to(site)}: {source!r}")
+    return broken
+
+
+def test_every_page_has_main_content(site: Path) -> None:
+    empty = empty_pages(site)
+    assert not empty, "pages with an empty or nearly empty body:\n" + "\n".join(empty)
+
+
+def test_every_image_is_in_the_site(site: Path) -> None:
+    broken = broken_images(site)
+    assert not broken, "broken images:\n" + "\n".join(broken)
+
+
+def test_an_empty_page_and_broken_images_are_found(tmp_path: Path) -> None:
+    text = "A paragraph of the rules. " * 10
+    (tmp_path / "pictures").mkdir()
+    (tmp_path / "pictures" / "trick.svg").write_text("<svg/>")
+    (tmp_path / "good.html").write_text(
+        f'<article><p>{text}</p><img src="pictures/trick.svg"><img src="data:,x"></article>'
+    )
+    (tmp_path / "empty.html").write_text("<article><h1>Title</h1></article>")
+    (tmp_path / "broken.html").write_text(
+        f'<article><p>{text}</p><img src="pictures/bottle.svg">'
+        '<img src="https://example.org/a.png"><img src=""></article>'
+    )
+    assert empty_pages(tmp_path) == ["empty.html: 'Title'"]
+    assert broken_images(tmp_path) == [
+        "broken.html: 'pictures/bottle.svg'",
+        "broken.html: https://example.org/a.png (the docs load nothing remote)",
+        "broken.html: ''",
+    ]
+
+
+def test_sources_are_named_as_readers_know_them(site: Path) -> None:
+    seeds = re.compile(r"\b[Ss]eeds? 0\d\d\b|\b[Ss]eed [`‘']?0\d\d_|\bseed documents\b")
+    found = []
+    for path, page in _pages(site):
+        text = " ".join("".join(page.text).split())
+        found += [f"{path.relative_to(site)}: {m[0]!r}" for m in seeds.finditer(text)]
+    assert not found, found
+    rules = (site / "reference" / "rules" / "index.html").read_text(encoding="utf-8")
+    # The reference keeps the file names for those who check quotes.
+    assert "The English rulebook" in rules and "001_dddb4cddf81a40dc.txt" in rules
+
+
+def test_example_output_is_not_highlighted_as_python(site: Path) -> None:
+    python_sessions = []
+    for path, page in _pages(site):
+        for classes, parts in page.blocks:
+            text = "".join(parts).lstrip()
+            if "language-python" in classes.split() and text.startswith(">>>"):
+                python_sessions.append(f"{path.relative_to(site)}: {text[:40]!r}")
+    assert not python_sessions, python_sessions
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert "language-pycon" in home and "language-sh" in home
+
+
+CHROMIUM = screenshots.find_chromium(os.environ.get("BOTTLEIMP_CHROMIUM"))
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
+def test_a_headless_browser_draws_the_home_page_at_a_phones_width(
+    site: Path, tmp_path: Path
+) -> None:
+    assert CHROMIUM is not None
+    out = tmp_path / "index-360.png"
+    with screenshots.serve(site) as base:
+        why = screenshots.screenshot(CHROMIUM, base, out, 360, 800, 90)
+        dom = screenshots.dump_dom(CHROMIUM, base, 90)
+    assert why is None, why
+    png = out.read_bytes()
+    assert png.startswith(b"\x89PNG") and len(png) > 10_000
+    # 360 CSS pixels wide, as asked.
+    assert int.from_bytes(png[16:20], "big") == 360
+    body = _Page()
+    body.feed(dom)
+    assert "executable reference for the rules" in " ".join("".join(body.text).split())
