@@ -113,7 +113,7 @@ def test_steps_of_a_broken_record_stop_at_the_fault(valid: dict[str, JSON]) -> N
     assert last.kind == "broken"
     assert (last.rule, last.path) == ("CARD-HELD", "$.rounds[1].plays[9]")
     assert fault.message in last.caption
-    # Round 0 whole, round 1's deal, setup and its two complete tricks (plays 0-7).
+    # Round 1 whole, round 2's deal, setup and its two complete tricks (plays 1-8).
     assert [s.kind for s in steps[-5:-1]] == ["deal", "setup", "trick", "trick"]
     svg = ET.fromstring(last.pictures[0])
     refused = [g for g in svg.iter("{http://www.w3.org/2000/svg}g") if g.get("data-zone") == "attempted"]
@@ -292,13 +292,13 @@ def test_browser_steps_through_a_valid_record(
     browser.open(page)
     first = shown(browser)
     assert first == {"counter": f"Step 1 of {total}", "visible": ["step-0"],
-                     "title": "Round 0 · the deal", "kind": "deal", "width": first["width"]}
+                     "title": "Round 1 · the deal", "kind": "deal", "width": first["width"]}
     browser.press("ArrowRight")
     assert shown(browser)["visible"] == ["step-1"]
     browser.click("#next")
     after = shown(browser)
     assert after["counter"] == f"Step 3 of {total}" and after["kind"] == "trick"
-    assert after["title"] == "Round 0 · trick 0"
+    assert after["title"] == "Round 1 · trick 1"
     save_screenshot(browser, tmp_path, "replay-trick.png")
     browser.press("End")
     assert shown(browser)["kind"] == "game-end"
@@ -327,7 +327,7 @@ def test_browser_stops_a_broken_record_at_the_fault(
     last = shown(browser)
     assert last["kind"] == "broken"
     assert last["counter"] == f"Step {len(replay.steps)} of {len(replay.steps)}"
-    assert last["title"] == "Breaks rule CARD-HELD: round 1, play 9, seat 2"
+    assert last["title"] == "Breaks rule CARD-HELD: round 2, play 10, seat 2"
     message = browser.evaluate(
         "document.querySelector('section.step:not([hidden]) .fault').textContent"
     )

@@ -1,10 +1,9 @@
 """A replay page for a game record: one self-contained HTML file (inline SVG, CSS and script; no
 network) that steps through the game trick by trick, drawn with ``bottleimp.pictures``.
 
-The validator (``validate_json``) gives the verdict. The page replays the record through the
-engine as the validator does (the recorded deal, then the setup cards in the order the engine
-asks for them, then the plays) and draws a step for each deal, each setup, each trick and each
-round's end. A record that breaks a rule stops at the broken step, which names the rule and
+The validator (``validate_json``) gives the verdict. The page draws the validator's own engine
+replay (``validate_record`` with an observer): a step for each deal, each setup, each trick and
+each round's end. A record that breaks a rule stops at the broken step, which names the rule and
 gives the validator's message.
 
     >>> from bottleimp import Config, apply, legal_actions, new_game
@@ -25,19 +24,24 @@ gives the validator's message.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from attrs import frozen
 
-from ..actions import Give, Play
-from ..cards import Card, Rank
-from ..engine import apply, new_game, with_deal
-from ..errors import IllegalActionError, RecordError
+from ..actions import Action, Play
+from ..errors import RecordError
 from ..formats.json_input import JSON
 from ..formats.records import GameRecord, parse_record
-from ..state import GameState, Phase
-from ..validation import UNREADABLE, Fault, ValidationReport, validate_json
+from ..rules.game import winners
+from ..state import GameState
+from ..validation import (
+    UNREADABLE,
+    Fault,
+    ValidationReport,
+    validate_json,
+    validate_record,
+)
 from .svg import round_svg, trick_svg
 
 __all__ = ["Replay", "Step", "render_record", "render_record_html", "replay_steps"]
@@ -59,180 +63,102 @@ class Step:
     path: str | None = None
 
 
-class _Stop(Exception):
-    """The replay cannot go on (the validator's fault says why)."""
-
-
 def _numbers(values: Sequence[int]) -> str:
     return ", ".join(f"seat {seat} {value:+d}" if value else f"seat {seat} 0"
                      for seat, value in enumerate(values))
 
 
-class _Walk:
-    def __init__(self, record: GameRecord, fault: Fault | None) -> None:
-        self.record = record
-        self.fault = fault
-        self.deck: Mapping[Rank, Card] = {card.rank: card for card in record.config.cards}
-        self.state: GameState = new_game(record.config, 0)
+class _Steps:
+    """A ``ReplayObserver``: turns each moment of the validator's engine replay into a step.
+    Rounds, tricks and plays are numbered from 1 for people (as in the validator's messages)."""
+
+    def __init__(self) -> None:
         self.steps: list[Step] = []
-        self.attempted: Play | None = None
 
-    def card(self, rank: Rank) -> Card:
-        card = self.deck.get(rank)
-        if card is None:
-            raise _Stop
-        return card
+    def __call__(
+        self, event: str, state: GameState, action: Action | None, fault: Fault | None
+    ) -> None:
+        round_ = state.round
+        number = round_.index + 1
+        if event == "deal":
+            self._add(state, "deal", f"Round {number} · the deal",
+                      f"Seat {round_.dealer} deals round {number}; the bottle starts at the "
+                      "price 19.")
+        elif event == "setup":
+            self._add(state, "setup", f"Round {number} · the setup",
+                      f"Every seat has given its setup cards: {len(round_.devils_trick)} lie "
+                      f"face down in the Devil's Trick. Seat {state.to_act} leads the first "
+                      "trick.")
+        elif event == "trick":
+            result = round_.tricks[-1]
+            last = len(round_.plays)
+            first = last + 1 - len(result.plays)
+            self._add(state, "trick", f"Round {number} · trick {len(round_.tricks)}",
+                      f"Plays {first} to {last} of round {number}.",
+                      trick_svg(result, bottles=len(round_.bottles)))
+        elif event == "round":
+            done = sum(len(trick.plays) for trick in round_.tricks)
+            if len(round_.plays) > done:
+                self._add(state, "trick-so-far",
+                          f"Round {number} · trick {len(round_.tricks) + 1} (unfinished)",
+                          f"The record ends during this trick, after play {len(round_.plays)}.")
+            self._round_end(state)
+        elif event == "end" and state.is_over:
+            totals = state.totals
+            won = [str(seat) for seat in winners(totals)]
+            self._add(state, "game-end", "The game is over",
+                      f"Totals: {_numbers(totals)}. Won by seat{'s' if len(won) > 1 else ''} "
+                      f"{', '.join(won)}.")
+        elif event == "broken" and fault is not None:
+            self._broken(state, action, fault)
 
-    def apply(self, action: Give | Play) -> None:
-        try:
-            self.state = apply(self.state, action)
-        except IllegalActionError:
-            if isinstance(action, Play):
-                self.attempted = action
-            raise _Stop from None
-
-    def add(self, kind: str, title: str, caption: str, *pictures: str) -> None:
-        self.steps.append(Step(kind, self.state.round.index, title, caption, pictures))
-
-    def table(self) -> str:
-        return round_svg(self.state, attempted=self.attempted)
-
-    def run(self) -> None:
-        fault = self.fault
-        try:
-            for index, round_record in enumerate(self.record.rounds):
-                if fault is not None and fault.round == index and fault.path.endswith(".dealer"):
-                    raise _Stop
-                self.round(index, round_record.hands, round_record.face_up)
-                self.setup(index)
-                self.plays(index)
-                if fault is not None and fault.round == index:
-                    raise _Stop
-            if fault is not None:
-                raise _Stop
-        except _Stop:
-            self.broken()
-            return
-        if self.state.is_over:
-            totals = self.state.totals
-            best = max(totals)
-            won = [str(seat) for seat, total in enumerate(totals) if total == best]
-            self.add(
-                "game-end", "The game is over",
-                f"Totals: {_numbers(totals)}. Won by seat{'s' if len(won) > 1 else ''} "
-                f"{', '.join(won)}.", self.table(),
-            )
-
-    def round(self, index: int, hands: tuple[tuple[Rank, ...], ...],
-              face_up: tuple[tuple[Rank, ...], ...] | None) -> None:
-        if index > 0 and self.state.phase is not Phase.ROUND_OVER:
-            raise _Stop
-        cards = tuple(tuple(self.card(rank) for rank in hand) for hand in hands)
-        rows = None if face_up is None else tuple(
-            tuple(self.card(rank) for rank in row) for row in face_up
-        )
-        try:
-            self.state = with_deal(self.state, cards, rows)
-        except IllegalActionError:
-            raise _Stop from None
-        dealer = self.state.round.dealer
-        self.add("deal", f"Round {index} · the deal",
-                 f"Seat {dealer} deals round {index}; the bottle starts at the price 19.",
-                 self.table())
-
-    def setup(self, index: int) -> None:
-        pending: list[list[Give]] = []
-        for seat, entry in enumerate(self.record.rounds[index].setup):
-            gives = [Give(seat, self.card(rank), to) for to, rank in entry.gives()]
-            gives.reverse()
-            pending.append(gives)
-        while self.state.phase is Phase.SETUP:
-            to_act = self.state.to_act
-            assert to_act is not None
-            if not pending[to_act]:
-                if any(pending):
-                    raise _Stop
-                return
-            self.apply(pending[to_act].pop())
-        round_ = self.state.round
-        self.add(
-            "setup", f"Round {index} · the setup",
-            f"Every seat has given its setup cards: {len(round_.devils_trick)} lie face down in "
-            f"the Devil's Trick. Seat {self.state.to_act} leads the first trick.", self.table(),
-        )
-
-    def plays(self, index: int) -> None:
-        fault = self.fault
-        trick_count = len(self.state.round.tricks)
-        plays = self.record.rounds[index].plays
-        for number, recorded in enumerate(plays):
-            if fault is not None and fault.round == index and fault.play == number:
-                card = self.deck.get(recorded.card)
-                if card is not None:
-                    self.attempted = Play(recorded.seat, card)
-                raise _Stop
-            if self.state.phase is not Phase.PLAY:
-                raise _Stop
-            self.apply(Play(recorded.seat, self.card(recorded.card)))
-            tricks = self.state.round.tricks
-            if len(tricks) > trick_count:
-                trick_count = len(tricks)
-                result = tricks[-1]
-                first = number + 1 - len(result.plays)
-                self.add(
-                    "trick", f"Round {index} · trick {trick_count - 1}",
-                    f"Plays {first} to {number} of round {index}.",
-                    trick_svg(result, bottles=len(self.state.round.bottles)), self.table(),
-                )
-        round_ = self.state.round
-        done = sum(len(trick.plays) for trick in round_.tricks)
-        if len(round_.plays) > done:
-            self.add("trick-so-far", f"Round {index} · trick {len(round_.tricks)} (unfinished)",
-                     f"The record ends during this trick, after play {len(round_.plays) - 1}.",
-                     self.table())
+    def _round_end(self, state: GameState) -> None:
+        round_ = state.round
         if round_.scores is not None:
-            self.add(
-                "round-end", f"Round {index} · the scores",
-                f"The round is over; the Devil's Trick is revealed. Round scores: "
-                f"{_numbers(round_.scores)}. Totals: {_numbers(self.state.totals)}.",
-                self.table(),
-            )
+            self._add(state, "round-end", f"Round {round_.index + 1} · the scores",
+                      f"The round is over; the Devil's Trick is revealed. Round scores: "
+                      f"{_numbers(round_.scores)}. Totals: {_numbers(state.totals)}.")
 
-    def broken(self) -> None:
-        fault = self.fault
-        if fault is None:  # the walk stopped where the validator found no fault: a bug
-            raise AssertionError("the replay stopped, yet the validator found the record valid")
+    def _add(self, state: GameState, kind: str, title: str, caption: str,
+             *pictures: str) -> None:
+        self.steps.append(Step(kind, state.round.index, title, caption,
+                               (*pictures, round_svg(state))))
+
+    def _broken(self, state: GameState, action: Action | None, fault: Fault) -> None:
+        if fault.rule in ("SCORE-ROUND", "GAME-TOTALS"):
+            self._round_end(state)  # the round ended: a claim about it is what is wrong
+        attempted = action if isinstance(action, Play) else None
         where = ", ".join(
             f"{name} {value}"
-            for name, value in (("round", fault.round), ("play", fault.play), ("seat", fault.seat))
+            for name, value in (("round", None if fault.round is None else fault.round + 1),
+                                ("play", None if fault.play is None else fault.play + 1),
+                                ("seat", fault.seat))
             if value is not None
         )
         title = f"Breaks rule {fault.rule}" + (f": {where}" if where else "")
-        pictures = () if self.state.round.index == 0 and not self.steps else (self.table(),)
-        if self.attempted is not None:
-            played = f"Seat {self.attempted.seat} plays {self.attempted.card}, refused: "
-        else:
-            played = ""
-        self.steps.append(Step(
-            "broken", fault.round, title, played + fault.message, pictures, fault.rule,
-            fault.path,
-        ))
+        dealt = bool(self.steps)
+        pictures = (round_svg(state, attempted=attempted),) if dealt else ()
+        played = (f"Seat {attempted.seat} plays {attempted.card}, refused: "
+                  if attempted is not None else "")
+        self.steps.append(Step("broken", fault.round, title, played + fault.message, pictures,
+                               fault.rule, fault.path))
 
 
 def replay_steps(value: JSON, source: str = "<record>") -> tuple[ValidationReport, tuple[Step, ...]]:
-    """The validator's report on ``value`` and the steps of its replay. An unreadable record
-    raises ``RecordError`` with the JSON path of the fault."""
+    """The validator's report on ``value`` and the steps of its engine replay (the very replay
+    that decides the report, observed). An unreadable record raises ``RecordError`` with the JSON
+    path of the fault."""
     report = validate_json(value, source)
     if report.status == UNREADABLE:
         fault = report.errors[0]
         raise RecordError(fault.path, fault.message, fault.rule)
-    record = parse_record(value)
-    walk = _Walk(record, report.errors[0] if report.errors else None)
-    walk.run()
-    if not walk.steps:
-        walk.steps.append(Step("empty", None, "No round recorded",
-                               "The record holds no round to replay.", ()))
-    return report, tuple(walk.steps)
+    steps = _Steps()
+    replayed = validate_record(parse_record(value), source, observer=steps)
+    assert replayed == report, "the fast lane and the engine replay disagree"
+    if not steps.steps:
+        steps.steps.append(Step("empty", None, "No round recorded",
+                                "The record holds no round to replay.", ()))
+    return report, tuple(steps.steps)
 
 
 def _esc(text: object) -> str:
@@ -388,7 +314,7 @@ def _page(report: ValidationReport, record: GameRecord, steps: tuple[Step, ...],
         f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>"
         f"<header><h1>{_esc(source)}</h1><p>{_esc(_config_text(record))}; "
         f"{len(record.rounds)} round{'s' if len(record.rounds) != 1 else ''} recorded. "
-        "Rounds, tricks and plays are numbered from 0, as in the validator's messages.</p>"
+        "Rounds, tricks and plays are numbered from 1, as in the validator's messages; seats from 0.</p>"
         f"{verdict}</header>"
         '<nav aria-label="steps">'
         '<button type="button" id="first" aria-label="first step">« First</button>'

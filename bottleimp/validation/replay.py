@@ -35,9 +35,9 @@ Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claim
 from __future__ import annotations
 
 import os
-from typing import Final, NoReturn
+from typing import Final, NoReturn, Protocol
 
-from ..actions import Destination, Give, Play, StartRound
+from ..actions import Action, Destination, Give, Play, StartRound
 from ..cards import Card, Rank, format_rank
 from ..engine import apply, check_action, new_game, with_deal
 from ..errors import IllegalActionError, RecordError, UnknownCardError
@@ -49,6 +49,7 @@ from ..formats.json_input import (
     read_json_file,
 )
 from ..formats.records import GameRecord, RoundRecord, parse_record
+from ..formats.setup_entries import ENTRY_KEYS
 from ..rules.game import winners as winning_seats
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase, RoundState
@@ -63,14 +64,22 @@ from .reports import (
     ValidationReport,
 )
 
-__all__ = ["validate_json", "validate_file", "validate_record", "report_to_json", "report_to_text"]
+__all__ = [
+    "ReplayObserver",
+    "validate_json",
+    "validate_file",
+    "validate_record",
+    "report_to_json",
+    "report_to_text",
+]
 
 class _Broken(Exception):
     """Stops the replay at the first broken rule."""
 
-    def __init__(self, fault: Fault) -> None:
+    def __init__(self, fault: Fault, action: Action | None) -> None:
         super().__init__(fault.message)
         self.fault = fault
+        self.action = action
 
 
 def _unreadable(source: str, error: RecordError) -> ValidationReport:
@@ -114,14 +123,35 @@ def validate_file(path: str | os.PathLike[str]) -> ValidationReport:
     return _validate_value(value, source, fast=True, checked=True)
 
 
-def validate_record(record: GameRecord, source: str = "<record>") -> ValidationReport:
-    """Replay ``record`` through the engine and check its claims (see the module docstring)."""
-    replay = _Replay(record)
+class ReplayObserver(Protocol):
+    """Told of each moment of an engine replay (``validate_record(..., observer=)``): the replay
+    page draws its steps from these, so that it shows exactly what the validator replayed.
+
+    ``event`` is ``"deal"`` (a round's deal accepted), ``"setup"`` (every setup resolved),
+    ``"trick"`` (a play completed a trick), ``"round"`` (the record's part of a round replayed,
+    complete or not), ``"broken"`` (the replay stops at ``fault``; ``action`` is the action
+    refused, when there is one) or ``"end"`` (the whole record replayed). ``state`` is the
+    engine's state at that moment."""
+
+    def __call__(
+        self, event: str, state: GameState, action: Action | None, fault: Fault | None
+    ) -> None: ...
+
+
+def validate_record(
+    record: GameRecord, source: str = "<record>", *, observer: ReplayObserver | None = None
+) -> ValidationReport:
+    """Replay ``record`` through the engine and check its claims (see the module docstring);
+    ``observer``, if given, is told of each moment of the replay."""
+    replay = _Replay(record, observer)
     fault = None
     try:
         replay.run()
     except _Broken as broken:
         fault = broken.fault
+        replay.tell("broken", broken.action, fault)
+    else:
+        replay.tell("end")
     state = replay.state
     complete = fault is None and state.is_over
     return ValidationReport(
@@ -149,14 +179,19 @@ def _path(where: Where) -> str:
 class _Replay:
     """The replay of one record: the engine state, and a report per round replayed so far."""
 
-    def __init__(self, record: GameRecord) -> None:
+    def __init__(self, record: GameRecord, observer: ReplayObserver | None = None) -> None:
         self.record = record
+        self.observer = observer
         self.config = record.config
         # A record without rounds is a game not yet dealt: its first dealer does not matter.
         self.state: GameState = new_game(record.config, 0)
         self.reports: list[RoundReport] = []
         self.dealt_round = -1
         """The index of the last round whose recorded deal the engine has accepted."""
+
+    def tell(self, event: str, action: Action | None = None, fault: Fault | None = None) -> None:
+        if self.observer is not None:
+            self.observer(event, self.state, action, fault)
 
     def run(self) -> None:
         rounds = self.record.rounds
@@ -175,21 +210,23 @@ class _Replay:
 
     def _break(
         self, rule: str, round_: int | None, play: int | None, seat: int | None, message: str,
-        where: Where,
+        where: Where, action: Action | None = None,
     ) -> NoReturn:
         state = self.state
         if round_ == self.dealt_round and len(self.reports) == round_:
             # The round so far, up to the fault.
             complete = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
             self.reports.append(_round_report(state.round, state.phase, complete))
-        raise _Broken(Fault(rule, round_, play, seat, message, _path(where)))
+        raise _Broken(Fault(rule, round_, play, seat, message, _path(where)), action)
 
     def _apply(self, action: Give | Play | StartRound, round_: int, play: int | None,
                where: Where, context: str = "") -> None:
         try:
             self.state = apply(self.state, action)
         except IllegalActionError as error:
-            self._break(error.rule_id, round_, play, action.seat, context + error.message, where)
+            self._break(
+                error.rule_id, round_, play, action.seat, context + error.message, where, action
+            )
 
     def _card(self, rank: Rank, rule: str, round_: int, play: int | None, seat: int,
               where: Where) -> Card:
@@ -236,6 +273,7 @@ class _Replay:
                     ("rounds", index, "scores", seat),
                 )
         self.reports.append(_round_report(state.round, state.phase, complete))
+        self.tell("round")
 
     def _start(self, index: int, dealer: int) -> None:
         """Round 0 starts the game, dealt by the seat the record names (any seat may deal first:
@@ -282,6 +320,7 @@ class _Replay:
         except IllegalActionError as error:
             self._break(error.rule_id, index, None, None, error.message, ("rounds", index, "hands"))
         self.dealt_round = index
+        self.tell("deal")
 
     def _setup(self, index: int, round_record: RoundRecord, is_last: bool) -> None:
         """Give each seat's setup cards in the order the engine asks for them: seats in turn from
@@ -296,7 +335,7 @@ class _Replay:
                     where = ("rounds", index, "setup", seat, "discard", discards)
                     discards += 1
                 else:
-                    where = ("rounds", index, "setup", seat, destination.value)
+                    where = ("rounds", index, "setup", seat, ENTRY_KEYS[destination])
                 card = self._card(rank, "SETUP-FROM-DEALT", index, None, seat, where)
                 gives.append((Give(seat, card, destination), where))
             gives.reverse()
@@ -308,6 +347,8 @@ class _Replay:
                 break
             give, given_at = pending[to_act].pop()
             self._apply(give, index, None, given_at)
+        if self.state.phase is not Phase.SETUP:
+            self.tell("setup")
         if self.state.phase is Phase.SETUP and (round_record.plays or not is_last):
             short = self.state.to_act
             assert short is not None
@@ -344,13 +385,17 @@ class _Replay:
                 recorded.card, "CARD-HELD", index, number, recorded.seat,
                 ("rounds", index, "plays", number, 1),
             )
+            play = Play(recorded.seat, card)
+            tricks = len(self.state.round.tricks)
             try:
-                self.state = apply(self.state, Play(recorded.seat, card))
+                self.state = apply(self.state, play)
             except IllegalActionError as error:
                 self._break(
                     error.rule_id, index, number, recorded.seat, error.message,
-                    ("rounds", index, "plays", number),
+                    ("rounds", index, "plays", number), play,
                 )
+            if self.observer is not None and len(self.state.round.tricks) > tricks:
+                self.tell("trick", play)
 
 
 _ROUND_ENDED: Final = (Phase.ROUND_OVER, Phase.GAME_OVER)
