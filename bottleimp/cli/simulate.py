@@ -34,7 +34,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--players", type=int, default=4, choices=range(2, 7), metavar="N",
                         help="number of players, 2 to 6 (default 4)")
     parser.add_argument("--edition", default=None, choices=EDITIONS,
-                        help="classic or matagot-2024 (default: classic for 2-4 players, "
+                        help="classic or matagot-2024 (default: Config's, classic for 2-4 players, "
                         "matagot-2024 for 5-6)")
     end = parser.add_mutually_exclusive_group()
     end.add_argument("--rounds", type=positive_int, metavar="R", help="play R rounds")
@@ -62,11 +62,11 @@ def add_parser(subparsers: Any) -> None:
 
 def config_from_args(args: argparse.Namespace) -> Config:
     """The game's configuration from the parsed options."""
-    edition = args.edition or ("matagot-2024" if args.players >= 5 else "classic")
     teams = default_teams(args.players) if args.teams else None
+    edition = {} if args.edition is None else {"edition": args.edition}  # else Config's default
     return Config(
         players=args.players,
-        edition=edition,
+        **edition,
         bottles=args.bottles,
         teams=teams,
         rounds=args.rounds,
