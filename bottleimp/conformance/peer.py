@@ -94,6 +94,7 @@ class Peer:
         self._stderr_done = threading.Event()
         self._faulted = False
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
+        self._stderr_lock = threading.Lock()
         process = self.process
         assert process.stdin is not None and process.stdout is not None
         assert process.stderr is not None
@@ -141,7 +142,8 @@ class Peer:
                 text = printable(line.decode("utf-8", "replace").rstrip("\r\n"))
                 if overlong:
                     text += f"... (cut at {STDERR_LINE_BYTES} bytes)"
-                self.stderr_tail.append(text)
+                with self._stderr_lock:
+                    self.stderr_tail.append(text)
         except (OSError, ValueError):
             pass
         finally:
@@ -155,7 +157,8 @@ class Peer:
             return ""
         # The last lines may still be in the pipe (or a child may hold it open): wait a little.
         self._stderr_done.wait(timeout=0.5)
-        tail = list(self.stderr_tail)
+        with self._stderr_lock:
+            tail = list(self.stderr_tail)
         text = "; its last error output: " + " | ".join(tail) if tail else ""
         return f" (exit status {status}{text})"
 
