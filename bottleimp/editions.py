@@ -74,7 +74,7 @@ def _read_decks(value: JSON, edition: str | None) -> tuple[Deck, ...]:
     name = expect_str(obj["edition"], "$.edition")
     if edition is not None and name != edition:
         raise RecordError("$.edition", f"expected the edition {edition!r}, found {name!r}")
-    decks = tuple(_read_deck(item, child("$.decks", i))
+    decks = tuple(read_deck(item, child("$.decks", i))
                   for i, item in enumerate(expect_list(obj["decks"], "$.decks")))
     if not decks:
         raise RecordError("$.decks", "an edition has at least one deck")
@@ -88,7 +88,11 @@ def _read_decks(value: JSON, edition: str | None) -> tuple[Deck, ...]:
     return decks
 
 
-def _read_deck(value: JSON, path: str) -> Deck:
+def read_deck(value: JSON, path: str = "$") -> Deck:
+    """One deck object of a deck file (``name``, ``players``, ``coins``, ``cards``; the shape an
+    implementation can use to declare its own deck), read from a parsed JSON value; a fault is
+    a ``RecordError`` at its JSON path (ranks out of order or twice, the start card, coins that
+    are not the cards' sum, ...)."""
     obj = expect_object(value, path)
     check_keys(obj, path, {"name", "players", "coins", "cards"}, {"note"})
     name = expect_str(obj["name"], child(path, "name"))

@@ -240,3 +240,18 @@ def test_extension_keys_are_ignored_by_the_reader_and_the_schema() -> None:
     doc["decks"][0]["_source"] = {"page": 3}
     assert read_deck_file(json.dumps(doc), "x.json")[0].cards == CLASSIC
     assert list(VALIDATOR.iter_errors(doc)) == []
+
+
+def test_read_deck_reads_one_deck_object_with_errors_at_its_path_DECK() -> None:
+    from bottleimp.editions import read_deck
+    from bottleimp.errors import RecordError
+
+    value = {"name": "mine", "players": [3], "coins": 3,
+             "cards": [[1, "yellow", 1], [2.5, "red", 2]]}
+    deck = read_deck(value, "$.deck")
+    assert deck.name == "mine" and deck.players == (3,)
+    assert deck.cards == (Card(1, Colour.YELLOW, 1), Card(2.5, Colour.RED, 2))
+    value["cards"] = [[1, "yellow", 1], [2.5, "mauve", 2]]
+    with pytest.raises(RecordError) as refused:
+        read_deck(value, "$.deck")
+    assert refused.value.path == "$.deck.cards[1][1]"
