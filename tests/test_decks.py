@@ -29,6 +29,7 @@ from bottleimp import CLASSIC, EDITIONS, MATAGOT_2024, MATAGOT_2024_54, Config
 from bottleimp.cards import Card, Colour, Rank
 from bottleimp.editions import MATAGOT_2024_HALF_RANKS, edition_deck, read_deck_file
 from bottleimp.errors import CatalogueError, ConfigError
+from bottleimp.formats.json_input import JSON
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "spec" / "decks"
@@ -246,8 +247,8 @@ def test_read_deck_reads_one_deck_object_with_errors_at_its_path_DECK() -> None:
     from bottleimp.editions import read_deck
     from bottleimp.errors import RecordError
 
-    value = {"name": "mine", "players": [3], "coins": 3,
-             "cards": [[1, "yellow", 1], [2.5, "red", 2]]}
+    value: dict[str, JSON] = {"name": "mine", "players": [3], "coins": 3,
+                              "cards": [[1, "yellow", 1], [2.5, "red", 2]]}
     deck = read_deck(value, "$.deck")
     assert deck.name == "mine" and deck.players == (3,)
     assert deck.cards == (Card(1, Colour.YELLOW, 1), Card(2.5, Colour.RED, 2))
