@@ -12,7 +12,8 @@
   protocol line; ``path`` is the JSON path of the fault, and ``rule_id`` names the rule a
   readable but forbidden value breaks (a configuration no source defines, say).
 - ``CatalogueError`` (a ``ValueError``) and ``UnknownRuleError`` (a ``LookupError``): a malformed
-  catalogue file, and a rule or interpretation ID the catalogue does not list.
+  catalogue or deck file (``spec/rules.toml``, ``spec/decks/*.json``), and a rule or
+  interpretation ID the catalogue does not list.
 - ``HarnessError``: the conformance harness cannot run at all; ``PeerFault``: the implementation
   under test did not answer properly (``kind``: ``timeout``, ``crash`` or ``malformed``).
 """
@@ -84,7 +85,8 @@ class RecordError(BottleImpError, ValueError):
 
 
 class CatalogueError(BottleImpError, ValueError):
-    """A catalogue file that does not follow its format. ``where`` names the file and place."""
+    """A catalogue or deck file that does not follow its format. ``where`` names the file and
+    place."""
 
     def __init__(self, where: str, message: str) -> None:
         super().__init__(f"{where}: {message}")

@@ -41,7 +41,8 @@ from ..formats.setup_entries import entry_from_gives
 from ..rules.deal import deal, first_dealer, next_dealer
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase, RoundState
-from .peer import DEFAULT_TIMEOUT, Peer, PeerSlot
+from .lines import clip
+from .peer import DEFAULT_TIMEOUT, Peer, PeerSlot, answer_for_record
 from .protocol import PROTOCOL, Referee, compare
 from .vectors import ranks
 
@@ -584,10 +585,12 @@ def _write_failure(failure: Failure, out_dir: Path, seed: int) -> Path:
         "protocol": PROTOCOL,
         "seed": seed,
         "kind": failure.kind,
-        "message": failure.message,
+        # What came from the peer is cut to a few KB (and a hostile answer kept as text), so
+        # that the record stays small and readable by any record reader.
+        "message": clip(failure.message, 4000),
         "request": last.request,
         "library": last.expected,
-        "peer": last.actual,
+        "peer": answer_for_record(last.actual),
         "exchanges": len(failure.exchanges),
     }
     extensions: dict[str, JSON] = {"_harness": details}
@@ -612,8 +615,8 @@ def describe(failure: Failure) -> str:
         f"{failure.kind} after {len(failure.exchanges)} exchanges ({variant}{where}):",
         f"  request: {json.dumps(last.request)}",
         f"  library: {json.dumps(last.expected)}",
-        f"  peer:    {'(no answer)' if last.actual is None else json.dumps(last.actual)}",
-        f"  {failure.message}",
+        f"  peer:    {'(no answer)' if last.actual is None else clip(json.dumps(last.actual), 4000)}",
+        f"  {clip(failure.message, 4000)}",
     ]
     return "\n".join(lines)
 

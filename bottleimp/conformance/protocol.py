@@ -35,6 +35,7 @@ from ..formats.json_input import (
 from ..formats.setup_entries import gives_from_entry
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase
+from .lines import MAX_LINE_BYTES, limited_lines
 from .vectors import apply_setup_entry, ranks, same_json
 
 PROTOCOL: Final = "bottleimp-protocol/1"
@@ -198,21 +199,34 @@ class Referee:
         return {"ok": True, "scores": list(scores)}
 
 
-def serve(stdin: IO[str], stdout: IO[str]) -> int:
-    """Answer protocol requests from ``stdin`` on ``stdout`` until ``quit`` or the end of input."""
+def serve(stdin: IO[str] | IO[bytes], stdout: IO[str]) -> int:
+    """Answer protocol requests from ``stdin`` on ``stdout`` until ``quit`` or the end of input.
+
+    Lines are read under a cap (``MAX_LINE_BYTES``): a longer line is refused with rule
+    ``PROTOCOL`` as soon as its first ``MAX_LINE_BYTES + 1`` characters are read, and the rest of
+    it is dropped unread into memory. A line that is not UTF-8, not JSON or too deep is refused
+    the same way; serving goes on with the next line. Ends quietly when the other side stops
+    reading."""
     referee = Referee()
-    for line in stdin:
-        if not line.strip():
-            continue
+    for line, overlong in limited_lines(stdin.readline, MAX_LINE_BYTES):
         request: JSON = None
-        try:
-            request = loads_json(line)
-        except RecordError as error:
-            answer = _refusal("PROTOCOL", f"not a request: {error}")
+        if overlong:
+            answer = _refusal("PROTOCOL", f"not a request: the line is longer than "
+                                          f"{MAX_LINE_BYTES} bytes")
+        elif not line.strip():
+            continue
         else:
-            answer = referee.handle(request)
-        stdout.write(json.dumps(answer) + "\n")
-        stdout.flush()
+            try:
+                request = loads_json(line)
+            except RecordError as error:
+                answer = _refusal("PROTOCOL", f"not a request: {error}")
+            else:
+                answer = referee.handle(request)
+        try:
+            stdout.write(json.dumps(answer) + "\n")
+            stdout.flush()
+        except (BrokenPipeError, ValueError):
+            return 0
         if isinstance(request, dict) and request.get("op") == "quit" and answer.get("ok"):
             break
     return 0
@@ -253,4 +267,6 @@ def compare(expected: dict[str, JSON], actual: dict[str, JSON]) -> str | None:
 
 def main_serve() -> int:
     """``bottleimp conformance --serve``: the library answers the protocol on stdin/stdout."""
-    return serve(sys.stdin, sys.stdout)
+    # The bytes under stdin: each line is decoded (or refused) on its own.
+    stdin: IO[str] | IO[bytes] = getattr(sys.stdin, "buffer", sys.stdin)
+    return serve(stdin, sys.stdout)

@@ -21,11 +21,13 @@ import os
 import re
 import stat
 from collections.abc import Mapping
-from typing import Final, TypeAlias
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from ..cards import Card, Rank, normalize_rank
-from ..config import Config
 from ..errors import RecordError, UnknownCardError
+
+if TYPE_CHECKING:  # only a type here; the configuration module reads its decks through this one
+    from ..config import Config
 
 JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
 
