@@ -201,11 +201,12 @@ def _colours_explain(failure: Failure, colours: dict[Card, Colour]) -> bool:
     if _colour_pairs(failure) is None:
         return False
     try:
-        legal = [a.card.rank for a in legal_actions(_recoloured(before, colours))
-                 if isinstance(a, Play)]
+        legal: list[JSON] = [a.card.rank for a in legal_actions(_recoloured(before, colours))
+                             if isinstance(a, Play)]
     except Exception:  # a recoloured state the engine rejects explains nothing
         return False
-    return same_json(sorted(legal), last.actual.get("cards"))
+    return same_json(sorted(legal, key=lambda rank: float(rank) if isinstance(rank, (int, float))
+                            else 0.0), last.actual.get("cards"))
 
 
 def _score_equations(
@@ -262,7 +263,8 @@ def _coins_explain(failure: Failure, coins: dict[Card, int]) -> bool:
                               round_.bottles, tuple(map(swap, round_.devils_trick)))
     except Exception:
         return False
-    return same_json(list(scores), last.actual.get("scores"))
+    wanted: list[JSON] = list(scores)
+    return same_json(wanted, last.actual.get("scores"))
 
 
 def _explained(failure: Failure, colours: dict[Card, Colour], coins: dict[Card, int]) -> bool:
@@ -301,42 +303,56 @@ def infer_deck_fault(failures: Sequence[Failure]) -> DeckFault | None:
                     votes[led.colour] += 1
             options = [colour for colour, _ in votes.most_common()] or \
                 [c for c in Colour if c is not card.colour]
-            best = max(options, key=lambda colour: sum(
+            colours[card] = max(options, key=lambda colour: sum(
                 1 for f, _ in colour_failures if _colours_explain(f, {**colours, card: colour})))
-            colours[card] = best
     coins: dict[Card, int] = {}
     score_failures = [(f, e) for f in failures if (e := _score_equations(f)) is not None and e[0]]
     if len(score_failures) >= 2:
         cleared: set[Card] = set()
         for _, (_, clear) in score_failures:
             cleared |= clear
-        sets = [set(cards) - cleared for _, (equations, _) in score_failures
-                for cards, _, _ in equations]
-        suspects = _greedy([s for s in sets if s], MAX_CARDS)
-        for card in suspects:
+        piles = [set(behind) - cleared for _, (equations, _) in score_failures
+                 for behind, _, _ in equations]
+        coin_suspects = _greedy([pile for pile in piles if pile], MAX_CARDS)
+        for suspect in coin_suspects:
             deltas: Counter[int] = Counter()
             for _, (equations, _) in score_failures:
-                for cards, times, diff in equations:
-                    rest = (set(cards) - cleared) & set(suspects)
-                    if rest == {card} and diff % times == 0:
+                for behind, times, diff in equations:
+                    unknown = (set(behind) - cleared) & set(coin_suspects)
+                    if unknown == {suspect} and diff % times == 0:
                         deltas[diff // times] += 1
             if deltas:
-                coins[card] = deltas.most_common(1)[0][0]
-        coins = {card: delta for card, delta in coins.items() if delta}
+                coins[suspect] = deltas.most_common(1)[0][0]
+        coins = {suspect: delta for suspect, delta in coins.items() if delta}
+    # Keep only the changes that explain failed games: a change without which at most one game
+    # fewer is explained is not needed (nor trusted: one game can be a coincidence).
+    def count(colour_map: dict[Card, Colour], coin_map: dict[Card, int]) -> int:
+        return sum(1 for f in failures if _explained(f, colour_map, coin_map))
+
+    best = count(colours, coins)
+    for recoloured in list(colours):
+        fewer_colours = {c: v for c, v in colours.items() if c is not recoloured}
+        if count(fewer_colours, coins) >= best - 1:
+            colours = fewer_colours
+            best = count(colours, coins)
+    for revalued in list(coins):
+        fewer_coins = {c: v for c, v in coins.items() if c is not revalued}
+        if count(colours, fewer_coins) >= best - 1:
+            coins = fewer_coins
+            best = count(colours, coins)
     explained = [f for f in failures if _explained(f, colours, coins)]
     if len(explained) < 2:
         return None
-    used_colours = colours
-    cards = []
-    for card in sorted(set(used_colours) | set(coins), key=rank_key):
-        colour = used_colours.get(card)
-        delta = coins.get(card)
+    faults: list[CardFault] = []
+    for changed in sorted(set(colours) | set(coins), key=rank_key):
+        colour = colours.get(changed)
+        delta = coins.get(changed)
         editions = sorted({f.script.config.edition for f in explained
-                           if card in f.script.config.cards_by_rank.values()})
-        cards.append(CardFault(", ".join(editions) or None, card.rank, card.colour.value, card.coins,
-                               None if colour is None else colour.value,
-                               None if delta is None else card.coins + delta))
-    return DeckFault("inferred", tuple(cards), tuple(sorted(used_colours.items(),
-                                                             key=lambda i: rank_key(i[0]))),
+                           if changed in f.script.config.cards_by_rank.values()})
+        faults.append(CardFault(", ".join(editions) or None, changed.rank, changed.colour.value,
+                                changed.coins, None if colour is None else colour.value,
+                                None if delta is None else changed.coins + delta))
+    return DeckFault("inferred", tuple(faults),
+                     tuple(sorted(colours.items(), key=lambda i: rank_key(i[0]))),
                      tuple(sorted(coins.items(), key=lambda i: rank_key(i[0]))),
                      frozenset(id(f) for f in explained))

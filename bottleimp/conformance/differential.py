@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, NoReturn
 from attrs import evolve, field, frozen
 
 from ..actions import Give, Play
+from ..cards import Card
 from ..config import Config
 from ..editions import edition_deck
 from ..engine import apply, legal_actions
@@ -225,6 +226,7 @@ class GameResult:
     outcome: str
     exchanges: tuple[Exchange, ...]
     failure: Failure | None
+    script: GameScript | None = None
 
 
 class _Stop(Exception):
@@ -264,7 +266,12 @@ class _Game:
                 return expected  # an illegal request the peer does not check: coverage
             self.outcome = "unsupported"
             raise _Stop()
-        problem = compare(expected, actual)
+        if request.get("op") == "hello" and expected.get("ok") is True:
+            # Capabilities are the peer's own: a greeting is compared on its version only.
+            problem = compare({k: expected[k] for k in ("ok", "protocol")},
+                              {k: v for k, v in actual.items() if k in ("ok", "protocol", "error")})
+        else:
+            problem = compare(expected, actual)
         if problem is not None:
             disagreement = explain(before, self.referee.state, request, expected, actual, problem)
             self._fail("disagreement", disagreement.message, disagreement, before)
@@ -309,7 +316,7 @@ class _Game:
                 self.finished.append(state.round)
         except _Stop:
             pass
-        return GameResult(self.outcome, tuple(self.exchanges), self.failure)
+        return GameResult(self.outcome, tuple(self.exchanges), self.failure, self.script)
 
     def _mistakes_at(self, when: str, mistakes: Sequence[Mistake],
                      new_round: dict[str, JSON] | None = None,
@@ -489,6 +496,8 @@ class HarnessReport:
     protocol: str = PROTOCOL
     capabilities: Capabilities = Capabilities()
     peer_fault: Failure | None = None
+    added: int = 0
+    """Games added after the generated ones to send every kind of illegal request enough."""
 
     @property
     def failure(self) -> Failure | None:
@@ -625,6 +634,7 @@ def run_harness(
     slot = PeerSlot(command, timeout, cwd=cwd)
     results: list[GameResult] = []
     peer_fault: list[Failure] = []
+    generated = 0
     try:
         try:
             version, declared = negotiate(slot.get())
@@ -654,8 +664,14 @@ def run_harness(
 
         with _seed_alone_decides():
             _run_quietly(probe)
+            generated = len(results)
             if not peer_fault:
-                for script in _top_up(results, variants, seed, min_refusals, version,
+                played = {(r.script.config.players, r.script.config.edition,
+                           r.script.config.bottles) for r in results
+                          if r.outcome != "unsupported" and r.script is not None}
+                top_variants = [v for v in variants if (v.players, v.edition, v.bottles)
+                                in played] or list(variants)
+                for script in _top_up(results, top_variants, seed, min_refusals, version,
                                       capabilities):
                     record(runner.play(script))
                     if peer_fault:
@@ -666,23 +682,22 @@ def run_harness(
                                         say)
     finally:
         slot.discard()
-    groups = tuple(_write_group(group, out_dir, seed) for group in groups)
-    fault = None
-    if peer_fault:
-        fault = peer_fault[0]
-        if out_dir is not None:
-            with contextlib.suppress(OSError):
-                _write_failure(fault, Path(out_dir), seed, None)
+    written = tuple(_write_group(group, out_dir, seed) for group in groups)
+    stopped = peer_fault[0] if peer_fault else None
+    if stopped is not None and out_dir is not None:
+        with contextlib.suppress(OSError):
+            _write_failure(stopped, Path(out_dir), seed, None)
     outcomes = Counter(result.outcome for result in results)
     return HarnessReport(
         passed=outcomes["passed"],
         failed=outcomes["failed"],
         unsupported=outcomes["unsupported"],
-        groups=groups,
+        groups=written,
         coverage=_coverage(results, version, capabilities),
         protocol=version,
         capabilities=declared,
-        peer_fault=fault,
+        peer_fault=stopped,
+        added=len(results) - generated,
     )
 
 
@@ -945,7 +960,8 @@ def report_to_json(report: HarnessReport) -> dict[str, JSON]:
         "protocol": report.protocol,
         "capabilities": report.capabilities.to_json(),
         "summary": {"passed": report.passed, "failed": report.failed,
-                    "unsupported": report.unsupported, "groups": len(report.groups)},
+                    "unsupported": report.unsupported, "groups": len(report.groups),
+                    "added_for_coverage": report.added},
         "groups": [{
             "group": g.number, "request": g.op, "rule": g.rule, "games": len(g.games),
             "first_game": g.games[0] if g.games else None,

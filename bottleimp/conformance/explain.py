@@ -164,7 +164,7 @@ def _legal_plays(before: GameState, expected: dict[str, JSON], actual: dict[str,
     detail: dict[str, JSON] = {
         "seat": seat,
         "led": None if led_card is None else card_json(led_card),
-        "colours": sorted({card.colour.value for card in hand}),
+        "colours": [colour for colour in sorted({card.colour.value for card in hand})],
         "only_library": [card_json(c) for c in only_library],
         "only_peer": [card_json(c) for c in only_peer],
     }

@@ -104,16 +104,22 @@ def _unknown_op(moment: Moment, pick: int) -> dict[str, JSON] | None:
 
 
 def _missing_key(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return ({"op": "play", "seat": 0}, {"op": "setup", "discard": []}, {"op": "hello"})[pick % 3]
+    options: list[dict[str, JSON]] = [{"op": "play", "seat": 0}, {"op": "setup", "discard": []},
+                                      {"op": "hello"}]
+    return options[pick % 3]
 
 
 def _wrong_type(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return ({"op": "play", "seat": "one", "card": 1}, {"op": "play", "seat": 0, "card": "1"},
-            {"op": "setup", "seat": 0, "discard": 3})[pick % 3]
+    options: list[dict[str, JSON]] = [{"op": "play", "seat": "one", "card": 1},
+                                      {"op": "play", "seat": 0, "card": "1"},
+                                      {"op": "setup", "seat": 0, "discard": 3}]
+    return options[pick % 3]
 
 
 def _unknown_key(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return ({"op": "legal_plays", "seat": 0}, {"op": "scores", "round": 0})[pick % 2]
+    options: list[dict[str, JSON]] = [{"op": "legal_plays", "seat": 0},
+                                      {"op": "scores", "round": 0}]
+    return options[pick % 2]
 
 
 # --- new_round --------------------------------------------------------------------------------
@@ -137,11 +143,12 @@ def _config_teams(moment: Moment, pick: int) -> dict[str, JSON] | None:
     players = moment.config.players
     if not moment.teams:
         return None
+    singles: list[JSON] = [[seat] for seat in range(3, players)]
     if players < 4:
-        return _with_config(moment, teams=[list(range(players))] if pick % 2 else [[0, 1], [2]][:players])
+        few: list[JSON] = [[0, 1], [2]]
+        return _with_config(moment, teams=few[:players] if pick % 2 else [list(range(players))])
     # A team of three, or a seat named twice.
-    bad: list[JSON] = [[0, 1, 2], *[[s] for s in range(3, players)]] if pick % 2 else \
-        [[0, 1], [1, 2], *[[s] for s in range(3, players)]]
+    bad: list[JSON] = [[0, 1, 2], *singles] if pick % 2 else [[0, 1], [1, 2], *singles]
     return _with_config(moment, teams=bad, bottles=1)
 
 
