@@ -711,23 +711,20 @@ def _applicable(kind: RefusalKind, version: str, capabilities: Capabilities) -> 
 
 def _top_up(results: Sequence[GameResult], variants: Sequence[Variant], seed: int, minimum: int,
             version: str, capabilities: Capabilities) -> Iterator[GameScript]:
-    """Extra one-round games carrying the illegal requests sent fewer than ``minimum`` times."""
-    sent = Counter(ex.refusal for result in results for ex in result.exchanges if ex.refusal)
+    """Extra one-round games carrying the illegal requests sent fewer than ``minimum`` times
+    (several to a game; three tries, since a game may end before a request's moment)."""
     rng = random.Random(seed)
-    for attempt in range(3):
-        missing = [(index, kind) for index, kind in enumerate(REFUSALS)
-                   if sent[kind.name] < minimum and _applicable(kind, version, capabilities)
-                   and kind.when != "fresh"]
-        if not missing:
-            return
-        for index, kind in missing:
-            for _ in range(minimum - sent[kind.name]):
-                mistake = Mistake(rng.randrange(60), index, rng.randrange(256))
-                script = random_script(variants, rng, [mistake])
-                yield script
-                sent[kind.name] += 1  # counted as planned; a kind that cannot fire is retried
-        del attempt
+    for _ in range(3):
         sent = Counter(ex.refusal for result in results for ex in result.exchanges if ex.refusal)
+        wanted = [Mistake(rng.randrange(60), index, rng.randrange(256))
+                  for index, kind in enumerate(REFUSALS)
+                  if _applicable(kind, version, capabilities) and kind.when != "fresh"
+                  for _ in range(max(0, minimum - sent[kind.name]))]
+        if not wanted:
+            return
+        rng.shuffle(wanted)
+        for start in range(0, len(wanted), 8):
+            yield random_script(variants, rng, wanted[start:start + 8])
 
 
 def _coverage(results: Sequence[GameResult], version: str,

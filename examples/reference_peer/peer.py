@@ -204,7 +204,8 @@ class Round:
         self.trick_size = 4 if self.eye else players
         self.check_deal(hands, face_up)
         if "random-dealer" in bugs:
-            self.dealer = dealer = random.randrange(players)
+            # A dealer drawn at random (seeded by the deal, so that a run can be repeated).
+            self.dealer = dealer = random.Random(json.dumps(hands)).randrange(players)
         self.hands = [set(hand) for hand in hands]
         self.face_up = [set(row) for row in face_up] if self.eye else None
         self.given = [None] * players  # each seat's setup, once it has given it
