@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CardFault", "DeckFault", "declared_deck_fault", "infer_deck_fault", "MAX_CARDS"]
 
-MAX_CARDS: Final = 6
+MAX_CARDS: Final = 10
 """The most cards an inferred data fault may involve (more is a logic fault)."""
 
 _COLOUR_RULES: Final = ("FOLLOW-SUIT", "EYE-FOLLOW-SUIT")
@@ -290,21 +290,16 @@ def _greedy(sets: Sequence[Iterable[Card]], limit: int) -> list[Card]:
 def infer_deck_fault(failures: Sequence[Failure]) -> DeckFault | None:
     """A data fault that explains several of ``failures`` (see the module), or ``None``."""
     colour_failures = [(f, p) for f in failures if (p := _colour_pairs(f)) is not None and p[1]]
-    colours: dict[Card, Colour] = {}
+    colour_options: list[tuple[Card, Colour]] = []
     if len(colour_failures) >= 2:
         suspects = _greedy([{led} | set(cards) for _, (led, cards) in colour_failures], MAX_CARDS)
         for card in suspects:
-            votes: Counter[Colour] = Counter()
-            for _, (led, cards) in colour_failures:
-                if led is card:
-                    # The cards the peer takes for the led colour show the colour it gives it.
-                    votes.update(x.colour for x in cards if x.colour is not led.colour)
-                elif card in cards and led not in suspects and card.colour is not led.colour:
-                    votes[led.colour] += 1
-            options = [colour for colour, _ in votes.most_common()] or \
-                [c for c in Colour if c is not card.colour]
-            colours[card] = max(options, key=lambda colour: sum(
-                1 for f, _ in colour_failures if _colours_explain(f, {**colours, card: colour})))
+            # Another colour of the same deck (a colour the deck lacks follows nothing).
+            decks = [f.script.config.cards for f, _ in colour_failures
+                     if card in f.script.config.cards_by_rank.values()]
+            present = {c.colour for deck in decks for c in deck}
+            colour_options += [(card, colour) for colour in Colour
+                               if colour is not card.colour and colour in present]
     coins: dict[Card, int] = {}
     score_failures = [(f, e) for f in failures if (e := _score_equations(f)) is not None and e[0]]
     if len(score_failures) >= 2:
@@ -323,23 +318,36 @@ def infer_deck_fault(failures: Sequence[Failure]) -> DeckFault | None:
                         deltas[diff // times] += 1
             if deltas:
                 coins[suspect] = deltas.most_common(1)[0][0]
-        coins = {suspect: delta for suspect, delta in coins.items() if delta}
-    # Keep only the changes that explain failed games: a change without which at most one game
-    # fewer is explained is not needed (nor trusted: one game can be a coincidence).
-    def count(colour_map: dict[Card, Colour], coin_map: dict[Card, int]) -> int:
-        return sum(1 for f in failures if _explained(f, colour_map, coin_map))
+        # A card's coins are a few, never negative.
+        coins = {suspect: delta for suspect, delta in coins.items()
+                 if delta and 0 <= suspect.coins + delta <= 12}
+    # Forward selection: add the change that explains the most further games, while it explains
+    # at least two (one game can be a coincidence), at most MAX_CARDS changes.
+    relevant = [f for f, _ in colour_failures] + [f for f, _ in score_failures]
+    colours: dict[Card, Colour] = {}
+    chosen_coins: dict[Card, int] = {}
 
-    best = count(colours, coins)
-    for recoloured in list(colours):
-        fewer_colours = {c: v for c, v in colours.items() if c is not recoloured}
-        if count(fewer_colours, coins) >= best - 1:
-            colours = fewer_colours
-            best = count(colours, coins)
-    for revalued in list(coins):
-        fewer_coins = {c: v for c, v in coins.items() if c is not revalued}
-        if count(colours, fewer_coins) >= best - 1:
-            coins = fewer_coins
-            best = count(colours, coins)
+    def count(colour_map: dict[Card, Colour], coin_map: dict[Card, int]) -> int:
+        return sum(1 for f in relevant if _explained(f, colour_map, coin_map))
+
+    best = 0
+    while len(colours) + len(chosen_coins) < MAX_CARDS:
+        trials: list[tuple[int, dict[Card, Colour], dict[Card, int]]] = []
+        for card, colour in colour_options:
+            if card not in colours:
+                trial = {**colours, card: colour}
+                trials.append((count(trial, chosen_coins), trial, chosen_coins))
+        for card, delta in coins.items():
+            if card not in chosen_coins:
+                trial_coins = {**chosen_coins, card: delta}
+                trials.append((count(colours, trial_coins), colours, trial_coins))
+        if not trials:
+            break
+        score, next_colours, next_coins = max(trials, key=lambda trial: trial[0])
+        if score < best + 2:
+            break
+        best, colours, chosen_coins = score, next_colours, next_coins
+    coins = chosen_coins
     explained = [f for f in failures if _explained(f, colours, coins)]
     if len(explained) < 2:
         return None

@@ -639,7 +639,15 @@ def run_harness(
         try:
             version, declared = negotiate(slot.get())
         except PeerFault as fault:
-            raise HarnessError(f"the peer does not answer hello: {fault.message}") from None
+            # A peer that fails its greeting fails the run, like any other peer fault.
+            hello: dict[str, JSON] = {"op": "hello", "protocol": PROTOCOL}
+            script = GameScript(Config(players=2), ())
+            failure = Failure(fault.kind, fault.message, script,
+                              (Exchange(hello, Referee().handle(hello), None),), None)
+            if out_dir is not None:
+                with contextlib.suppress(OSError):
+                    _write_failure(failure, Path(out_dir), seed, None)
+            return HarnessReport(passed=0, failed=1, groups=(), peer_fault=failure)
         capabilities = declared.narrowed(players=players, editions=editions, bottles=bottles,
                                          teams=teams)
         variants = capabilities.variants()

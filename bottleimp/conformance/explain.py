@@ -256,7 +256,7 @@ def _scores(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON
                         f"{row['devils_trick_coins']} coins)" if "owns_bottles" in row else
                         f" ({row.get('captured_coins')} coins captured)")
                      for row in seats if isinstance(row, dict))
-    return Disagreement(rule, text or problem, {"seats": seats})
+    return Disagreement(rule, f"the scores differ: {text}" if text else problem, {"seats": seats})
 
 
 def to_text(value: JSON) -> str:
