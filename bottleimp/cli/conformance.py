@@ -276,8 +276,8 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
     _table(table, indent="  ")
     unsent = [row.kind for row in report.coverage if row.sent == 0]
     if unsent:
-        print(f"  never sent: {', '.join(unsent)} (every game that could carry them failed "
-              "earlier, or the peer's capabilities rule them out)")
+        print(f"  never sent: {', '.join(unsent)} (the games that could carry them ended "
+              "earlier, failed or unsupported, or the capabilities rule them out)")
     if report.added:
         print(f"{report.passed + report.failed + report.unsupported - report.added} games "
               f"generated, {report.added} added to send every kind of illegal request")

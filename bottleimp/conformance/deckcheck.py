@@ -352,7 +352,8 @@ def infer_deck_fault(failures: Sequence[Failure]) -> DeckFault | None:
     if len(explained) < 2:
         return None
     faults: list[CardFault] = []
-    for changed in sorted(set(colours) | set(coins), key=rank_key):
+    for changed in sorted(set(colours) | set(coins),
+                          key=lambda card: (rank_key(card), card.colour.value, card.coins)):
         colour = colours.get(changed)
         delta = coins.get(changed)
         editions = sorted({f.script.config.edition for f in explained
@@ -360,6 +361,7 @@ def infer_deck_fault(failures: Sequence[Failure]) -> DeckFault | None:
         faults.append(CardFault(", ".join(editions) or None, changed.rank, changed.colour.value,
                                 changed.coins, None if colour is None else colour.value,
                                 None if delta is None else changed.coins + delta))
+    faults.sort(key=lambda fault: (fault.rank, fault.edition or ""))
     return DeckFault("inferred", tuple(faults),
                      tuple(sorted(colours.items(), key=lambda i: rank_key(i[0]))),
                      tuple(sorted(coins.items(), key=lambda i: rank_key(i[0]))),

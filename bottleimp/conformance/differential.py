@@ -326,7 +326,7 @@ class _Game:
         those due at decision ``step``, counted modulo ``period``)."""
         for number, mistake in enumerate(mistakes):
             kind = REFUSALS[mistake.kind % len(REFUSALS)]
-            if kind.when != when and not (kind.when == "any" and when in ("setup", "play")):
+            if kind.when != when and not (kind.when == "any" and when in ("deal", "setup", "play")):
                 continue
             if fired is not None and number in fired:
                 continue
@@ -519,8 +519,9 @@ class HarnessReport:
 
     @property
     def ok(self) -> bool:
-        """True when no game failed and no data fault was found."""
-        return self.failed == 0 and not self.groups and self.peer_fault is None
+        """True when some game passed, none failed and no data fault was found."""
+        return (self.passed > 0 and self.failed == 0 and not self.groups
+                and self.peer_fault is None)
 
 
 def negotiate(peer: Peer) -> tuple[str, Capabilities]:
