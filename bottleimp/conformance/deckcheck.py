@@ -354,13 +354,13 @@ def infer_deck_fault(failures: Sequence[Failure]) -> DeckFault | None:
     faults: list[CardFault] = []
     for changed in sorted(set(colours) | set(coins),
                           key=lambda card: (rank_key(card), card.colour.value, card.coins)):
-        colour = colours.get(changed)
-        delta = coins.get(changed)
+        new_colour = colours.get(changed)
+        new_delta = coins.get(changed)
         editions = sorted({f.script.config.edition for f in explained
                            if changed in f.script.config.cards_by_rank.values()})
         faults.append(CardFault(", ".join(editions) or None, changed.rank, changed.colour.value,
-                                changed.coins, None if colour is None else colour.value,
-                                None if delta is None else changed.coins + delta))
+                                changed.coins, None if new_colour is None else new_colour.value,
+                                None if new_delta is None else changed.coins + new_delta))
     faults.sort(key=lambda fault: (fault.rank, fault.edition or ""))
     return DeckFault("inferred", tuple(faults),
                      tuple(sorted(colours.items(), key=lambda i: rank_key(i[0]))),
