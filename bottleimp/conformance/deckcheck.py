@@ -38,6 +38,10 @@ __all__ = ["CardFault", "DeckFault", "declared_deck_fault", "infer_deck_fault", 
 MAX_CARDS: Final = 10
 """The most cards an inferred data fault may involve (more is a logic fault)."""
 
+SAMPLE: Final = 150
+"""How many failed games of each kind (legal plays, scores) choose the changes of an inferred
+data fault."""
+
 _COLOUR_RULES: Final = ("FOLLOW-SUIT", "EYE-FOLLOW-SUIT")
 _SCORE_RULES: Final = ("SCORE-CAPTURED", "SCORE-BOTTLE-PENALTY", "SCORE-TEAMS", "SCORE-ROUND")
 
@@ -323,7 +327,8 @@ def infer_deck_fault(failures: Sequence[Failure]) -> DeckFault | None:
                  if delta and 0 <= suspect.coins + delta <= 12}
     # Forward selection: add the change that explains the most further games, while it explains
     # at least two (one game can be a coincidence), at most MAX_CARDS changes.
-    relevant = [f for f, _ in colour_failures] + [f for f, _ in score_failures]
+    # (The first SAMPLE games of each kind decide the changes; all are then checked.)
+    relevant = [f for f, _ in colour_failures[:SAMPLE]] + [f for f, _ in score_failures[:SAMPLE]]
     colours: dict[Card, Colour] = {}
     chosen_coins: dict[Card, int] = {}
 

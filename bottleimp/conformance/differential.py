@@ -58,6 +58,7 @@ __all__ = [
     "Exchange",
     "Failure",
     "GameResult",
+    "Refusal",
     "play_game",
     "Group",
     "CoverageRow",
@@ -218,15 +219,28 @@ class Failure:
 
 
 @frozen
+class Refusal:
+    """One illegal request sent, for the coverage table: its kind, the rule the library
+    refused it with, whether the peer agreed, and whether it answered ``UNSUPPORTED``."""
+
+    kind: str
+    rule: str
+    agreed: bool
+    unsupported: bool
+
+
+@frozen
 class GameResult:
     """How one game went: ``outcome`` is ``passed``, ``failed`` or ``unsupported`` (the peer
-    refused a request inside the rules with ``UNSUPPORTED``); the exchanges that were illegal
-    requests, for the coverage table; the failure, if any."""
+    refused a request inside the rules with ``UNSUPPORTED``); the illegal requests sent, for the
+    coverage table; the failure, if any; whether a round was started. Only a failed game keeps
+    its exchanges (in ``failure``), so that a long run stays small."""
 
     outcome: str
-    exchanges: tuple[Exchange, ...]
+    refusals: tuple[Refusal, ...]
     failure: Failure | None
     script: GameScript | None = None
+    started: bool = False
 
 
 class _Stop(Exception):
@@ -316,7 +330,14 @@ class _Game:
                 self.finished.append(state.round)
         except _Stop:
             pass
-        return GameResult(self.outcome, tuple(self.exchanges), self.failure, self.script)
+        refusals = tuple(
+            Refusal(ex.refusal, str(ex.expected.get("rule")),
+                    ex.actual is not None and compare(ex.expected, ex.actual) is None,
+                    ex.actual is not None and ex.actual.get("rule") == UNSUPPORTED)
+            for ex in self.exchanges if ex.refusal is not None)
+        started = any(ex.request.get("op") == "new_round" and ex.refusal is None
+                      for ex in self.exchanges)
+        return GameResult(self.outcome, refusals, self.failure, self.script, started)
 
     def _mistakes_at(self, when: str, mistakes: Sequence[Mistake],
                      new_round: dict[str, JSON] | None = None,
@@ -724,7 +745,7 @@ def _top_up(results: Sequence[GameResult], variants: Sequence[Variant], seed: in
     (several to a game; three tries, since a game may end before a request's moment)."""
     rng = random.Random(seed)
     for _ in range(3):
-        sent = Counter(ex.refusal for result in results for ex in result.exchanges if ex.refusal)
+        sent = Counter(refusal.kind for result in results for refusal in result.refusals)
         wanted = [Mistake(rng.randrange(60), index, rng.randrange(256))
                   for index, kind in enumerate(REFUSALS)
                   if _applicable(kind, version, capabilities) and kind.when != "fresh"
@@ -738,18 +759,20 @@ def _top_up(results: Sequence[GameResult], variants: Sequence[Variant], seed: in
 
 def _coverage(results: Sequence[GameResult], version: str,
               capabilities: Capabilities) -> tuple[CoverageRow, ...]:
+    by_kind: dict[str, list[Refusal]] = {}
+    for result in results:
+        for refusal in result.refusals:
+            by_kind.setdefault(refusal.kind, []).append(refusal)
     rows = []
     for kind in REFUSALS:
-        exchanges = [ex for result in results for ex in result.exchanges if ex.refusal == kind.name]
-        rules = sorted({str(ex.expected.get("rule")) for ex in exchanges}) or list(kind.rules)
-        unsupported = sum(1 for ex in exchanges if ex.actual is not None
-                          and ex.actual.get("rule") == UNSUPPORTED)
-        agreed = sum(1 for ex in exchanges if ex.actual is not None
-                     and compare(ex.expected, ex.actual) is None)
+        sent = by_kind.get(kind.name, [])
+        rules = sorted({refusal.rule for refusal in sent}) or list(kind.rules)
+        unsupported = sum(1 for refusal in sent if refusal.unsupported)
+        agreed = sum(1 for refusal in sent if refusal.agreed)
         note = kind.note if _applicable(kind, version, capabilities) else \
             "not applicable: " + ("protocol 1 has no deck" if kind.name == "config-deck"
                                   else "the peer plays no teams")
-        rows.append(CoverageRow(kind.name, tuple(rules), len(exchanges), agreed, unsupported, note))
+        rows.append(CoverageRow(kind.name, tuple(rules), len(sent), agreed, unsupported, note))
     return tuple(rows)
 
 
@@ -764,9 +787,7 @@ def _group(results: Sequence[GameResult], capabilities: Capabilities, version: s
         editions = {v.edition for v in variants}
         deck = declared_deck_fault(capabilities, editions)
         if deck is not None:
-            games = tuple(number for number, result in enumerate(results, 1)
-                          if result.exchanges and any(
-                              ex.request.get("op") == "new_round" for ex in result.exchanges))
+            games = tuple(number for number, result in enumerate(results, 1) if result.started)
             groups.append(Group(0, "hello", "DECK", games, None, deck=deck))
     inferred = infer_deck_fault([failure for _, failure in failures])
     by_key: dict[tuple[str, str], list[tuple[int, Failure]]] = {}
