@@ -241,7 +241,9 @@ def _differential(command: list[str], args: argparse.Namespace) -> int:
 
 
 def _print_report(report: HarnessReport, describe: Any) -> None:
-    print(f"protocol {report.protocol}; {_capabilities_text(report)}")
+    greeted = bool(report.coverage)  # empty: the greeting itself failed
+    if greeted:
+        print(f"protocol {report.protocol}; {_capabilities_text(report)}")
     if report.peer_fault is not None:
         print("the run stops: " + describe(report.peer_fault))
     if report.groups:
@@ -268,6 +270,9 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
                       + describe(group.failure))
             if group.write_error is not None:
                 print(f"bottleimp conformance: {group.write_error}", file=sys.stderr)
+    if not greeted:
+        print(report.summary)
+        return
     print("refusal coverage:")
     table: list[tuple[str, ...]] = [("illegal request", "rule", "sent", "agreed", "unsupported")]
     for row in report.coverage:

@@ -951,9 +951,10 @@ def describe(failure: Failure) -> str:
     last = failure.exchanges[-1]
     config = failure.script.config
     where = "" if failure.state is None else f"; round {len(failure.state.rounds) - 1}"
+    game = (f"{_variant_text(config)}, seat {failure.script.first_dealer} deals first{where}"
+            if failure.script.rounds else "the greeting, before any game")
     lines = [
-        f"{failure.kind} [{failure.rule}] after {len(failure.exchanges)} requests "
-        f"({_variant_text(config)}, seat {failure.script.first_dealer} deals first{where}):",
+        f"{failure.kind} [{failure.rule}] after {len(failure.exchanges)} requests ({game}):",
         f"  request: {json.dumps(last.request)}",
         f"  library: {json.dumps(last.expected)}",
         f"  peer:    {'(no answer)' if last.actual is None else json.dumps(last.actual)}",
