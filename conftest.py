@@ -5,8 +5,9 @@ docstrings, runs it and checks its output.
   whose output is checked. ```console blocks run their ``$ bottleimp ...`` commands in-process
   and check their output; a command ending in ``; echo $?`` also prints its exit status.
   ``<!-- skip: next -->`` skips a block. Each page runs in a fresh temporary directory, which
-  holds a link ``spec`` to the repository's ``spec/``, so examples can write files and name the
-  conformance vectors as ``spec/conformance`` without touching the repository.
+  holds links ``spec`` and ``examples`` to the repository's ``spec/`` and ``examples/``, so
+  examples can write files, name the conformance vectors as ``spec/conformance`` and run the
+  reference peer as ``examples/reference_peer/peer.py`` without touching the repository.
 - Docstrings (bottleimp/): doctest examples.
 
 Examples of one page share a namespace, in page order, so a page can build a state step by step.
@@ -36,9 +37,11 @@ _TEMPORARY_DIRECTORY = "__temporary_directory__"
 
 
 def enter_temporary_directory(namespace: dict[str, Any]) -> None:
-    """Run a page's examples in a fresh directory holding a link to the repository's spec/."""
+    """Run a page's examples in a fresh directory holding links to the repository's spec/ and
+    examples/."""
     directory = Path(tempfile.mkdtemp(prefix="bottleimp-docs-"))
     (directory / "spec").symlink_to(REPO / "spec", target_is_directory=True)
+    (directory / "examples").symlink_to(REPO / "examples", target_is_directory=True)
     namespace[_PREVIOUS_DIRECTORY] = os.getcwd()
     namespace[_TEMPORARY_DIRECTORY] = directory
     os.chdir(directory)

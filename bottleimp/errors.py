@@ -111,10 +111,12 @@ class HarnessError(BottleImpError):
 
 
 class PeerFault(BottleImpError):
-    """The other side did not answer properly: ``kind`` is ``timeout``, ``crash`` or
-    ``malformed``."""
+    """The other side did not answer properly: ``kind`` is ``timeout``, ``crash``,
+    ``malformed``, or ``disagreement`` for a greeting that is not the protocol's; ``answer`` is
+    what it answered, when it answered something readable."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(self, kind: str, message: str, answer: object = None) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
+        self.answer = answer

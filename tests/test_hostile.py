@@ -247,7 +247,7 @@ def _reference_peer_with_a_child(tmp_path: Path, then: str) -> list[str]:
 def test_a_child_of_a_peer_that_exits_cleanly_does_not_outlive_the_run(tmp_path: Path) -> None:
     command = _reference_peer_with_a_child(tmp_path, "")
     result = _run_harness(tmp_path, command, timeout=2.0)
-    assert result["summary"] == "2 passed, 0 failed"
+    assert result["summary"].endswith(" passed, 0 failed"), result["summary"]
     assert not _running(_pid(tmp_path / "peer.pid"))
     assert not _running(_pid(tmp_path / "child.pid"))
 

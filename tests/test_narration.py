@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from bottleimp import Config
 from bottleimp.cards import Colour
 from bottleimp.cli import build_parser, main
 from bottleimp.cli.simulate import config_from_args, play_game

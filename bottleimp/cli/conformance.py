@@ -1,13 +1,14 @@
 """``bottleimp conformance``: check another implementation against the library.
 
-- ``--cmd "COMMAND"``: the differential harness. Runs COMMAND, speaks bottleimp-protocol/1 to it
-  (spec/protocol.md), plays generated games and compares every answer with the library's.
-  Prints the first disagreement (shrunk) and the summary line ``N passed, N failed`` where N
-  counts games; writes the smallest failing game as a record into ``--out``.
+- ``--cmd "COMMAND"``: the differential harness. Runs COMMAND, speaks bottleimp-protocol/2 (or
+  /1) to it (spec/protocol.md), plays generated games inside what it declares it supports and
+  compares every answer with the library's. Prints a table of the failure groups (one per first
+  disagreement: request and rule), the smallest game of each, the refusal coverage table, and
+  last the summary line ``N passed, N failed`` where N counts games; writes each group's
+  smallest game as a record into ``--out``.
 - ``--vectors DIR``: checks the library against the conformance cases in DIR
-  (spec/conformance); the summary counts cases.
-- ``--serve``: the library itself answers bottleimp-protocol/1 on stdin/stdout, for another
-  implementation's own harness.
+  (spec/conformance); with ``--cmd``, asks the peer every case through the protocol instead.
+- ``--serve``: the library itself answers the protocol on stdin/stdout.
 
 Exit status: 0 everything agrees; 1 something failed; 2 the run could not start (bad options,
 Hypothesis missing, the command cannot be started, unreadable cases).
@@ -16,12 +17,19 @@ Hypothesis missing, the command cannot be started, unreadable cases).
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from ..errors import RecordError
+from ..editions import EDITIONS
+from ..errors import HarnessError, RecordError
 from .arguments import positive_int
+
+if TYPE_CHECKING:
+    from ..conformance.differential import HarnessReport
+    from ..conformance.remote_vectors import RemoteReport
 
 
 def add_parser(subparsers: Any) -> None:
@@ -30,27 +38,41 @@ def add_parser(subparsers: Any) -> None:
         "conformance",
         help="differential harness: compare another implementation with the library",
         description="Play generated games against another implementation over "
-        "bottleimp-protocol/1 (spec/protocol.md) and compare every answer with the library's; "
-        "or check the library against the conformance cases; or serve the protocol.",
+        "bottleimp-protocol/2 (spec/protocol.md) and compare every answer with the library's; "
+        "or check the library (or, with --cmd, the other implementation) against the "
+        "conformance cases; or serve the protocol.",
     )
-    mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--cmd", metavar="COMMAND",
-                      help="the other implementation's command line (split like a POSIX shell)")
-    mode.add_argument("--vectors", metavar="DIR",
-                      help="check the library against the conformance cases in DIR")
-    mode.add_argument("--serve", action="store_true",
-                      help="answer bottleimp-protocol/1 requests on stdin/stdout")
+    parser.add_argument("--cmd", metavar="COMMAND",
+                        help="the other implementation's command line (split like a POSIX shell)")
+    parser.add_argument("--vectors", metavar="DIR",
+                        help="check the conformance cases in DIR: the library's answers, or "
+                        "with --cmd the other implementation's, asked through the protocol")
+    parser.add_argument("--serve", action="store_true",
+                        help="answer bottleimp-protocol/2 (and /1) requests on stdin/stdout")
+    parser.add_argument("--cwd", metavar="DIR", help="the working directory of COMMAND")
     parser.add_argument("--examples", type=positive_int, default=100, metavar="N",
                         help="games to generate (default 100)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="seed of the generated games (default 0): same seed, same games")
     parser.add_argument("--timeout", type=_positive_float, default=5.0, metavar="SECONDS",
                         help="time the other side has to answer one request (default 5)")
-    parser.add_argument("--shrink-time", type=_positive_float, default=60.0, metavar="SECONDS",
-                        help="time spent shrinking a failing game (default 60)")
+    parser.add_argument("--shrink-seconds", "--shrink-time", dest="shrink_seconds",
+                        type=_positive_float, default=60.0, metavar="SECONDS",
+                        help="time spent shrinking, shared by the failure groups (default 60)")
     parser.add_argument("--out", default=".", metavar="DIR",
-                        help="where the smallest failing game is written as a record "
+                        help="where each group's smallest failing game is written as a record "
                         "(default: the current directory)")
+    parser.add_argument("--players", type=_players, metavar="N,N",
+                        help="play only these player counts (within the peer's capabilities)")
+    parser.add_argument("--edition", action="append", choices=EDITIONS, metavar="EDITION",
+                        help="play only this edition (repeatable): " + ", ".join(EDITIONS))
+    parser.add_argument("--bottles", type=_bottles, metavar="N,N",
+                        help="play only these bottle counts: 1, 2 or 1,2")
+    parser.add_argument("--no-teams", action="store_true", help="play no team games")
+    parser.add_argument("--min-refusals", type=positive_int, default=3, metavar="N",
+                        help="send every kind of illegal request at least N times (default 3)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the result as one JSON object instead of tables")
     parser.set_defaults(run=run, parser=parser)
 
 
@@ -64,18 +86,53 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _numbers(text: str, low: int, high: int, what: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what} such as 3,4, not {text!r}") from None
+    if not values or any(not low <= value <= high for value in values):
+        raise argparse.ArgumentTypeError(f"{what} are {low} to {high}, not {text}")
+    return values
+
+
+def _players(text: str) -> tuple[int, ...]:
+    return _numbers(text, 2, 6, "player counts")
+
+
+def _bottles(text: str) -> tuple[int, ...]:
+    return _numbers(text, 1, 2, "bottle counts")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the chosen mode; returns the exit status."""
+    chosen = sum(1 for mode in (args.serve, args.cmd is not None or args.vectors is not None)
+                 if mode)
+    if chosen != 1:
+        args.parser.error("give one of --cmd, --vectors (either or both) or --serve")
     if args.serve:
         from ..conformance.protocol import main_serve
 
         return main_serve()
+    command: list[str] | None = None
+    if args.cmd is not None:
+        try:
+            command = shlex.split(args.cmd)
+        except ValueError as error:
+            print(f"bottleimp conformance: --cmd: {error}", file=sys.stderr)
+            return 2
+        if not command:
+            print("bottleimp conformance: --cmd is empty", file=sys.stderr)
+            return 2
     if args.vectors is not None:
-        return _vectors(args.vectors)
-    return _differential(args)
+        if command is not None:
+            return _remote_vectors(command, args)
+        return _vectors(args.vectors, args.json)
+    assert command is not None
+    return _differential(command, args)
 
 
-def _vectors(directory: str) -> int:
+def _vectors(directory: str, as_json: bool) -> int:
     from ..conformance.vectors import check_suite
 
     try:
@@ -84,29 +141,79 @@ def _vectors(directory: str) -> int:
         print(f"bottleimp conformance: {error}", file=sys.stderr)
         return 2
     failed = [outcome for outcome in outcomes if not outcome.passed]
+    if as_json:
+        print(json.dumps({
+            "summary": {"passed": len(outcomes) - len(failed), "failed": len(failed)},
+            "failures": [{"where": o.case.where, "description": o.case.description,
+                          "expected": o.case.expected, "library": o.actual,
+                          "message": o.message} for o in failed],
+        }))
+        return 1 if failed else 0
     for outcome in failed:
         case = outcome.case
         print(f"FAIL {case.where}: {case.description}")
         if outcome.message is not None:
             print(f"  {outcome.message}")
         else:
-            print(f"  expected {case.expected}\n  library  {outcome.actual}")
+            print(f"  expected {json.dumps(case.expected)}\n  library  {json.dumps(outcome.actual)}")
     print(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed")
     return 1 if failed else 0
 
 
-def _differential(args: argparse.Namespace) -> int:
-    from ..conformance.differential import describe, run_harness
-    from ..errors import HarnessError
+def _remote_vectors(command: list[str], args: argparse.Namespace) -> int:
+    from ..conformance.remote_vectors import run_remote_vectors
 
     try:
-        command = shlex.split(args.cmd)
-    except ValueError as error:
-        print(f"bottleimp conformance: --cmd: {error}", file=sys.stderr)
+        report = run_remote_vectors(command, args.vectors, timeout=args.timeout, cwd=args.cwd)
+    except (HarnessError, RecordError, OSError) as error:
+        print(f"bottleimp conformance: {error}", file=sys.stderr)
         return 2
-    if not command:
-        print("bottleimp conformance: --cmd is empty", file=sys.stderr)
-        return 2
+    if args.json:
+        print(json.dumps(_remote_json(report)))
+    else:
+        _print_remote(report)
+    return 1 if report.failed else 0
+
+
+def _remote_json(report: RemoteReport) -> dict[str, Any]:
+    return {
+        "kinds": report.counts(),
+        "failures": [{"where": o.case.where, "kind": o.case.kind,
+                      "description": o.case.description, "keys": list(o.keys),
+                      "differs": list(o.differs), "expected": o.case.expected,
+                      "peer": o.output, "message": o.message}
+                     for o in report.outcomes if o.status == "failed"],
+        "summary": report.summary,
+    }
+
+
+def _print_remote(report: RemoteReport) -> None:
+    shown = 0
+    for outcome in report.outcomes:
+        if outcome.status != "failed":
+            continue
+        shown += 1
+        if shown > 20:
+            continue
+        case = outcome.case
+        print(f"FAIL {case.where}: {case.description}")
+        print(f"  {outcome.message}")
+        expected = case.expected if not isinstance(case.expected, dict) else {
+            key: case.expected.get(key) for key in (outcome.differs or outcome.keys)}
+        output = outcome.output if not isinstance(outcome.output, dict) else {
+            key: outcome.output.get(key) for key in (outcome.differs or outcome.keys)}
+        print(f"  expected {json.dumps(expected)}\n  peer     {json.dumps(output)}")
+    if shown > 20:
+        print(f"... and {shown - 20} more failing cases")
+    print(f"{'kind':<12} {'passed':>6} {'failed':>6} {'skipped':>7}")
+    for kind, counts in report.counts().items():
+        print(f"{kind:<12} {counts['passed']:>6} {counts['failed']:>6} {counts['skipped']:>7}")
+    print(report.summary)
+
+
+def _differential(command: list[str], args: argparse.Namespace) -> int:
+    from ..conformance.differential import describe, report_to_json, run_harness
+
     try:
         report = run_harness(
             command,
@@ -114,21 +221,85 @@ def _differential(args: argparse.Namespace) -> int:
             seed=args.seed,
             timeout=args.timeout,
             out_dir=args.out,
-            shrink_seconds=args.shrink_time,
-            log=lambda text: print(text, file=sys.stderr),
+            shrink_seconds=args.shrink_seconds,
+            log=None if args.json else (lambda text: print(text, file=sys.stderr)),
+            cwd=args.cwd,
+            players=args.players,
+            editions=args.edition,
+            bottles=args.bottles,
+            teams=False if args.no_teams else None,
+            min_refusals=args.min_refusals,
         )
-    except HarnessError as error:
+    except (HarnessError, OSError) as error:
         print(f"bottleimp conformance: {error}", file=sys.stderr)
         return 2
-    except OSError as error:
-        print(f"bottleimp conformance: {error}", file=sys.stderr)
-        return 2
-    if report.failure is not None:
-        found = "the run stops: " if report.failure.peer_fault else "smallest failing game found: "
-        print(f"game {report.first_failing_game} failed; {found}" + describe(report.failure))
-        if report.written is not None:
-            print(f"record of that game: {report.written}")
-        if report.write_error is not None:
-            print(f"bottleimp conformance: {report.write_error}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(report_to_json(report)))
+        return 0 if report.ok else 1
+    _print_report(report, describe)
+    return 0 if report.ok else 1
+
+
+def _print_report(report: HarnessReport, describe: Any) -> None:
+    greeted = bool(report.coverage)  # empty: the greeting itself failed
+    if greeted:
+        print(f"protocol {report.protocol}; {_capabilities_text(report)}")
+    if report.peer_fault is not None:
+        print("the run stops: " + describe(report.peer_fault))
+    if report.groups:
+        rows: list[tuple[str, ...]] = [("group", "games", "request", "rule", "shrunk game",
+                                        "record")]
+        for group in report.groups:
+            record = str(group.written) if group.written is not None else (
+                "(not written)" if group.failure is not None else "-")
+            size = group.size_text + ("" if group.shrunk or group.failure is None else
+                                      " (not shrunk)")
+            rows.append((str(group.number), str(len(group.games)), group.op, group.rule, size,
+                         record))
+        _table(rows)
+        for group in report.groups:
+            if group.deck is not None:
+                origin = "declared by the peer" if group.deck.source == "declared" else \
+                    "the same cards always differ: the deck data look wrong"
+                print(f"group {group.number} [DECK] ({origin}):")
+                for card in group.deck.cards:
+                    print(f"  {card.text}")
+            if group.failure is not None:
+                print(f"group {group.number}, first in game {group.games[0]}; "
+                      f"{'smallest game found' if group.shrunk else 'its game'}: "
+                      + describe(group.failure))
+            if group.write_error is not None:
+                print(f"bottleimp conformance: {group.write_error}", file=sys.stderr)
+    if not greeted:
+        print(report.summary)
+        return
+    print("refusal coverage:")
+    table: list[tuple[str, ...]] = [("illegal request", "rule", "sent", "agreed", "unsupported")]
+    for row in report.coverage:
+        table.append((row.kind, ",".join(row.rules), str(row.sent), str(row.agreed),
+                      str(row.unsupported)))
+    _table(table, indent="  ")
+    unsent = [row.kind for row in report.coverage if row.sent == 0]
+    if unsent:
+        print(f"  never sent: {', '.join(unsent)} (the games that could carry them ended "
+              "earlier, failed or unsupported, or the capabilities rule them out)")
+    if report.added:
+        print(f"{report.passed + report.failed + report.unsupported - report.added} games "
+              f"generated, {report.added} added to send every kind of illegal request")
     print(report.summary)
-    return 1 if report.failed else 0
+
+
+def _capabilities_text(report: HarnessReport) -> str:
+    caps = report.capabilities
+    text = (f"the peer supports players {','.join(map(str, caps.players))}; editions "
+            f"{','.join(caps.editions)}; bottles {','.join(map(str, caps.bottles))}; "
+            f"{'teams' if caps.teams else 'no teams'}")
+    if caps.decks:
+        text += f"; its own deck for {','.join(edition for edition, _ in caps.decks)}"
+    return text
+
+
+def _table(rows: Sequence[Sequence[str]], indent: str = "") -> None:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print(indent + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())

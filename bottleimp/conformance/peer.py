@@ -73,7 +73,8 @@ class Peer:
     reading and the writing, so that a peer that stops reading its input cannot block the
     harness either; whatever the peer writes, the memory they use stays bounded."""
 
-    def __init__(self, command: Sequence[str], timeout: float) -> None:
+    def __init__(self, command: Sequence[str], timeout: float,
+                 cwd: str | os.PathLike[str] | None = None) -> None:
         self.command = tuple(command)
         self.timeout = timeout
         try:
@@ -83,6 +84,7 @@ class Peer:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=os.name == "posix",
+                cwd=cwd,
             )
         except OSError as error:
             raise HarnessError(f"cannot start {shlex.join(self.command)}: {error}") from error
@@ -268,15 +270,17 @@ def _depth(value: JSON) -> int:
 class PeerSlot:
     """One running peer at a time, started on demand and restarted after a fault."""
 
-    def __init__(self, command: Sequence[str], timeout: float) -> None:
+    def __init__(self, command: Sequence[str], timeout: float,
+                 cwd: str | os.PathLike[str] | None = None) -> None:
         self.command = command
         self.timeout = timeout
+        self.cwd = cwd
         self.peer: Peer | None = None
 
     def get(self) -> Peer:
         if self.peer is None or not self.peer.alive:
             self.discard()
-            self.peer = Peer(self.command, self.timeout)
+            self.peer = Peer(self.command, self.timeout, self.cwd)
         return self.peer
 
     def discard(self) -> None:

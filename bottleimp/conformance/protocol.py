@@ -1,4 +1,4 @@
-"""The library's side of ``bottleimp-protocol/1`` (normative text: spec/protocol.md).
+"""The library's side of ``bottleimp-protocol/2`` (and /1) (normative text: spec/protocol.md).
 
 The protocol is JSON lines: one request per line on the implementation's stdin, one answer per
 line on its stdout. ``Referee`` answers every request through the engine, so the answers it gives
@@ -20,7 +20,7 @@ from ..cards import Card
 from ..config import Config
 from ..engine import apply, legal_actions, new_game, with_deal
 from ..errors import ConfigError, IllegalActionError, RecordError, UnknownCardError
-from ..formats.config_json import config_from_json
+from ..formats.config_json import config_from_json, deck_from_json
 from ..formats.json_input import (
     JSON,
     check_keys,
@@ -35,11 +35,35 @@ from ..formats.json_input import (
 from ..formats.setup_entries import gives_from_entry
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase
+from .capabilities import Capabilities
 from .lines import MAX_LINE_BYTES, limited_lines
-from .vectors import apply_setup_entry, ranks, same_json
+from .vectors import KINDS, Case, apply_setup_entry, ranks, same_json
+from .vectors import answer as answer_case
 
-PROTOCOL: Final = "bottleimp-protocol/1"
-"""The protocol version both sides name in ``hello``."""
+
+def with_deck(config: Config, cards: tuple[Card, ...]) -> Config:
+    """``config`` playing ``cards`` (a round's ``deck``): the same configuration when they are
+    its edition's cards, else a custom deck (``CONFIG-DECK`` judges it)."""
+    if set(cards) == set(config.cards) and len(cards) == len(config.cards):
+        return config
+    try:
+        return evolve(config, deck=cards)
+    except ConfigError as error:
+        raise RecordError("$.deck", f"invalid deck: [{error.rule_id}] {error.message}",
+                          error.rule_id) from error
+
+PROTOCOL: Final = "bottleimp-protocol/2"
+"""The protocol version both sides name in ``hello``: the current one."""
+
+PROTOCOL_V1: Final = "bottleimp-protocol/1"
+"""The first version, still answered: no capabilities, no deck, no ``case``."""
+
+PROTOCOLS: Final = (PROTOCOL, PROTOCOL_V1)
+"""Every version the library speaks, newest first."""
+
+UNSUPPORTED: Final = "UNSUPPORTED"
+"""The refusal rule of a peer asked for something outside its capabilities: counted as coverage,
+never as a disagreement."""
 
 
 def _refusal(rule: str, message: str) -> dict[str, JSON]:
@@ -47,14 +71,16 @@ def _refusal(rule: str, message: str) -> dict[str, JSON]:
 
 
 class Referee:
-    """The library speaking ``bottleimp-protocol/1``: ``handle`` answers one request.
+    """The library speaking ``bottleimp-protocol/2`` (or /1, as ``hello`` chose): ``handle``
+    answers one request.
 
     It never raises for a bad request: a request the protocol does not define is answered with
     rule ``PROTOCOL``, an action the rules forbid with the rule it breaks, and the state is then
     unchanged (a setup request is taken whole or not at all)."""
 
-    def __init__(self) -> None:
+    def __init__(self, version: str = PROTOCOL) -> None:
         self.state: GameState | None = None
+        self.version = version
 
     def handle(self, request: JSON) -> dict[str, JSON]:
         """The answer to ``request`` (a parsed JSON value)."""
@@ -73,11 +99,17 @@ class Referee:
         op = expect_str(obj.get("op"), "$.op")
         if op == "hello":
             check_keys(obj, "$", {"op", "protocol"}, set())
-            if obj["protocol"] != PROTOCOL:
-                return _refusal("PROTOCOL", f"this side speaks {PROTOCOL}")
-            return {"ok": True, "protocol": PROTOCOL}
+            if obj["protocol"] not in PROTOCOLS:
+                return _refusal("PROTOCOL", f"this side speaks {' and '.join(PROTOCOLS)}")
+            self.version = str(obj["protocol"])
+            answer: dict[str, JSON] = {"ok": True, "protocol": self.version}
+            if self.version != PROTOCOL_V1:
+                answer["capabilities"] = Capabilities().to_json()
+            return answer
         if op == "new_round":
             return self._new_round(obj)
+        if op == "case" and self.version != PROTOCOL_V1:
+            return self._case(obj)
         if op == "quit":
             check_keys(obj, "$", {"op"}, set())
             return {"ok": True}
@@ -95,15 +127,30 @@ class Referee:
         return handler(self.state, obj)
 
     def _new_round(self, obj: dict[str, JSON]) -> dict[str, JSON]:
-        check_keys(obj, "$", {"op", "config", "dealer", "hands"}, {"face_up"})
+        optional = {"face_up"} if self.version == PROTOCOL_V1 else {"face_up", "deck"}
+        check_keys(obj, "$", {"op", "config", "dealer", "hands"}, optional)
         config = config_from_json(obj["config"], "$.config")
         config = evolve(config, rounds=None, target_score=None)
+        if obj.get("deck") is not None:
+            config = with_deck(config, deck_from_json(obj["deck"], "$.deck"))
         dealer = expect_int(obj["dealer"], "$.dealer", 0, config.players - 1)
         hands = self._rows(config, obj["hands"], "$.hands")
         face_up = None if obj.get("face_up") is None else self._rows(config, obj["face_up"], "$.face_up")
         state = with_deal(new_game(config, 0, first_dealer=dealer), hands, face_up)
         self.state = state
         return {"ok": True, "to_act": state.to_act}
+
+    def _case(self, obj: dict[str, JSON]) -> dict[str, JSON]:
+        """A conformance case asked through the protocol: ``output`` is the library's answer in
+        the case's ``expected`` shape (``spec/conformance/README.md``)."""
+        check_keys(obj, "$", {"op", "kind", "config", "input"}, set())
+        kind = expect_str(obj["kind"], "$.kind")
+        if kind not in KINDS:
+            raise RecordError("$.kind", f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+        config = config_from_json(obj["config"], "$.config")
+        case = Case(where="$", kind=kind, group="", description="", rules=(), bug=None,
+                    config=config, input=expect_object(obj["input"], "$.input"), expected={})
+        return {"ok": True, "output": answer_case(case)}
 
     @staticmethod
     def _rows(config: Config, value: JSON, path: str) -> tuple[tuple[Card, ...], ...]:
@@ -123,6 +170,12 @@ class Referee:
     def _setup(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
         check_keys(obj, "$", {"op", "seat", "discard"}, {"left", "right", "to_face_up", "to_hidden"})
         seat = expect_int(obj["seat"], "$.seat")
+        # The request's shape first: a mistyped card is PROTOCOL whatever the state.
+        for index, item in enumerate(expect_list(obj["discard"], "$.discard")):
+            expect_rank(item, child("$.discard", index))
+        for key in ("left", "right", "to_face_up", "to_hidden"):
+            if key in obj:
+                expect_rank(obj[key], child("$", key))
         entry = {key: value for key, value in obj.items() if key not in ("op", "seat")}
         config = state.config
         if state.phase is not Phase.SETUP:

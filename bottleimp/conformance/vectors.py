@@ -97,6 +97,15 @@ class Case:
     config: Config
     input: JSON
     expected: JSON
+    decides: tuple[str, ...] | None = None
+    """The keys of ``expected`` that decide the case (``None``: every key)."""
+
+    @property
+    def deciding_keys(self) -> tuple[str, ...]:
+        """The keys an answer is compared on: ``decides``, else every key of ``expected``."""
+        if self.decides is not None:
+            return self.decides
+        return tuple(self.expected) if isinstance(self.expected, dict) else ()
 
 
 @frozen
@@ -134,7 +143,7 @@ def same_json(expected: JSON, actual: JSON) -> bool:
 
 _FILE_KEYS: Final = ({"format", "kind", "description", "groups"}, {"generated_by"})
 _GROUP_KEYS: Final = ({"description", "config", "cases"}, set[str]())
-_CASE_KEYS: Final = ({"description", "input", "expected"}, {"rules", "bug"})
+_CASE_KEYS: Final = ({"description", "input", "expected"}, {"rules", "bug", "decides"})
 
 
 def read_case_file(path: str | Path) -> tuple[Case, ...]:
@@ -175,6 +184,11 @@ def cases_from_json(value: JSON, name: str = "<cases>") -> tuple[Case, ...]:
                 for i, item in enumerate(expect_list(case.get("rules", []), child(case_path, "rules")))
             )
             bug = case.get("bug")
+            decides = None
+            if case.get("decides") is not None:
+                decides_path = child(case_path, "decides")
+                decides = tuple(expect_str(item, child(decides_path, i))
+                                for i, item in enumerate(expect_list(case["decides"], decides_path)))
             cases.append(
                 Case(
                     where=case_path,
@@ -186,6 +200,7 @@ def cases_from_json(value: JSON, name: str = "<cases>") -> tuple[Case, ...]:
                     config=config,
                     input=expect_object(case["input"], child(case_path, "input")),
                     expected=expect_object(case["expected"], child(case_path, "expected")),
+                    decides=decides,
                 )
             )
     return tuple(cases)

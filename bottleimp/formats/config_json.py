@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 from ..cards import Card, Colour
@@ -30,8 +31,19 @@ def config_to_json(config: Config) -> dict[str, JSON]:
         "target_score": config.target_score,
     }
     if config.deck is not None:
-        data["deck"] = [[card.rank, card.colour.value, card.coins] for card in config.deck]
+        data["deck"] = deck_to_json(config.deck)
     return data
+
+
+def deck_to_json(cards: Iterable[Card]) -> list[JSON]:
+    """Cards as ``[rank, colour, coins]`` triples, the form records and the protocol use."""
+    return [[card.rank, card.colour.value, card.coins] for card in cards]
+
+
+def deck_from_json(value: JSON, path: str) -> tuple[Card, ...]:
+    """``[rank, colour, coins]`` triples as cards; a malformed triple raises ``RecordError``."""
+    return tuple(_card_from_triple(item, child(path, i))
+                 for i, item in enumerate(expect_list(value, path)))
 
 
 _CONFIG_KEYS = {"edition", "players", "bottles", "teams", "rounds", "target_score", "deck"}
@@ -72,11 +84,9 @@ def config_from_json(value: JSON, path: str) -> Config:
     target = (
         None if target_value is None else expect_int(target_value, child(path, "target_score"))
     )
-    deck: list[Card] | None = None
+    deck: tuple[Card, ...] | None = None
     if obj.get("deck") is not None:
-        deck_path = child(path, "deck")
-        deck = [_card_from_triple(item, child(deck_path, i)) for i, item in
-                enumerate(expect_list(obj["deck"], deck_path))]
+        deck = deck_from_json(obj["deck"], child(path, "deck"))
     try:
         return Config(
             players=players,

@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
 """A second, independent implementation of The Bottle Imp's rules, speaking
-bottleimp-protocol/1 (spec/protocol.md) on stdin/stdout, one JSON object per line.
+bottleimp-protocol/2 (and /1) (spec/protocol.md) on stdin/stdout, one JSON object per line.
 
 It is written from the rules, not from the bottleimp library, and deliberately does not import
-it: it exists so that ``bottleimp conformance --cmd`` has something to compare against, and as
-a small, readable example for anyone writing their own implementation.
+it: it exists so that ``bottleimp conformance --cmd`` has something to compare against, as a
+test bed with planted bugs, and as a small, readable example for anyone writing their own
+implementation.
 
-    python examples/reference_peer/peer.py                         # the rules as written
-    python examples/reference_peer/peer.py --bug devils-trick-assign
+    python examples/reference_peer/peer.py                          # the rules as written
+    python examples/reference_peer/peer.py --bug pass-reversed --bug random-dealer
+    BOTTLEIMP_PEER_BUGS=swap-colours,wrong-coins python examples/reference_peer/peer.py
+    python examples/reference_peer/peer.py --players 3,4 --editions classic --no-teams
 
-``--bug`` plants a bug found in other implementations, to show the harness catching it:
+``--bug`` (repeatable, or the comma-separated environment variable ``BOTTLEIMP_PEER_BUGS``)
+plants a bug found in other implementations, to show the harness catching it:
 
 - ``devils-trick-assign``: the Devil's Trick is summed with ``=`` instead of ``+=``, so the
   bottle owner pays only the coins of the last card counted (Board Game Arena, fixed bug).
@@ -18,16 +22,32 @@ a small, readable example for anyone writing their own implementation.
 - ``seat-zero-leads``: seat 0 always leads the first trick, whoever dealt.
 - ``pass-back``: each seat gets a copy of the card it passed left back, and the card it passed
   right is lost: one card duplicated, one lost (the passing bug of another implementation).
+- ``pass-reversed``: the card passed left goes right and the card passed right goes left.
+- ``swap-colours``: its deck data give 3 and 4 each other's colour (every edition).
+- ``wrong-coins``: its deck data give 9 five coins and 33 two (invented coin values).
+- ``random-dealer``: it ignores the dealer it is told and draws one at random each round.
+- ``keep-winning-card``: in the ``trick`` conformance case the winner keeps the winning card in
+  its pile as well (an engine that answers ``winner_takes`` otherwise, with the same scores).
+
+Capabilities (declared in the ``hello`` answer; a game outside them is refused ``UNSUPPORTED``):
+``--players 3,4``, ``--editions classic``, ``--bottles 1``, ``--no-teams``. ``--declare-deck``
+declares its own deck data; ``--protocol-deck`` plays the deck each ``new_round`` carries
+instead of its own; ``--ignore KEY`` declares a case key it does not compute; ``--protocol 1``
+speaks only the first version.
 
 Python 3.9+, standard library only.
 """
 
 import argparse
 import json
+import os
+import random
 import sys
 
-PROTOCOL = "bottleimp-protocol/1"
+PROTOCOL = "bottleimp-protocol/2"
+PROTOCOL_V1 = "bottleimp-protocol/1"
 START_PRICE = 19
+COLOURS = ("yellow", "blue", "red", "green")
 
 # The decks: colour -> "rank:coins" for every card. Half ranks (54-card deck, 5-6 players) have
 # the colour and coins of the whole rank just below them.
@@ -45,17 +65,104 @@ MATAGOT_HALVES = [2.5, 4.5, 6.5, 8.5, 10.5, 12.5, 14.5, 16.5, 18.5, 20.5, 22.5, 
                   28.5, 30.5, 32.5, 34.5, 36.5]
 
 
-def build_deck(edition, players):
-    """rank -> (colour, coins) for the cards dealt in this game."""
+def build_deck(edition, players, bugs=()):
+    """rank -> (colour, coins) for the cards dealt in this game (its own data, bugs included)."""
     table = CLASSIC if edition == "classic" else MATAGOT
     deck = {}
     for colour, cards in table.items():
         for pair in cards.split():
             rank, coins = pair.split(":")
             deck[int(rank)] = (colour, int(coins))
+    if "swap-colours" in bugs:
+        (colour3, coins3), (colour4, coins4) = deck[3], deck[4]
+        deck[3], deck[4] = (colour4, coins3), (colour3, coins4)
+    if "wrong-coins" in bugs:
+        deck[9] = (deck[9][0], 5)
+        deck[33] = (deck[33][0], 2)
     if edition == "matagot-2024" and players >= 5:
         for half in MATAGOT_HALVES:
             deck[half] = deck[int(half)]
+    return deck
+
+
+def is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_rank(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value \
+        and abs(value) != float("inf")
+
+
+def need(obj, required, optional=()):
+    """Refuse (PROTOCOL) a request or object with a key missing or a key it does not define."""
+    if not isinstance(obj, dict):
+        raise Refused("PROTOCOL", "expected a JSON object")
+    for key in required:
+        if key not in obj:
+            raise Refused("PROTOCOL", f"{key!r} is missing")
+    for key in obj:
+        if key not in required and key not in optional and not key.startswith("_"):
+            raise Refused("PROTOCOL", f"unknown key {key!r}")
+    return obj
+
+
+def check_config(config):
+    """The configuration checks, in the rules' order: players, edition, bottles, teams, game end.
+    Returns the configuration with its defaults filled in."""
+    need(config, ("players",), ("edition", "bottles", "teams", "rounds", "target_score", "deck"))
+    players = config["players"]
+    edition = config.get("edition", "classic")
+    bottles = config.get("bottles", 1)
+    teams = config.get("teams")
+    if not is_int(players) or not isinstance(edition, str) or not is_int(bottles):
+        raise Refused("PROTOCOL", "players and bottles are integers, edition a string")
+    if teams is not None and not (isinstance(teams, list) and all(
+            isinstance(team, list) and all(is_int(seat) for seat in team) for team in teams)):
+        raise Refused("PROTOCOL", "teams are lists of seats")
+    for key in ("rounds", "target_score"):
+        if config.get(key) is not None and not is_int(config[key]):
+            raise Refused("PROTOCOL", f"{key} is an integer")
+    if not 2 <= players <= 6:
+        raise Refused("CONFIG-PLAYERS", "2 to 6 players")
+    if edition not in ("classic", "matagot-2024"):
+        raise Refused("CONFIG-EDITION", f"no edition {edition!r}")
+    if edition == "classic" and players > 4 and config.get("deck") is None:
+        raise Refused("CONFIG-EDITION", "5-6 players need the 54-card deck")
+    if bottles not in (1, 2) or (bottles == 2 and players < 5):
+        raise Refused("CONFIG-BOTTLES", "one bottle, or two for 5-6 players")
+    if teams is not None:
+        seats = sorted(seat for team in teams for seat in team)
+        if players < 4 or bottles != 1 or seats != list(range(players)) or any(
+                len(team) not in (1, 2) for team in teams) or not any(len(t) == 2 for t in teams):
+            raise Refused("CONFIG-TEAMS", "teams partition 4-6 seats into pairs and singles")
+    rounds, target = config.get("rounds"), config.get("target_score")
+    if (rounds is not None and target is not None) or any(
+            value is not None and value < 1 for value in (rounds, target)):
+        raise Refused("CONFIG-GAME-END", "rounds or a target score, positive")
+    return {"players": players, "edition": edition, "bottles": bottles, "teams": teams}
+
+
+def deck_from_triples(value, players):
+    """A deck sent as [rank, colour, coins] triples, checked (rule CONFIG-DECK)."""
+    if not isinstance(value, list):
+        raise Refused("PROTOCOL", "a deck is a list of [rank, colour, coins]")
+    deck = {}
+    for item in value:
+        if not (isinstance(item, list) and len(item) == 3 and is_rank(item[0])
+                and item[1] in COLOURS and is_int(item[2]) and item[2] >= 0):
+            raise Refused("PROTOCOL", f"not a card: {item!r}")
+        if item[0] in deck:
+            raise Refused("CONFIG-DECK", f"rank {item[0]} twice")
+        deck[item[0]] = (item[1], item[2])
+    size = len(deck)
+    if START_PRICE in deck:
+        raise Refused("CONFIG-DECK", "19 is the start card, not a card of the deck")
+    if players == 2:
+        if size < 12 or size % 12:
+            raise Refused("CONFIG-DECK", "a 2-player deck needs a multiple of 12 cards")
+    elif size % players not in (0, players - 1) or size // players < 2 + (size % players == 0):
+        raise Refused("CONFIG-DECK", f"{size} cards cannot be dealt to {players} players")
     return deck
 
 
@@ -87,15 +194,18 @@ class Bottle:
 class Round:
     """One round: the deal, the setup, the tricks and the scores."""
 
-    def __init__(self, config, dealer, hands, face_up, bugs):
+    def __init__(self, config, dealer, hands, face_up, bugs, deck=None):
         self.bugs = bugs
         self.players = players = config["players"]
-        self.deck = build_deck(config["edition"], players)
+        self.deck = deck if deck is not None else build_deck(config["edition"], players, bugs)
         self.teams = config.get("teams")
         self.dealer = dealer
         self.eye = players == 2
         self.trick_size = 4 if self.eye else players
         self.check_deal(hands, face_up)
+        if "random-dealer" in bugs:
+            # A dealer drawn at random (seeded by the deal, so that a run can be repeated).
+            self.dealer = dealer = random.Random(json.dumps(hands)).randrange(players)
         self.hands = [set(hand) for hand in hands]
         self.face_up = [set(row) for row in face_up] if self.eye else None
         self.given = [None] * players  # each seat's setup, once it has given it
@@ -116,9 +226,15 @@ class Round:
                 for seat in range(self.players)]
 
     def check_deal(self, hands, face_up):
+        for rows in (hands, face_up or []):
+            if not isinstance(rows, list) or not all(
+                    isinstance(row, list) and all(is_rank(card) for card in row) for row in rows):
+                raise Refused("PROTOCOL", "a deal is a list of card lists per seat")
         size = len(self.deck)
         hidden = size * 2 // 3 if self.eye else size
         zones = [(hands, self.counts(hidden))]
+        if len(hands) != self.players:
+            raise Refused("DEAL-COUNTS", "one hand per seat")
         if self.eye:
             if face_up is None:
                 raise Refused("DEAL-COUNTS", "Devil's Eye needs face-up cards")
@@ -128,7 +244,7 @@ class Round:
         seen = []
         for rows, counts in zones:
             if len(rows) != self.players:
-                raise Refused("DEAL-COUNTS", "one hand per seat")
+                raise Refused("DEAL-COUNTS", "one row per seat")
             for row, count in zip(rows, counts):
                 if len(row) != count:
                     raise Refused("DEAL-COUNTS", f"a hand of {len(row)} cards, not {count}")
@@ -144,6 +260,11 @@ class Round:
         return ["devils_trick", "left", "right"]
 
     def setup(self, seat, entry):
+        for card in list(entry["discard"]) + [entry[key] for key in
+                                              ("left", "right", "to_face_up", "to_hidden")
+                                              if key in entry]:
+            if not is_rank(card):
+                raise Refused("PROTOCOL", "a card is a number")
         if self.phase != "setup":
             raise Refused("PHASE", "the setup is over")
         if not 0 <= seat < self.players:
@@ -185,6 +306,9 @@ class Round:
                 if where == "devils_trick":
                     self.devils_trick.append(card)
                 elif where == "left":
+                    to = seat - 1 if "pass-reversed" in self.bugs else seat + 1
+                    self.hands[to % n].add(card)
+                elif where == "right" and "pass-reversed" in self.bugs:
                     self.hands[(seat + 1) % n].add(card)
                 elif where == "right":
                     if "pass-back" in self.bugs:
@@ -295,11 +419,127 @@ class Round:
         return scores
 
 
+# -- conformance cases (op "case"): the same rules on a position given whole --
+
+
+def case_trick(config, given, bugs):
+    deck = build_deck(config["edition"], config["players"], bugs)
+    bottles = given["bottles"]
+    index = 0
+    for i, bottle in enumerate(bottles):
+        if bottle["price"] > bottles[index]["price"]:
+            index = i
+    price = bottles[index]["price"]
+    trick = [(seat, card) for seat, card in given["trick"]]
+    for _, card in trick:
+        if card not in deck:
+            raise Refused("PROTOCOL", f"{card} is not a card")
+    below = [(card, seat) for seat, card in trick if card < price]
+    card, winner = max(below) if below else max((c, s) for s, c in trick)
+    takes = [c for _, c in trick]
+    returned = None
+    after = [dict(bottle) for bottle in bottles]
+    bought = None
+    if below:
+        bought = index
+        if "keep-winning-card" not in bugs:
+            takes.remove(card)
+        old = bottles[index]
+        if old["price"] != START_PRICE:
+            returned = {"seat": old["owner"], "card": old["price"]}
+        after[index] = {"price": card, "owner": winner}
+    return {"winner": winner, "winning_card": card, "bottle": bought, "bottles": after,
+            "winner_takes": ranks(takes), "returned_price_card": returned}
+
+
+def _position(config, hands, face_up, trick, bugs):
+    """A round in trick play holding the given cards, the trick so far played."""
+    players = config["players"]
+    position = Round.__new__(Round)
+    position.bugs = bugs
+    position.players = players
+    position.deck = build_deck(config["edition"], players, bugs)
+    position.eye = players == 2
+    position.hands = [set(hand) for hand in hands]
+    position.face_up = [set(row) for row in face_up] if face_up is not None else None
+    position.trick = trick
+    position.phase = "play"
+    return position
+
+
+def case_legal_plays(config, given, bugs):
+    players = config["players"]
+    seat = given["seat"]
+    hands = [[] for _ in range(players)]
+    hands[seat] = given["hand"]
+    face_up = None
+    if players == 2:
+        face_up = [[], []]
+        face_up[seat] = given.get("face_up") or []
+    trick = [(s, card) for s, card in given["trick"]]
+    position = _position(config, hands, face_up, trick, bugs)
+    legal = position.playable(seat)
+    answer = {"legal": ranks(legal)}
+    if "attempts" in given:
+        held = position.hands[seat] | (position.face_up[seat] if position.eye else set())
+        answer["attempts"] = [
+            None if card in legal else "CARD-HELD" if card not in held
+            else "EYE-FOLLOW-SUIT" if position.eye else "FOLLOW-SUIT"
+            for card in given["attempts"]]
+    return answer
+
+
+def case_setup(config, given, bugs):
+    players = config["players"]
+    dealer = given["dealer"]
+    try:
+        position = Round(config, dealer, given["hands"], given.get("face_up"), bugs)
+        for k in range(1, players + 1):
+            seat = (dealer + k) % players
+            entry = dict(given["setup"][seat])
+            position.setup(seat, entry)
+    except Refused as refused:
+        if refused.rule == "PROTOCOL":
+            raise
+        return {"error": refused.rule}
+    return {"hands": [ranks(hand) for hand in position.hands],
+            "face_up": [ranks(row) for row in position.face_up] if position.eye else None,
+            "devils_trick": ranks(position.devils_trick), "leader": position.to_act}
+
+
+def case_scoring(config, given, bugs):
+    players = config["players"]
+    position = _position(config, given["captured"], None, [], bugs)
+    position.teams = config.get("teams")
+    position.captured = [list(pile) for pile in given["captured"]]
+    position.devils_trick = list(given["devils_trick"])
+    position.bottles = []
+    for item in given["bottles"]:
+        bottle = Bottle()
+        bottle.price, bottle.owner = item["price"], item["owner"]
+        position.bottles.append(bottle)
+    del players
+    return {"scores": position.score()}
+
+
+CASES = {"trick": case_trick, "legal_plays": case_legal_plays, "setup": case_setup,
+         "scoring": case_scoring}
+
+
 class Peer:
     """Answers one request at a time."""
 
-    def __init__(self, bugs):
-        self.bugs = bugs
+    def __init__(self, bugs, capabilities=None, versions=(PROTOCOL, PROTOCOL_V1),
+                 declare_deck=False, protocol_deck=False, ignore=()):
+        self.bugs = set(bugs)
+        self.capabilities = capabilities or {"players": [2, 3, 4, 5, 6],
+                                             "editions": ["classic", "matagot-2024"],
+                                             "bottles": [1, 2], "teams": True}
+        self.versions = versions
+        self.version = versions[0]
+        self.declare_deck = declare_deck
+        self.protocol_deck = protocol_deck
+        self.ignore = list(ignore)
         self.round = None
 
     def answer(self, request):
@@ -307,23 +547,90 @@ class Peer:
             return self.dispatch(request)
         except Refused as refused:
             return {"ok": False, "error": refused.message, "rule": refused.rule}
-        except (KeyError, TypeError, ValueError) as error:
-            return {"ok": False, "error": f"malformed request: {error}", "rule": "PROTOCOL"}
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            return {"ok": False, "error": f"malformed request: {error!r}", "rule": "PROTOCOL"}
+
+    def hello(self, request):
+        need(request, ("op", "protocol"))
+        if request["protocol"] not in self.versions:
+            raise Refused("PROTOCOL", f"this peer speaks {', '.join(self.versions)}")
+        self.version = request["protocol"]
+        answer = {"ok": True, "protocol": self.version}
+        if self.version != PROTOCOL_V1:
+            capabilities = dict(self.capabilities)
+            if self.declare_deck:
+                capabilities["decks"] = {
+                    edition: [[number(rank), colour, coins] for rank, (colour, coins) in
+                              sorted(build_deck(edition, 6 if edition != "classic" else 4,
+                                                self.bugs).items())]
+                    for edition in capabilities["editions"]}
+            if self.ignore:
+                capabilities["ignore"] = self.ignore
+            answer["capabilities"] = capabilities
+        return answer
+
+    def supported(self, config):
+        capabilities = self.capabilities
+        return (config["players"] in capabilities["players"]
+                and config["edition"] in capabilities["editions"]
+                and config["bottles"] in capabilities["bottles"]
+                and (capabilities["teams"] or not config["teams"]))
+
+    def new_round(self, request):
+        optional = ("face_up",) if self.version == PROTOCOL_V1 else ("face_up", "deck")
+        need(request, ("op", "config", "dealer", "hands"), optional)
+        config = check_config(request["config"])
+        players = config["players"]
+        sent = request.get("deck", request["config"].get("deck"))
+        deck = None
+        if sent is not None:
+            deck = deck_from_triples(sent, players)
+            own = build_deck(config["edition"], players, self.bugs)
+            if not self.protocol_deck and sorted(deck) == sorted(own):
+                deck = None  # the same cards: play its own data for them
+        dealer = request["dealer"]
+        if not is_int(dealer) or not 0 <= dealer < players:
+            raise Refused("PROTOCOL", "the dealer is a seat")
+        if not self.supported(config):
+            raise Refused("UNSUPPORTED", "this peer does not play that variant")
+        round_ = Round(config, dealer, request["hands"], request.get("face_up"), self.bugs, deck)
+        self.round = round_
+        return {"ok": True, "to_act": round_.to_act}
+
+    def case(self, request):
+        need(request, ("op", "kind", "config", "input"))
+        kind = request["kind"]
+        if kind not in ("trick", "legal_plays", "setup", "scoring", "record"):
+            raise Refused("PROTOCOL", f"no case kind {kind!r}")
+        if kind not in CASES:
+            raise Refused("UNSUPPORTED", f"this peer does not answer {kind} cases")
+        config = check_config(request["config"])
+        return {"ok": True, "output": CASES[kind](config, request["input"], self.bugs)}
 
     def dispatch(self, request):
         op = request["op"]
         if op == "hello":
-            if request.get("protocol") != PROTOCOL:
-                raise Refused("PROTOCOL", f"this peer speaks {PROTOCOL}")
-            return {"ok": True, "protocol": PROTOCOL}
+            return self.hello(request)
         if op == "quit":
+            need(request, ("op",))
             return {"ok": True}
         if op == "new_round":
-            config = request["config"]
-            self.round = Round(config, request["dealer"], request["hands"],
-                               request.get("face_up"), self.bugs)
-            return {"ok": True, "to_act": self.round.to_act}
+            return self.new_round(request)
+        if op == "case" and self.version != PROTOCOL_V1:
+            return self.case(request)
+        if op not in ("setup", "legal_plays", "play", "scores"):
+            raise Refused("PROTOCOL", f"unknown op {op!r}")
         round_ = self.round
+        if op == "setup":
+            need(request, ("op", "seat", "discard"), ("left", "right", "to_face_up", "to_hidden"))
+            if not is_int(request["seat"]) or not isinstance(request["discard"], list):
+                raise Refused("PROTOCOL", "seat is an integer, discard a list")
+        elif op == "play":
+            need(request, ("op", "seat", "card"))
+            if not is_int(request["seat"]) or not is_rank(request["card"]):
+                raise Refused("PROTOCOL", "seat is an integer, card a number")
+        else:
+            need(request, ("op",))
         if round_ is None:
             raise Refused("PROTOCOL", "no round has started")
         if op == "setup":
@@ -336,22 +643,47 @@ class Peer:
                     "cards": ranks(round_.playable(round_.to_act))}
         if op == "play":
             return round_.play(request["seat"], request["card"])
-        if op == "scores":
-            if round_.scores is None:
-                raise Refused("ROUND-END", "the round is not over")
-            return {"ok": True, "scores": round_.scores}
-        raise Refused("PROTOCOL", f"unknown op {op!r}")
+        if round_.scores is None:
+            raise Refused("ROUND-END", "the round is not over")
+        return {"ok": True, "scores": round_.scores}
 
 
-BUGS = ("devils-trick-assign", "half-rank-int", "seat-zero-leads", "pass-back")
+BUGS = ("devils-trick-assign", "half-rank-int", "seat-zero-leads", "pass-back", "pass-reversed",
+        "swap-colours", "wrong-coins", "random-dealer", "keep-winning-card")
+
+
+def _numbers(text):
+    return [int(part) for part in text.split(",") if part.strip()]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bug", action="append", default=[], choices=BUGS,
                         help="plant a known bug (repeatable)")
+    parser.add_argument("--players", type=_numbers, default=[2, 3, 4, 5, 6],
+                        help="player counts it supports, e.g. 3,4")
+    parser.add_argument("--editions", default="classic,matagot-2024",
+                        help="editions it supports, e.g. classic")
+    parser.add_argument("--bottles", type=_numbers, default=[1, 2], help="1, or 1,2")
+    parser.add_argument("--no-teams", action="store_true", help="no team mode")
+    parser.add_argument("--declare-deck", action="store_true",
+                        help="declare its own deck data in the hello answer")
+    parser.add_argument("--protocol-deck", action="store_true",
+                        help="play the deck each new_round carries instead of its own data")
+    parser.add_argument("--ignore", action="append", default=[],
+                        help="a conformance-case key it does not compute (repeatable)")
+    parser.add_argument("--protocol", choices=("1", "2"), default="2",
+                        help="the newest protocol version it speaks (default 2)")
     args = parser.parse_args()
-    peer = Peer(set(args.bug))
+    bugs = set(args.bug)
+    bugs.update(bug for bug in os.environ.get("BOTTLEIMP_PEER_BUGS", "").split(",") if bug)
+    unknown = bugs - set(BUGS)
+    if unknown:
+        parser.error(f"unknown bug(s) in BOTTLEIMP_PEER_BUGS: {', '.join(sorted(unknown))}")
+    capabilities = {"players": args.players, "editions": args.editions.split(","),
+                    "bottles": args.bottles, "teams": not args.no_teams}
+    versions = (PROTOCOL, PROTOCOL_V1) if args.protocol == "2" else (PROTOCOL_V1,)
+    peer = Peer(bugs, capabilities, versions, args.declare_deck, args.protocol_deck, args.ignore)
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -365,7 +697,7 @@ def main():
                 "ok": False, "error": "not an object", "rule": "PROTOCOL"}
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
-        if isinstance(request, dict) and request.get("op") == "quit":
+        if isinstance(request, dict) and request.get("op") == "quit" and answer.get("ok"):
             break
     return 0
 

@@ -1,0 +1,158 @@
+"""What a peer supports: the ``capabilities`` of its ``hello`` answer (``bottleimp-protocol/2``),
+narrowed by the command line, and the configurations the harness may generate inside them.
+
+A ``bottleimp-protocol/1`` peer declares nothing: everything is assumed supported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Final
+
+from attrs import field, frozen
+
+from ..cards import Card
+from ..config import Config
+from ..editions import EDITIONS, edition_deck
+from ..errors import ConfigError, RecordError
+from ..formats.config_json import deck_from_json, deck_to_json
+from ..formats.json_input import (
+    JSON,
+    check_keys,
+    child,
+    expect_int,
+    expect_list,
+    expect_object,
+    expect_str,
+)
+
+__all__ = ["ALL_PLAYERS", "Capabilities", "Variant", "capabilities_from_json"]
+
+ALL_PLAYERS: Final = (2, 3, 4, 5, 6)
+"""Every player count the rules define."""
+
+
+def _frozen_decks(value: Mapping[str, tuple[Card, ...]]) -> tuple[tuple[str, tuple[Card, ...]], ...]:
+    return tuple(sorted(dict(value).items()))
+
+
+@frozen
+class Capabilities:
+    """What a peer supports (every field: the whole rules when not declared).
+
+    ``decks`` holds the decks the peer declared as its own, by edition (for ``matagot-2024`` the
+    54 cards; 2-4 players play its whole ranks); ``ignore`` the keys of conformance-case answers
+    the peer does not compute (they are left out of the comparison)."""
+
+    players: tuple[int, ...] = ALL_PLAYERS
+    editions: tuple[str, ...] = EDITIONS
+    bottles: tuple[int, ...] = (1, 2)
+    teams: bool = True
+    decks: tuple[tuple[str, tuple[Card, ...]], ...] = field(default=(), converter=_frozen_decks)
+    ignore: tuple[str, ...] = ()
+
+    def narrowed(self, *, players: Iterable[int] | None = None,
+                 editions: Iterable[str] | None = None, bottles: Iterable[int] | None = None,
+                 teams: bool | None = None) -> Capabilities:
+        """These capabilities, narrowed by the command line's options (``None``: unchanged)."""
+        return Capabilities(
+            players=self.players if players is None else tuple(
+                p for p in self.players if p in set(players)),
+            editions=self.editions if editions is None else tuple(
+                e for e in self.editions if e in set(editions)),
+            bottles=self.bottles if bottles is None else tuple(
+                b for b in self.bottles if b in set(bottles)),
+            teams=self.teams if teams is None else self.teams and teams,
+            decks=dict(self.decks),
+            ignore=self.ignore,
+        )
+
+    def declared_deck(self, config: Config) -> tuple[Card, ...] | None:
+        """The peer's own cards for ``config``'s deck: its declared cards of the edition whose
+        ranks the library's deck for that player count has (``None``: it declared none)."""
+        declared = dict(self.decks).get(config.edition)
+        if declared is None:
+            return None
+        wanted = {card.rank for card in edition_deck(config.edition, config.players)}
+        return tuple(card for card in declared if card.rank in wanted)
+
+    def supports(self, config: Config) -> bool:
+        """Whether a game of ``config`` lies inside these capabilities."""
+        return (config.players in self.players and config.edition in self.editions
+                and config.bottles in self.bottles and (self.teams or config.teams is None))
+
+    def variants(self) -> tuple[Variant, ...]:
+        """Every variant the rules define inside these capabilities, fewest players first."""
+        found = []
+        for players in sorted(self.players):
+            for edition in EDITIONS:
+                if edition not in self.editions:
+                    continue
+                for bottles in sorted(self.bottles):
+                    try:
+                        Config(players=players, edition=edition, bottles=bottles)
+                    except ConfigError:
+                        continue
+                    teams = self.teams and players >= 4 and bottles == 1
+                    found.append(Variant(players, edition, bottles, teams))
+        return tuple(found)
+
+    def to_json(self) -> dict[str, JSON]:
+        """The ``capabilities`` object as the protocol writes it."""
+        data: dict[str, JSON] = {
+            "players": list(self.players),
+            "editions": list(self.editions),
+            "bottles": list(self.bottles),
+            "teams": self.teams,
+        }
+        if self.decks:
+            data["decks"] = {edition: deck_to_json(cards) for edition, cards in self.decks}
+        if self.ignore:
+            data["ignore"] = list(self.ignore)
+        return data
+
+
+@frozen
+class Variant:
+    """A variant the harness may generate: players, edition, bottles, and whether teams may be
+    drawn for it."""
+
+    players: int
+    edition: str
+    bottles: int
+    teams: bool
+
+
+_KEYS: Final = ({"players", "editions", "bottles", "teams"}, {"decks", "ignore"})
+
+
+def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabilities:
+    """The capabilities a ``hello`` answer declares; a malformed object raises ``RecordError``.
+    Absent (``None``): everything is supported."""
+    if value is None:
+        return Capabilities()
+    obj = expect_object(value, path)
+    check_keys(obj, path, set(), _KEYS[0] | _KEYS[1])
+    players = tuple(sorted({expect_int(item, child(child(path, "players"), i), 2, 6)
+                            for i, item in enumerate(expect_list(obj.get("players", list(ALL_PLAYERS)),
+                                                                 child(path, "players")))}))
+    editions = []
+    for i, item in enumerate(expect_list(obj.get("editions", list(EDITIONS)), child(path, "editions"))):
+        edition = expect_str(item, child(child(path, "editions"), i))
+        if edition in EDITIONS and edition not in editions:
+            editions.append(edition)  # an edition the library does not know is never asked for
+    bottles = tuple(sorted({expect_int(item, child(child(path, "bottles"), i), 1, 2)
+                            for i, item in enumerate(expect_list(obj.get("bottles", [1, 2]),
+                                                                 child(path, "bottles")))}))
+    teams = obj.get("teams", True)
+    if not isinstance(teams, bool):
+        raise RecordError(child(path, "teams"), "expected true or false")
+    decks: dict[str, tuple[Card, ...]] = {}
+    if obj.get("decks") is not None:
+        decks_path = child(path, "decks")
+        for edition, cards in expect_object(obj["decks"], decks_path).items():
+            decks[edition] = deck_from_json(cards, child(decks_path, edition))
+    ignore = tuple(expect_str(item, child(child(path, "ignore"), i))
+                   for i, item in enumerate(expect_list(obj.get("ignore", []), child(path, "ignore"))))
+    return Capabilities(players=players, editions=tuple(editions), bottles=bottles, teams=teams,
+                        decks=decks, ignore=ignore)

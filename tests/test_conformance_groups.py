@@ -1,0 +1,333 @@
+"""Protocol 2 and the harness on a peer with several bugs: capabilities, one group per bug with
+its rule, a minimal difference per disagreement, deck data faults (declared or inferred), every
+kind of illegal request sent and counted, vectors through the protocol, the command's options."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from bottleimp.cli import main
+from bottleimp.conformance.capabilities import Capabilities, capabilities_from_json
+from bottleimp.conformance.differential import HarnessReport, run_harness
+from bottleimp.conformance.protocol import PROTOCOL, PROTOCOL_V1, Referee
+from bottleimp.conformance.refusals import REFUSALS
+from bottleimp.conformance.remote_vectors import run_remote_vectors
+from bottleimp.errors import RecordError
+from bottleimp.formats.json_input import JSON
+from bottleimp.validation import validate_file
+
+ROOT = Path(__file__).resolve().parent.parent
+PEER = [sys.executable, str(ROOT / "examples" / "reference_peer" / "peer.py")]
+SUITE = ROOT / "spec" / "conformance"
+
+
+def _bugs(*bugs: str) -> list[str]:
+    return PEER + [part for bug in bugs for part in ("--bug", bug)]
+
+
+def _rules(report: HarnessReport) -> list[str]:
+    return sorted(group.rule for group in report.groups)
+
+
+# --- every bug in one run --------------------------------------------------------------------
+
+
+def test_four_independent_bugs_give_four_groups_each_with_its_rule(tmp_path: Path) -> None:
+    report = run_harness(_bugs("pass-reversed", "swap-colours", "random-dealer",
+                               "devils-trick-assign"),
+                         examples=300, seed=0, shrink_seconds=20, out_dir=tmp_path)
+    assert _rules(report) == ["DECK", "SCORE-BOTTLE-PENALTY", "SETUP-ORDER", "SETUP-RESOLVE"]
+    by_rule = {group.rule: group for group in report.groups}
+    assert by_rule["SETUP-ORDER"].op == "new_round"
+    assert by_rule["SETUP-RESOLVE"].op == "setup"
+    assert by_rule["SCORE-BOTTLE-PENALTY"].op == "scores"
+    deck = by_rule["DECK"].deck
+    assert deck is not None and deck.source == "inferred"
+    assert {card.rank for card in deck.cards} <= {3, 4, 4.5}
+    assert sum(len(group.games) for group in report.groups) == report.failed
+    for group in report.groups:
+        assert group.written is not None and validate_file(group.written).valid
+        note = json.loads(dict(read_extensions(group.written))["_harness"])
+        assert note["group"] == group.number and note["rule"] in (group.rule, "EYE-FOLLOW-SUIT",
+                                                                  "FOLLOW-SUIT")
+
+
+def read_extensions(path: Path) -> tuple[tuple[str, str], ...]:
+    from bottleimp.formats.records import read_record_file
+
+    return read_record_file(path).extensions
+
+
+@pytest.mark.parametrize(("bug", "rule"), [
+    ("pass-reversed", "SETUP-RESOLVE"),
+    ("random-dealer", "SETUP-ORDER"),
+    ("half-rank-int", "TRICK-PRICE"),
+    ("swap-colours", "DECK"),
+    ("wrong-coins", "DECK"),
+])
+def test_one_planted_bug_is_one_group_with_its_rule(bug: str, rule: str) -> None:
+    report = run_harness(_bugs(bug), examples=120, seed=3, shrink_seconds=2)
+    assert _rules(report) == [rule]
+
+
+def test_the_faithful_peer_gives_no_group_and_agrees_on_every_refusal() -> None:
+    report = run_harness(PEER, examples=150, seed=11, shrink_seconds=1)
+    assert report.groups == () and report.failed == 0 and report.unsupported == 0
+    assert report.protocol == PROTOCOL
+    for row in report.coverage:
+        assert row.agreed == row.sent
+        wanted = 1 if row.kind == "before-round" else 3
+        assert row.sent >= wanted, row.kind
+        kind = next(k for k in REFUSALS if k.name == row.kind)
+        assert set(row.rules) <= set(kind.rules), row
+
+
+# --- a minimal difference for every disagreement ---------------------------------------------
+
+
+def test_a_setup_disagreement_says_which_cards_went_where_SETUP_RESOLVE() -> None:
+    failure = run_harness(_bugs("pass-reversed"), examples=20, seed=1, shrink_seconds=1).failure
+    assert failure is not None and failure.disagreement is not None
+    assert failure.rule == "SETUP-RESOLVE"
+    cards = failure.disagreement.detail["cards"]
+    assert isinstance(cards, list) and cards
+    first = cards[0]
+    assert isinstance(first, dict)
+    assert {"card", "library", "peer", "given_by", "given_to"} <= set(first)
+    assert "gives it left" in failure.message or "gives it right" in failure.message
+
+
+def test_a_legal_plays_disagreement_shows_the_led_card_and_only_the_differing_cards() -> None:
+    failure = run_harness(_bugs("swap-colours"), examples=20, seed=1, shrink_seconds=1).failure
+    assert failure is not None and failure.disagreement is not None
+    assert failure.rule in ("FOLLOW-SUIT", "EYE-FOLLOW-SUIT")
+    detail = failure.disagreement.detail
+    led = detail["led"]
+    assert isinstance(led, dict) and {"card", "colour", "coins"} <= set(led)
+    only = [item for key in ("only_library", "only_peer") for item in detail[key]  # type: ignore[union-attr]
+            ]
+    assert only and all(isinstance(item, dict) and "colour" in item for item in only)
+    last = failure.exchanges[-1]
+    assert last.expected is not None and last.actual is not None
+    assert len(only) < len(last.expected["cards"]) + len(last.actual["cards"])  # type: ignore[arg-type]
+
+
+def test_a_score_disagreement_shows_the_cards_and_coins_behind_each_number() -> None:
+    failure = run_harness(_bugs("wrong-coins"), examples=10, seed=1, shrink_seconds=1).failure
+    assert failure is not None and failure.disagreement is not None
+    seats = failure.disagreement.detail["seats"]
+    assert isinstance(seats, list) and seats
+    for row in seats:
+        assert isinstance(row, dict)
+        assert "captured_coins" in row or "devils_trick_coins" in row
+
+
+# --- decks -----------------------------------------------------------------------------------
+
+
+def test_a_declared_deck_is_one_data_fault_and_the_logic_is_checked_on_it() -> None:
+    report = run_harness(_bugs("swap-colours", "wrong-coins", "pass-reversed") + ["--declare-deck"],
+                         examples=120, seed=2, shrink_seconds=2)
+    assert _rules(report) == ["DECK", "SETUP-RESOLVE"]
+    deck = next(group.deck for group in report.groups if group.rule == "DECK")
+    assert deck is not None and deck.source == "declared"
+    assert {(card.edition, card.rank) for card in deck.cards} == {
+        (edition, rank) for edition in ("classic", "matagot-2024") for rank in (3, 4, 9, 33)
+    } | {("matagot-2024", 4.5)}
+
+
+def test_new_round_carries_the_deck_and_the_referee_plays_it() -> None:
+    referee = Referee()
+    referee.handle({"op": "hello", "protocol": PROTOCOL})
+    from bottleimp.config import Config
+    from bottleimp.formats.config_json import deck_to_json
+    from bottleimp.rules.deal import deal
+
+    config = Config(players=3)
+    hands, _ = deal(config, 5, 0, 0)
+    deck = deck_to_json(config.cards)
+    first = deck[0]
+    assert isinstance(first, list)
+    deck[0] = [first[0], "green", 9]
+    answer = referee.handle({"op": "new_round", "config": {"players": 3}, "dealer": 0,
+                             "hands": [[c.rank for c in h] for h in hands], "deck": deck})
+    assert answer == {"ok": True, "to_act": 1}
+    state = referee.state
+    assert state is not None and state.config.card(1).coins == 9
+    deck[1] = [19, "blue", 1]
+    refused = referee.handle({"op": "new_round", "config": {"players": 3}, "dealer": 0,
+                              "hands": [[c.rank for c in h] for h in hands], "deck": deck})
+    assert refused["rule"] == "CONFIG-DECK"
+    v1 = Referee(PROTOCOL_V1)
+    assert v1.handle({"op": "new_round", "config": {"players": 3}, "dealer": 0,
+                      "hands": [[c.rank for c in h] for h in hands], "deck": deck})["rule"] == \
+        "PROTOCOL"
+
+
+# --- capabilities ----------------------------------------------------------------------------
+
+
+def test_games_stay_inside_the_declared_capabilities() -> None:
+    limited = PEER + ["--players", "3,4", "--editions", "classic", "--bottles", "1", "--no-teams"]
+    report = run_harness(limited, examples=60, seed=4, shrink_seconds=1)
+    assert report.capabilities == Capabilities(players=(3, 4), editions=("classic",),
+                                               bottles=(1,), teams=False)
+    assert report.failed == 0 and report.unsupported == 0 and report.groups == ()
+    assert all(row.unsupported == 0 for row in report.coverage)
+    teams = next(row for row in report.coverage if row.kind == "config-teams")
+    assert teams.sent == 0  # the peer plays no teams: never asked
+
+
+def test_a_version_1_peer_is_assumed_to_support_everything_and_unsupported_is_no_failure() -> None:
+    limited = PEER + ["--protocol", "1", "--players", "3,4", "--editions", "classic"]
+    report = run_harness(limited, examples=40, seed=4, shrink_seconds=1)
+    assert report.protocol == PROTOCOL_V1
+    assert report.unsupported > 0 and report.failed == 0 and report.groups == ()
+
+
+def test_the_options_narrow_what_a_version_1_peer_is_asked() -> None:
+    limited = PEER + ["--protocol", "1", "--players", "3,4", "--editions", "classic"]
+    report = run_harness(limited, examples=30, seed=4, shrink_seconds=1, players=[3],
+                         editions=["classic"], teams=False)
+    assert report.unsupported == 0 and report.failed == 0
+
+
+def test_no_variant_left_is_a_harness_error() -> None:
+    from bottleimp.errors import HarnessError
+
+    with pytest.raises(HarnessError, match="no variant"):
+        run_harness(PEER + ["--players", "3,4"], examples=2, players=[5])
+
+
+def test_an_unsupported_refusal_of_an_illegal_request_counts_as_coverage(tmp_path: Path) -> None:
+    script = tmp_path / "picky.py"
+    script.write_text(
+        "import importlib.util, json, sys\n"
+        f"spec = importlib.util.spec_from_file_location('peer', {str(PEER[1])!r})\n"
+        "module = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(module)\n"
+        "peer = module.Peer(set())\n"
+        "for line in sys.stdin:\n"
+        "    request = json.loads(line)\n"
+        "    if request.get('op') in ('dance', 'undo', 'deal'):\n"
+        "        answer = {'ok': False, 'error': 'not here', 'rule': 'UNSUPPORTED'}\n"
+        "    else:\n"
+        "        answer = peer.answer(request)\n"
+        "    print(json.dumps(answer), flush=True)\n", encoding="utf-8")
+    report = run_harness([sys.executable, str(script)], examples=40, seed=1, shrink_seconds=1)
+    row = next(row for row in report.coverage if row.kind == "unknown-op")
+    assert row.sent >= 3 and row.unsupported == row.sent and row.agreed == 0
+    assert report.failed == 0 and report.groups == ()
+
+
+def test_capabilities_are_read_with_json_paths() -> None:
+    parsed = capabilities_from_json({"players": [4, 3], "editions": ["classic", "other"],
+                                     "bottles": [1], "teams": False, "ignore": ["winner_takes"]})
+    assert parsed.players == (3, 4) and parsed.editions == ("classic",)
+    assert parsed.ignore == ("winner_takes",)
+    with pytest.raises(RecordError, match=r"\$\.capabilities\.players\[0\]"):
+        capabilities_from_json({"players": [9]})
+    with pytest.raises(RecordError, match="teams"):
+        capabilities_from_json({"teams": "yes"})
+
+
+# --- vectors through the protocol ------------------------------------------------------------
+
+
+def test_every_case_through_the_protocol_against_the_reference_peer() -> None:
+    report = run_remote_vectors(PEER, SUITE)
+    counts = report.counts()
+    assert report.failed == 0
+    for kind in ("trick", "legal_plays", "setup", "scoring"):
+        assert counts[kind]["passed"] > 10 and counts[kind]["skipped"] == 0
+    assert counts["record"]["passed"] == 0 and counts["record"]["skipped"] > 0
+
+
+def test_a_peer_that_keeps_the_winning_card_is_compared_on_what_decides_the_result() -> None:
+    keeping = run_remote_vectors(_bugs("keep-winning-card"), SUITE)
+    failing = [o for o in keeping.outcomes if o.status == "failed"]
+    assert failing and all(o.case.kind == "trick" and o.differs == ("winner_takes",)
+                           for o in failing)
+    ignoring = run_remote_vectors(_bugs("keep-winning-card") + ["--ignore", "winner_takes"], SUITE)
+    assert ignoring.failed == 0
+
+
+def test_vectors_through_the_protocol_from_the_command_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    command = " ".join(f"'{part}'" for part in _bugs("swap-colours"))
+    status = main(["conformance", "--vectors", str(SUITE), "--cmd", command, "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert status == 1
+    assert result["kinds"]["legal_plays"]["failed"] > 0
+    assert all(f["kind"] == "legal_plays" for f in result["failures"])
+
+
+def test_a_case_names_the_keys_that_decide_it() -> None:
+    from bottleimp.conformance.vectors import cases_from_json
+
+    value: JSON = {"format": "bottleimp-conformance/1", "kind": "scoring", "description": "x",
+                   "groups": [{"description": "g", "config": {"players": 4}, "cases": [
+                       {"description": "c", "decides": ["scores"],
+                        "input": {"captured": [[1], [], [], []],
+                                  "bottles": [{"price": 19, "owner": None}],
+                                  "devils_trick": []},
+                        "expected": {"scores": [1, 0, 0, 0]}}]}]}
+    (case,) = cases_from_json(value)
+    assert case.deciding_keys == ("scores",)
+
+
+# --- the command line ------------------------------------------------------------------------
+
+
+def test_json_output_holds_the_groups_and_the_coverage(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    command = " ".join(f"'{part}'" for part in _bugs("pass-reversed"))
+    status = main(["conformance", "--cmd", command, "--examples", "20", "--json",
+                   "--shrink-seconds", "2", "--out", str(tmp_path)])
+    result = json.loads(capsys.readouterr().out)
+    assert status == 1
+    assert [group["rule"] for group in result["groups"]] == ["SETUP-RESOLVE"]
+    failure = result["groups"][0]["failure"]
+    assert failure["request"]["op"] == "setup" and failure["detail"]["cards"]
+    assert {row["kind"] for row in result["coverage"]} == {kind.name for kind in REFUSALS}
+    assert result["summary"]["failed"] > 0
+
+
+def test_the_table_and_the_printed_failures_are_json_not_python(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    command = " ".join(f"'{part}'" for part in _bugs("devils-trick-assign"))
+    main(["conformance", "--cmd", command, "--examples", "10", "--shrink-seconds", "2",
+          "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "group  games  request  rule" in out and "SCORE-BOTTLE-PENALTY" in out
+    for line in out.splitlines():
+        for label in ("request:", "library:", "peer:   ", "detail: "):
+            if line.strip().startswith(label.strip()):
+                json.loads(line.split(label.strip(), 1)[1])
+    assert "'ok'" not in out and "True" not in out
+    assert "refusal coverage:" in out and "SETUP-FROM-DEALT" in out
+
+
+def test_cwd_is_the_peers_working_directory(capsys: pytest.CaptureFixture[str]) -> None:
+    command = f"'{sys.executable}' reference_peer/peer.py"
+    status = main(["conformance", "--cmd", command, "--cwd", str(ROOT / "examples"),
+                   "--examples", "3"])
+    assert status == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith(" passed, 0 failed")
+
+
+def test_narrowing_options_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    for option in (["--players", "7"], ["--players", "x"], ["--bottles", "3"],
+                   ["--edition", "nope"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(["conformance", "--cmd", "x", *option])
+        assert exit_.value.code == 2
+    with pytest.raises(SystemExit):
+        main(["conformance", "--serve", "--cmd", "x"])
