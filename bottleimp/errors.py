@@ -6,6 +6,8 @@
   it was tried on is unchanged (states are immutable).
 - ``RecordError`` (a ``ValueError``): input that is not a readable record or state; it names the
   JSON path of the fault.
+- ``EncodingError`` (a ``ValueError``): a number that is no action's, or an action with no number.
+- ``GameNotOverError`` (a ``ValueError``): a game's result asked before it has ended.
 """
 
 from __future__ import annotations
@@ -42,3 +44,12 @@ class RecordError(BottleImpError, ValueError):
         self.path = path
         self.message = message
         self.rule_id = rule_id
+
+
+class EncodingError(BottleImpError, ValueError):
+    """A number that encodes no action of a configuration, or an action that has no number in it
+    (see ``bottleimp.encoding``)."""
+
+
+class GameNotOverError(BottleImpError, ValueError):
+    """A result (such as the winners) asked of a game that has not ended."""

@@ -1,8 +1,8 @@
 """What one seat may see (rule VIEW-HIDDEN).
 
 A seat sees its own hidden hand, every face-up card, every card played, every captured pile
-and price card, its own setup choices, and how many cards each seat holds. It does not see
-the other seats' hands, the cards in flight during setup (other than its own), or the Devil's
+and price card, its own setup choices and the setup cards it received, and how many cards each
+seat holds. It does not see the other seats' hands, the cards in flight during setup (other than its own), or the Devil's
 Trick before the round ends (except the cards it discarded itself).
 """
 
@@ -45,6 +45,9 @@ class SeatView:
     tricks: tuple[TrickResult, ...]
     scores: tuple[int, ...] | None
     totals: tuple[int, ...]
+    received: tuple[Give, ...] = ()
+    """The setup cards other seats gave to this seat (left, right, or in Devil's Eye the
+    opponent's two), once the setup is resolved and the cards have arrived; empty before."""
 
     def cards(self) -> frozenset[Card]:
         """Every card this view shows."""
@@ -52,6 +55,7 @@ class SeatView:
         for row in self.face_up or ():
             seen.update(row)
         seen.update(give.card for give in self.my_setup)
+        seen.update(give.card for give in self.received)
         seen.update(self.devils_trick or ())
         seen.update(play.card for play in self.plays)
         for pile in self.captured:
@@ -92,4 +96,24 @@ def view(state: GameState, seat: int) -> SeatView:
         tricks=round_.tricks,
         scores=round_.scores,
         totals=state.totals,
+        received=() if state.phase is Phase.SETUP else _received(state.config, round_.setup, seat),
     )
+
+
+def _received(config: Config, setup: tuple[tuple[Give, ...], ...], seat: int) -> tuple[Give, ...]:
+    """The gives whose cards went to ``seat`` when the setup resolved (rule SETUP-RESOLVE)."""
+    players = config.players
+    received = []
+    for gives in setup:
+        for give in gives:
+            to = give.to
+            if (
+                (to is Destination.LEFT and (give.seat + 1) % players == seat)
+                or (to is Destination.RIGHT and (give.seat - 1) % players == seat)
+                or (to in _TO_OPPONENT and give.seat != seat)
+            ):
+                received.append(give)
+    return tuple(received)
+
+
+_TO_OPPONENT = (Destination.OPPONENT_FACE_UP, Destination.OPPONENT_HIDDEN)
