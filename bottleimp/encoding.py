@@ -59,6 +59,7 @@ __all__ = [
     "legal_action_mask",
     "num_actions",
     "observation",
+    "observation_entries",
     "observation_layout",
     "observe",
     "observation_size",
@@ -269,7 +270,7 @@ def observation(source: SeatView) -> list[float]:
     """The fixed-length numeric observation of a seat's view (``observation_layout`` names each
     stretch of it). It is a function of the view alone, so it holds nothing the seat may not see.
     """
-    ones, values = _observation_entries(source)
+    ones, values = observation_entries(source)
     vector = [0.0] * _observation_tables(source.config).size
     for index in ones:
         vector[index] = 1.0
@@ -278,8 +279,10 @@ def observation(source: SeatView) -> list[float]:
     return vector
 
 
-def _observation_entries(seen: SeatView) -> tuple[list[int], list[tuple[int, float]]]:
-    """The positions that hold 1, and the other nonzero positions with their values."""
+def observation_entries(seen: SeatView) -> tuple[list[int], list[tuple[int, float]]]:
+    """``observation`` in sparse form: the positions that hold 1, and the other positions that
+    may be nonzero with their values (every other position is 0). For filling a preallocated
+    array fast: ``array[:] = 0; array[ones] = 1; for i, v in values: array[i] = v``."""
     t = _observation_tables(seen.config)
     at, index, n, p = t.offsets, t.card_index, t.cards, t.players
     observer = seen.seat
