@@ -80,6 +80,9 @@ _DEFAULTS: Final[dict[str, Any]] = {
     "target_score": 0,
 }
 
+_CHANCE: Final[int] = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL: Final[int] = int(pyspiel.PlayerId.TERMINAL)
+
 _TARGET_ROUNDS_CAP: Final = 100
 """The nominal round count behind ``max_game_length`` when the game ends at a target score."""
 
@@ -177,7 +180,7 @@ class _Fixed:
     """What every state of one game shares and never changes: the configuration and the action
     tables. Copies of a state (pyspiel clones them with ``copy.deepcopy``) share it."""
 
-    __slots__ = ("config", "decode", "encode", "ranks", "cards", "initial")
+    __slots__ = ("config", "decode", "encode", "ranks", "cards", "initial", "outcomes")
 
     def __init__(self, config: Config) -> None:
         self.config = config
@@ -187,6 +190,13 @@ class _Fixed:
         self.ranks = [str(card.rank) for card in config.cards]
         self.initial = new_game(config, 0)
         """The placeholder before the first deal (its cards are replaced by the chance deal)."""
+        count = len(config.cards)
+        self.outcomes = [
+            [(index, 1.0 / left) for index in range(count)] if left else []
+            for left in range(count + 1)
+        ]
+        """``outcomes[left][index]``: the chance outcome of dealing card ``index`` when ``left``
+        cards are still to be dealt."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Fixed:
         return self
@@ -227,6 +237,8 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
         self._shared = _Shared(self._fixed.initial)
         self._dealt: list[int] | None = []
         self._undealt: list[int] = list(range(len(game.config.cards)))
+        self._player: int = _CHANCE
+        """The player to act, kept up to date: pyspiel asks for it several times per action."""
 
     @property
     def game_state(self) -> GameState:
@@ -240,13 +252,33 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
         return self._dealt is not None
 
     def current_player(self) -> int:
-        if self._dealt is not None:
-            return pyspiel.PlayerId.CHANCE
-        seat = self._shared.value.to_act
-        return pyspiel.PlayerId.TERMINAL if seat is None else seat
+        return self._player
 
     def is_terminal(self) -> bool:
-        return self._dealt is None and self._shared.value.to_act is None
+        return self._player == _TERMINAL
+
+    # Python callers reach these directly; pyspiel's C++ (and C++ algorithms) reach the same
+    # answers through current_player, is_terminal, _legal_actions and chance_outcomes. Answering
+    # in Python spares a Python caller several crossings into C++ and back per call.
+
+    def is_chance_node(self) -> bool:
+        return self._player == _CHANCE
+
+    def is_player_node(self) -> bool:
+        return self._player >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action numbers of ``player`` (default: the player to act); at a chance
+        node, the cards that can be dealt."""
+        current = self._player
+        if player is None:
+            player = current
+        if player != current or current == _TERMINAL:
+            return []
+        if current == _CHANCE:
+            return list(self._undealt)
+        encode = self._fixed.encode
+        return [encode[action] for action in legal_actions(self._shared.value)]
 
     def _legal_actions(self, player: int) -> list[int]:
         state = self._shared.value
@@ -257,22 +289,31 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         undealt = self._undealt
-        probability = 1.0 / len(undealt)
-        return [(index, probability) for index in undealt]
+        outcomes = self._fixed.outcomes[len(undealt)]
+        return [outcomes[index] for index in undealt]
 
     def _apply_action(self, action: int) -> None:
         dealt = self._dealt
         if dealt is None:
-            state = self._shared.value
-            self._shared = _Shared(apply(state, self._fixed.decode[state.to_act][action]))
-            if self._shared.value.phase is Phase.ROUND_OVER:
-                self._dealt, self._undealt = [], list(range(len(self._fixed.config.cards)))
+            state = apply(self._shared.value, self._fixed.decode[self._player][action])
+            self._shared = _Shared(state)
+            seat = state.to_act
+            if seat is None:
+                self._player = _TERMINAL
+            elif state.phase is Phase.ROUND_OVER:
+                self._dealt, self._undealt = [], list(range(len(self._fixed.cards)))
+                self._player = _CHANCE
+            else:
+                self._player = seat
             return
         self._undealt.remove(action)
         dealt.append(action)
         if not self._undealt:
-            self._shared = _Shared(_dealt_state(self._shared.value, dealt))
+            state = _dealt_state(self._shared.value, dealt)
+            self._shared = _Shared(state)
             self._dealt = None
+            assert state.to_act is not None
+            self._player = state.to_act
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
