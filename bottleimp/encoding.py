@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from operator import attrgetter
 from typing import Final
 
 from attrs import frozen
@@ -232,16 +233,35 @@ def observation_size(config: Config) -> int:
     return last.offset + last.size
 
 
+Positions = dict[Card, int]
+"""Where each card's 1 goes in one row of a segment."""
+
+
 @frozen(eq=False)
 class _ObservationTables:
-    card_index: dict[Card, int]
-    offsets: dict[str, int]
+    """Per-configuration positions, so that an observation is a few dictionary lookups per card.
+
+    Rows of per-seat segments are indexed by ``[observer][seat]`` (the relative row already
+    chosen)."""
+
     size: int
     cards: int
     players: int
     coins: float
-    destination_slot: dict[Destination, int]
-    team_of: tuple[tuple[int, ...], ...]
+    at: dict[str, int]
+    hand: Positions
+    played: Positions
+    devils_trick: Positions
+    my_setup: dict[Destination, Positions]
+    bottle_price: tuple[Positions, ...]
+    face_up: tuple[tuple[Positions, ...], ...]
+    received: tuple[tuple[Positions, ...], ...]
+    trick: tuple[tuple[Positions, ...], ...]
+    captured: tuple[tuple[Positions, ...], ...]
+    relative: tuple[tuple[int, ...], ...]
+    """``relative[observer][seat]``: the seat's row, ``(seat - observer) % players``."""
+    fixed: tuple[tuple[int, ...], ...]
+    """``fixed[observer]``: the 1s that never change for an observer (its team)."""
 
 
 @lru_cache(maxsize=64)
@@ -251,19 +271,50 @@ def _observation_tables(config: Config) -> _ObservationTables:
     for team in teams:
         for seat in team:
             team_of[seat] = team
+    at = {segment.name: segment.offset for segment in observation_layout(config)}
+    cards, n, p = config.cards, len(config.cards), config.players
+
+    def positions(offset: int) -> Positions:
+        return {card: offset + index for index, card in enumerate(cards)}
+
+    def by_seat(name: str) -> tuple[tuple[Positions, ...], ...]:
+        rows = [positions(at[name] + row * n) for row in range(p)]
+        return tuple(
+            tuple(rows[(seat - observer) % p] for seat in range(p)) for observer in range(p)
+        )
+
     return _ObservationTables(
-        card_index=_tables(config).card_index,
-        offsets={segment.name: segment.offset for segment in observation_layout(config)},
         size=observation_size(config),
-        cards=len(config.cards),
-        players=config.players,
-        coins=float(coins(config.cards)),
-        destination_slot={d: slot for slot, d in enumerate(setup_destinations(config))},
-        team_of=tuple(team_of),
+        cards=n,
+        players=p,
+        coins=float(coins(cards)),
+        at=at,
+        hand=positions(at["hand"]),
+        played=positions(at["played"]),
+        devils_trick=positions(at["devils_trick"]),
+        my_setup={
+            destination: positions(at["my_setup"] + slot * n)
+            for slot, destination in enumerate(setup_destinations(config))
+        },
+        bottle_price=tuple(
+            positions(at["bottle_price"] + bottle * n) for bottle in range(config.bottles)
+        ),
+        face_up=by_seat("face_up"),
+        received=by_seat("received"),
+        trick=by_seat("trick"),
+        captured=by_seat("captured"),
+        relative=tuple(
+            tuple((seat - observer) % p for seat in range(p)) for observer in range(p)
+        ),
+        fixed=tuple(
+            tuple(at["team"] + (seat - observer) % p for seat in team_of[observer])
+            for observer in range(p)
+        ),
     )
 
 
 _PHASES: Final = {Phase.SETUP: 0, Phase.PLAY: 1, Phase.ROUND_OVER: 2, Phase.GAME_OVER: 3}
+_card_of: Final = attrgetter("card")
 
 
 def observation(source: SeatView) -> list[float]:
@@ -284,53 +335,53 @@ def observation_entries(seen: SeatView) -> tuple[list[int], list[tuple[int, floa
     may be nonzero with their values (every other position is 0). For filling a preallocated
     array fast: ``array[:] = 0; array[ones] = 1; for i, v in values: array[i] = v``."""
     t = _observation_tables(seen.config)
-    at, index, n, p = t.offsets, t.card_index, t.cards, t.players
+    at, n, p = t.at, t.cards, t.players
     observer = seen.seat
-    ones = [at["hand"] + index[card] for card in seen.hand]
+    relative = t.relative[observer]
+    ones = list(t.fixed[observer])
+    ones += map(t.hand.__getitem__, seen.hand)
     if seen.face_up is not None:
-        base = at["face_up"]
-        for seat, row in enumerate(seen.face_up):
-            offset = base + ((seat - observer) % p) * n
-            ones.extend(offset + index[card] for card in row)
-    base = at["my_setup"]
-    slot = t.destination_slot
-    ones.extend(base + slot[give.to] * n + index[give.card] for give in seen.my_setup)
-    base = at["received"]
-    ones.extend(
-        base + ((give.seat - observer) % p) * n + index[give.card] for give in seen.received
-    )
-    base = at["trick"]
-    ones.extend(
-        base + ((play.seat - observer) % p) * n + index[play.card] for play in seen.current_trick
-    )
-    if seen.current_trick:
-        ones.append(at["trick_leader"] + (seen.current_trick[0].seat - observer) % p)
-    base = at["played"]
-    ones.extend(base + index[play.card] for play in seen.plays)
-    base = at["captured"]
+        face_up = t.face_up[observer]
+        for seat, up in enumerate(seen.face_up):
+            ones += map(face_up[seat].__getitem__, up)
+    for give in seen.my_setup:
+        ones.append(t.my_setup[give.to][give.card])
+    received = t.received[observer]
+    for give in seen.received:
+        ones.append(received[give.seat][give.card])
+    trick = seen.current_trick
+    if trick:
+        trick_rows = t.trick[observer]
+        for play in trick:
+            ones.append(trick_rows[play.seat][play.card])
+        ones.append(at["trick_leader"] + relative[trick[0].seat])
+    ones += map(t.played.__getitem__, map(_card_of, seen.plays))
+    captured = t.captured[observer]
     for seat, pile in enumerate(seen.captured):
-        offset = base + ((seat - observer) % p) * n
-        ones.extend(offset + index[card] for card in pile)
+        ones += map(captured[seat].__getitem__, pile)
     for number, bottle in enumerate(seen.bottles):
         if bottle.price_card is not None:
-            ones.append(at["bottle_price"] + number * n + index[bottle.price_card])
+            ones.append(t.bottle_price[number][bottle.price_card])
         if bottle.owner is not None:
-            ones.append(at["bottle_owner"] + number * p + (bottle.owner - observer) % p)
+            ones.append(at["bottle_owner"] + number * p + relative[bottle.owner])
     if seen.devils_trick is not None:
-        ones.extend(at["devils_trick"] + index[card] for card in seen.devils_trick)
+        ones += map(t.devils_trick.__getitem__, seen.devils_trick)
     ones.append(at["phase"] + _PHASES[seen.phase])
     if seen.to_act is not None:
-        ones.append(at["to_act"] + (seen.to_act - observer) % p)
-    ones.append(at["dealer"] + (seen.dealer - observer) % p)
-    ones.extend(at["team"] + (seat - observer) % p for seat in t.team_of[observer])
+        ones.append(at["to_act"] + relative[seen.to_act])
+    ones.append(at["dealer"] + relative[seen.dealer])
+    hand_sizes, setup_given, totals = at["hand_sizes"], at["setup_given"], at["totals"]
+    coins_ = t.coins
     values: list[tuple[int, float]] = [(at["devils_trick_size"], seen.devils_trick_size / n)]
     for seat in range(p):
-        relative = (seat - observer) % p
-        values.append((at["hand_sizes"] + relative, seen.hand_sizes[seat] / n))
-        values.append((at["setup_given"] + relative, seen.setup_given[seat] / 4))
-        values.append((at["totals"] + relative, seen.totals[seat] / t.coins))
-        if seen.scores is not None:
-            values.append((at["scores"] + relative, seen.scores[seat] / t.coins))
+        row = relative[seat]
+        values.append((hand_sizes + row, seen.hand_sizes[seat] / n))
+        values.append((setup_given + row, seen.setup_given[seat] / 4))
+        values.append((totals + row, seen.totals[seat] / coins_))
+    if seen.scores is not None:
+        scores = at["scores"]
+        for seat in range(p):
+            values.append((scores + relative[seat], seen.scores[seat] / coins_))
     values.append((at["progress"], _progress(seen)))
     return ones, values
 

@@ -8,6 +8,8 @@ Trick before the round ends (except the cards it discarded itself).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from attrs import frozen
 
 from .actions import Destination, Give, Play
@@ -100,8 +102,11 @@ def view(state: GameState, seat: int) -> SeatView:
     )
 
 
+@lru_cache(maxsize=1024)
 def _received(config: Config, setup: tuple[tuple[Give, ...], ...], seat: int) -> tuple[Give, ...]:
-    """The gives whose cards went to ``seat`` when the setup resolved (rule SETUP-RESOLVE)."""
+    """The gives whose cards went to ``seat`` when the setup resolved (rule SETUP-RESOLVE).
+
+    Cached: every state of a round's trick play shares one setup, and views are asked often."""
     players = config.players
     received = []
     for gives in setup:

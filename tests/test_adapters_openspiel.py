@@ -78,7 +78,7 @@ def test_the_deal_is_chance_nodes_one_card_each_in_deal_order(name: str) -> None
     game = load(PARAMS[name])
     config = game.config
     state = game.new_initial_state()
-    order = []
+    order: list[bottleimp.Card] = []
     while state.is_chance_node():
         assert state.legal_actions() == sorted(i for i, _ in state.chance_outcomes())
         index = random.Random(len(order)).choice(state.legal_actions())

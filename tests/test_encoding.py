@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -150,7 +151,7 @@ def test_view_json_faults_name_their_path() -> None:
         ("totals", [0, 0], "$.totals"),
         ("my_setup", [{"type": "play", "seat": 2, "card": 3}], "$.my_setup[0]"),
     ]:
-        broken = dict(doc, **{key: value})
+        broken: dict[str, Any] = dict(doc, **{key: value})
         with pytest.raises(RecordError) as caught:
             view_from_json(broken)
         assert caught.value.path == path, (key, caught.value)

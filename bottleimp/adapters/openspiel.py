@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 import numpy as np
-import pyspiel  # type: ignore[import-untyped]
+import pyspiel
 
 from .. import (
     Action,
@@ -355,9 +355,9 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
         anew, uniformly among the deals consistent with what it has seen (the plays, following
         suit included). ``sampler`` is accepted for OpenSpiel's signature; the draws come from
         Python's ``random``."""
+        clone: BottleImpState = self.clone()
         if self._dealt is not None or self.is_terminal():
-            return self.clone()
-        clone = self.clone()
+            return clone
         rng = random.Random(random.getrandbits(64))
         clone._shared = _Shared(resample(self._shared.value, player, rng))
         return clone

@@ -87,6 +87,7 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
         players = self.config.players
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = self.possible_agents[:]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         tables = _tables(self.config)
         self._decode = tables.decode
         self._encode = tables.encode
@@ -101,7 +102,7 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
             )
             for agent in self.possible_agents
         }
-        self.action_spaces = {
+        self.action_spaces: dict[str, spaces.Space[Any]] = {
             agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents
         }
         self._seeds = np.random.default_rng()
@@ -135,17 +136,16 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
         self._reset_bookkeeping()
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        seat = self.possible_agents.index(agent)
-        observation = np.zeros(self._size, np.float32)
-        ones, values = observation_entries(view(self.game_state, seat))
-        observation[ones] = 1.0
-        for position, value in values:
-            observation[position] = value
-        mask = np.zeros(self._num_actions, np.int8)
+        seat = self._seats[agent]
         state = self.game_state
+        ones, values = observation_entries(view(state, seat))
+        observation = np.zeros(self._size, np.float32)
+        observation.put(ones, 1.0)
+        observation.put([position for position, _ in values], [value for _, value in values])
+        mask = np.zeros(self._num_actions, np.int8)
         if state.to_act == seat:
             encode = self._encode
-            mask[[encode[action] for action in legal_actions(state)]] = 1
+            mask.put([encode[action] for action in legal_actions(state)], 1)
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
