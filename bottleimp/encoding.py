@@ -8,17 +8,13 @@ wants. The layouts are documented in ``docs/guide/bots.md``.
 **Actions.** With ``N = len(config.cards)`` cards (indexed by position in ``config.cards``, in
 ascending rank order), the ``4 * N + 1`` action numbers of a configuration are:
 
-====================  ======================================================================
-numbers               action of the seat to act
-====================  ======================================================================
-``0 .. N-1``          ``Give`` card ``n`` to the first setup destination (the Devil's Trick)
-``N .. 2N-1``         ``Give`` card ``n - N`` to the second (left; Devil's Eye: opponent's
-                      face-up cards)
-``2N .. 3N-1``        ``Give`` card ``n - 2N`` to the third (right; Devil's Eye: opponent's
-                      hidden hand)
-``3N .. 4N-1``        ``Play`` card ``n - 3N``
-``4N``                ``StartRound``
-====================  ======================================================================
+| numbers | action of the seat to act |
+| --- | --- |
+| ``0 .. N-1`` | ``Give`` card ``n`` to the first setup destination (the Devil's Trick) |
+| ``N .. 2N-1`` | ``Give`` card ``n - N`` to the second (left; Devil's Eye: opponent face-up) |
+| ``2N .. 3N-1`` | ``Give`` card ``n - 2N`` to the third (right; Devil's Eye: opponent hidden) |
+| ``3N .. 4N-1`` | ``Play`` card ``n - 3N`` |
+| ``4N`` | ``StartRound`` |
 
 The seat is not encoded: an action number is always the seat to act's, so decoding it needs
 the seat (``action_from_int(config, n, seat)``).
