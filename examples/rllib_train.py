@@ -119,7 +119,8 @@ def main() -> None:
             f"(player_0), "
             f"policy loss {learner.get('policy_loss', float('nan')):.4f}, "
             f"entropy {learner.get('entropy', float('nan')):.3f}, "
-            f"{result.get('time_this_iter_s', 0.0):.1f}s"
+            f"{result.get('time_this_iter_s', 0.0):.1f}s",
+            flush=True,
         )
     checkpoint = algorithm.save()
     print("checkpoint:", checkpoint.checkpoint.path)
