@@ -25,7 +25,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pyspiel
 
 import bottleimp
@@ -69,7 +68,6 @@ def pettingzoo(config: bottleimp.Config, seconds: float) -> float:
     rng = random.Random(1)
     env = raw_env(config=config)
     decisions = seed = 0
-    flatnonzero = np.flatnonzero
     start = time.process_time()
     while time.process_time() - start < seconds:
         env.reset(seed=seed)
@@ -79,7 +77,7 @@ def pettingzoo(config: bottleimp.Config, seconds: float) -> float:
             if termination or truncation:
                 env.step(None)
                 continue
-            legal = flatnonzero(observation["action_mask"])
+            legal = observation["action_mask"].nonzero()[0]
             env.step(int(legal[rng.randrange(len(legal))]))
             decisions += 1
     return decisions / (time.process_time() - start)

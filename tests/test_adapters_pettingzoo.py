@@ -52,10 +52,19 @@ def play(game: Any, seed: int) -> dict[str, float]:
     return final
 
 
-def test_observations_and_masks_are_those_of_the_views() -> None:
-    game = raw_env(players=4, rounds=2)
+@pytest.mark.parametrize("name", SHORT)
+def test_observations_and_masks_are_those_of_the_views_after_every_action(name: str) -> None:
+    # The environment updates observations action by action: compare them with the views'
+    # observations for every seat after every action of two rounds (or a target-score game).
+    config = SHORT[name]
+    if config.rounds is not None:
+        config = Config(players=config.players, edition=config.edition, bottles=config.bottles,
+                        teams=config.teams, rounds=2)
+    game = raw_env(config=config)
     game.reset(seed=5)
-    for step in range(60):
+    step = 0
+    while not game.game_state.is_over:
+        step += 1
         state = game.game_state
         assert state.phase in (Phase.SETUP, Phase.PLAY)
         for seat, agent in enumerate(game.possible_agents):
@@ -71,7 +80,9 @@ def test_observations_and_masks_are_those_of_the_views() -> None:
             else:
                 assert not mask.any()
         legal = bottleimp.legal_action_ints(state)
-        game.step(legal[step % len(legal)])
+        game.step(legal[(step * 7) % len(legal)])
+        if step % 5 == 0:  # agents observed at odd moments too
+            game.observe(game.possible_agents[step % config.players])
 
 
 def test_rounds_start_by_themselves_and_the_rewards_are_the_results() -> None:
