@@ -26,27 +26,46 @@ class SeatView:
     seat: int
     """The seat whose view this is."""
     config: Config
+    """The game's configuration."""
     phase: Phase
+    """The phase of the game, which says what kind of action comes next."""
     to_act: int | None
+    """The seat to act; ``None`` once the game is over."""
     round_index: int
+    """The current round, from 0."""
     dealer: int
+    """The current round's dealer."""
     hand: tuple[Card, ...]
+    """This seat's hidden hand, in ascending rank order."""
     face_up: tuple[tuple[Card, ...], ...] | None
+    """Devil's Eye: every seat's face-up cards (public); ``None`` in other games."""
     hand_sizes: tuple[int, ...]
+    """How many cards each seat holds in its hidden hand."""
     setup_given: tuple[int, ...]
+    """How many setup cards each seat has given this round."""
     my_setup: tuple[Give, ...]
+    """This seat's own setup gives this round, in the order given."""
     devils_trick: tuple[Card, ...] | None
     """The Devil's Trick once the round is over; ``None`` while it is hidden (a seat's own
     discards are in ``my_setup``)."""
     devils_trick_size: int
+    """How many cards lie in the Devil's Trick (during the setup: discarded so far)."""
     plays: tuple[Play, ...]
+    """Every card played this round, in order (the current trick is the tail)."""
     current_trick: tuple[Play, ...]
+    """The plays of the trick in progress (empty between tricks)."""
     leader: int
+    """The seat that leads (or led) the current trick."""
     bottles: tuple[Bottle, ...]
+    """Every bottle: its price card and owner."""
     captured: tuple[tuple[Card, ...], ...]
+    """Each seat's captured cards, in the order captured."""
     tricks: tuple[TrickResult, ...]
+    """What each completed trick of the round decided."""
     scores: tuple[int, ...] | None
+    """Each seat's score for the round once it is scored; ``None`` before."""
     totals: tuple[int, ...]
+    """Each seat's running total."""
     received: tuple[Give, ...] = ()
     """The setup cards other seats gave to this seat (left, right, or in Devil's Eye the
     opponent's two), once the setup is resolved and the cards have arrived; empty before."""

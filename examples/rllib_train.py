@@ -77,7 +77,7 @@ def main() -> None:
     parser.add_argument("--address", default=None, help="a Ray cluster's address")
     args = parser.parse_args()
 
-    ray.init(address=args.address, include_dashboard=False, log_to_driver=False)
+    ray.init(address=args.address, include_dashboard=False)
     register_env("bottle_imp", make_env)
     env_config = {"players": args.players, "rounds": args.rounds}
     config = (
