@@ -84,7 +84,10 @@ def main() -> None:
         PPOConfig()
         # RLlib's environment check steps with unmasked random actions, which the game refuses.
         .environment("bottle_imp", env_config=env_config, disable_env_checking=True)
-        .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=1)
+        # A slow machine may take longer than RLlib's default minute to sample a batch: wait.
+        .env_runners(
+            num_env_runners=args.env_runners, num_envs_per_env_runner=1, sample_timeout_s=900
+        )
         .multi_agent(
             policies={"shared"},
             policy_mapping_fn=lambda agent_id, episode, **kwargs: "shared",

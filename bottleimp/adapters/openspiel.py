@@ -52,6 +52,7 @@ from .. import (
     GameState,
     Phase,
     apply,
+    default_teams,
     legal_actions,
     new_game,
     returns,
@@ -67,7 +68,14 @@ from ..encoding import (
 )
 from ..sampling import resample
 
-__all__ = ["GAME_NAME", "BottleImpGame", "BottleImpState", "config_from_params"]
+__all__ = [
+    "GAME_NAME",
+    "BottleImpGame",
+    "BottleImpObserver",
+    "BottleImpState",
+    "action_of",
+    "config_from_params",
+]
 
 GAME_NAME: Final = "python_bottle_imp"
 
@@ -97,8 +105,6 @@ def config_from_params(params: dict[str, Any]) -> Config:
     if not teams_text:
         teams = None
     elif teams_text == "default":
-        from .. import default_teams
-
         teams = default_teams(players)
     else:
         teams = [[int(seat) for seat in team.split()] for team in teams_text.split("|")]
@@ -430,9 +436,7 @@ class BottleImpObserver:
         self._hand = self.dict["hand"].reshape(-1)
         self._totals_at = next(s.offset for s in observation_layout(config) if s.name == "totals")
         self._index = _tables(config).card_index
-        from ..cards import coins
-
-        self._coins = float(coins(config.cards))
+        self._coins = float(sum(card.coins for card in config.cards))
 
     def set_from(self, state: BottleImpState, player: int) -> None:
         tensor = self.tensor
