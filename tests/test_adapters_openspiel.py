@@ -169,6 +169,24 @@ def test_resampled_worlds_look_the_same_to_the_seat_and_play_on(name: str) -> No
                 world = bottleimp.apply(world, rng.choice(bottleimp.legal_actions(world)))
 
 
+def test_resampling_from_the_information_state_follows_the_sampler() -> None:
+    game = load({"players": 4, "rounds": 1})
+    state = play_randomly(game, random.Random(6), stop=20)
+    seat = state.current_player()
+
+    def sampler(k: int) -> Any:
+        draws = random.Random(k)
+        return draws.random
+
+    first = state.resample_from_infostate(seat, sampler(1))
+    again = state.resample_from_infostate(seat, sampler(1))
+    other = state.resample_from_infostate(seat, sampler(2))
+    assert first.game_state == again.game_state != other.game_state
+    assert first.history() == state.history()
+    assert first.information_state_string(seat) == state.information_state_string(seat)
+    assert first.legal_actions() == state.legal_actions()
+
+
 def test_resampling_changes_what_the_seat_has_not_seen() -> None:
     state = random_game(Config(players=4), 1, actions=20)
     worlds = {resample(state, 0, random.Random(k)).round.hands for k in range(10)}

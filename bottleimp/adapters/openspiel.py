@@ -358,14 +358,15 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> BottleImpState:
         """A state that ``player`` cannot tell from this one: the cards it has not seen dealt
-        anew, uniformly among the deals consistent with what it has seen (the plays, following
-        suit included). ``sampler`` is accepted for OpenSpiel's signature; the draws come from
-        Python's ``random``."""
+        anew, consistently with everything it has seen (see ``bottleimp.sampling.resample``).
+        ``sampler`` is OpenSpiel's: a callable returning a float in [0, 1), such as
+        ``pyspiel.UniformProbabilitySampler``; one draw of it seeds the deal, so a seeded
+        sampler makes resampling reproducible. Without one, Python's ``random`` seeds it."""
         clone: BottleImpState = self.clone()
         if self._dealt is not None or self.is_terminal():
             return clone
-        rng = random.Random(random.getrandbits(64))
-        clone._shared = _Shared(resample(self._shared.value, player, rng))
+        seed = int(sampler() * 2**53) if callable(sampler) else random.getrandbits(64)
+        clone._shared = _Shared(resample(self._shared.value, player, random.Random(seed)))
         return clone
 
     def __str__(self) -> str:
