@@ -43,8 +43,11 @@ from .. import (
     Bottle,
     Card,
     Config,
+    Destination,
     GameState,
+    Give,
     Phase,
+    Play,
     StartRound,
     apply,
     legal_actions,
@@ -52,9 +55,8 @@ from .. import (
     returns,
     view,
 )
-from ..actions import Destination, Give, Play
-from ..view import _received
 from ..encoding import _observation_tables, _tables, observation_entries, observation_size
+from ..view import _received
 
 __all__ = ["BottleImpEnv", "env", "raw_env"]
 
