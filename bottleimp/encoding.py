@@ -87,9 +87,19 @@ class _Tables:
     size: int
     card_index: dict[Card, int]
     encode: dict[Action, int]
+    by_id: dict[int, int]
+    """``encode`` keyed by the identity of the engine's own action objects (which live as long
+    as the engine's tables): no Python-level hash to compute per lookup."""
     decode: tuple[tuple[Action, ...], ...]
     """``decode[seat][n]``: the action number ``n`` of ``seat``, the very object the engine's
     ``legal_actions`` returns, so that ``apply`` recognises it without checking it again."""
+
+    def numbers(self, actions: Sequence[Action]) -> list[int]:
+        """The numbers of ``actions`` (actions of this configuration)."""
+        try:
+            return list(map(self.by_id.__getitem__, map(id, actions)))
+        except KeyError:  # an action equal to, but not, one of the engine's objects
+            return list(map(self.encode.__getitem__, actions))
 
 
 @lru_cache(maxsize=64)
@@ -112,6 +122,7 @@ def _tables(config: Config) -> _Tables:
         size=4 * count + 1,
         card_index={card: index for index, card in enumerate(cards)},
         encode=encode,
+        by_id={id(action): number for action, number in encode.items()},
         decode=tuple(decode),
     )
 
@@ -147,8 +158,7 @@ def action_from_int(config: Config, number: int, seat: int) -> Action:
 def legal_action_ints(source: GameState | SeatView) -> list[int]:
     """The numbers of the legal actions, ascending (of the seat to act; from a view, of the
     view's seat if it is the seat to act, else empty)."""
-    encode = _tables(source.config).encode
-    return [encode[action] for action in legal_actions(source)]
+    return _tables(source.config).numbers(legal_actions(source))
 
 
 def legal_action_mask(source: GameState | SeatView) -> list[int]:

@@ -186,12 +186,13 @@ class _Fixed:
     """What every state of one game shares and never changes: the configuration and the action
     tables. Copies of a state (pyspiel clones them with ``copy.deepcopy``) share it."""
 
-    __slots__ = ("config", "decode", "encode", "ranks", "cards", "initial", "outcomes")
+    __slots__ = ("config", "decode", "encode", "numbers", "ranks", "cards", "initial", "outcomes")
 
     def __init__(self, config: Config) -> None:
         self.config = config
         self.decode = _tables(config).decode
         self.encode = _tables(config).encode
+        self.numbers = _tables(config).numbers
         self.cards = config.cards
         self.ranks = [str(card.rank) for card in config.cards]
         self.initial = new_game(config, 0)
@@ -283,15 +284,13 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
             return []
         if current == _CHANCE:
             return list(self._undealt)
-        encode = self._fixed.encode
-        return [encode[action] for action in legal_actions(self._shared.value)]
+        return self._fixed.numbers(legal_actions(self._shared.value))
 
     def _legal_actions(self, player: int) -> list[int]:
         state = self._shared.value
         if player != state.to_act:
             return []
-        encode = self._fixed.encode
-        return [encode[action] for action in legal_actions(state)]
+        return self._fixed.numbers(legal_actions(state))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         undealt = self._undealt

@@ -96,7 +96,7 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         tables = _tables(self.config)
         self._decode = tables.decode
-        self._encode = tables.encode
+        self._numbers = tables.numbers
         self._num_actions = tables.size
         self._size = observation_size(self.config)
         self.observation_spaces = {
@@ -148,8 +148,7 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
         state = self.game_state
         mask = np.zeros(self._num_actions, np.int8)
         if state.to_act == seat:
-            encode = self._encode
-            mask.put([encode[action] for action in legal_actions(state)], 1)
+            mask.put(self._numbers(legal_actions(state)), 1)
         return {"observation": self._tracker.observation(state, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
