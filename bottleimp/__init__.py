@@ -17,15 +17,36 @@ from .actions import Action, Destination, Give, Play, StartRound
 from .cards import START_PRICE, Card, Colour, Rank
 from .config import DEFAULT_ROUNDS, Config, default_teams
 from .editions import CLASSIC, EDITIONS, MATAGOT_2024, MATAGOT_2024_54
+from .encoding import (
+    action_from_int,
+    action_to_int,
+    legal_action_ints,
+    legal_action_mask,
+    num_actions,
+    observation,
+    observation_string,
+    returns,
+    winners,
+)
 from .engine import apply, check_action, is_legal, legal_actions, new_game, with_deal
-from .errors import BottleImpError, ConfigError, IllegalActionError, RecordError
+from .errors import (
+    BottleImpError,
+    ConfigError,
+    EncodingError,
+    GameNotOverError,
+    IllegalActionError,
+    MalformedActionError,
+    NoSuchSeatError,
+    RecordError,
+    UnknownCardError,
+)
 from .formats.state_json import (
     action_from_json,
     action_to_json,
     state_from_json,
     state_to_json,
 )
-from .rules.game import winners
+from .formats.view_json import view_from_json, view_to_json
 from .state import Bottle, GameState, Phase, RoundState, TrickResult
 from .view import SeatView, view
 
@@ -47,9 +68,14 @@ __all__ = [
     "DEFAULT_ROUNDS",
     "Destination",
     "EDITIONS",
+    "EncodingError",
+    "GameNotOverError",
     "GameState",
     "Give",
     "IllegalActionError",
+    "MalformedActionError",
+    "NoSuchSeatError",
+    "UnknownCardError",
     "MATAGOT_2024",
     "MATAGOT_2024_54",
     "Phase",
@@ -61,17 +87,27 @@ __all__ = [
     "SeatView",
     "StartRound",
     "TrickResult",
+    "action_from_int",
     "action_from_json",
+    "action_to_int",
     "action_to_json",
     "apply",
     "check_action",
     "default_teams",
     "is_legal",
+    "legal_action_ints",
+    "legal_action_mask",
     "legal_actions",
     "new_game",
+    "num_actions",
+    "observation",
+    "observation_string",
+    "returns",
     "state_from_json",
     "state_to_json",
     "view",
+    "view_from_json",
+    "view_to_json",
     "winners",
     "with_deal",
 ]

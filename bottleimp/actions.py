@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import enum
-
 from typing import Any
 
 from attrs import Attribute, field, frozen

@@ -19,6 +19,7 @@ from .rules import deal as deal_rules
 from .rules import game, scoring, setup
 from .rules import play as play_rules
 from .state import Bottle, GameState, Phase, RoundState, TrickResult
+from .view import SeatView
 
 __all__ = ["new_game", "new_round", "with_deal", "legal_actions", "check_action", "is_legal", "apply"]
 
@@ -166,12 +167,18 @@ def _playable(state: GameState, seat: int) -> tuple[Card, ...]:
 _last_legal: tuple[GameState | None, tuple[Action, ...]] = (None, ())
 
 
-def legal_actions(state: GameState) -> tuple[Action, ...]:
-    """Every legal action of the seat to act, sorted (by card rank); empty once the game is over."""
+def legal_actions(state: GameState | SeatView) -> tuple[Action, ...]:
+    """Every legal action of the seat to act, sorted (by card rank); empty once the game is over.
+
+    Given a ``SeatView`` instead of a state, the legal actions of the view's seat when it is the
+    seat to act (the same as the state's), else ``()``: a view holds all its seat needs to know.
+    """
     global _last_legal
     seat = state.to_act
     if seat is None:
         return ()
+    if isinstance(state, SeatView):
+        return _view_legal_actions(state, seat)
     phase = state.phase
     actions: tuple[Action, ...]
     if phase is Phase.PLAY:
@@ -195,6 +202,27 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         actions = (StartRound(seat),)
     _last_legal = (state, actions)
     return actions
+
+
+def _view_legal_actions(seen: SeatView, seat: int) -> tuple[Action, ...]:
+    """``legal_actions`` from what the seat to act sees: its hand (and face-up cards), the led
+    colour from the current trick, and its setup steps from the configuration and the dealer."""
+    if seen.seat != seat:
+        return ()
+    phase = seen.phase
+    if phase is Phase.PLAY:
+        trick = seen.current_trick
+        led = trick[0].card.colour if trick else None
+        if seen.face_up is not None:
+            playable = play_rules.devils_eye_playable(seen.hand, seen.face_up[seat], led)
+        else:
+            playable = play_rules.follow_suit(seen.hand, led)
+        return tuple([_PLAYS[_registered(card)][seat] for card in playable])
+    if phase is Phase.SETUP:
+        steps = setup.setup_steps(seen.config, seen.dealer, seat)
+        destination = steps[len(seen.my_setup)]
+        return tuple([_GIVES[_registered(card), destination][seat] for card in seen.hand])
+    return (StartRound(seat),)
 
 
 def _check_seat(state: GameState, seat: int, rule_id: str) -> None:

@@ -16,6 +16,8 @@
   interpretation ID the catalogue does not list.
 - ``HarnessError``: the conformance harness cannot run at all; ``PeerFault``: the implementation
   under test did not answer properly (``kind``: ``timeout``, ``crash`` or ``malformed``).
+- ``EncodingError`` (a ``ValueError``): a number that is no action's, or an action with no number.
+- ``GameNotOverError`` (a ``ValueError``): a game's result asked before it has ended.
 """
 
 from __future__ import annotations
@@ -120,3 +122,12 @@ class PeerFault(BottleImpError):
         self.kind = kind
         self.message = message
         self.answer = answer
+
+
+class EncodingError(BottleImpError, ValueError):
+    """A number that encodes no action of a configuration, or an action that has no number in it
+    (see ``bottleimp.encoding``)."""
+
+
+class GameNotOverError(BottleImpError, ValueError):
+    """A result (such as the winners) asked of a game that has not ended."""

@@ -1,12 +1,14 @@
 """What one seat may see (rule VIEW-HIDDEN).
 
 A seat sees its own hidden hand, every face-up card, every card played, every captured pile
-and price card, its own setup choices, and how many cards each seat holds. It does not see
-the other seats' hands, the cards in flight during setup (other than its own), or the Devil's
+and price card, its own setup choices and the setup cards it received, and how many cards each
+seat holds. It does not see the other seats' hands, the cards in flight during setup (other than its own), or the Devil's
 Trick before the round ends (except the cards it discarded itself).
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from attrs import frozen
 
@@ -25,27 +27,49 @@ class SeatView:
     seat: int
     """The seat whose view this is."""
     config: Config
+    """The game's configuration."""
     phase: Phase
+    """The phase of the game, which says what kind of action comes next."""
     to_act: int | None
+    """The seat to act; ``None`` once the game is over."""
     round_index: int
+    """The current round, from 0."""
     dealer: int
+    """The current round's dealer."""
     hand: tuple[Card, ...]
+    """This seat's hidden hand, in ascending rank order."""
     face_up: tuple[tuple[Card, ...], ...] | None
+    """Devil's Eye: every seat's face-up cards (public); ``None`` in other games."""
     hand_sizes: tuple[int, ...]
+    """How many cards each seat holds in its hidden hand."""
     setup_given: tuple[int, ...]
+    """How many setup cards each seat has given this round."""
     my_setup: tuple[Give, ...]
+    """This seat's own setup gives this round, in the order given."""
     devils_trick: tuple[Card, ...] | None
     """The Devil's Trick once the round is over; ``None`` while it is hidden (a seat's own
     discards are in ``my_setup``)."""
     devils_trick_size: int
+    """How many cards lie in the Devil's Trick (during the setup: discarded so far)."""
     plays: tuple[Play, ...]
+    """Every card played this round, in order (the current trick is the tail)."""
     current_trick: tuple[Play, ...]
+    """The plays of the trick in progress (empty between tricks)."""
     leader: int
+    """The seat that leads (or led) the current trick."""
     bottles: tuple[Bottle, ...]
+    """Every bottle: its price card and owner."""
     captured: tuple[tuple[Card, ...], ...]
+    """Each seat's captured cards, in the order captured."""
     tricks: tuple[TrickResult, ...]
+    """What each completed trick of the round decided."""
     scores: tuple[int, ...] | None
+    """Each seat's score for the round once it is scored; ``None`` before."""
     totals: tuple[int, ...]
+    """Each seat's running total."""
+    received: tuple[Give, ...] = ()
+    """The setup cards other seats gave to this seat (left, right, or in Devil's Eye the
+    opponent's two), once the setup is resolved and the cards have arrived; empty before."""
 
     def cards(self) -> frozenset[Card]:
         """Every card this view shows."""
@@ -53,6 +77,7 @@ class SeatView:
         for row in self.face_up or ():
             seen.update(row)
         seen.update(give.card for give in self.my_setup)
+        seen.update(give.card for give in self.received)
         seen.update(self.devils_trick or ())
         seen.update(play.card for play in self.plays)
         for pile in self.captured:
@@ -93,4 +118,27 @@ def view(state: GameState, seat: int) -> SeatView:
         tricks=round_.tricks,
         scores=round_.scores,
         totals=state.totals,
+        received=() if state.phase is Phase.SETUP else _received(state.config, round_.setup, seat),
     )
+
+
+@lru_cache(maxsize=1024)
+def _received(config: Config, setup: tuple[tuple[Give, ...], ...], seat: int) -> tuple[Give, ...]:
+    """The gives whose cards went to ``seat`` when the setup resolved (rule SETUP-RESOLVE).
+
+    Cached: every state of a round's trick play shares one setup, and views are asked often."""
+    players = config.players
+    received = []
+    for gives in setup:
+        for give in gives:
+            to = give.to
+            if (
+                (to is Destination.LEFT and (give.seat + 1) % players == seat)
+                or (to is Destination.RIGHT and (give.seat - 1) % players == seat)
+                or (to in _TO_OPPONENT and give.seat != seat)
+            ):
+                received.append(give)
+    return tuple(received)
+
+
+_TO_OPPONENT = (Destination.OPPONENT_FACE_UP, Destination.OPPONENT_HIDDEN)

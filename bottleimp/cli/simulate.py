@@ -15,10 +15,18 @@ from ..config import Config, default_teams
 from ..editions import EDITIONS
 from ..engine import apply, legal_actions, new_game
 from ..errors import ConfigError
-from .narrate import Block, Narrator, Paragraph, PlainRenderer, RichRenderer, Span, plain_width
 from ..state import GameState
 from ..view import view
 from .arguments import positive_int
+from .narrate import (
+    Block,
+    Narrator,
+    Paragraph,
+    PlainRenderer,
+    RichRenderer,
+    Span,
+    plain_width,
+)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -162,7 +170,11 @@ def run(args: argparse.Namespace) -> int:
     tell = None if args.json else _writer(args, stream)
     state = play_game(config, args.seed, args.bot, tell)
     if args.record or args.json:
-        from ..formats.records import record_from_state, record_to_json, write_record_file
+        from ..formats.records import (
+            record_from_state,
+            record_to_json,
+            write_record_file,
+        )
 
         record = record_from_state(state)
         if args.record:

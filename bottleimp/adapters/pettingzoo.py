@@ -1,0 +1,413 @@
+"""The Bottle Imp as a PettingZoo AEC environment (extra ``pettingzoo``).
+
+::
+
+    from bottleimp.adapters.pettingzoo import env
+    game = env(players=4, rounds=1, render_mode="ansi")
+    game.reset(seed=7)
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, info = game.last()
+        if termination or truncation:
+            action = None
+        else:
+            mask = observation["action_mask"]
+            action = game.action_space(agent).sample(mask)
+        game.step(action)
+
+- **Agents** ``player_0`` ... ``player_{n-1}``, one per seat; the agent selected is the seat to
+  act. Keyword arguments are those of ``bottleimp.Config`` (or pass ``config=``); with 5-6
+  players and no edition, the ``matagot-2024`` deck.
+- **Actions** ``Discrete(num_actions(config))``: the action numbers of ``bottleimp.encoding``.
+  Between rounds the next dealer's ``StartRound`` is applied by the environment (it is never a
+  choice), so every step is a setup card or a card played. An illegal number raises
+  ``IllegalActionError`` (or ``EncodingError``).
+- **Observations** ``Dict(observation=Box(float32, (observation_size(config),)),
+  action_mask=Box(int8, (num_actions(config),)))``: ``bottleimp.observation`` of the agent's
+  ``SeatView`` and the mask of its legal actions (all zero when it is not its turn).
+- **Rewards** at the end of the game only: ``bottleimp.returns`` (+1 for each winner, -1 for the
+  others). ``infos[agent]`` holds nothing; the library's state is ``env.unwrapped.game_state``.
+- ``reset(seed=s)`` deals the game ``bottleimp.new_game(config, s)``: the same seed, the same
+  deals. ``render()`` (``render_mode="ansi"``) returns the whole table as text.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .. import (
+    Bottle,
+    Card,
+    Config,
+    Destination,
+    GameState,
+    Give,
+    Phase,
+    Play,
+    StartRound,
+    apply,
+    legal_actions,
+    new_game,
+    returns,
+    view,
+)
+from ..encoding import (
+    _observation_tables,
+    _tables,
+    observation_entries,
+    observation_size,
+)
+from ..view import _received
+
+__all__ = ["BottleImpEnv", "env", "raw_env"]
+
+_SEED_BOUND: Final = 2**63
+
+
+def _config(config: Config | None, kwargs: dict[str, Any]) -> Config:
+    if config is not None:
+        if kwargs:
+            raise TypeError("give either config= or Config's keyword arguments, not both")
+        return config
+    if kwargs.get("players", 4) > 4 and "edition" not in kwargs and "deck" not in kwargs:
+        kwargs = dict(kwargs, edition="matagot-2024")
+    return Config(**kwargs)
+
+
+class BottleImpEnv(AECEnv):  # type: ignore[misc]
+    """The AEC environment (see the module's docstring)."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi"],
+        "name": "bottle_imp_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self, config: Config | None = None, render_mode: str | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        self.config = _config(config, kwargs)
+        self.render_mode = render_mode
+        players = self.config.players
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.agents = self.possible_agents[:]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        tables = _tables(self.config)
+        self._decode = tables.decode
+        self._numbers = tables.numbers
+        self._num_actions = tables.size
+        self._size = observation_size(self.config)
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(-np.inf, np.inf, (self._size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (self._num_actions,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces: dict[str, spaces.Space[Any]] = {
+            agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents
+        }
+        self._seeds = np.random.default_rng()
+        self.game_state: GameState = new_game(self.config, 0)
+        """The library's state of the game in progress."""
+        self._tracker = _Observations(self.config)
+        self._reset_bookkeeping()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _reset_bookkeeping(self) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        seat = self.game_state.to_act
+        self.agent_selection = self.possible_agents[seat if seat is not None else 0]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game: ``new_game(config, seed)`` (a random seed if none is given)."""
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        else:
+            seed = int(self._seeds.integers(_SEED_BOUND))
+        self.game_state = new_game(self.config, int(seed))
+        self._tracker.invalidate()
+        self._reset_bookkeeping()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+        seat = self._seats[agent]
+        state = self.game_state
+        mask = np.zeros(self._num_actions, np.int8)
+        if state.to_act == seat:
+            mask.put(self._numbers(legal_actions(state)), 1)
+        return {"observation": self._tracker.observation(state, seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self.game_state.to_act
+        assert seat is not None
+        if action is None:
+            raise ValueError(f"{agent} must act: None is only for agents whose game is over")
+        before = self.game_state
+        chosen = self._decode[seat][int(action)]
+        state = apply(before, chosen)
+        if state.phase is Phase.ROUND_OVER:
+            assert state.to_act is not None
+            state = apply(state, StartRound(state.to_act))
+        self._tracker.advance(before, chosen, state)
+        self.game_state = state
+        self._cumulative_rewards[agent] = 0.0
+        if state.is_over:
+            result = returns(state)
+            for index, name in enumerate(self.possible_agents):
+                self.rewards[name] = result[index]
+                self.terminations[name] = True
+            self._accumulate_rewards()
+        else:
+            assert state.to_act is not None
+            self.agent_selection = self.possible_agents[state.to_act]
+
+    def render(self) -> str | None:
+        """The table as text (``render_mode="ansi"``): every hand, the trick, bottles, totals."""
+        if self.render_mode is None:
+            return None
+        state = self.game_state
+        round_ = state.round
+        lines = [
+            f"round {round_.index + 1}, dealer seat {round_.dealer}, {state.phase.value}, "
+            f"to act: {state.to_act if state.to_act is not None else '-'}",
+            "bottles: " + ", ".join(
+                f"price {bottle.price}"
+                + (f" (seat {bottle.owner})" if bottle.owner is not None else "")
+                for bottle in round_.bottles
+            ),
+            "trick: " + (" ".join(
+                f"{play.seat}:{play.card.rank}" for play in state.current_trick()) or "-"),
+        ]
+        for seat in range(state.config.players):
+            hand = " ".join(str(card.rank) for card in round_.hands[seat]) or "-"
+            up = ""
+            if round_.face_up is not None:
+                up = " | face up " + (" ".join(str(c.rank) for c in round_.face_up[seat]) or "-")
+            lines.append(
+                f"seat {seat}: {hand}{up} | captured {len(round_.captured[seat])} | "
+                f"total {state.totals[seat]}"
+            )
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass
+
+
+class _Observations:
+    """Every seat's observation, kept up to date action by action.
+
+    An observation is ``bottleimp.observation`` of the seat's view. Building it from the view
+    at every step costs more than the step itself, so each seat's array is updated in place by
+    what an action changes (a setup card given, a card played, a trick taken) and rebuilt from
+    the view only when much changes at once (the setup resolving, a new round). The tests check
+    the arrays against ``observation(view(state, seat))`` after every action of every variant.
+    """
+
+    def __init__(self, config: Config) -> None:
+        self.tables = _observation_tables(config)
+        self.players = config.players
+        self.trick_size = config.trick_size
+        self.arrays = [np.zeros(self.tables.size, np.float32) for _ in range(config.players)]
+        # Writing one number through a memoryview costs less than through numpy's indexing.
+        self.views: list[Any] = [array.data for array in self.arrays]
+        self.valid = [False] * config.players
+
+    def invalidate(self) -> None:
+        self.valid = [False] * self.players
+
+    def observation(self, state: GameState, seat: int) -> np.ndarray[Any, Any]:
+        """A copy of ``seat``'s observation of ``state`` (the state the tracker has followed)."""
+        array = self.arrays[seat]
+        if not self.valid[seat]:
+            ones, values = observation_entries(view(state, seat))
+            array.fill(0.0)
+            array.put(ones, 1.0)
+            for position, value in values:
+                array[position] = value
+            self.valid[seat] = True
+        return array.copy()
+
+    def advance(self, before: GameState, action: Give | Play | StartRound, after: GameState) -> None:
+        """Update the arrays from ``before`` to ``after`` (``action`` taken in ``before``)."""
+        if not any(self.valid):
+            return
+        if after.round.index != before.round.index or after.phase is not before.phase:
+            if (
+                type(action) is Give
+                and before.phase is Phase.SETUP
+                and after.phase is Phase.PLAY
+                and after.round.index == before.round.index
+            ):
+                self._resolve(before, action, after)
+            else:
+                self.invalidate()  # a round ended, or the game: rebuild
+        elif type(action) is Play:
+            self._play(before, action, after)
+        elif type(action) is Give:
+            self._give(before, action, after)
+        else:
+            self.invalidate()
+
+    def _resolve(self, before: GameState, give: Give, after: GameState) -> None:
+        """The last setup card given: every given card moves (rule SETUP-RESOLVE) and play
+        begins."""
+        t = self.tables
+        at, n = t.at, t.cards
+        round_, previous = after.round, before.round
+        config = after.config
+        old, new = before.to_act, after.to_act
+        assert old is not None and new is not None
+        for observer, valid in enumerate(self.valid):
+            if not valid:
+                continue
+            array = self.views[observer]
+            relative = t.relative[observer]
+            if observer == give.seat:
+                array[t.my_setup[give.to][give.card]] = 1.0
+            for card in previous.hands[observer]:
+                array[t.hand[card]] = 0.0
+            for card in round_.hands[observer]:
+                array[t.hand[card]] = 1.0
+            rows = t.received[observer]
+            for received in _received(config, round_.setup, observer):
+                array[rows[received.seat][received.card]] = 1.0
+            if round_.face_up is not None and previous.face_up is not None:
+                face_up = t.face_up[observer]
+                for seat in range(self.players):
+                    for card in previous.face_up[seat]:
+                        array[face_up[seat][card]] = 0.0
+                    for card in round_.face_up[seat]:
+                        array[face_up[seat][card]] = 1.0
+            for seat in range(self.players):
+                array[at["hand_sizes"] + relative[seat]] = len(round_.hands[seat]) / n
+            array[at["setup_given"] + relative[give.seat]] = len(round_.setup[give.seat]) / 4
+            array[at["devils_trick_size"]] = len(round_.devils_trick) / n
+            array[at["phase"]] = 0.0
+            array[at["phase"] + 1] = 1.0
+            array[at["to_act"] + relative[old]] = 0.0
+            array[at["to_act"] + relative[new]] = 1.0
+
+    def _give(self, before: GameState, give: Give, after: GameState) -> None:
+        t = self.tables
+        at, n = t.at, t.cards
+        setup_given, hand_sizes, to_act = at["setup_given"], at["hand_sizes"], at["to_act"]
+        seat, card = give.seat, give.card
+        round_ = after.round
+        given = len(round_.setup[seat]) / 4
+        held = len(round_.hands[seat]) / n
+        discards = None
+        if give.to is Destination.DEVILS_TRICK:
+            discards = sum(
+                1 for gives in round_.setup for g in gives if g.to is Destination.DEVILS_TRICK
+            ) / n
+        old, new = before.to_act, after.to_act
+        assert old is not None and new is not None
+        for observer, valid in enumerate(self.valid):
+            if not valid:
+                continue
+            array = self.views[observer]
+            relative = t.relative[observer]
+            if observer == seat:
+                array[t.hand[card]] = 0.0
+                array[t.my_setup[give.to][card]] = 1.0
+            array[setup_given + relative[seat]] = given
+            array[hand_sizes + relative[seat]] = held
+            if discards is not None:
+                array[at["devils_trick_size"]] = discards
+            array[to_act + relative[old]] = 0.0
+            array[to_act + relative[new]] = 1.0
+
+    def _play(self, before: GameState, play: Play, after: GameState) -> None:
+        t = self.tables
+        at, n = t.at, t.cards
+        hand_sizes, to_act, played = at["hand_sizes"], at["to_act"], t.played[play.card]
+        seat, card = play.seat, play.card
+        round_, previous = after.round, before.round
+        from_hand = card in previous.hands[seat]
+        held = len(round_.hands[seat]) / n
+        in_trick = len(round_.plays) % self.trick_size
+        trick = round_.plays[-self.trick_size :] if not in_trick else ()
+        taken: list[tuple[Card, ...]] = []
+        bottles: list[tuple[int, Bottle, Bottle]] = []
+        if trick:
+            taken = [round_.captured[q][len(previous.captured[q]) :] for q in range(self.players)]
+            bottles = [
+                (number, old, new)
+                for number, (old, new) in enumerate(zip(previous.bottles, round_.bottles))
+                if old is not new
+            ]
+        old_seat, new_seat = before.to_act, after.to_act
+        assert old_seat is not None and new_seat is not None
+        for observer, valid in enumerate(self.valid):
+            if not valid:
+                continue
+            array = self.views[observer]
+            relative = t.relative[observer]
+            if not from_hand:
+                array[t.face_up[observer][seat][card]] = 0.0
+            elif observer == seat:
+                array[t.hand[card]] = 0.0
+            array[played] = 1.0
+            array[hand_sizes + relative[seat]] = held
+            array[to_act + relative[old_seat]] = 0.0
+            array[to_act + relative[new_seat]] = 1.0
+            if not trick:
+                array[t.trick[observer][seat][card]] = 1.0
+                if in_trick == 1:
+                    array[at["trick_leader"] + relative[seat]] = 1.0
+                continue
+            rows = t.trick[observer]
+            for earlier in trick[:-1]:
+                array[rows[earlier.seat][earlier.card]] = 0.0
+            array[at["trick_leader"] + relative[trick[0].seat]] = 0.0
+            captured = t.captured[observer]
+            for q, cards in enumerate(taken):
+                for taken_card in cards:
+                    array[captured[q][taken_card]] = 1.0
+            for number, old, new in bottles:
+                owners = at["bottle_owner"] + number * self.players
+                if old.price_card is not None:
+                    array[t.bottle_price[number][old.price_card]] = 0.0
+                if old.owner is not None:
+                    array[owners + relative[old.owner]] = 0.0
+                if new.price_card is not None:
+                    array[t.bottle_price[number][new.price_card]] = 1.0
+                if new.owner is not None:
+                    array[owners + relative[new.owner]] = 1.0
+
+
+def raw_env(config: Config | None = None, render_mode: str | None = None, **kwargs: Any) -> (
+    BottleImpEnv
+):
+    """The environment without PettingZoo's wrappers (fastest)."""
+    return BottleImpEnv(config, render_mode, **kwargs)
+
+
+def env(config: Config | None = None, render_mode: str | None = None, **kwargs: Any) -> AECEnv:
+    """The environment in PettingZoo's usual wrappers (action bounds, call order)."""
+    wrapped: AECEnv = BottleImpEnv(config, render_mode, **kwargs)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)

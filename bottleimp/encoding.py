@@ -1,0 +1,503 @@
+"""Numbers for programs that learn or search: an integer per action, the legal-action mask,
+observations of a seat's view as a string and as a fixed-length vector, and game results.
+
+Everything here reads a ``GameState`` or a ``SeatView`` and never changes the rules: it is a
+stable translation, per configuration, between the game and the arrays a learning program
+wants. The layouts are documented in ``docs/guide/bots.md``.
+
+**Actions.** With ``N = len(config.cards)`` cards (indexed by position in ``config.cards``, in
+ascending rank order), the ``4 * N + 1`` action numbers of a configuration are:
+
+| numbers | action of the seat to act |
+| --- | --- |
+| ``0 .. N-1`` | ``Give`` card ``n`` to the first setup destination (the Devil's Trick) |
+| ``N .. 2N-1`` | ``Give`` card ``n - N`` to the second (left; Devil's Eye: opponent face-up) |
+| ``2N .. 3N-1`` | ``Give`` card ``n - 2N`` to the third (right; Devil's Eye: opponent hidden) |
+| ``3N .. 4N-1`` | ``Play`` card ``n - 3N`` |
+| ``4N`` | ``StartRound`` |
+
+The seat is not encoded: an action number is always the seat to act's, so decoding it needs
+the seat (``action_from_int(config, n, seat)``).
+
+    >>> import bottleimp
+    >>> from bottleimp.encoding import action_from_int, action_to_int, num_actions
+    >>> config = bottleimp.Config(players=4)
+    >>> num_actions(config)
+    145
+    >>> state = bottleimp.new_game(config, seed=7)
+    >>> first = bottleimp.legal_actions(state)[0]
+    >>> action_to_int(config, first), action_from_int(config, 0, seat=1) == first
+    (0, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from operator import attrgetter
+from typing import Final
+
+from attrs import frozen
+
+from .actions import Action, Destination, StartRound
+from .cards import Card, coins, format_rank
+from .config import Config
+from .engine import _GIVES, _PLAYS, _register_deck, legal_actions
+from .errors import EncodingError, GameNotOverError
+from .rules.game import winners as _winners_of_totals
+from .state import GameState, Phase
+from .view import SeatView, view
+
+__all__ = [
+    "ObservationSegment",
+    "action_from_int",
+    "action_to_int",
+    "legal_action_ints",
+    "legal_action_mask",
+    "num_actions",
+    "observation",
+    "observation_entries",
+    "observation_layout",
+    "observe",
+    "observation_size",
+    "observation_string",
+    "returns",
+    "setup_destinations",
+    "winners",
+]
+
+_SETUP_DESTINATIONS: Final = (Destination.DEVILS_TRICK, Destination.LEFT, Destination.RIGHT)
+_EYE_DESTINATIONS: Final = (
+    Destination.DEVILS_TRICK,
+    Destination.OPPONENT_FACE_UP,
+    Destination.OPPONENT_HIDDEN,
+)
+
+
+def setup_destinations(config: Config) -> tuple[Destination, Destination, Destination]:
+    """The three setup destinations of a configuration, in the order of the action numbers:
+    Devil's Trick, left, right; in Devil's Eye, Devil's Trick, opponent face-up, opponent hidden."""
+    return _EYE_DESTINATIONS if config.devils_eye else _SETUP_DESTINATIONS
+
+
+@frozen(eq=False)
+class _Tables:
+    """Per-configuration lookup tables (built once per configuration)."""
+
+    size: int
+    card_index: dict[Card, int]
+    encode: dict[Action, int]
+    by_id: dict[int, int]
+    """``encode`` keyed by the identity of the engine's own action objects (which live as long
+    as the engine's tables): no Python-level hash to compute per lookup."""
+    decode: tuple[tuple[Action, ...], ...]
+    """``decode[seat][n]``: the action number ``n`` of ``seat``, the very object the engine's
+    ``legal_actions`` returns, so that ``apply`` recognises it without checking it again."""
+
+    def numbers(self, actions: Sequence[Action]) -> list[int]:
+        """The numbers of ``actions`` (actions of this configuration)."""
+        try:
+            return list(map(self.by_id.__getitem__, map(id, actions)))
+        except KeyError:  # an action equal to, but not, one of the engine's objects
+            return list(map(self.encode.__getitem__, actions))
+
+
+@lru_cache(maxsize=64)
+def _tables(config: Config) -> _Tables:
+    _register_deck(config)
+    cards = config.cards
+    count = len(cards)
+    decode: list[tuple[Action, ...]] = []
+    encode: dict[Action, int] = {}
+    for seat in range(config.players):
+        row: list[Action] = []
+        for destination in setup_destinations(config):
+            row.extend(_GIVES[card, destination][seat] for card in cards)
+        row.extend(_PLAYS[card][seat] for card in cards)
+        row.append(StartRound(seat))
+        decode.append(tuple(row))
+        for number, action in enumerate(row):
+            encode[action] = number
+    return _Tables(
+        size=4 * count + 1,
+        card_index={card: index for index, card in enumerate(cards)},
+        encode=encode,
+        by_id={id(action): number for action, number in encode.items()},
+        decode=tuple(decode),
+    )
+
+
+def num_actions(config: Config) -> int:
+    """How many action numbers a configuration has: ``4 * len(config.cards) + 1``."""
+    return 4 * len(config.cards) + 1
+
+
+def action_to_int(config: Config, action: Action) -> int:
+    """The number of ``action`` in ``config``'s layout (see the module's table).
+
+    Raises ``EncodingError`` for an action no game of this configuration has (a card not in
+    its deck, a setup destination it does not use, a seat it does not have).
+    """
+    try:
+        return _tables(config).encode[action]
+    except KeyError:
+        raise EncodingError(f"{action!r} is not an action of {config!r}") from None
+
+
+def action_from_int(config: Config, number: int, seat: int) -> Action:
+    """The action numbered ``number`` for ``seat`` (the seat to act); ``EncodingError`` if no
+    action has that number or there is no such seat."""
+    decode = _tables(config).decode
+    if not 0 <= seat < len(decode):
+        raise EncodingError(f"there is no seat {seat} in a {config.players}-player game")
+    if type(number) is not int or not 0 <= number < len(decode[seat]):
+        raise EncodingError(f"{number!r} is not an action number of {config!r}")
+    return decode[seat][number]
+
+
+def legal_action_ints(source: GameState | SeatView) -> list[int]:
+    """The numbers of the legal actions, ascending (of the seat to act; from a view, of the
+    view's seat if it is the seat to act, else empty)."""
+    return _tables(source.config).numbers(legal_actions(source))
+
+
+def legal_action_mask(source: GameState | SeatView) -> list[int]:
+    """A list of ``num_actions(config)`` zeros with a one at each legal action's number."""
+    mask = [0] * num_actions(source.config)
+    for number in legal_action_ints(source):
+        mask[number] = 1
+    return mask
+
+
+# ---------------------------------------------------------------------------------------------
+# The numeric observation
+
+
+@frozen
+class ObservationSegment:
+    """One named stretch of the observation vector: ``vector[offset : offset + size]``, read as
+    an array of ``shape`` (rows are seats relative to the observer, bottles or setup steps)."""
+
+    name: str
+    offset: int
+    shape: tuple[int, ...]
+    meaning: str
+
+    @property
+    def size(self) -> int:
+        """How many numbers the segment holds."""
+        result = 1
+        for length in self.shape:
+            result *= length
+        return result
+
+
+_SEGMENTS: Final = (
+    # name, shape as a function of (N cards, P players, B bottles), meaning
+    ("hand", "N", "1 for each card in the observer's hidden hand"),
+    ("face_up", "PxN", "1 for each face-up card, per relative seat (Devil's Eye; else 0)"),
+    ("my_setup", "3xN", "1 for each card the observer gave, per setup destination (action order)"),
+    ("received", "PxN", "1 for each setup card the observer received, per relative giver"),
+    ("trick", "PxN", "1 for each card in the current trick, per relative seat that played it"),
+    ("trick_leader", "P", "1 at the relative seat that led the current trick (0 between tricks)"),
+    ("played", "N", "1 for each card played this round, the current trick included"),
+    ("captured", "PxN", "1 for each card in each relative seat's captured pile"),
+    ("bottle_price", "BxN", "1 at each bottle's price card (all 0 at the start price 19)"),
+    ("bottle_owner", "BxP", "1 at each bottle's owner, relative seat (all 0: no owner)"),
+    ("devils_trick", "N", "1 for each card of the Devil's Trick once revealed (round over)"),
+    ("devils_trick_size", "1", "cards in the Devil's Trick so far / N"),
+    ("hand_sizes", "P", "cards in each relative seat's hidden hand / N"),
+    ("setup_given", "P", "setup cards each relative seat has given this round / 4"),
+    ("phase", "4", "one-hot: setup, play, round over, game over"),
+    ("to_act", "P", "1 at the relative seat to act (all 0 once the game is over)"),
+    ("dealer", "P", "1 at the relative seat of this round's dealer"),
+    ("team", "P", "1 at the observer and at each relative seat of its team"),
+    ("scores", "P", "each relative seat's score of this round once scored / coins in deck"),
+    ("totals", "P", "each relative seat's total / coins in deck"),
+    ("progress", "1", "rounds finished / round limit; with a target score, best total / target"),
+)
+
+
+@lru_cache(maxsize=64)
+def observation_layout(config: Config) -> tuple[ObservationSegment, ...]:
+    """The segments of ``observation`` for ``config``, in order. Seats are relative to the
+    observer: row ``r`` is seat ``(observer + r) % players``, so row 0 is the observer."""
+    sizes = {"N": len(config.cards), "P": config.players, "B": config.bottles}
+    segments = []
+    offset = 0
+    for name, shape_text, meaning in _SEGMENTS:
+        shape = tuple(sizes.get(part, 0) or int(part) for part in shape_text.split("x"))
+        segment = ObservationSegment(name, offset, shape, meaning)
+        segments.append(segment)
+        offset += segment.size
+    return tuple(segments)
+
+
+def observation_size(config: Config) -> int:
+    """The length of ``observation`` for ``config``."""
+    last = observation_layout(config)[-1]
+    return last.offset + last.size
+
+
+Positions = dict[Card, int]
+"""Where each card's 1 goes in one row of a segment."""
+
+
+@frozen(eq=False)
+class _ObservationTables:
+    """Per-configuration positions, so that an observation is a few dictionary lookups per card.
+
+    Rows of per-seat segments are indexed by ``[observer][seat]`` (the relative row already
+    chosen)."""
+
+    size: int
+    cards: int
+    players: int
+    coins: float
+    at: dict[str, int]
+    hand: Positions
+    played: Positions
+    devils_trick: Positions
+    my_setup: dict[Destination, Positions]
+    bottle_price: tuple[Positions, ...]
+    face_up: tuple[tuple[Positions, ...], ...]
+    received: tuple[tuple[Positions, ...], ...]
+    trick: tuple[tuple[Positions, ...], ...]
+    captured: tuple[tuple[Positions, ...], ...]
+    relative: tuple[tuple[int, ...], ...]
+    """``relative[observer][seat]``: the seat's row, ``(seat - observer) % players``."""
+    fixed: tuple[tuple[int, ...], ...]
+    """``fixed[observer]``: the 1s that never change for an observer (its team)."""
+
+
+@lru_cache(maxsize=64)
+def _observation_tables(config: Config) -> _ObservationTables:
+    teams = config.teams or tuple((seat,) for seat in range(config.players))
+    team_of: list[tuple[int, ...]] = [()] * config.players
+    for team in teams:
+        for seat in team:
+            team_of[seat] = team
+    at = {segment.name: segment.offset for segment in observation_layout(config)}
+    cards, n, p = config.cards, len(config.cards), config.players
+
+    def positions(offset: int) -> Positions:
+        return {card: offset + index for index, card in enumerate(cards)}
+
+    def by_seat(name: str) -> tuple[tuple[Positions, ...], ...]:
+        rows = [positions(at[name] + row * n) for row in range(p)]
+        return tuple(
+            tuple(rows[(seat - observer) % p] for seat in range(p)) for observer in range(p)
+        )
+
+    return _ObservationTables(
+        size=observation_size(config),
+        cards=n,
+        players=p,
+        coins=float(coins(cards)),
+        at=at,
+        hand=positions(at["hand"]),
+        played=positions(at["played"]),
+        devils_trick=positions(at["devils_trick"]),
+        my_setup={
+            destination: positions(at["my_setup"] + slot * n)
+            for slot, destination in enumerate(setup_destinations(config))
+        },
+        bottle_price=tuple(
+            positions(at["bottle_price"] + bottle * n) for bottle in range(config.bottles)
+        ),
+        face_up=by_seat("face_up"),
+        received=by_seat("received"),
+        trick=by_seat("trick"),
+        captured=by_seat("captured"),
+        relative=tuple(
+            tuple((seat - observer) % p for seat in range(p)) for observer in range(p)
+        ),
+        fixed=tuple(
+            tuple(at["team"] + (seat - observer) % p for seat in team_of[observer])
+            for observer in range(p)
+        ),
+    )
+
+
+_PHASES: Final = {Phase.SETUP: 0, Phase.PLAY: 1, Phase.ROUND_OVER: 2, Phase.GAME_OVER: 3}
+_card_of: Final = attrgetter("card")
+
+
+def observation(source: SeatView) -> list[float]:
+    """The fixed-length numeric observation of a seat's view (``observation_layout`` names each
+    stretch of it). It is a function of the view alone, so it holds nothing the seat may not see.
+    """
+    ones, values = observation_entries(source)
+    vector = [0.0] * _observation_tables(source.config).size
+    for index in ones:
+        vector[index] = 1.0
+    for index, value in values:
+        vector[index] = value
+    return vector
+
+
+def observation_entries(seen: SeatView) -> tuple[list[int], list[tuple[int, float]]]:
+    """``observation`` in sparse form: the positions that hold 1, and the other positions that
+    may be nonzero with their values (every other position is 0). For filling a preallocated
+    array fast: ``array[:] = 0; array[ones] = 1; for i, v in values: array[i] = v``."""
+    t = _observation_tables(seen.config)
+    at, n, p = t.at, t.cards, t.players
+    observer = seen.seat
+    relative = t.relative[observer]
+    ones = list(t.fixed[observer])
+    ones += map(t.hand.__getitem__, seen.hand)
+    if seen.face_up is not None:
+        face_up = t.face_up[observer]
+        for seat, up in enumerate(seen.face_up):
+            ones += map(face_up[seat].__getitem__, up)
+    for give in seen.my_setup:
+        ones.append(t.my_setup[give.to][give.card])
+    received = t.received[observer]
+    for give in seen.received:
+        ones.append(received[give.seat][give.card])
+    trick = seen.current_trick
+    if trick:
+        trick_rows = t.trick[observer]
+        for play in trick:
+            ones.append(trick_rows[play.seat][play.card])
+        ones.append(at["trick_leader"] + relative[trick[0].seat])
+    ones += map(t.played.__getitem__, map(_card_of, seen.plays))
+    captured = t.captured[observer]
+    for seat, pile in enumerate(seen.captured):
+        ones += map(captured[seat].__getitem__, pile)
+    for number, bottle in enumerate(seen.bottles):
+        if bottle.price_card is not None:
+            ones.append(t.bottle_price[number][bottle.price_card])
+        if bottle.owner is not None:
+            ones.append(at["bottle_owner"] + number * p + relative[bottle.owner])
+    if seen.devils_trick is not None:
+        ones += map(t.devils_trick.__getitem__, seen.devils_trick)
+    ones.append(at["phase"] + _PHASES[seen.phase])
+    if seen.to_act is not None:
+        ones.append(at["to_act"] + relative[seen.to_act])
+    ones.append(at["dealer"] + relative[seen.dealer])
+    hand_sizes, setup_given, totals = at["hand_sizes"], at["setup_given"], at["totals"]
+    coins_ = t.coins
+    values: list[tuple[int, float]] = [(at["devils_trick_size"], seen.devils_trick_size / n)]
+    for seat in range(p):
+        row = relative[seat]
+        values.append((hand_sizes + row, seen.hand_sizes[seat] / n))
+        values.append((setup_given + row, seen.setup_given[seat] / 4))
+        values.append((totals + row, seen.totals[seat] / coins_))
+    if seen.scores is not None:
+        scores = at["scores"]
+        for seat in range(p):
+            values.append((scores + relative[seat], seen.scores[seat] / coins_))
+    values.append((at["progress"], _progress(seen)))
+    return ones, values
+
+
+def _progress(seen: SeatView) -> float:
+    config = seen.config
+    if config.target_score is not None:
+        return min(1.0, max(seen.totals) / config.target_score)
+    limit = config.round_limit
+    assert limit is not None
+    finished = seen.round_index + (seen.phase in (Phase.ROUND_OVER, Phase.GAME_OVER))
+    return finished / limit
+
+
+# ---------------------------------------------------------------------------------------------
+# The observation string
+
+
+def _ranks(cards: Sequence[Card]) -> str:
+    return " ".join(format_rank(card.rank) for card in cards) or "-"
+
+
+_DESTINATION_LETTERS: Final = {
+    Destination.DEVILS_TRICK: "D",
+    Destination.LEFT: "L",
+    Destination.RIGHT: "R",
+    Destination.OPPONENT_FACE_UP: "U",
+    Destination.OPPONENT_HIDDEN: "H",
+}
+
+
+def observation_string(source: SeatView) -> str:
+    """A compact one-line text of a seat's view: ``|``-separated fields, each a letter and its
+    value (see ``docs/guide/bots.md`` for every field). Two views of one game give the same
+    string only when they are equal, so it serves as an information-state key.
+
+    >>> import bottleimp
+    >>> state = bottleimp.new_game(bottleimp.Config(players=3), seed=7)
+    >>> observation_string(bottleimp.view(state, 1))
+    's1|r0|d0|setup|a1|t0 0 0|h3 6 7 13 14 16 17 18 20 22 25 36|g0 0 0|b19'
+    """
+    parts = [
+        f"s{source.seat}",
+        f"r{source.round_index}",
+        f"d{source.dealer}",
+        source.phase.value,
+        f"a{'-' if source.to_act is None else source.to_act}",
+        "t" + " ".join(map(str, source.totals)),
+        "h" + _ranks(source.hand),
+    ]
+    if source.face_up is not None:
+        parts.append("u" + ",".join(_ranks(row) for row in source.face_up))
+    parts.append("g" + " ".join(map(str, source.setup_given)))
+    if source.my_setup:
+        parts.append(
+            "m" + " ".join(
+                f"{_DESTINATION_LETTERS[g.to]}{format_rank(g.card.rank)}" for g in source.my_setup
+            )
+        )
+    if source.received:
+        parts.append(
+            "x" + " ".join(f"{g.seat}:{format_rank(g.card.rank)}" for g in source.received)
+        )
+    parts.append(
+        "b" + " ".join(
+            format_rank(b.price) + ("" if b.owner is None else f"@{b.owner}")
+            for b in source.bottles
+        )
+    )
+    if source.plays:
+        parts.append(
+            "p" + " ".join(f"{play.seat}:{format_rank(play.card.rank)}" for play in source.plays)
+        )
+    if source.devils_trick is not None:
+        parts.append("v" + _ranks(source.devils_trick))
+    if source.scores is not None:
+        parts.append("c" + " ".join(map(str, source.scores)))
+    return "|".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+
+
+def winners(source: GameState | Sequence[int]) -> tuple[int, ...]:
+    """The seats with the highest total, from a finished state or from totals (rule WINNERS);
+    a tie shares the win. A state whose game is not over raises ``GameNotOverError``.
+
+    >>> import bottleimp
+    >>> bottleimp.winners((12, 30, 30, -4))
+    (1, 2)
+    """
+    if isinstance(source, GameState):
+        if not source.is_over:
+            raise GameNotOverError("the game is not over: no one has won yet")
+        totals = source.totals
+    else:
+        totals = tuple(source)
+    return _winners_of_totals(totals)
+
+
+def returns(state: GameState) -> tuple[float, ...]:
+    """Each seat's result: ``1.0`` for a winner (rule WINNERS, ties share the win) and ``-1.0``
+    for every other seat once the game is over; ``0.0`` for every seat before it ends."""
+    if not state.is_over:
+        return (0.0,) * state.config.players
+    best = set(_winners_of_totals(state.totals))
+    return tuple(1.0 if seat in best else -1.0 for seat in range(state.config.players))
+
+
+def observe(state: GameState, seat: int) -> list[float]:
+    """``observation(view(state, seat))``."""
+    return observation(view(state, seat))
