@@ -8,7 +8,7 @@ installed: put the directory first on the path to use it::
 
     python scripts/build_compiled.py
     PYTHONPATH=build/compiled:. python benchmarks/playouts.py --no-compiled
-    PYTHONPATH=build/compiled:. python -m pytest -q -p no:cacheprovider   # the suite, compiled
+    python scripts/build_compiled.py --test      # then run the whole test suite against it
 
 ``cards.py`` is not compiled: its interning ``__new__`` (one object per card value) is not
 something mypyc compiles; the compiled modules use its ``Card`` as a Python class.
@@ -79,13 +79,52 @@ def build(out: Path, jobs: int) -> None:
         print(f"  {name}")
 
 
+TEST_TREE = ("README.md", "conftest.py", "pyproject.toml", "mkdocs.yml", "tests", "docs", "spec",
+             "scripts", "examples", "benchmarks")
+"""What the test suite reads besides the package (copied beside the compiled package)."""
+
+
+def test(out: Path, pytest_args: list[str]) -> int:
+    """Run the whole suite against the compiled build in ``out``: in a temporary copy of the
+    repository whose ``bottleimp`` is the compiled one, so no pure copy can shadow it."""
+    with tempfile.TemporaryDirectory(prefix="bottleimp-compiled-tests-") as temp:
+        tree = Path(temp)
+        for name in TEST_TREE:
+            source = ROOT / name
+            if source.is_dir():
+                shutil.copytree(source, tree / name, symlinks=True,
+                                ignore=shutil.ignore_patterns("__pycache__"))
+            elif source.exists():
+                shutil.copy2(source, tree / name)
+        shutil.copytree(out / "bottleimp", tree / "bottleimp")
+        for shared in out.glob("*__mypyc*"):
+            shutil.copy2(shared, tree / shared.name)
+        env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+        probe = "import bottleimp.engine as e; print(e.__file__)"
+        where = subprocess.run([sys.executable, "-c", probe], cwd=tree, env=env, check=True,
+                               capture_output=True, text=True).stdout.strip()
+        if not where.endswith((".so", ".pyd")):
+            raise SystemExit(f"the engine imported is not compiled: {where}")
+        print(f"testing the compiled build ({where})", flush=True)
+        command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *pytest_args]
+        return subprocess.run(command, cwd=tree, env=env).returncode
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "compiled",
                         help="where to put the compiled package (default build/compiled)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="C compiler jobs")
+    parser.add_argument("--test", action="store_true",
+                        help="then run the whole test suite against the compiled build")
+    parser.add_argument("--no-build", action="store_true", help="use the build already in --out")
+    parser.add_argument("pytest_args", nargs="*", help="arguments for pytest (after --)")
     args = parser.parse_args()
-    build(args.out.resolve(), args.jobs)
+    out = args.out.resolve()
+    if not args.no_build:
+        build(out, args.jobs)
+    if args.test:
+        raise SystemExit(test(out, args.pytest_args or ["-q"]))
 
 
 if __name__ == "__main__":
