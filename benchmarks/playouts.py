@@ -93,7 +93,7 @@ def measure(seconds: float) -> dict[str, float]:
     hearts = hearts_slice()
     if hearts is not None:
         contenders["hearts"] = hearts
-    totals = {name: [0, 0, 0.0] for name in contenders}
+    totals = {name: [0.0, 0.0, 0.0] for name in contenders}  # decisions, rounds, seconds
     for play in contenders.values():  # warm up
         play(0.05)
     slices = max(1, round(seconds / 0.25))
@@ -106,9 +106,9 @@ def measure(seconds: float) -> dict[str, float]:
             total[1] += rounds
             total[2] += time.perf_counter() - start
     figures: dict[str, float] = {}
-    for name, (decisions, rounds, elapsed) in totals.items():
-        figures[name] = decisions / elapsed
-        figures[name + " rounds"] = rounds / elapsed
+    for name, (all_decisions, all_rounds, elapsed) in totals.items():
+        figures[name] = all_decisions / elapsed
+        figures[name + " rounds"] = all_rounds / elapsed
     return figures
 
 
