@@ -101,6 +101,9 @@ class Config:
     """The cards dealt each round, in ascending rank order (derived: the deck or the edition's)."""
     cards_by_rank: Mapping[Rank, Card] = field(init=False, eq=False, repr=False)
     """The cards by rank (derived, typed read-only; ``card(rank)`` is the checked lookup)."""
+    trick_size: int = field(init=False, eq=False, repr=False)
+    """Cards in one trick: one per player, four in Devil's Eye (A, B, A, B) (derived, and a
+    stored field rather than a property: the engine reads it at every decision)."""
 
     def __attrs_post_init__(self) -> None:
         check_players(self)
@@ -112,6 +115,7 @@ class Config:
         cards = self.deck if self.deck is not None else edition_deck(self.edition, self.players)
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "cards_by_rank", {card.rank: card for card in cards})
+        object.__setattr__(self, "trick_size", 4 if self.players == 2 else self.players)
 
     def card(self, rank: Rank) -> Card:
         """The card of this game's deck with rank ``rank`` (rule ``DECK``); a rank that no card
@@ -136,10 +140,6 @@ class Config:
         """True for the 2-player Devil's Eye variant."""
         return self.players == 2
 
-    @property
-    def trick_size(self) -> int:
-        """Cards in one trick: one per player, four in Devil's Eye (A, B, A, B)."""
-        return 4 if self.players == 2 else self.players
 
 
 def _rank_text(rank: object) -> str:

@@ -121,17 +121,22 @@ def with_deal(
 
 
 # Actions are immutable values, so one object per (card, seat, destination) serves every state:
-# ``legal_actions`` looks them up instead of building them.
-_PLAYS: Final[dict[Card, tuple[Play, ...]]] = {}
-_GIVES: Final[dict[tuple[Card, Destination], tuple[Give, ...]]] = {}
+# ``legal_actions`` looks them up instead of building them. One table per seat (and per setup
+# destination) maps a card to its action, so a whole list of legal actions is one C-level
+# ``map`` over the playable cards.
 _SEATS: Final = range(6)
+_PLAY_TABLES: Final[tuple[dict[Card, Play], ...]] = tuple({} for _ in _SEATS)
+_GIVE_TABLES: Final[dict[Destination, tuple[dict[Card, Give], ...]]] = {
+    destination: tuple({} for _ in _SEATS) for destination in Destination
+}
 
 
 def _register(card: Card) -> None:
-    if card not in _PLAYS:
-        _PLAYS[card] = tuple(Play(seat, card) for seat in _SEATS)
-        for destination in Destination:
-            _GIVES[card, destination] = tuple(Give(seat, card, destination) for seat in _SEATS)
+    if card not in _PLAY_TABLES[0]:
+        for seat in _SEATS:
+            _PLAY_TABLES[seat][card] = Play(seat, card)
+            for destination, tables in _GIVE_TABLES.items():
+                tables[seat][card] = Give(seat, card, destination)
 
 
 @lru_cache(maxsize=64)
@@ -141,29 +146,18 @@ def _register_deck(config: Config) -> None:
         _register(card)
 
 
-def _registered(card: Card) -> Card:
-    """``card``, its actions put in the tables if they are not yet there: a state can come
-    from elsewhere (unpickled in a new process) without its deck ever being registered."""
-    _register(card)
-    return card
-
-
 def _led_colour(state: GameState) -> Colour | None:
     plays = state.round.plays
     in_trick = len(plays) % state.config.trick_size
     return play_rules.led_colour((plays[-in_trick].card,) if in_trick else ())
 
 
-def _playable(state: GameState, seat: int) -> tuple[Card, ...]:
-    round_ = state.round
-    led = _led_colour(state)
-    if round_.face_up is not None:
-        return play_rules.devils_eye_playable(round_.hands[seat], round_.face_up[seat], led)
-    return play_rules.follow_suit(round_.hands[seat], led)
+# Enum members read as globals: reading a class attribute is not specialised by the interpreter.
+_SETUP: Final = Phase.SETUP
+_PLAY: Final = Phase.PLAY
 
-
-# The last answer of legal_actions: apply() trusts an action found in it for the same state
-# object, which spares the usual legal_actions-then-apply loop a second legality check.
+# The last answer of legal_actions: apply() trusts an action found in it (by identity) for the
+# same state object, which spares the usual legal_actions-then-apply loop a second legality check.
 _last_legal: tuple[GameState | None, tuple[Action, ...]] = (None, ())
 
 
@@ -180,26 +174,33 @@ def legal_actions(state: GameState | SeatView) -> tuple[Action, ...]:
     if isinstance(state, SeatView):
         return _view_legal_actions(state, seat)
     phase = state.phase
-    actions: tuple[Action, ...]
-    if phase is Phase.PLAY:
-        plays = _PLAYS
-        playable = _playable(state, seat)
-        try:
-            actions = tuple([plays[card][seat] for card in playable])
-        except KeyError:
-            actions = tuple([plays[_registered(card)][seat] for card in playable])
-    elif phase is Phase.SETUP:
-        round_ = state.round
+    round_ = state.round
+    cards: tuple[Card, ...]
+    table: dict[Card, Play] | dict[Card, Give]
+    if phase is _PLAY:
+        plays = round_.plays
+        in_trick = len(plays) % state.config.trick_size
+        led = play_rules.led_colour((plays[-in_trick].card,) if in_trick else ())
+        if round_.face_up is None:
+            cards = play_rules.follow_suit(round_.hands[seat], led)
+        else:
+            cards = play_rules.devils_eye_playable(round_.hands[seat], round_.face_up[seat], led)
+        table = _PLAY_TABLES[seat]
+    elif phase is _SETUP:
         steps = setup.setup_steps(state.config, round_.dealer, seat)
-        destination = steps[len(round_.setup[seat])]
-        gives = _GIVES
-        hand = round_.hands[seat]
-        try:
-            actions = tuple([gives[card, destination][seat] for card in hand])
-        except KeyError:
-            actions = tuple([gives[_registered(card), destination][seat] for card in hand])
+        cards = round_.hands[seat]
+        table = _GIVE_TABLES[steps[len(round_.setup[seat])]][seat]
     else:
-        actions = (StartRound(seat),)
+        _last_legal = (state, (StartRound(seat),))
+        return _last_legal[1]
+    try:
+        actions: tuple[Action, ...] = tuple(map(table.__getitem__, cards))
+    except KeyError:
+        # A state can come from elsewhere (unpickled in a new process) without its deck ever
+        # being registered.
+        for card in cards:
+            _register(card)
+        actions = tuple(map(table.__getitem__, cards))
     _last_legal = (state, actions)
     return actions
 
@@ -319,42 +320,54 @@ def _apply_give(state: GameState, action: Give) -> GameState:
     round_ = state.round
     seat = action.seat
     hands = _take_at(round_.hands, seat, position(round_.hands[seat], action.card))
-    chosen = round_.setup[:seat] + (round_.setup[seat] + (action,),) + round_.setup[seat + 1 :]
+    given = round_.setup
+    chosen = given[:seat] + (given[seat] + (action,),) + given[seat + 1 :]
     to_act = setup.setup_to_act(config, round_.dealer, chosen)
-    face_up, devils_trick, phase = round_.face_up, round_.devils_trick, Phase.SETUP
     if to_act is None:
-        hands, face_up, devils_trick = setup.resolve_setup(config, hands, face_up, chosen)
-        phase, to_act = Phase.PLAY, round_.leader
-    after = _round_after(
-        round_, hands=hands, face_up=face_up, setup=chosen, devils_trick=devils_trick,
-        plays=round_.plays, leader=round_.leader, bottles=round_.bottles,
-        captured=round_.captured, tricks=round_.tricks, scores=None,
+        hands, face_up, devils_trick = setup.resolve_setup(config, hands, round_.face_up, chosen)
+        after = _round_after(
+            round_, hands=hands, face_up=face_up, setup=chosen, devils_trick=devils_trick,
+            plays=round_.plays, leader=round_.leader, bottles=round_.bottles,
+            captured=round_.captured, tricks=round_.tricks, scores=None,
+        )
+        return _game_after(state, Phase.PLAY, round_.leader, after, state.totals)
+    # Setup goes on: only the hand and the setup change (positional, in field order).
+    after = RoundState(
+        round_.index, round_.dealer, round_.dealt, round_.dealt_face_up, hands, round_.face_up,
+        chosen, round_.devils_trick, round_.plays, round_.leader, round_.bottles,
+        round_.captured, round_.tricks, None,
     )
-    return _game_after(state, phase, to_act, after, state.totals)
+    return GameState(config, state.seed, _SETUP, to_act, after, state.past_rounds, state.totals)
 
 
 def _apply_play(state: GameState, action: Play) -> GameState:
     config = state.config
     round_ = state.round
-    seat, card = action.seat, action.card
+    seat = action.seat
     hands, face_up = round_.hands, round_.face_up
-    index = position(hands[seat], card)
-    if index >= 0:
-        hands = _take_at(hands, seat, index)
-    else:
+    hand = hands[seat]
+    try:
+        index = hand.index(action.card)  # cards are interned: this compares identities
+    except ValueError:
         assert face_up is not None
-        face_up = _take_at(face_up, seat, position(face_up[seat], card))
+        face_up = _take_at(face_up, seat, position(face_up[seat], action.card))
+    else:
+        hands = hands[:seat] + (hand[:index] + hand[index + 1 :],) + hands[seat + 1 :]
     plays = round_.plays + (action,)
     trick_size = config.trick_size
     if len(plays) % trick_size:
-        # The trick goes on: only the hand, the plays and the seat to act change.
-        after = _round_after(
-            round_, hands=hands, face_up=face_up, setup=round_.setup,
-            devils_trick=round_.devils_trick, plays=plays, leader=round_.leader,
-            bottles=round_.bottles, captured=round_.captured, tricks=round_.tricks, scores=None,
+        # The trick goes on: only the hand, the plays and the seat to act change. This hot path
+        # builds both states by position, in the order of their fields; every other field is
+        # the very object of the state before.
+        after = RoundState(
+            round_.index, round_.dealer, round_.dealt, round_.dealt_face_up, hands, face_up,
+            round_.setup, round_.devils_trick, plays, round_.leader, round_.bottles,
+            round_.captured, round_.tricks, None,
         )
-        to_act = play_rules.next_to_play(config, seat)
-        return _game_after(state, Phase.PLAY, to_act, after, state.totals)
+        return GameState(
+            config, state.seed, _PLAY, play_rules.next_to_play(config, seat), after,
+            state.past_rounds, state.totals,
+        )
     result, bottles, captured = _resolve_trick(plays[-trick_size:], round_.bottles, round_.captured)
     leader = play_rules.next_leader(result.winner)
     over = scoring.round_is_over(hands, face_up)
@@ -419,8 +432,8 @@ def _resolve_trick(
     captured: tuple[tuple[Card, ...], ...],
 ) -> tuple[TrickResult, tuple[Bottle, ...], tuple[tuple[Card, ...], ...]]:
     """The trick's result, the bottles and the captured piles after it (``resolve_trick``)."""
-    cards = tuple(play.card for play in trick)
-    outcome = play_rules.resolve_trick(cards, tuple(play.seat for play in trick), bottles)
+    cards = tuple([play.card for play in trick])
+    outcome = play_rules.resolve_trick(cards, tuple([play.seat for play in trick]), bottles)
     winner = trick[outcome.winning].seat
     piles = list(captured)
     piles[winner] = piles[winner] + outcome.captured

@@ -27,7 +27,7 @@ from bottleimp.catalogue import (
     references_in_python,
     split_run,
 )
-from bottleimp.rules.registry import RULE_FUNCTIONS
+from bottleimp.rules.registry import RULE_FUNCTIONS, rule_id_of
 
 PACKAGE = Path(bottleimp.__file__).resolve().parent
 TESTS = Path(__file__).resolve().parent
@@ -236,7 +236,7 @@ def test_every_rule_without_a_source_is_covered_by_an_interpretation() -> None:
 def test_the_rule_functions_of_each_rule_say_which_rule_they_implement(rule_id: str) -> None:
     _import_every_module()
     for function in RULE_FUNCTIONS.get(rule_id, []):
-        assert getattr(function, "rule_id", None) == rule_id
+        assert rule_id_of(function) == rule_id
 
 
 # The core modules whose rules belong to a catalogue phase that has no module in ``rules/``.

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
@@ -29,8 +30,10 @@ from ..validation import (
 )
 from .arguments import positive_int
 
-_CHUNK = 16
-"""Files sent to a worker process at a time."""
+_CHUNKS_PER_JOB = 8
+"""Chunks of files per worker process: few enough that sending a chunk costs little beside
+validating it, enough that workers finish together."""
+_MAX_CHUNK = 64
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -111,23 +114,43 @@ def _check(target: _Target) -> ValidationReport:
     return validate_file(target.path)
 
 
-def _validate_path(path: Path) -> ValidationReport:
-    """The worker function (module level, so that worker processes can import it)."""
-    return validate_file(path)
+def _line(report: ValidationReport, as_json: bool) -> str:
+    """The report as printed: one JSON line, or the text report."""
+    if as_json:
+        return json.dumps(report_to_json(report), separators=(",", ":"))
+    return report_to_text(report)
 
 
-def _reports(targets: list[_Target], jobs: int) -> Iterator[ValidationReport]:
+def _validate_path(as_json: bool, path: str) -> tuple[int, str]:
+    """The worker function (module level, so that worker processes can import it): the report
+    is formatted in the worker, and only its status and printed line go back to the parent
+    (a report holds dozens of objects that would be pickled, sent and unpickled one by one,
+    work that the parent, the one process that cannot be parallel, would do for every file)."""
+    report = validate_file(path)
+    return report.status, _line(report, as_json)
+
+
+def _reports(targets: list[_Target], jobs: int, as_json: bool) -> Iterator[tuple[int, str]]:
+    """The status and printed line of each target's report, in order."""
     files = [target for target in targets if not target.empty_directory]
     # More processes than cores (or files) only cost start-up time.
     jobs = min(jobs, os.cpu_count() or 1, len(files))
     if jobs <= 1:
         for target in targets:
-            yield _check(target)
+            report = _check(target)
+            yield report.status, _line(report, as_json)
         return
+    chunk = max(1, min(_MAX_CHUNK, len(files) // (jobs * _CHUNKS_PER_JOB)))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        results = pool.map(_validate_path, [t.path for t in files], chunksize=_CHUNK)
+        # Paths go to the workers as strings, which pickle much faster than ``Path`` objects.
+        paths = [str(target.path) for target in files]
+        results = pool.map(partial(_validate_path, as_json), paths, chunksize=chunk)
         for target in targets:
-            yield _check(target) if target.empty_directory else next(results)
+            if target.empty_directory:
+                report = _check(target)
+                yield report.status, _line(report, as_json)
+            else:
+                yield next(results)
 
 
 class _Advance(Protocol):
@@ -152,16 +175,14 @@ def _progress(total: int) -> tuple[AbstractContextManager[object], _Advance]:
     return progress, lambda: progress.advance(task)
 
 
-def _emit(reports: Iterable[ValidationReport], as_json: bool, advance: _Advance) -> int:
+def _emit(reports: Iterable[tuple[int, str]], advance: _Advance) -> int:
     worst = 0
-    for report in reports:
+    write = sys.stdout.write
+    for status, line in reports:
         advance()
-        if as_json:
-            line = json.dumps(report_to_json(report), separators=(",", ":"))
-        else:
-            line = report_to_text(report)
-        print(line, flush=False)
-        worst = max(worst, report.status)
+        write(line)
+        write("\n")
+        worst = max(worst, status)
     sys.stdout.flush()
     return worst
 
@@ -172,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
     bar, advance = _progress(len(targets))
     try:
         with bar:
-            return _emit(_reports(targets, args.jobs), args.json, advance)
+            return _emit(_reports(targets, args.jobs, args.json), advance)
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, as other command-line tools do.
         devnull = os.open(os.devnull, os.O_WRONLY)

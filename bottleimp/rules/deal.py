@@ -62,16 +62,16 @@ def deal(
     players = config.players
     order = shuffle(config.cards, seed, round_index)
     hidden_count = len(order) * 2 // 3 if config.devils_eye else len(order)
-    hands: list[list[Card]] = [[] for _ in range(players)]
-    for k, card in enumerate(order[:hidden_count]):
-        hands[(dealer + 1 + k) % players].append(card)
+    # Card k goes to seat (dealer + 1 + k) % players: seat s gets every players-th card from
+    # k = (s - dealer - 1) % players on (one slice per seat rather than a loop over the cards).
+    firsts = [(seat - dealer - 1) % players for seat in range(players)]
+    hidden = order[:hidden_count]
+    hands = tuple([tuple(sorted(hidden[first::players], key=rank_key)) for first in firsts])
     face_up: tuple[tuple[Card, ...], ...] | None = None
     if config.devils_eye:
-        up: list[list[Card]] = [[] for _ in range(players)]
-        for k, card in enumerate(order[hidden_count:]):
-            up[(dealer + 1 + k) % players].append(card)
-        face_up = tuple(tuple(sorted(cards, key=rank_key)) for cards in up)
-    return tuple(tuple(sorted(cards, key=rank_key)) for cards in hands), face_up
+        up = order[hidden_count:]
+        face_up = tuple([tuple(sorted(up[first::players], key=rank_key)) for first in firsts])
+    return hands, face_up
 
 
 @rule("DEAL-COUNTS")
