@@ -42,7 +42,7 @@ from attrs import frozen
 from .actions import Action, Destination, StartRound
 from .cards import Card, coins, format_rank
 from .config import Config
-from .engine import _GIVES, _PLAYS, _register_deck, legal_actions
+from .engine import _GIVE_TABLES, _PLAY_TABLES, _register_deck, legal_actions
 from .errors import EncodingError, GameNotOverError
 from .rules.game import winners as _winners_of_totals
 from .state import GameState, Phase
@@ -112,8 +112,8 @@ def _tables(config: Config) -> _Tables:
     for seat in range(config.players):
         row: list[Action] = []
         for destination in setup_destinations(config):
-            row.extend(_GIVES[card, destination][seat] for card in cards)
-        row.extend(_PLAYS[card][seat] for card in cards)
+            row.extend(_GIVE_TABLES[destination][seat][card] for card in cards)
+        row.extend(_PLAY_TABLES[seat][card] for card in cards)
         row.append(StartRound(seat))
         decode.append(tuple(row))
         for number, action in enumerate(row):

@@ -211,19 +211,24 @@ def _view_legal_actions(seen: SeatView, seat: int) -> tuple[Action, ...]:
     if seen.seat != seat:
         return ()
     phase = seen.phase
-    if phase is Phase.PLAY:
-        trick = seen.current_trick
-        led = trick[0].card.colour if trick else None
+    cards: tuple[Card, ...]
+    table: dict[Card, Play] | dict[Card, Give]
+    if phase is _PLAY:
+        led = play_rules.led_colour(tuple(play.card for play in seen.current_trick[:1]))
         if seen.face_up is not None:
-            playable = play_rules.devils_eye_playable(seen.hand, seen.face_up[seat], led)
+            cards = play_rules.devils_eye_playable(seen.hand, seen.face_up[seat], led)
         else:
-            playable = play_rules.follow_suit(seen.hand, led)
-        return tuple([_PLAYS[_registered(card)][seat] for card in playable])
-    if phase is Phase.SETUP:
+            cards = play_rules.follow_suit(seen.hand, led)
+        table = _PLAY_TABLES[seat]
+    elif phase is _SETUP:
         steps = setup.setup_steps(seen.config, seen.dealer, seat)
-        destination = steps[len(seen.my_setup)]
-        return tuple([_GIVES[_registered(card), destination][seat] for card in seen.hand])
-    return (StartRound(seat),)
+        cards = seen.hand
+        table = _GIVE_TABLES[steps[len(seen.my_setup)]][seat]
+    else:
+        return (StartRound(seat),)
+    for card in cards:
+        _register(card)
+    return tuple(map(table.__getitem__, cards))
 
 
 def _check_seat(state: GameState, seat: int, rule_id: str) -> None:
