@@ -1,4 +1,4 @@
-"""The ``bottleimp`` command line: ``simulate``, ``validate``, ``conformance``.
+"""The ``bottleimp`` command line: ``simulate``, ``validate``, ``conformance``, ``perft``.
 
 Each subcommand lives in ``bottleimp.commands.<name>`` and offers ``add_parser(subparsers)`` and
 ``run(args) -> int``. A bad option value gets a clear message and exit status 2 (argparse's own).
@@ -12,11 +12,11 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from .commands import conformance, simulate, validate
+from .commands import conformance, perft, simulate, validate
 
 
 def _commands() -> tuple[ModuleType, ...]:
-    return (simulate, validate, conformance)
+    return (simulate, validate, conformance, perft)
 
 
 def build_parser() -> argparse.ArgumentParser:

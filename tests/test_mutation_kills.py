@@ -1,0 +1,19 @@
+"""Tests written to kill mutants that survived the rest of the suite (``scripts/mutate.py``):
+each pins a behaviour no other test observed."""
+
+from __future__ import annotations
+
+import pytest
+
+from bottleimp import Config, IllegalActionError, apply, check_action, new_game
+
+
+def test_a_value_that_is_no_action_is_refused_as_such_PHASE() -> None:
+    state = new_game(Config(players=4), 1)
+    for value in (object(), "play 17", None):
+        with pytest.raises(IllegalActionError) as refused:
+            apply(state, value)  # type: ignore[arg-type]
+        assert refused.value.rule_id == "PHASE"
+        assert "is not an action" in str(refused.value)
+        with pytest.raises(IllegalActionError, match="is not an action"):
+            check_action(state, value)  # type: ignore[arg-type]
