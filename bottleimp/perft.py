@@ -13,9 +13,9 @@ implementation whose move generator disagrees can find the branch where it goes 
     >>> perft(state, 0), perft(state, 1), perft(state, 2)
     (1, 12, 132)
     >>> [(str(action), count) for action, count in divide(state, 2)][:2]
-    [('seat 1 gives 3 to devils_trick', 11), ('seat 1 gives 4 to devils_trick', 11)]
+    [('seat 1 gives 1 to devils_trick', 11), ('seat 1 gives 2 to devils_trick', 11)]
     >>> remaining(state)
-    45
+    42
 
 The counts are also conformance data (``spec/conformance/perft/``, read by ``read_perft_file``):
 a position is a configuration, a dealer, a deal and the actions taken since, all as JSON.
@@ -120,6 +120,8 @@ def perft(state: GameState, depth: int | None = None) -> int:
         depth = remaining(state)
     if depth < 0:
         raise ValueError(f"depth must be at least 0, not {depth}")
+    if depth > remaining(state):
+        return 0  # every sequence ends with the round, after remaining(state) actions
     memo: dict[tuple[object, int], int] = {}
 
     def count(node: GameState, left: int) -> int:

@@ -54,7 +54,7 @@ from bottleimp import (  # noqa: E402
 )
 from bottleimp.perft import deal_count, deals  # noqa: E402
 
-import test_state_machine as machine  # noqa: E402
+import test_state_machine as machine  # type: ignore[import-not-found]  # noqa: E402
 
 _Y, _B, _R, _G = Colour.YELLOW, Colour.BLUE, Colour.RED, Colour.GREEN
 

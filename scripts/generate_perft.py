@@ -1,4 +1,4 @@
-"""Write spec/conformance/perft/generated.json: perft counts of positions in every variant.
+"""Write spec/conformance/perft/counts.json: perft counts of positions in every variant.
 
 Running it again writes an identical file (``tests/test_perft.py`` fails when it is out of
 date). Positions are seeded deals, states reached by taking seeded random legal actions from
@@ -24,7 +24,7 @@ from bottleimp.conformance import format_case_file  # noqa: E402
 from bottleimp.perft import PERFT_FORMAT, config_json, perft_case_to_json, remaining  # noqa: E402
 from bottleimp.reading import JSON  # noqa: E402
 
-TARGET = REPO / "spec" / "conformance" / "perft" / "generated.json"
+TARGET = REPO / "spec" / "conformance" / "perft" / "counts.json"
 
 _SMALL = tuple(
     Card(rank, (Colour.YELLOW, Colour.BLUE, Colour.RED)[i % 3], 1 + i % 3)

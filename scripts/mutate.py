@@ -50,26 +50,27 @@ import tempfile
 import time
 import tomllib
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 EQUIVALENTS = REPO / "scripts" / "equivalent_mutants.toml"
 
+# Fast, broad tests first: with -x a mutant stops at the first failure.
 _CORE_TESTS = [
     "tests/test_rules_play.py",
     "tests/test_rules_setup.py",
     "tests/test_rules_scoring.py",
     "tests/test_engine.py",
-    "tests/test_deals.py",
-    "tests/test_perft.py",
     "tests/test_mutation_kills.py",
     "tests/test_conformance_vectors.py",
     "tests/test_variants.py",
     "tests/test_view.py",
     "tests/test_codec.py",
     "tests/test_config.py",
+    "tests/test_deals.py",
+    "tests/test_perft.py",
     "tests/test_state_machine.py",
 ]
 _RECORD_TESTS = [
@@ -238,8 +239,9 @@ def _edits(tree: ast.Module) -> Iterator[tuple[ast.AST, str, str, object]]:
             continue
         if isinstance(node, ast.Compare):
             for index, op in enumerate(node.ops):
-                for new in _COMPARE.get(type(op), ()):
-                    yield node, "compare", f"{type(op).__name__}>{new.__name__}@{index}", (index, new)
+                for new_cmp in _COMPARE.get(type(op), ()):
+                    detail = f"{type(op).__name__}>{new_cmp.__name__}@{index}"
+                    yield node, "compare", detail, (index, new_cmp)
         elif isinstance(node, (ast.BinOp, ast.AugAssign)):
             for new in _ARITH.get(type(node.op), ()):
                 yield node, "arith", f"{type(node.op).__name__}>{new.__name__}", new
@@ -282,10 +284,11 @@ def _apply(node: ast.AST, kind: str, payload: object) -> ast.AST | None:
         assert isinstance(node, ast.UnaryOp)
         return node.operand
     elif kind == "const":
-        assert isinstance(node, ast.Constant)
+        assert isinstance(node, ast.Constant) and isinstance(payload, int)
         node.value = payload
     elif kind == "branch":
         assert isinstance(node, (ast.If, ast.While, ast.IfExp))
+        assert isinstance(payload, bool)
         node.test = ast.Constant(payload)
     elif kind == "delete":
         return ast.Pass()
@@ -450,7 +453,7 @@ class Job:
 def run_all(
     work: list[tuple[Mutant | None, list[str], float]],
     jobs: int,
-    on_done: callable,  # type: ignore[valid-type]
+    on_done: Callable[[Mutant | None, str, int | None, float], None],
 ) -> None:
     """Run every ``(mutant, tests, timeout)`` in forked children, ``jobs`` at a time."""
     base = Path(tempfile.mkdtemp(prefix="bottleimp-mutate-"))
@@ -601,10 +604,10 @@ def main(argv: list[str] | None = None) -> int:
         if outcome == "survived":
             print(f"SURVIVED {mutant.ident}  {mutant.path}:{mutant.line}\n"
                   f"    - {mutant.original}\n    + {mutant.mutated_line}", flush=True)
+        save()
         if done % 50 == 0 or done == total:
             rate = (time.monotonic() - started) / done
             print(f"[{done}/{total}] {rate:.2f}s per mutant", flush=True)
-            save()
 
     run_all(work, args.jobs, finished)
     save()

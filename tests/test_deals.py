@@ -87,7 +87,10 @@ def shuffled_deal(config: Config, dealer: int, rng: random.Random) -> tuple[Rows
     """A random legal deal by ``dealer``, its rows in random order (not sorted)."""
     index = rng.randrange(deal_count(config, dealer))
     hands, face_up = deal_at(config, dealer, index)
-    mix = lambda rows: tuple(tuple(rng.sample(row, len(row))) for row in rows)  # noqa: E731
+
+    def mix(rows: Rows) -> Rows:
+        return tuple(tuple(rng.sample(row, len(row))) for row in rows)
+
     return mix(hands), (None if face_up is None else mix(face_up))
 
 

@@ -13,7 +13,7 @@ from bottleimp import Config, GameState, apply, legal_actions, new_game
 from bottleimp.perft import PerftCase, divide, in_round, perft, read_perft_file, remaining
 
 ROOT = Path(__file__).resolve().parent.parent
-FILE = ROOT / "spec" / "conformance" / "perft" / "generated.json"
+FILE = ROOT / "spec" / "conformance" / "perft" / "counts.json"
 CASES = read_perft_file(FILE)
 
 
