@@ -94,6 +94,10 @@ class Target:
 
 
 TARGETS = (
+    # Only the new tests of deals from outside and of the legality cache, against the code they
+    # guard (run it with --target deals --match engine:with_deal: --match engine:apply: ...).
+    Target("deals", ("bottleimp/engine.py", "bottleimp/rules/setup.py"),
+           ("tests/test_deals.py", "tests/test_mutation_kills.py"), 1.0),
     Target("rules", ("bottleimp/rules/*.py",), tuple(_CORE_TESTS), 1.0),
     Target("engine", ("bottleimp/engine.py",), tuple(_CORE_TESTS), 1.0),
     Target(
@@ -512,6 +516,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="mutate only modules whose path matches this glob (repeatable)")
     parser.add_argument("--target", action="append", default=[],
                         help="mutate only these targets: " + ", ".join(t.name for t in TARGETS))
+    parser.add_argument("--match", action="append", default=[],
+                        help="run only mutants whose ID contains this text (repeatable)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=0,
                         help="per-mutant timeout in seconds (default: 3x the unmutated run + 10)")
@@ -523,17 +529,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rerun-survivors", action="store_true",
                         help="with --resume: run again the mutants that survived before")
     parser.add_argument("--limit", type=int, default=0, help="run at most N mutants per target")
+    parser.add_argument("--report", action="store_true",
+                        help="print the table of the outcomes in --results and stop")
     args = parser.parse_args(argv)
 
     equivalents = load_equivalents()
     plan: list[tuple[Target, str, list[Mutant]]] = []
     for target in TARGETS:
-        if args.target and target.name not in args.target:
+        if args.target and target.name not in args.target or (
+            not args.target and target.name == "deals"
+        ):
             continue
         for path in expand(target):
             if args.only and not any(fnmatch.fnmatch(path, f"*{p}") for p in args.only):
                 continue
-            plan.append((target, path, mutants_of(path)))
+            mutants = mutants_of(path)
+            if args.match:
+                mutants = [m for m in mutants if any(text in m.ident for text in args.match)]
+            plan.append((target, path, mutants))
     all_ids = {m.ident for _, _, ms in plan for m in ms}
 
     if args.show:
@@ -553,8 +566,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     results: dict[str, dict[str, object]] = {}
-    if args.resume and args.results and Path(args.results).exists():
+    if (args.resume or args.report) and args.results and Path(args.results).exists():
         results = json.loads(Path(args.results).read_text())
+
+    if args.report:
+        for target, path, mutants in plan:
+            for m in mutants:
+                if m.ident in equivalents:
+                    results[m.ident] = {"path": m.path, "outcome": "equivalent",
+                                        "target": target.name}
+        print(f"{sum(1 for i in results if i in all_ids)} of {len(all_ids)} mutants run")
+        return report(results, all_ids, equivalents, plan)
 
     def save() -> None:
         if args.results:

@@ -17,3 +17,15 @@ def test_a_value_that_is_no_action_is_refused_as_such_PHASE() -> None:
         assert "is not an action" in str(refused.value)
         with pytest.raises(IllegalActionError, match="is not an action"):
             check_action(state, value)  # type: ignore[arg-type]
+
+
+def test_a_card_at_the_price_does_not_buy_the_bottle_BOTTLE_PURCHASE() -> None:
+    # In play no card ever equals a price (ranks are distinct and 19 is no card), so only the
+    # rule function itself shows that the purchase needs a card strictly below the price.
+    from bottleimp import Card, Colour
+    from bottleimp.rules.play import buys_bottle
+
+    card = Card(17, Colour.BLUE, 3)
+    assert not buys_bottle(card, 17)
+    assert buys_bottle(card, 17.5) and buys_bottle(card, 19)
+    assert not buys_bottle(card, 16.5)
