@@ -29,3 +29,14 @@ def test_a_card_at_the_price_does_not_buy_the_bottle_BOTTLE_PURCHASE() -> None:
     assert not buys_bottle(card, 17)
     assert buys_bottle(card, 17.5) and buys_bottle(card, 19)
     assert not buys_bottle(card, 16.5)
+
+
+def test_a_card_at_the_price_is_not_below_it_TRICK_WINNER() -> None:
+    # Likewise only the rule function can be asked about a card equal to the price.
+    from bottleimp import Card, Colour
+    from bottleimp.rules.play import trick_winner
+
+    cards = (Card(17, Colour.BLUE, 3), Card(12, Colour.YELLOW, 4), Card(20, Colour.BLUE, 4))
+    assert trick_winner(cards, 17) == 1
+    assert trick_winner(cards, 17.5) == 0
+    assert trick_winner(cards, 12) == 2
