@@ -76,10 +76,12 @@ def upcoming_dealer(state: GameState) -> int:
     return state.round.dealer
 
 
-def refusal(state: GameState, hands: object, face_up: object) -> str:
-    """The rule ID ``with_deal`` raises for this deal (fails if it accepts it)."""
+def refusal(state: GameState, hands: object, face_up: object, names: str = "") -> str:
+    """The rule ID ``with_deal`` raises for this deal (fails if it accepts it); the message must
+    name the first fault, ``names`` (check_deal names it, seats in order)."""
     with pytest.raises(IllegalActionError) as refused:
         with_deal(state, hands, face_up)  # type: ignore[arg-type]
+    assert names in str(refused.value), (names, str(refused.value))
     return refused.value.rule_id
 
 
@@ -123,24 +125,31 @@ def test_every_dealer_deals_the_counts_of_the_rules_and_only_those_DEAL_COUNTS(
                     continue
                 moved = [list(h) for h in hands]
                 moved[taker].append(moved[giver].pop())
-                assert refusal(state, tuple(map(tuple, moved)), face_up) == "DEAL-COUNTS"
+                first = min(giver, taker)
+                size = len(moved[first])
+                fault = f"seat {first}'s hand has {size} cards, not {len(hands[first])}"
+                assert refusal(state, tuple(map(tuple, moved)), face_up, fault) == "DEAL-COUNTS"
         # An extra empty hand, a missing hand, a hand split in two.
-        assert refusal(state, hands + ((),), face_up) == "DEAL-COUNTS"
-        assert refusal(state, hands[:-1], face_up) == "DEAL-COUNTS"
+        players = config.players
+        assert refusal(state, hands + ((),), face_up,
+                       f"has {players + 1} hands for {players} players") == "DEAL-COUNTS"
+        assert refusal(state, hands[:-1], face_up,
+                       f"has {players - 1} hand") == "DEAL-COUNTS"
         assert refusal(state, hands[:-1] + (hands[-1][:1], hands[-1][1:]), face_up) == "DEAL-COUNTS"
         # A card twice (in place of another), a card left out, a card of no deck.
         twice = (hands[0][:-1] + (hands[1][0],),) + hands[1:]
-        assert refusal(state, twice, face_up) == "DEAL-COUNTS"
+        assert refusal(state, twice, face_up, f"{hands[1][0]} is dealt twice") == "DEAL-COUNTS"
         stranger = Card(19.5, Colour.GREEN, 9)
-        assert refusal(state, ((stranger,) + hands[0][1:],) + hands[1:], face_up) == "DEAL-COUNTS"
+        assert refusal(state, ((stranger,) + hands[0][1:],) + hands[1:], face_up,
+                       f"{stranger} is not a card of this deck") == "DEAL-COUNTS"
         if face_up is None:
             # Face-up rows exist only in Devil's Eye.
             rows: Rows = ((),) * config.players
-            assert refusal(state, hands, rows) == "DEAL-COUNTS"
+            assert refusal(state, hands, rows, "has no face-up cards") == "DEAL-COUNTS"
             continue
-        assert refusal(state, hands, None) == "DEAL-COUNTS"
-        assert refusal(state, hands, face_up + ((),)) == "DEAL-COUNTS"
-        assert refusal(state, hands, face_up[:1]) == "DEAL-COUNTS"
+        assert refusal(state, hands, None, "needs face-up cards") == "DEAL-COUNTS"
+        assert refusal(state, hands, face_up + ((),), "3 face-up rows") == "DEAL-COUNTS"
+        assert refusal(state, hands, face_up[:1], "1 face-up rows") == "DEAL-COUNTS"
         # A card from a hand to a face-up row and back, between face-up rows.
         for seat in range(2):
             more_up = list(face_up)
@@ -156,7 +165,7 @@ def test_every_dealer_deals_the_counts_of_the_rules_and_only_those_DEAL_COUNTS(
             across = list(face_up)
             across[seat] = face_up[seat] + (face_up[1 - seat][0],)
             across[1 - seat] = face_up[1 - seat][1:]
-            assert refusal(state, hands, tuple(across)) == "DEAL-COUNTS"
+            assert refusal(state, hands, tuple(across), "face-up cards has") == "DEAL-COUNTS"
 
 
 def test_the_54_card_split_for_five_players_gives_the_dealer_one_card_fewer_DEAL_COUNTS() -> None:
@@ -179,7 +188,18 @@ def test_the_54_card_split_for_five_players_gives_the_dealer_one_card_fewer_DEAL
                 assert refusal(state, tuple(hands), None) == "DEAL-COUNTS"
         # ... and so is an even-looking split that leaves a card out or gives the dealer 11.
         even = tuple(tuple(cards[i * 10 : i * 10 + 10]) for i in range(5))
-        assert refusal(state, even, None) == "DEAL-COUNTS"
+        assert refusal(state, even, None, "cards, not 11") == "DEAL-COUNTS"
+
+
+def test_a_deal_with_every_count_right_but_a_card_swapped_for_a_foreign_one_names_it() -> None:
+    config = Config(players=3, deck=_SMALL[:8])
+    state = new_game(config, 2)
+    hands, _ = next(deals(config, 0))
+    # check_deal's last fault: a card of the deck left out while counts are right cannot happen
+    # without a card twice or a foreign card, which are named first.
+    stranger = Card(40, Colour.RED, 1)
+    swapped = (hands[0],) + (hands[1][:-1] + (stranger,),) + hands[2:]
+    assert refusal(state, swapped, None, f"{stranger} is not a card of this deck") == "DEAL-COUNTS"
 
 
 @pytest.mark.parametrize("config", [Config(players=2, rounds=2), Config(players=2, deck=_SMALL[:12])],
