@@ -40,3 +40,8 @@ def test_a_card_at_the_price_is_not_below_it_TRICK_WINNER() -> None:
     assert trick_winner(cards, 17) == 1
     assert trick_winner(cards, 17.5) == 0
     assert trick_winner(cards, 12) == 2
+
+
+def test_new_game_without_arguments_is_the_default_configuration_and_seed_7() -> None:
+    assert new_game() == new_game(Config(), 7) == new_game(None, 7)
+    assert new_game().config == Config(players=4)
