@@ -45,3 +45,22 @@ def test_a_card_at_the_price_is_not_below_it_TRICK_WINNER() -> None:
 def test_new_game_without_arguments_is_the_default_configuration_and_seed_7() -> None:
     assert new_game() == new_game(Config(), 7) == new_game(None, 7)
     assert new_game().config == Config(players=4)
+
+
+def test_legal_actions_registers_a_card_it_has_never_seen() -> None:
+    # A state can come from elsewhere (unpickled in a new process) holding cards whose actions
+    # are not in the engine's tables yet: legal_actions registers them on the way.
+    import attrs
+
+    from bottleimp import Card, Colour, Phase, Play, legal_actions
+
+    state = new_game(Config(players=3), 4)
+    while state.phase is Phase.SETUP:
+        state = apply(state, legal_actions(state)[0])
+    seat = state.to_act
+    assert seat is not None
+    strange = Card(41.25, Colour.GREEN, 2)  # a card of no deck: never registered
+    hands = list(state.round.hands)
+    hands[seat] = (strange,)
+    odd = attrs.evolve(state, round=attrs.evolve(state.round, hands=tuple(hands)))
+    assert legal_actions(odd) == (Play(seat, strange),)
