@@ -355,3 +355,36 @@ def expected_deal(
 
     face_up = deal_out(order[hidden_count:]) if is_devils_eye(config) else None
     return deal_out(order[:hidden_count]), face_up
+
+
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _unshift_xor(value: int, shift: int) -> int:
+    """The inverse of ``x ^ (x >> shift)`` on 64 bits."""
+    result = value
+    for _ in range(64 // shift + 1):
+        result = value ^ (result >> shift)
+    return result & _MASK
+
+
+def splitmix64_seed_for_output(output: int) -> int:
+    """The SplitMix64 state from which the next step outputs ``output``: every step of the mix is
+    invertible (xor-shifts, and products by odd constants, which have inverses mod 2**64)."""
+    z = _unshift_xor(output, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & _MASK
+    z = _unshift_xor(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & _MASK
+    z = _unshift_xor(z, 30)
+    return (z - _GOLDEN) & _MASK
+
+
+REJECTING_SEED = splitmix64_seed_for_output(_MASK)
+"""A seed whose first shuffle draw of round 0 is 2**64 - 1, which the rejection rule discards for
+every deck whose size does not divide 2**64 (every edition's deck: 36 and 54 cards)."""
+
+
+def first_draw_rejected(size: int, seed: int) -> bool:
+    """Whether the shuffle of a ``size``-card deck in round 0 discards its first draw."""
+    _, draw = _splitmix64(seed & _MASK)
+    return draw >= (1 << 64) - (1 << 64) % size

@@ -24,7 +24,9 @@ from typing import ClassVar
 import attrs
 import pytest
 from hypothesis import Phase as HypothesisPhase
-from hypothesis import event, settings
+from hypothesis import event as hypothesis_event
+from hypothesis import settings
+from hypothesis.control import _current_build_context
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
@@ -63,7 +65,9 @@ from invariants import (
     expected_setup_actor,
     expected_setup_steps,
     expected_to_act,
+    REJECTING_SEED,
     expected_winners,
+    first_draw_rejected,
     game_should_end,
     is_devils_eye,
     playable,
@@ -76,6 +80,13 @@ from invariants import (
 )
 
 EDITIONS = st.sampled_from(["classic", "matagot-2024"])
+
+
+def event(value: str) -> None:
+    """Note a Hypothesis event, when inside a Hypothesis test (the checks below also serve the
+    exhaustive checker, ``scripts/exhaustive.py``, outside any)."""
+    if _current_build_context.value is not None:
+        hypothesis_event(value)
 
 
 
@@ -92,6 +103,12 @@ def game_ends(deck_coins: int, players: int) -> st.SearchStrategy[GameEnd]:
         st.tuples(st.integers(1, 3), st.none()),
         st.tuples(st.none(), st.integers(1, max(1, 2 * deck_coins // players))),
     )
+
+
+def custom_game_ends(deck_coins: int, players: int) -> st.SearchStrategy[GameEnd]:
+    """``game_ends``, or neither (the default round count for the player count, rule GAME-END):
+    a small custom deck's rounds are short enough to play the default count to the end."""
+    return st.one_of(st.just((None, None)), game_ends(deck_coins, players))
 
 
 def edition_game_ends(players: int) -> st.SearchStrategy[GameEnd]:
@@ -176,7 +193,7 @@ def custom_deck_configs(draw: st.DrawFn) -> Config:
     teams = None
     if players >= 4 and bottles == 1 and draw(st.booleans()):
         teams = draw(partitions(players))
-    rounds, target = draw(game_ends(sum(card.coins for card in deck), players))
+    rounds, target = draw(custom_game_ends(sum(card.coins for card in deck), players))
     return Config(
         players=players, bottles=bottles, teams=teams, deck=deck, rounds=rounds, target_score=target
     )
@@ -241,10 +258,17 @@ class GameMachine(RuleBasedStateMachine):
 
     # -- rules ------------------------------------------------------------------------------
 
-    @initialize(data=st.data(), seed=st.integers(0, 2**64 - 1))
+    @initialize(
+        data=st.data(),
+        seed=st.one_of(st.integers(0, 2**64 - 1), st.just(REJECTING_SEED)),
+    )
     def start(self, data: st.DataObject, seed: int) -> None:
         config = data.draw(self.configs, label="config")
         state = new_game(config, seed)
+        assert state.round.dealer == 0, "FIRST-DEALER: seat 0 deals the first round"
+        assert state.round.index == 0 and state.past_rounds == () and state.totals == (0,) * config.players
+        if first_draw_rejected(len(config.cards), seed):
+            event("the shuffle discarded a draw (DEAL-SHUFFLE rejection)")
         if data.draw(st.booleans(), label="replace the deal"):
             state = with_deal(state, *data.draw(deals(config, state.round.dealer), label="deal"))
         else:
@@ -312,6 +336,7 @@ class GameMachine(RuleBasedStateMachine):
         check_transition(before, action, after)
         self.state = after
         self.check_state()
+        check_actions_of_other_states(before, after)
 
     def check_state(self) -> None:
         state = self.state
@@ -417,6 +442,9 @@ def check_play(before: GameState, action: Play, after: GameState) -> None:
     assert len(after.round.tricks) == len(before.round.tricks) + 1
     assert (result.winner, result.winning_card, result.bottle) == (winner, winning, bought)
     assert result.price_before == max(price_of(b) for b in before.round.bottles)
+    assert result.price_after == (winning.rank if bought is not None else result.price_before), (
+        "a trick's price after is the winning card's rank when it buys, else the price before"
+    )
     assert result.plays == full
     assert after.round.bottles == bottles, "TRICK-WINNER/BOTTLE-PURCHASE/TRICK-PRICE"
     assert [sorted_ranks(p) for p in after.round.captured] == [sorted_ranks(p) for p in captured]
@@ -572,6 +600,30 @@ def check_views(state: GameState) -> None:
 
 
 # -- illegal actions -------------------------------------------------------------------------
+
+
+def refused_by_apply(state: GameState, action: Action) -> bool:
+    """Whether ``apply`` refuses ``action`` in ``state``."""
+    try:
+        apply(state, action)
+    except IllegalActionError:
+        return True
+    return False
+
+
+def check_actions_of_other_states(first: GameState, second: GameState) -> None:
+    """Actions are shared objects, and ``apply`` trusts the last answer of ``legal_actions`` for
+    the same state: after ``legal_actions`` of both states, in either order, each state still
+    refuses every action legal only in the other."""
+    legal_first, legal_second = legal_actions(first), legal_actions(second)
+    pairs = [(second, a) for a in legal_first if a not in legal_second]
+    pairs += [(first, a) for a in legal_second if a not in legal_first]
+    for state, action in pairs:
+        for asked in ((first, second), (second, first), (first,), (second,)):
+            for other in asked:
+                legal_actions(other)
+            assert refused_by_apply(state, action), f"apply accepted {action} of another state"
+        event("an action of another state refused")
 
 
 def check_refusals(state: GameState, copy: GameState) -> None:

@@ -1,4 +1,5 @@
-"""The ``bottleimp`` command line: ``simulate``, ``validate``, ``conformance``, ``render``.
+"""The ``bottleimp`` command line: ``simulate``, ``validate``, ``conformance``, ``render``,
+``perft``.
 
 Each subcommand lives in ``bottleimp.cli.<name>`` and offers ``add_parser(subparsers)`` and
 ``run(args) -> int``. A bad option value gets a clear message and exit status 2 (argparse's own).
@@ -13,11 +14,11 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from .. import __version__
-from . import conformance, render, simulate, validate
+from . import conformance, perft, render, simulate, validate
 
 
 def _commands() -> tuple[ModuleType, ...]:
-    return (simulate, validate, conformance, render)
+    return (simulate, validate, conformance, render, perft)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,683 @@
+"""A small AST mutation tester for bottleimp: how many deliberate bugs does the suite catch?
+
+Usage (from the repository root; nothing is installed, the repository is copied per worker)::
+
+    python scripts/mutate.py                      # every target module, 2 workers
+    python scripts/mutate.py --only 'rules/*' --only engine.py
+    python scripts/mutate.py --list               # the mutants, without running them
+    python scripts/mutate.py --show ID            # one mutant's changed line
+    python scripts/mutate.py --results out.json --resume   # skip mutants already in out.json
+
+Each *target* names glob patterns (relative to the repository root) and the kill-suite of test
+files run against its mutants. Patterns name both today's flat modules and the packages they are
+moving into (``bottleimp/formats/records.py``, ``bottleimp/validation/validate.py``...), so the
+script keeps working when a module moves; a module matched by no pattern is reported.
+
+Mutations (one per mutant): ``compare`` (``<`` to ``<=``, ``==`` to ``!=``, ``is`` to ``is not``,
+``in`` to ``not in``...), ``arith`` (``+`` to ``-``, ``*`` to ``//``, ``%`` to ``//``...),
+``const`` (an integer ``n`` to ``n + 1``, ``True``/``False`` swapped), ``bool`` (``and`` to
+``or``, ``not x`` to ``x``), ``branch`` (an ``if``/``while`` test forced ``True`` or ``False``),
+``delete`` (a statement replaced by ``pass``). Docstrings, strings (messages), f-strings,
+annotations, imports, decorators, ``__all__`` and ``assert`` statements (internal sanity checks,
+not rules) are left alone.
+
+A mutant is named stably, not by line number: ``module:function:hash:kind:detail[#n]``, the hash
+being that of the mutated source line (stripped), ``n`` telling apart identical lines in one
+function. ``scripts/equivalent_mutants.toml`` lists the mutants that change no behaviour, each
+with its reason; they count as ``equivalent``, not as survivors (an entry that names no mutant
+any more is reported as stale).
+
+Each mutant runs its target's kill-suite in a forked child (``pytest -x``, Hypothesis seed 0, a
+per-mutant timeout) in a private copy of the repository, ``--jobs`` at a time. The result is
+``killed`` (a test failed), ``timeout`` (counts as killed: the mutant hangs), ``survived`` or
+``equivalent``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import fnmatch
+import glob
+import hashlib
+import json
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import tomllib
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+EQUIVALENTS = REPO / "scripts" / "equivalent_mutants.toml"
+
+# Fast, broad tests first: with -x a mutant stops at the first failure.
+_CORE_TESTS = [
+    "tests/test_rules_play.py",
+    "tests/test_rules_setup.py",
+    "tests/test_rules_scoring.py",
+    "tests/test_engine.py",
+    "tests/test_mutation_kills.py",
+    "tests/test_conformance_vectors.py",
+    "tests/test_variants.py",
+    "tests/test_view.py",
+    "tests/test_codec.py",
+    "tests/test_config.py",
+    "tests/test_deals.py",
+    "tests/test_perft.py",
+    "tests/test_state_machine.py",
+]
+_RECORD_TESTS = [
+    "tests/test_records.py",
+    "tests/test_codec.py",
+    "tests/test_record_schema.py",
+    "tests/test_conformance_vectors.py",
+    "tests/test_validate.py",
+    "tests/test_fast_lane.py",
+]
+
+
+@dataclass(frozen=True)
+class Target:
+    """Modules to mutate (glob patterns) and the tests that should kill their mutants."""
+
+    name: str
+    patterns: tuple[str, ...]
+    tests: tuple[str, ...]
+    goal: float
+
+
+TARGETS = (
+    # Only the new tests of deals from outside and of the legality cache, against the code they
+    # guard (run it with --target deals --match engine:with_deal: --match engine:apply: ...).
+    Target("deals", ("bottleimp/engine.py", "bottleimp/rules/deal.py", "bottleimp/rules/setup.py"),
+           ("tests/test_deals.py", "tests/test_mutation_kills.py"), 1.0),
+    Target("rules", ("bottleimp/rules/*.py",), tuple(_CORE_TESTS), 1.0),
+    Target("engine", ("bottleimp/engine.py",), tuple(_CORE_TESTS), 1.0),
+    Target(
+        "config",
+        ("bottleimp/config.py", "bottleimp/editions.py"),
+        ("tests/test_config.py", "tests/test_variants.py", "tests/test_rules_setup.py",
+         "tests/test_conformance_vectors.py", "tests/test_records.py", "tests/test_deals.py",
+         "tests/test_validate.py", "tests/test_state_machine.py"),
+        0.95,
+    ),
+    Target(
+        "records",
+        ("bottleimp/formats/records.py", "bottleimp/formats/json_input.py",
+         "bottleimp/formats/config_json.py", "bottleimp/formats/setup_entries.py"),
+        tuple(_RECORD_TESTS),
+        0.95,
+    ),
+    Target(
+        "validator",
+        ("bottleimp/validation/replay.py", "bottleimp/validation/fast_lane.py"),
+        ("tests/test_validate.py", "tests/test_fast_lane.py", "tests/test_conformance_vectors.py",
+         "tests/test_records.py"),
+        0.95,
+    ),
+)
+
+_COMPARE: dict[type[ast.cmpop], tuple[type[ast.cmpop], ...]] = {
+    ast.Lt: (ast.LtE, ast.Gt),
+    ast.LtE: (ast.Lt, ast.Gt),
+    ast.Gt: (ast.GtE, ast.Lt),
+    ast.GtE: (ast.Gt, ast.Lt),
+    ast.Eq: (ast.NotEq,),
+    ast.NotEq: (ast.Eq,),
+    ast.Is: (ast.IsNot,),
+    ast.IsNot: (ast.Is,),
+    ast.In: (ast.NotIn,),
+    ast.NotIn: (ast.In,),
+}
+_ARITH: dict[type[ast.operator], tuple[type[ast.operator], ...]] = {
+    ast.Add: (ast.Sub,),
+    ast.Sub: (ast.Add,),
+    ast.Mult: (ast.FloorDiv,),
+    ast.FloorDiv: (ast.Mult,),
+    ast.Div: (ast.Mult,),
+    ast.Mod: (ast.FloorDiv,),
+    ast.BitAnd: (ast.BitOr,),
+    ast.BitOr: (ast.BitAnd,),
+    ast.BitXor: (ast.BitOr,),
+    ast.LShift: (ast.RShift,),
+    ast.RShift: (ast.LShift,),
+}
+
+
+@dataclass
+class Mutant:
+    """One mutation of one module: its stable ID, where it is and the mutated source."""
+
+    ident: str
+    path: str
+    function: str
+    line: int
+    kind: str
+    original: str
+    mutated_line: str
+    source: str = field(repr=False)
+
+
+def _skip_nodes(tree: ast.Module) -> set[int]:
+    """IDs of nodes (and their subtrees) never mutated: docstrings, annotations, decorators,
+    imports, asserts, ``__all__``, f-strings, type aliases."""
+    skipped: set[int] = set()
+
+    def skip(node: ast.AST | None) -> None:
+        if node is not None:
+            for sub in ast.walk(node):
+                skipped.add(id(sub))
+
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            value = body[0].value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                skip(body[0])
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for decorator in node.decorator_list:
+                skip(decorator)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            skip(node.returns)
+            for arg in (*node.args.args, *node.args.kwonlyargs, *node.args.posonlyargs,
+                        node.args.vararg, node.args.kwarg):
+                if arg is not None:
+                    skip(arg.annotation)
+        if isinstance(node, ast.AnnAssign):
+            skip(node.annotation)
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Assert, ast.JoinedStr)):
+            skip(node)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            skip(node)  # attribute docstrings
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                skip(node)
+            # Module-level type aliases (X = A | B) are not behaviour.
+            if isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.BitOr) and any(
+                isinstance(t, ast.Name) and t.id[:1].isupper() for t in targets
+            ):
+                if all(isinstance(s, (ast.Name, ast.Subscript, ast.Attribute))
+                       for s in (node.value.left, node.value.right)):
+                    skip(node)
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and (
+            node.test.id == "TYPE_CHECKING"
+        ):
+            skip(node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in (
+            "cast", "TypeVar", "NewType"
+        ):
+            skip(node)
+    return skipped
+
+
+def _functions(tree: ast.Module) -> dict[int, str]:
+    """The qualified name of the function or class enclosing each node (``<module>`` outside)."""
+    owner: dict[int, str] = {}
+
+    def visit(node: ast.AST, name: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            child_name = name
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                child_name = child.name if name == "<module>" else f"{name}.{child.name}"
+            owner[id(child)] = child_name
+            visit(child, child_name)
+
+    visit(tree, "<module>")
+    return owner
+
+
+def _edits(tree: ast.Module) -> Iterator[tuple[ast.AST, str, str, object]]:
+    """Every possible mutation: ``(node, kind, detail, payload)`` in a fixed traversal order."""
+    skipped = _skip_nodes(tree)
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Compare):
+            for index, op in enumerate(node.ops):
+                for new_cmp in _COMPARE.get(type(op), ()):
+                    detail = f"{type(op).__name__}>{new_cmp.__name__}@{index}"
+                    yield node, "compare", detail, (index, new_cmp)
+        elif isinstance(node, (ast.BinOp, ast.AugAssign)):
+            for new in _ARITH.get(type(node.op), ()):
+                yield node, "arith", f"{type(node.op).__name__}>{new.__name__}", new
+        elif isinstance(node, ast.BoolOp):
+            new_op = ast.Or if isinstance(node.op, ast.And) else ast.And
+            yield node, "bool", f"{type(node.op).__name__}>{new_op.__name__}", new_op
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            yield node, "bool", "drop-not", None
+        elif isinstance(node, ast.Constant):
+            value = node.value
+            if isinstance(value, bool):
+                yield node, "const", f"{value}>{not value}", not value
+            elif isinstance(value, int):
+                yield node, "const", f"{value}>{value + 1}", value + 1
+        if isinstance(node, (ast.If, ast.While, ast.IfExp)):
+            for forced in (True, False):
+                if isinstance(node, ast.While) and forced:
+                    continue  # an endless loop: a timeout, not a finding
+                yield node, "branch", f"{type(node).__name__}-{forced}", forced
+        if isinstance(node, ast.stmt) and not isinstance(
+            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Pass, ast.Global,
+                   ast.Nonlocal, ast.Import, ast.ImportFrom)
+        ):
+            yield node, "delete", type(node).__name__, None
+
+
+def _apply(node: ast.AST, kind: str, payload: object) -> ast.AST | None:
+    """Mutate ``node`` in place; returns the replacement node for ``delete`` (else ``None``)."""
+    if kind == "compare":
+        assert isinstance(node, ast.Compare) and isinstance(payload, tuple)
+        index, new = payload
+        node.ops[index] = new()
+    elif kind == "arith":
+        assert isinstance(node, (ast.BinOp, ast.AugAssign)) and isinstance(payload, type)
+        node.op = payload()
+    elif kind == "bool" and isinstance(node, ast.BoolOp):
+        assert isinstance(payload, type)
+        node.op = payload()
+    elif kind == "bool":
+        assert isinstance(node, ast.UnaryOp)
+        return node.operand
+    elif kind == "const":
+        assert isinstance(node, ast.Constant) and isinstance(payload, int)
+        node.value = payload
+    elif kind == "branch":
+        assert isinstance(node, (ast.If, ast.While, ast.IfExp))
+        assert isinstance(payload, bool)
+        node.test = ast.Constant(payload)
+    elif kind == "delete":
+        return ast.Pass()
+    return None
+
+
+def _swap(place: tuple[ast.AST, str, int | None], node: ast.AST) -> None:
+    """Put ``node`` at ``place`` (a parent, its field and the index in that field's list)."""
+    parent, name, position = place
+    if position is None:
+        setattr(parent, name, node)
+    else:
+        getattr(parent, name)[position] = node
+
+
+class _Replace(ast.NodeTransformer):
+    def __init__(self, target: ast.AST, replacement: ast.AST) -> None:
+        self.target, self.replacement = target, replacement
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        if node is self.target:
+            return self.replacement
+        return super().generic_visit(node)
+
+
+def _line_of(source_lines: list[str], node: ast.AST) -> tuple[int, str]:
+    line = getattr(node, "lineno", 0)
+    return line, source_lines[line - 1].strip() if line else ""
+
+
+def module_key(path: str) -> str:
+    """A module's name for mutant IDs that survives moving it into a package: its file stem."""
+    return Path(path).stem
+
+
+def mutants_of(path: str) -> list[Mutant]:
+    """Every mutant of one module, with stable IDs, duplicates (same mutated module) dropped."""
+    text = (REPO / path).read_text()
+    source_lines = text.splitlines()
+    tree = ast.parse(text)
+    baseline = ast.unparse(tree)
+    plans = list(_edits(tree))
+    owners = _functions(tree)
+    result: list[Mutant] = []
+    seen_sources = {baseline}
+    counts: Counter[str] = Counter()
+    parents: dict[int, tuple[ast.AST, str, int | None]] = {}
+    for parent in ast.walk(tree):
+        for name, value in ast.iter_fields(parent):
+            if isinstance(value, list):
+                for position, item in enumerate(value):
+                    if isinstance(item, ast.AST):
+                        parents[id(item)] = (parent, name, position)
+            elif isinstance(value, ast.AST):
+                parents[id(value)] = (parent, name, None)
+    for node, kind, detail, payload in plans:
+        # Mutate the tree in place, unparse it, then undo the mutation.
+        saved = {name: list(value) if isinstance(value, list) else value
+                 for name, value in ast.iter_fields(node)}
+        replacement = _apply(node, kind, payload)
+        if replacement is not None:
+            _swap(parents[id(node)], replacement)
+        source = ast.unparse(tree)
+        if replacement is not None:
+            _swap(parents[id(node)], node)
+        for name, value in saved.items():
+            setattr(node, name, list(value) if isinstance(value, list) else value)
+        if source in seen_sources:
+            continue
+        seen_sources.add(source)
+        line, original = _line_of(source_lines, node)
+        function = owners.get(id(node), "<module>")
+        digest = hashlib.sha1(original.encode()).hexdigest()[:10]
+        key = f"{module_key(path)}:{function}:{digest}:{kind}:{detail}"
+        counts[key] += 1
+        ident = key if counts[key] == 1 else f"{key}#{counts[key]}"
+        if replacement is None:
+            _apply(node, kind, payload)
+        try:
+            mutated_line = ast.unparse(replacement if replacement is not None else node)
+            mutated_line = mutated_line.splitlines()[0]
+        except Exception:  # noqa: BLE001 - a display nicety only
+            mutated_line = "?"
+        if replacement is None:
+            for name, value in saved.items():
+                setattr(node, name, list(value) if isinstance(value, list) else value)
+        result.append(Mutant(ident, path, function, line, kind, original, mutated_line, source))
+    return result
+
+
+def expand(target: Target) -> list[str]:
+    """The existing files a target's patterns match, relative to the repository, sorted."""
+    found: set[str] = set()
+    for pattern in target.patterns:
+        for match in glob.glob(str(REPO / pattern), recursive=True):
+            relative = os.path.relpath(match, REPO)
+            if not relative.endswith("__init__.py"):
+                found.add(relative)
+    return sorted(found)
+
+
+def load_equivalents() -> dict[str, str]:
+    """Mutant ID to the reason it changes no behaviour."""
+    if not EQUIVALENTS.exists():
+        return {}
+    data = tomllib.loads(EQUIVALENTS.read_text())
+    return {entry["id"]: entry["reason"] for entry in data.get("mutant", [])}
+
+
+# -- running -----------------------------------------------------------------------------------
+
+
+def _prepare_copy(root: Path) -> None:
+    """A private copy of what the tests need: the package, tests, spec, docs and root files."""
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir(parents=True)
+    for name in ("bottleimp", "tests", "spec", "scripts", "examples"):
+        if (REPO / name).exists():
+            shutil.copytree(REPO / name, root / name,
+                            ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
+    for name in ("conftest.py", "pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, root / name)
+
+
+def _child(root: Path, mutant: Mutant | None, tests: list[str]) -> None:
+    """In a forked child: write the mutant into the copy and run the kill-suite; never returns."""
+    try:
+        if mutant is not None:
+            (root / mutant.path).write_text(mutant.source)
+        os.chdir(root)
+        sys.path[:0] = [str(root), str(root / "tests")]
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        import pytest
+        from hypothesis import HealthCheck, settings
+
+        # Fewer examples than the dev profile: enough to kill, quick enough for thousands of runs.
+        settings.register_profile("mutation", max_examples=40, deadline=None, database=None,
+                                  suppress_health_check=list(HealthCheck))
+        os.environ["HYPOTHESIS_PROFILE"] = "mutation"
+        code = pytest.main([
+            "-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--hypothesis-seed=0",
+            "-W", "ignore", *[t for t in tests if (root / t).exists()],
+        ])
+        os._exit(int(code))
+    except BaseException:  # noqa: BLE001 - an import-time crash of the mutant is a kill
+        os._exit(3)
+
+
+@dataclass
+class Job:
+    mutant: Mutant | None
+    tests: list[str]
+    slot: int
+    pid: int
+    started: float
+    timeout: float
+
+
+def run_all(
+    work: list[tuple[Mutant | None, list[str], float]],
+    jobs: int,
+    on_done: Callable[[Mutant | None, str, int | None, float], None],
+) -> None:
+    """Run every ``(mutant, tests, timeout)`` in forked children, ``jobs`` at a time."""
+    base = Path(tempfile.mkdtemp(prefix="bottleimp-mutate-"))
+    roots = [base / f"w{slot}" for slot in range(jobs)]
+    for root in roots:
+        _prepare_copy(root)
+    pending = list(work)
+    running: dict[int, Job] = {}
+    free = list(range(jobs))
+    # Import the heavy third-party modules once; the children fork with them loaded.
+    import hypothesis  # noqa: F401
+    import pytest  # noqa: F401
+    try:
+        import sybil  # noqa: F401
+    except ImportError:
+        pass
+    os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+    sys.dont_write_bytecode = True
+    try:
+        while pending or running:
+            while pending and free:
+                mutant, tests, timeout = pending.pop(0)
+                slot = free.pop()
+                pid = os.fork()
+                if pid == 0:
+                    _child(roots[slot], mutant, tests)
+                running[pid] = Job(mutant, tests, slot, pid, time.monotonic(), timeout)
+            time.sleep(0.02)
+            for pid, job in list(running.items()):
+                done, status = os.waitpid(pid, os.WNOHANG)
+                elapsed = time.monotonic() - job.started
+                if done == 0 and elapsed > job.timeout:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                    outcome, code = "timeout", None
+                elif done == 0:
+                    continue
+                else:
+                    code = os.waitstatus_to_exitcode(status)
+                    outcome = "survived" if code == 0 else "killed"
+                del running[pid]
+                root = roots[job.slot]
+                if job.mutant is not None:
+                    shutil.copy2(REPO / job.mutant.path, root / job.mutant.path)
+                free.append(job.slot)
+                on_done(job.mutant, outcome, code, elapsed)
+    finally:
+        for pid in running:
+            os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", action="append", default=[],
+                        help="mutate only modules whose path matches this glob (repeatable)")
+    parser.add_argument("--target", action="append", default=[],
+                        help="mutate only these targets: " + ", ".join(t.name for t in TARGETS))
+    parser.add_argument("--match", action="append", default=[],
+                        help="run only mutants whose ID contains this text (repeatable)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout", type=float, default=0,
+                        help="per-mutant timeout in seconds (default: 3x the unmutated run + 10)")
+    parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument("--show", metavar="ID", help="show one mutant's change and stop")
+    parser.add_argument("--results", metavar="FILE", help="write every outcome to FILE (JSON)")
+    parser.add_argument("--resume", action="store_true",
+                        help="skip mutants already in --results (and keep their outcomes)")
+    parser.add_argument("--rerun-survivors", action="store_true",
+                        help="with --resume: run again the mutants that survived before")
+    parser.add_argument("--limit", type=int, default=0, help="run at most N mutants per target")
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="skip the unmutated run of each kill-suite (needs --timeout)")
+    parser.add_argument("--report", action="store_true",
+                        help="print the table of the outcomes in --results and stop")
+    args = parser.parse_args(argv)
+
+    equivalents = load_equivalents()
+    plan: list[tuple[Target, str, list[Mutant]]] = []
+    for target in TARGETS:
+        if args.target and target.name not in args.target or (
+            not args.target and target.name == "deals"
+        ):
+            continue
+        for path in expand(target):
+            if args.only and not any(fnmatch.fnmatch(path, f"*{p}") for p in args.only):
+                continue
+            mutants = mutants_of(path)
+            if args.match:
+                mutants = [m for m in mutants if any(text in m.ident for text in args.match)]
+            plan.append((target, path, mutants))
+    all_ids = {m.ident for _, _, ms in plan for m in ms}
+
+    if args.show:
+        for _, _, mutants in plan:
+            for m in mutants:
+                if m.ident == args.show:
+                    print(f"{m.path}:{m.line} ({m.function}, {m.kind})\n- {m.original}\n+ {m.mutated_line}")
+                    return 0
+        print(f"no mutant {args.show}", file=sys.stderr)
+        return 1
+    if args.list:
+        for _, _, mutants in plan:
+            for m in mutants:
+                mark = " [equivalent]" if m.ident in equivalents else ""
+                print(f"{m.ident}  {m.path}:{m.line}  {m.original}  =>  {m.mutated_line}{mark}")
+        print(f"{len(all_ids)} mutants")
+        return 0
+
+    results: dict[str, dict[str, object]] = {}
+    if (args.resume or args.report) and args.results and Path(args.results).exists():
+        results = json.loads(Path(args.results).read_text())
+
+    if args.report:
+        for target, path, mutants in plan:
+            for m in mutants:
+                if m.ident in equivalents:
+                    results[m.ident] = {"path": m.path, "outcome": "equivalent",
+                                        "target": target.name}
+        print(f"{sum(1 for i in results if i in all_ids)} of {len(all_ids)} mutants run")
+        return report(results, all_ids, equivalents, plan)
+
+    def save() -> None:
+        if args.results:
+            Path(args.results).write_text(json.dumps(results, indent=1, sort_keys=True))
+
+    # Baseline: each target's kill-suite must pass unmutated; its time sets the timeout.
+    timeouts: dict[str, float] = {}
+    for target in {t for t, _, _ in plan}:
+        if args.no_baseline and args.timeout:
+            timeouts[target.name] = args.timeout
+            continue
+        started = time.monotonic()
+        outcome: list[str] = []
+        run_all([(None, list(target.tests), 3600.0)], 1,
+                lambda _m, o, _c, _e: outcome.append(o))
+        took = time.monotonic() - started
+        if outcome != ["survived"]:
+            print(f"the kill-suite of {target.name} fails unmutated: fix the tests first")
+            return 2
+        timeouts[target.name] = args.timeout or 3 * took + 10
+        print(f"baseline {target.name}: kill-suite passes in {took:.1f}s; "
+              f"timeout {timeouts[target.name]:.0f}s", flush=True)
+
+    work: list[tuple[Mutant | None, list[str], float]] = []
+    for target, path, mutants in plan:
+        chosen = mutants[: args.limit] if args.limit else mutants
+        for m in chosen:
+            if m.ident in equivalents:
+                results[m.ident] = {"path": m.path, "outcome": "equivalent",
+                                    "target": target.name}
+                continue
+            old = results.get(m.ident)
+            if old and not (args.rerun_survivors and old["outcome"] == "survived"):
+                continue
+            work.append((m, list(target.tests), timeouts[target.name]))
+    target_of = {m.ident: t.name for t, _, ms in plan for m in ms}
+    total = len(work)
+    print(f"{total} mutants to run ({len(all_ids)} in all), {args.jobs} at a time", flush=True)
+    done = 0
+    started = time.monotonic()
+
+    def finished(mutant: Mutant | None, outcome: str, code: int | None, elapsed: float) -> None:
+        nonlocal done
+        assert mutant is not None
+        done += 1
+        results[mutant.ident] = {"path": mutant.path, "outcome": outcome,
+                                 "target": target_of[mutant.ident], "seconds": round(elapsed, 1),
+                                 "line": mutant.line, "original": mutant.original,
+                                 "mutated": mutant.mutated_line}
+        if outcome == "survived":
+            print(f"SURVIVED {mutant.ident}  {mutant.path}:{mutant.line}\n"
+                  f"    - {mutant.original}\n    + {mutant.mutated_line}", flush=True)
+        save()
+        if done % 50 == 0 or done == total:
+            rate = (time.monotonic() - started) / done
+            print(f"[{done}/{total}] {rate:.2f}s per mutant", flush=True)
+
+    run_all(work, args.jobs, finished)
+    save()
+    return report(results, all_ids, equivalents, plan)
+
+
+def report(
+    results: dict[str, dict[str, object]],
+    all_ids: set[str],
+    equivalents: dict[str, str],
+    plan: list[tuple[Target, str, list[Mutant]]],
+) -> int:
+    """Print the table by file; status 1 when a target misses its goal."""
+    by_file: dict[str, Counter[str]] = defaultdict(Counter)
+    goals = {path: target.goal for target, path, _ in plan}
+    for ident, result in results.items():
+        if ident in all_ids:
+            by_file[str(result["path"])][str(result["outcome"])] += 1
+    print(f"\n{'file':36} {'mutants':>7} {'killed':>7} {'timeout':>7} {'survived':>8} "
+          f"{'equiv':>6} {'score':>7}")
+    status = 0
+    grand: Counter[str] = Counter()
+    for path in sorted(by_file):
+        c = by_file[path]
+        grand.update(c)
+        n = sum(c.values())
+        live = n - c["equivalent"]
+        score = (c["killed"] + c["timeout"]) / live if live else 1.0
+        flag = "" if score >= goals.get(path, 1.0) else "  < goal"
+        if flag:
+            status = 1
+        print(f"{path:36} {n:7} {c['killed']:7} {c['timeout']:7} {c['survived']:8} "
+              f"{c['equivalent']:6} {score:7.1%}{flag}")
+    n = sum(grand.values())
+    live = n - grand["equivalent"]
+    score = (grand["killed"] + grand["timeout"]) / live if live else 1.0
+    print(f"{'total':36} {n:7} {grand['killed']:7} {grand['timeout']:7} {grand['survived']:8} "
+          f"{grand['equivalent']:6} {score:7.1%}")
+    stale = sorted(set(equivalents) - all_ids)
+    if stale:
+        print(f"{len(stale)} entries of {EQUIVALENTS.name} name no mutant of the modules run "
+              "(stale, or of a module not run this time)")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

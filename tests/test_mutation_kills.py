@@ -1,0 +1,66 @@
+"""Tests written to kill mutants that survived the rest of the suite (``scripts/mutate.py``):
+each pins a behaviour no other test observed."""
+
+from __future__ import annotations
+
+import pytest
+
+from bottleimp import Config, IllegalActionError, apply, check_action, new_game
+
+
+def test_a_value_that_is_no_action_is_refused_as_such_PHASE() -> None:
+    state = new_game(Config(players=4), 1)
+    for value in (object(), "play 17", None):
+        with pytest.raises(IllegalActionError) as refused:
+            apply(state, value)  # type: ignore[arg-type]
+        assert refused.value.rule_id == "PHASE"
+        assert "is not an action" in str(refused.value)
+        with pytest.raises(IllegalActionError, match="is not an action"):
+            check_action(state, value)  # type: ignore[arg-type]
+
+
+def test_a_card_at_the_price_does_not_buy_the_bottle_BOTTLE_PURCHASE() -> None:
+    # In play no card ever equals a price (ranks are distinct and 19 is no card), so only the
+    # rule function itself shows that the purchase needs a card strictly below the price.
+    from bottleimp import Card, Colour
+    from bottleimp.rules.play import buys_bottle
+
+    card = Card(17, Colour.BLUE, 3)
+    assert not buys_bottle(card, 17)
+    assert buys_bottle(card, 17.5) and buys_bottle(card, 19)
+    assert not buys_bottle(card, 16.5)
+
+
+def test_a_card_at_the_price_is_not_below_it_TRICK_WINNER() -> None:
+    # Likewise only the rule function can be asked about a card equal to the price.
+    from bottleimp import Card, Colour
+    from bottleimp.rules.play import trick_winner
+
+    cards = (Card(17, Colour.BLUE, 3), Card(12, Colour.YELLOW, 4), Card(20, Colour.BLUE, 4))
+    assert trick_winner(cards, 17) == 1
+    assert trick_winner(cards, 17.5) == 0
+    assert trick_winner(cards, 12) == 2
+
+
+def test_new_game_without_arguments_is_the_default_configuration_and_seed_7() -> None:
+    assert new_game() == new_game(Config(), 7) == new_game(None, 7)
+    assert new_game().config == Config(players=4)
+
+
+def test_legal_actions_registers_a_card_it_has_never_seen() -> None:
+    # A state can come from elsewhere (unpickled in a new process) holding cards whose actions
+    # are not in the engine's tables yet: legal_actions registers them on the way.
+    import attrs
+
+    from bottleimp import Card, Colour, Phase, Play, legal_actions
+
+    state = new_game(Config(players=3), 4)
+    while state.phase is Phase.SETUP:
+        state = apply(state, legal_actions(state)[0])
+    seat = state.to_act
+    assert seat is not None
+    strange = Card(41.25, Colour.GREEN, 2)  # a card of no deck: never registered
+    hands = list(state.round.hands)
+    hands[seat] = (strange,)
+    odd = attrs.evolve(state, round=attrs.evolve(state.round, hands=tuple(hands)))
+    assert legal_actions(odd) == (Play(seat, strange),)

@@ -1,0 +1,85 @@
+"""Perft counts (spec/conformance/perft/): every stored count recomputed, the divide counts add
+up, the memoized count equals a plain count, and the generated file is what
+scripts/generate_perft.py writes today."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from bottleimp import Config, GameState, apply, legal_actions, new_game
+from bottleimp.conformance.perft import PerftCase, divide, in_round, perft, read_perft_file, remaining
+
+ROOT = Path(__file__).resolve().parent.parent
+FILE = ROOT / "spec" / "conformance" / "perft" / "counts.json"
+CASES = read_perft_file(FILE)
+
+
+def plain_perft(state: GameState, depth: int) -> int:
+    """Perft by the definition, without memo: every sequence of ``depth`` actions in the round."""
+    if depth == 0:
+        return 1
+    if not in_round(state):
+        return 0
+    return sum(plain_perft(apply(state, action), depth - 1) for action in legal_actions(state))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.where.split(":", 1)[1])
+def test_every_stored_perft_count_is_recomputed(case: PerftCase) -> None:
+    state = case.state
+    assert remaining(state) == case.remaining
+    for depth, count in case.depths.items():
+        assert perft(state, depth) == count, (case.description, depth)
+    if case.round is not None:
+        assert perft(state) == case.round == perft(state, case.remaining)
+    if case.divide_depth is not None:
+        assert tuple(divide(state, case.divide_depth)) == case.divide
+        assert sum(count for _, count in case.divide) == case.depths[case.divide_depth]
+        assert [action for action, _ in case.divide] == list(legal_actions(state))
+
+
+def test_the_cases_cover_every_variant_setup_play_and_bottles() -> None:
+    configs = {(c.config.players, c.config.bottles, c.config.teams is not None, c.config.edition)
+               for c in CASES}
+    assert {players for players, *_ in configs} == {2, 3, 4, 5, 6}
+    assert any(bottles == 2 for _, bottles, _, _ in configs)
+    assert any(teams for _, _, teams, _ in configs)
+    assert {edition for *_, edition in configs} == {"classic", "matagot-2024"}
+    assert any(c.state.phase.value == "setup" for c in CASES)
+    assert any(c.state.phase.value == "play" for c in CASES)
+    assert any(c.round is not None and c.state.phase.value == "setup" for c in CASES)
+    assert any(any(b.owner is not None for b in c.state.round.bottles) for c in CASES)
+    assert any(all(b.owner is not None for b in c.state.round.bottles) and c.config.bottles == 2
+               for c in CASES)
+    assert any(c.state.round.dealer != 0 for c in CASES)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.round is not None and c.round <= 4000],
+                         ids=lambda case: case.where.split(":", 1)[1])
+def test_the_memoized_count_is_the_plain_count(case: PerftCase) -> None:
+    assert perft(case.state) == plain_perft(case.state, case.remaining)
+
+
+def test_perft_counts_at_depth_zero_and_past_the_round() -> None:
+    state = new_game(Config(players=3), 4)
+    assert perft(state, 0) == 1
+    assert perft(state, remaining(state) + 1) == 0
+    with pytest.raises(ValueError):
+        perft(state, -1)
+    with pytest.raises(ValueError):
+        divide(state, 0)
+    assert [count for _, count in divide(state, 1)] == [1] * len(legal_actions(state))
+
+
+def test_the_generated_file_is_up_to_date() -> None:
+    spec = importlib.util.spec_from_file_location("generate_perft", ROOT / "scripts" / "generate_perft.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    from bottleimp.conformance.vectors import format_case_file
+
+    assert format_case_file(module.build()) == FILE.read_text(encoding="utf-8"), (
+        "run scripts/generate_perft.py"
+    )
