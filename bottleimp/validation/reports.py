@@ -6,7 +6,7 @@ which must give equal reports for every record the fast lane accepts.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NamedTuple
 
 from attrs import frozen
 
@@ -54,9 +54,10 @@ class Fault:
     """The JSON path of the part of the record at fault (``$.rounds[0].plays[5]``)."""
 
 
-@frozen
-class TrickReport:
-    """One trick as the rules decide it."""
+class TrickReport(NamedTuple):
+    """One trick as the rules decide it. (An immutable named tuple rather than an attrs class:
+    the fast lane makes one for every trick of every record it checks, and a tuple is built in
+    C.)"""
 
     winner: int
     """The seat that won the trick."""
