@@ -17,6 +17,7 @@ from bottleimp import (
     Config,
     GameState,
     IllegalActionError,
+    NoSuchSeatError,
     Phase,
     apply,
     is_legal,
@@ -33,6 +34,7 @@ from invariants import (
     expected_shuffle,
     first_draw_rejected,
     is_devils_eye,
+    splitmix64_seed_for_output,
 )
 
 Rows = tuple[tuple[Card, ...], ...]
@@ -318,3 +320,45 @@ def test_a_rejected_draw_is_discarded_and_the_next_one_used_DEAL_SHUFFLE(config:
     assert [[c.rank for c in hand] for hand in state.round.dealt] == [sorted(h) for h in expected]
     # The rejected draw matters: using it (2**64 - 1 mod size) would have dealt otherwise.
     assert (2**64 - 1) % size != _splitmix64(_splitmix64(REJECTING_SEED)[0])[1] % size
+
+
+def _fifteen_cards() -> Config:
+    """A custom 15-card deck for 3 players: its first draw is below 15, and 2**64 leaves
+    remainder 1 when divided by 15, so the largest acceptable draw is exactly 2**64 - 2."""
+    colours = (Colour.YELLOW, Colour.BLUE, Colour.RED)
+    return Config(players=3, deck=[Card(rank, colours[rank % 3], 1) for rank in range(1, 16)])
+
+
+@pytest.mark.parametrize("output, rejected", [(2**64 - 1, True), (2**64 - 2, False)],
+                         ids=["the first draw at the limit", "the largest acceptable draw"])
+def test_the_rejection_limit_is_exact_DEAL_SHUFFLE(output: int, rejected: bool) -> None:
+    """Draws at or above the largest multiple of the bound below 2**64 are discarded: with 15
+    cards that multiple is 2**64 - 1, so 2**64 - 1 is discarded and 2**64 - 2 is used."""
+    config = _fifteen_cards()
+    assert (1 << 64) % 15 == 1
+    seed = splitmix64_seed_for_output(output)
+    assert _splitmix64(seed)[1] == output
+    assert first_draw_rejected(15, seed) is rejected
+    state = new_game(config, seed)
+    order = expected_shuffle(config.cards, seed, 0)
+    expected: list[list[float]] = [[] for _ in range(3)]
+    for k, card in enumerate(order):
+        expected[(1 + k) % 3].append(card.rank)
+    assert [[c.rank for c in hand] for hand in state.round.dealt] == [sorted(h) for h in expected]
+
+
+# -- the first dealer --------------------------------------------------------------------------
+
+
+def test_seat_0_deals_first_unless_another_seat_is_named_FIRST_DEALER() -> None:
+    config = Config(players=4)
+    assert new_game(config, 3).round.dealer == 0
+    for seat in range(4):
+        state = new_game(config, 3, first_dealer=seat)
+        assert state.round.dealer == seat and state.to_act == (seat + 1) % 4
+
+
+@pytest.mark.parametrize("seat", [-1, 4, 9, True, 1.0, None])
+def test_a_first_dealer_the_game_does_not_have_is_refused_FIRST_DEALER(seat: object) -> None:
+    with pytest.raises(NoSuchSeatError):
+        new_game(Config(players=4), 3, first_dealer=seat)  # type: ignore[arg-type]

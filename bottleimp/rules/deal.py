@@ -149,9 +149,10 @@ def _deck_set(config: Config) -> frozenset[Card]:
 
 
 @rule("FIRST-DEALER")
-def first_dealer(config: Config, chosen: int = 0) -> int:
-    """Any seat may deal the first round (rule FIRST-DEALER): the one chosen before the game,
-    seat 0 unless another is named. A seat the game does not have raises ``NoSuchSeatError``."""
+def first_dealer(config: Config, chosen: int) -> int:
+    """Any seat may deal the first round (rule FIRST-DEALER): the one chosen before the game
+    (``new_game`` names seat 0 unless told otherwise). A seat the game does not have raises
+    ``NoSuchSeatError``."""
     if type(chosen) is not int or not 0 <= chosen < config.players:
         raise NoSuchSeatError(chosen, config.players)
     return chosen
