@@ -14,7 +14,7 @@ from typing import Final
 from .actions import Action, Destination, Give, Play, StartRound
 from .cards import Card, Colour, position, rank_key
 from .config import Config
-from .errors import IllegalActionError
+from .errors import IllegalActionError, NoSuchSeatError
 from .rules import deal as deal_rules
 from .rules import game, scoring, setup
 from .rules import play as play_rules
@@ -67,6 +67,8 @@ def new_game(config: Config | None = None, seed: int = 7, *, first_dealer: int =
     config = Config() if config is None else config
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise TypeError(f"seed must be an int, not {seed!r}")
+    if type(first_dealer) is not int:  # checked here: a compiled rule would refuse it otherwise
+        raise NoSuchSeatError(first_dealer, config.players)
     first = new_round(config, seed, 0, deal_rules.first_dealer(config, first_dealer))
     return GameState(
         config=config,
