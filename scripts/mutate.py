@@ -52,7 +52,10 @@ import tomllib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 EQUIVALENTS = REPO / "scripts" / "equivalent_mutants.toml"
@@ -163,6 +166,10 @@ class Mutant:
     original: str
     mutated_line: str
     source: str = field(repr=False)
+    end_line: int = 0
+    """The last line of the mutated node (``line`` when it is on one line)."""
+    in_function: bool = False
+    """Whether the node runs when a function is called (not at import, when it is defined)."""
 
 
 def _skip_nodes(tree: ast.Module) -> set[int]:
@@ -322,6 +329,17 @@ def _line_of(source_lines: list[str], node: ast.AST) -> tuple[int, str]:
     return line, source_lines[line - 1].strip() if line else ""
 
 
+def _function_bodies(tree: ast.Module) -> set[int]:
+    """IDs of the nodes inside a function's body: code that runs when the function is called."""
+    inside: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            body = node.body if isinstance(node.body, list) else [node.body]
+            for statement in body:
+                inside.update(id(sub) for sub in ast.walk(statement))
+    return inside
+
+
 def module_key(path: str) -> str:
     """A module's name for mutant IDs that survives moving it into a package: its file stem."""
     return Path(path).stem
@@ -335,6 +353,7 @@ def mutants_of(path: str) -> list[Mutant]:
     baseline = ast.unparse(tree)
     plans = list(_edits(tree))
     owners = _functions(tree)
+    bodies = _function_bodies(tree)
     result: list[Mutant] = []
     seen_sources = {baseline}
     counts: Counter[str] = Counter()
@@ -378,7 +397,9 @@ def mutants_of(path: str) -> list[Mutant]:
         if replacement is None:
             for name, value in saved.items():
                 setattr(node, name, list(value) if isinstance(value, list) else value)
-        result.append(Mutant(ident, path, function, line, kind, original, mutated_line, source))
+        end_line = getattr(node, "end_lineno", None) or line
+        result.append(Mutant(ident, path, function, line, kind, original, mutated_line, source,
+                             end_line, id(node) in bodies))
     return result
 
 
@@ -417,9 +438,66 @@ def _prepare_copy(root: Path) -> None:
         shutil.copy2(REPO / name, root / name)
 
 
-def _child(root: Path, mutant: Mutant | None, tests: list[str]) -> None:
-    """In a forked child: write the mutant into the copy and run the kill-suite; never returns."""
+class _TestClock:
+    """A pytest plugin: records each test's duration, or fails a test that runs far past it.
+
+    With ``limits`` (node ID -> seconds) a test still running after its limit is interrupted by
+    SIGALRM, so a mutant that hangs in one test is killed in seconds instead of at the
+    whole-suite timeout.
+    """
+
+    def __init__(self, limits: dict[str, float] | None, default: float,
+                 coverage: Any = None) -> None:
+        self.limits = limits
+        self.default = default
+        self.coverage = coverage
+        self.durations: dict[str, float] = {}
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item) -> Iterator[None]:
+        """With coverage on (the baseline), each test's lines are recorded under its node ID."""
+        if self.coverage is not None:
+            self.coverage.switch_context(item.nodeid)
+        yield
+        if self.coverage is not None:
+            self.coverage.switch_context("")
+
+    @staticmethod
+    def _alarm(_signum: int, _frame: object) -> None:
+        raise TimeoutError("test ran far longer than unmutated: the mutant hangs")
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Iterator[None]:
+        node_id = item.nodeid
+        if self.limits is not None:
+            signal.signal(signal.SIGALRM, self._alarm)
+            # The alarm repeats each second after the limit: code that catches one (Hypothesis
+            # shrinking a failure, a broad except) meets the next.
+            signal.setitimer(signal.ITIMER_REAL, self.limits.get(node_id, self.default), 1.0)
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            self.durations[node_id] = time.monotonic() - started
+
+
+def _child(root: Path, mutant: Mutant | None, tests: list[str],
+           limits: dict[str, float] | None, durations_file: Path | None,
+           coverage_file: Path | None) -> None:
+    """In a forked child: write the mutant into the copy and run the kill-suite; never returns.
+
+    ``tests`` are test files or node IDs. With ``coverage_file`` (the baseline), the lines of the
+    package each test runs are recorded there, the test's node ID as coverage context.
+    """
     try:
+        cov = None
+        if coverage_file is not None:
+            import coverage
+
+            cov = coverage.Coverage(data_file=str(coverage_file),
+                                    include=[str(root / "bottleimp" / "*")])
+            cov.start()
         if mutant is not None:
             (root / mutant.path).write_text(mutant.source)
         os.chdir(root)
@@ -427,20 +505,31 @@ def _child(root: Path, mutant: Mutant | None, tests: list[str]) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.dup2(devnull, 2)
-        import pytest
         from hypothesis import HealthCheck, settings
 
         # Fewer examples than the dev profile: enough to kill, quick enough for thousands of runs.
         settings.register_profile("mutation", max_examples=40, deadline=None, database=None,
                                   suppress_health_check=list(HealthCheck))
         os.environ["HYPOTHESIS_PROFILE"] = "mutation"
+        clock = _TestClock(limits, default=_TEST_LIMIT_DEFAULT, coverage=cov)
         code = pytest.main([
             "-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--hypothesis-seed=0",
-            "-W", "ignore", *[t for t in tests if (root / t).exists()],
-        ])
+            "-W", "ignore", *[t for t in tests if (root / t.split("::")[0]).exists()],
+        ], plugins=[clock])
+        if cov is not None:
+            cov.stop()
+            cov.save()
+        if durations_file is not None:
+            durations_file.write_text(json.dumps(clock.durations))
         os._exit(int(code))
     except BaseException:  # noqa: BLE001 - an import-time crash of the mutant is a kill
         os._exit(3)
+
+
+# A test may take this many times its unmutated duration, plus the slack, before it counts as hung.
+_TEST_LIMIT_FACTOR = 5.0
+_TEST_LIMIT_SLACK = 10.0
+_TEST_LIMIT_DEFAULT = 60.0
 
 
 @dataclass
@@ -457,8 +546,16 @@ def run_all(
     work: list[tuple[Mutant | None, list[str], float]],
     jobs: int,
     on_done: Callable[[Mutant | None, str, int | None, float], None],
+    limits: dict[str, float] | None = None,
+    durations_file: Path | None = None,
+    coverage_file: Path | None = None,
 ) -> None:
-    """Run every ``(mutant, tests, timeout)`` in forked children, ``jobs`` at a time."""
+    """Run every ``(mutant, tests, timeout)`` in forked children, ``jobs`` at a time.
+
+    ``limits`` caps each test's time (see ``_TestClock``); ``durations_file`` receives the
+    durations of the tests of a run and ``coverage_file`` the lines each test runs (both used
+    for the unmutated baseline, ``jobs`` 1).
+    """
     base = Path(tempfile.mkdtemp(prefix="bottleimp-mutate-"))
     roots = [base / f"w{slot}" for slot in range(jobs)]
     for root in roots:
@@ -468,7 +565,6 @@ def run_all(
     free = list(range(jobs))
     # Import the heavy third-party modules once; the children fork with them loaded.
     import hypothesis  # noqa: F401
-    import pytest  # noqa: F401
     try:
         import sybil  # noqa: F401
     except ImportError:
@@ -482,7 +578,7 @@ def run_all(
                 slot = free.pop()
                 pid = os.fork()
                 if pid == 0:
-                    _child(roots[slot], mutant, tests)
+                    _child(roots[slot], mutant, tests, limits, durations_file, coverage_file)
                 running[pid] = Job(mutant, tests, slot, pid, time.monotonic(), timeout)
             time.sleep(0.02)
             for pid, job in list(running.items()):
@@ -509,6 +605,20 @@ def run_all(
         shutil.rmtree(base, ignore_errors=True)
 
 
+def _read_coverage(coverage_file: Path, runs_line: dict[str, dict[int, set[str]]]) -> None:
+    """Add to ``runs_line`` (module path -> line -> node IDs) what the baseline's coverage saw."""
+    import coverage
+
+    data = coverage.CoverageData(basename=str(coverage_file))
+    data.read()
+    for measured in data.measured_files():
+        marker = measured.find(os.sep + "bottleimp" + os.sep)
+        path = measured[marker + 1 :]
+        for line, contexts in data.contexts_by_lineno(measured).items():
+            # The empty context is code run outside any test (at import, during collection).
+            runs_line[path][line].update(contexts)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", action="append", default=[],
@@ -530,6 +640,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="run at most N mutants per target")
     parser.add_argument("--no-baseline", action="store_true",
                         help="skip the unmutated run of each kill-suite (needs --timeout)")
+    parser.add_argument("--no-select", action="store_true",
+                        help="run each mutant against its whole kill-suite, not only the tests "
+                             "that run its lines (measured by coverage in the baseline)")
     parser.add_argument("--report", action="store_true",
                         help="print the table of the outcomes in --results and stop")
     args = parser.parse_args(argv)
@@ -583,25 +696,42 @@ def main(argv: list[str] | None = None) -> int:
         if args.results:
             Path(args.results).write_text(json.dumps(results, indent=1, sort_keys=True))
 
-    # Baseline: each target's kill-suite must pass unmutated; its time sets the timeout.
+    # Baseline: each target's kill-suite must pass unmutated; its time sets the timeout, and each
+    # test's time the limit after which that test counts as hung.
     timeouts: dict[str, float] = {}
+    limits: dict[str, float] = {}
+    durations: dict[str, float] = {}
+    # Per module path and line, the node IDs of the kill-suite tests that run it (the baseline
+    # runs under coverage, one context per test).
+    runs_line: dict[str, dict[int, set[str]]] = defaultdict(lambda: defaultdict(set))
     for target in {t for t, _, _ in plan}:
         if args.no_baseline and args.timeout:
             timeouts[target.name] = args.timeout
             continue
         started = time.monotonic()
         outcome: list[str] = []
-        run_all([(None, list(target.tests), 3600.0)], 1,
-                lambda _m, o, _c, _e: outcome.append(o))
+        with tempfile.TemporaryDirectory() as scratch:
+            durations_file = Path(scratch) / "durations.json"
+            coverage_file = None if args.no_select else Path(scratch) / "coverage"
+            run_all([(None, list(target.tests), 3600.0)], 1,
+                    lambda _m, o, _c, _e: outcome.append(o),
+                    durations_file=durations_file, coverage_file=coverage_file)
+            if durations_file.exists():
+                durations.update(json.loads(durations_file.read_text()))
+            if coverage_file is not None:
+                _read_coverage(coverage_file, runs_line)
         took = time.monotonic() - started
         if outcome != ["survived"]:
             print(f"the kill-suite of {target.name} fails unmutated: fix the tests first")
             return 2
         timeouts[target.name] = args.timeout or 3 * took + 10
-        print(f"baseline {target.name}: kill-suite passes in {took:.1f}s; "
+        print(f"baseline {target.name}: kill-suite passes in {took:.1f}s (under coverage); "
               f"timeout {timeouts[target.name]:.0f}s", flush=True)
+    for node_id, seconds in durations.items():
+        limits[node_id] = _TEST_LIMIT_FACTOR * seconds + _TEST_LIMIT_SLACK
 
     work: list[tuple[Mutant | None, list[str], float]] = []
+    not_run: list[tuple[Target, Mutant]] = []
     for target, path, mutants in plan:
         chosen = mutants[: args.limit] if args.limit else mutants
         for m in chosen:
@@ -612,10 +742,33 @@ def main(argv: list[str] | None = None) -> int:
             old = results.get(m.ident)
             if old and not (args.rerun_survivors and old["outcome"] == "survived"):
                 continue
-            work.append((m, list(target.tests), timeouts[target.name]))
+            tests = list(target.tests)
+            if runs_line and m.in_function:
+                # Only the tests that run the mutated lines can notice the mutant, fastest first.
+                lines = runs_line.get(m.path, {})
+                chosen_tests = set().union(*(lines.get(n, set())
+                                             for n in range(m.line, m.end_line + 1)))
+                in_suite = {t for t in chosen_tests
+                            if t.split("::")[0] in target.tests}
+                if "" in chosen_tests:
+                    pass  # run at import too: every test may notice it
+                elif not in_suite:
+                    not_run.append((target, m))
+                    continue
+                else:
+                    tests = sorted(in_suite, key=lambda t: (durations.get(t, 0.0), t))
+            work.append((m, tests, timeouts[target.name]))
     target_of = {m.ident: t.name for t, _, ms in plan for m in ms}
     total = len(work)
-    print(f"{total} mutants to run ({len(all_ids)} in all), {args.jobs} at a time", flush=True)
+    for target, m in not_run:
+        # No test of the kill-suite runs the mutated lines: the mutant survives without a run.
+        results[m.ident] = {"path": m.path, "outcome": "survived", "target": target.name,
+                            "seconds": 0.0, "line": m.line, "original": m.original,
+                            "mutated": m.mutated_line, "uncovered": True}
+        print(f"SURVIVED (no test runs it) {m.ident}  {m.path}:{m.line}\n"
+              f"    - {m.original}\n    + {m.mutated_line}", flush=True)
+    print(f"{total} mutants to run ({len(all_ids)} in all, {len(not_run)} run by no test), "
+          f"{args.jobs} at a time", flush=True)
     done = 0
     started = time.monotonic()
 
@@ -635,7 +788,7 @@ def main(argv: list[str] | None = None) -> int:
             rate = (time.monotonic() - started) / done
             print(f"[{done}/{total}] {rate:.2f}s per mutant", flush=True)
 
-    run_all(work, args.jobs, finished)
+    run_all(work, args.jobs, finished, limits=limits or None)
     save()
     return report(results, all_ids, equivalents, plan)
 
