@@ -199,6 +199,12 @@ def _skip_nodes(tree: ast.Module) -> set[int]:
                     skip(arg.annotation)
         if isinstance(node, ast.AnnAssign):
             skip(node.annotation)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            # A bare annotation in a function (``x: T``) runs nothing (in a class body it may
+            # declare an attrs field, which is behaviour, so those stay).
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.AnnAssign) and inner.value is None:
+                    skip(inner)
         if isinstance(node, (ast.Import, ast.ImportFrom, ast.Assert, ast.JoinedStr)):
             skip(node)
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bottleimp import Config, GameState, Phase, apply, legal_actions, new_game
 from bottleimp.view import view
+from games import VARIANTS
 from helpers import position, ranks_of
 from invariants import visible_cards
 
@@ -89,3 +92,23 @@ def test_devils_eye_face_up_cards_are_seen_by_both_VIEW_HIDDEN() -> None:
 def test_there_is_no_view_for_a_seat_not_in_the_game_VIEW_HIDDEN() -> None:
     with pytest.raises(ValueError, match="no seat 4"):
         view(new_game(FOUR, 3), 4)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_a_view_knows_the_legal_actions_of_its_seat_and_no_others(name: str) -> None:
+    """``legal_actions(view)`` is the state's legal actions for the seat to act (setup, play,
+    Devil's Eye's face-up cards, between rounds) and ``()`` for every other seat."""
+    config = VARIANTS[name]
+    rng = random.Random(name)
+    state = new_game(config, 11, first_dealer=config.players - 1)
+    phases = set()
+    while True:
+        phases.add(state.phase)
+        expected = legal_actions(state)
+        for seat in range(config.players):
+            seen = view(state, seat)
+            assert legal_actions(seen) == (expected if seat == state.to_act else ())
+        if state.is_over:
+            break
+        state = apply(state, rng.choice(expected))
+    assert phases == set(Phase)
