@@ -445,7 +445,8 @@ def _prepare_copy(root: Path) -> None:
 
 
 class _TestClock:
-    """A pytest plugin: records each test's duration, or fails a test that runs far past it.
+    """A pytest plugin: times each test, fails a test that runs far past its time, and (in the
+    baseline, with coverage on) records the lines each test runs under its node ID.
 
     With ``limits`` (node ID -> seconds) a test still running after its limit is interrupted by
     SIGALRM, so a mutant that hangs in one test is killed in seconds instead of at the
@@ -459,33 +460,33 @@ class _TestClock:
         self.coverage = coverage
         self.durations: dict[str, float] = {}
 
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_protocol(self, item: pytest.Item) -> Iterator[None]:
-        """With coverage on (the baseline), each test's lines are recorded under its node ID."""
-        if self.coverage is not None:
-            self.coverage.switch_context(item.nodeid)
-        yield
-        if self.coverage is not None:
-            self.coverage.switch_context("")
-
     @staticmethod
     def _alarm(_signum: int, _frame: object) -> None:
-        raise TimeoutError("test ran far longer than unmutated: the mutant hangs")
+        raise TimeoutError("ran far longer than unmutated: the mutant hangs")
+
+    @staticmethod
+    def arm(seconds: float) -> None:
+        """Raise ``TimeoutError`` after ``seconds``, then every second until disarmed: code that
+        catches one (Hypothesis shrinking a failure, a broad except) meets the next."""
+        signal.signal(signal.SIGALRM, _TestClock._alarm)
+        signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
 
     @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_call(self, item: pytest.Item) -> Iterator[None]:
+    def pytest_runtest_protocol(self, item: pytest.Item) -> Iterator[None]:
+        """Each test (setup, call and teardown) timed and under its own alarm."""
         node_id = item.nodeid
+        if self.coverage is not None:
+            self.coverage.switch_context(node_id)
         if self.limits is not None:
-            signal.signal(signal.SIGALRM, self._alarm)
-            # The alarm repeats each second after the limit: code that catches one (Hypothesis
-            # shrinking a failure, a broad except) meets the next.
-            signal.setitimer(signal.ITIMER_REAL, self.limits.get(node_id, self.default), 1.0)
+            self.arm(self.limits.get(node_id, self.default))
         started = time.monotonic()
         try:
             yield
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             self.durations[node_id] = time.monotonic() - started
+            if self.coverage is not None:
+                self.coverage.switch_context("")
 
 
 def _child(root: Path, mutant: Mutant | None, tests: list[str],
@@ -518,6 +519,9 @@ def _child(root: Path, mutant: Mutant | None, tests: list[str],
                                   suppress_health_check=list(HealthCheck))
         os.environ["HYPOTHESIS_PROFILE"] = "mutation"
         clock = _TestClock(limits, default=_TEST_LIMIT_DEFAULT, coverage=cov)
+        if limits is not None:
+            # Collection too: a mutant that hangs at import (a module-level table) stops here.
+            clock.arm(_TEST_LIMIT_DEFAULT)
         code = pytest.main([
             "-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--hypothesis-seed=0",
             "-W", "ignore", *[t for t in tests if (root / t.split("::")[0]).exists()],
