@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import repeat
-from operator import is_
+from operator import attrgetter, is_
 from typing import Final
 
 from .actions import Action, Destination, Give, Play, StartRound
@@ -18,7 +18,19 @@ from .errors import IllegalActionError, NoSuchSeatError
 from .rules import deal as deal_rules
 from .rules import game, scoring, setup
 from .rules import play as play_rules
-from .state import Bottle, GameState, Phase, RoundState, TrickResult
+from .state import (
+    Bottle,
+    GameState,
+    Phase,
+    RoundState,
+    TrickResult,
+    game_after,
+    game_after_turn,
+    round_after_give,
+    round_after_play,
+    round_after_setup,
+    round_after_trick,
+)
 from .view import SeatView
 
 __all__ = ["new_game", "new_round", "with_deal", "legal_actions", "check_action", "is_legal", "apply"]
@@ -332,19 +344,10 @@ def _apply_give(state: GameState, action: Give) -> GameState:
     to_act = setup.setup_to_act(config, round_.dealer, chosen)
     if to_act is None:
         hands, face_up, devils_trick = setup.resolve_setup(config, hands, round_.face_up, chosen)
-        after = _round_after(
-            round_, hands=hands, face_up=face_up, setup=chosen, devils_trick=devils_trick,
-            plays=round_.plays, leader=round_.leader, bottles=round_.bottles,
-            captured=round_.captured, tricks=round_.tricks, scores=None,
-        )
-        return _game_after(state, Phase.PLAY, round_.leader, after, state.totals)
-    # Setup goes on: only the hand and the setup change (positional, in field order).
-    after = RoundState(
-        round_.index, round_.dealer, round_.dealt, round_.dealt_face_up, hands, round_.face_up,
-        chosen, round_.devils_trick, round_.plays, round_.leader, round_.bottles,
-        round_.captured, round_.tricks, None,
-    )
-    return GameState(config, state.seed, _SETUP, to_act, after, state.past_rounds, state.totals)
+        after = round_after_setup(round_, hands, face_up, chosen, devils_trick)
+        return game_after(state, Phase.PLAY, round_.leader, after, state.totals)
+    # Setup goes on: only the hand and the setup change.
+    return game_after_turn(state, to_act, round_after_give(round_, hands, chosen))
 
 
 def _apply_play(state: GameState, action: Play) -> GameState:
@@ -359,38 +362,28 @@ def _apply_play(state: GameState, action: Play) -> GameState:
         assert face_up is not None
         face_up = _take_at(face_up, seat, position(face_up[seat], action.card))
     else:
-        hands = hands[:seat] + (hand[:index] + hand[index + 1 :],) + hands[seat + 1 :]
+        hands = _take_at(hands, seat, index)
     plays = round_.plays + (action,)
     trick_size = config.trick_size
     if len(plays) % trick_size:
-        # The trick goes on: only the hand, the plays and the seat to act change. This hot path
-        # builds both states by position, in the order of their fields; every other field is
-        # the very object of the state before.
-        after = RoundState(
-            round_.index, round_.dealer, round_.dealt, round_.dealt_face_up, hands, face_up,
-            round_.setup, round_.devils_trick, plays, round_.leader, round_.bottles,
-            round_.captured, round_.tricks, None,
-        )
-        return GameState(
-            config, state.seed, _PLAY, play_rules.next_to_play(config, seat), after,
-            state.past_rounds, state.totals,
-        )
+        # The trick goes on: only the zones, the plays and the seat to act change.
+        after = round_after_play(round_, hands, face_up, plays)
+        return game_after_turn(state, play_rules.next_to_play(config, seat), after)
     result, bottles, captured = _resolve_trick(plays[-trick_size:], round_.bottles, round_.captured)
     leader = play_rules.next_leader(result.winner)
     over = scoring.round_is_over(hands, face_up)
     scores = scoring.round_scores(config, captured, bottles, round_.devils_trick) if over else None
-    after = _round_after(
-        round_, hands=hands, face_up=face_up, setup=round_.setup,
-        devils_trick=round_.devils_trick, plays=plays, leader=leader, bottles=bottles,
+    after = round_after_trick(
+        round_, hands=hands, face_up=face_up, plays=plays, leader=leader, bottles=bottles,
         captured=captured, tricks=round_.tricks + (result,), scores=scores,
     )
     if scores is None:
-        return _game_after(state, Phase.PLAY, leader, after, state.totals)
+        return game_after(state, Phase.PLAY, leader, after, state.totals)
     totals = game.add_totals(state.totals, scores)
     if game.game_is_over(config, round_.index + 1, totals):
-        return _game_after(state, Phase.GAME_OVER, None, after, totals)
+        return game_after(state, Phase.GAME_OVER, None, after, totals)
     next_dealer = deal_rules.next_dealer(config, round_.dealer)
-    return _game_after(state, Phase.ROUND_OVER, next_dealer, after, totals)
+    return game_after(state, Phase.ROUND_OVER, next_dealer, after, totals)
 
 
 def _take_at(
@@ -398,39 +391,9 @@ def _take_at(
 ) -> tuple[tuple[Card, ...], ...]:
     """``zones`` with the card at ``index`` of ``seat``'s zone taken out."""
     zone = zones[seat]
-    return zones[:seat] + (zone[:index] + zone[index + 1 :],) + zones[seat + 1 :]
-
-
-def _game_after(
-    state: GameState, phase: Phase, to_act: int | None, round_: RoundState, totals: tuple[int, ...]
-) -> GameState:
-    """The game after an action in the current round: the same configuration, seed and past
-    rounds. (The one place that builds a ``GameState`` by position: its arguments here are all
-    of different types, so mypy catches a swap.)"""
-    return GameState(state.config, state.seed, phase, to_act, round_, state.past_rounds, totals)
-
-
-def _round_after(
-    round_: RoundState,
-    *,
-    hands: tuple[tuple[Card, ...], ...],
-    face_up: tuple[tuple[Card, ...], ...] | None,
-    setup: tuple[tuple[Give, ...], ...],
-    devils_trick: tuple[Card, ...],
-    plays: tuple[Play, ...],
-    leader: int,
-    bottles: tuple[Bottle, ...],
-    captured: tuple[tuple[Card, ...], ...],
-    tricks: tuple[TrickResult, ...],
-    scores: tuple[int, ...] | None,
-) -> RoundState:
-    """The round after an action: the same deal, these zones and this history. Callers name
-    every field (several have the same type); this is the one place that builds a
-    ``RoundState`` by position, in the order of its fields."""
-    return RoundState(
-        round_.index, round_.dealer, round_.dealt, round_.dealt_face_up, hands, face_up, setup,
-        devils_trick, plays, leader, bottles, captured, tricks, scores,
-    )
+    taken = list(zones)
+    taken[seat] = zone[:index] + zone[index + 1 :]
+    return tuple(taken)
 
 
 def _resolve_trick(
@@ -439,23 +402,24 @@ def _resolve_trick(
     captured: tuple[tuple[Card, ...], ...],
 ) -> tuple[TrickResult, tuple[Bottle, ...], tuple[tuple[Card, ...], ...]]:
     """The trick's result, the bottles and the captured piles after it (``resolve_trick``)."""
-    cards = tuple([play.card for play in trick])
-    outcome = play_rules.resolve_trick(cards, tuple([play.seat for play in trick]), bottles)
+    cards = tuple(map(_card_of, trick))
+    outcome = play_rules.resolve_trick(cards, tuple(map(_seat_of, trick)), bottles)
     winner = trick[outcome.winning].seat
     piles = list(captured)
     piles[winner] = piles[winner] + outcome.captured
     if outcome.returned is not None:
         owner, price_card = outcome.returned
         piles[owner] = piles[owner] + (price_card,)
+    # By position, in field order: plays, winner, winning_card, bottle, price_before, price_after.
     result = TrickResult(
-        plays=trick,
-        winner=winner,
-        winning_card=cards[outcome.winning],
-        bottle=outcome.bottle,
-        price_before=outcome.price_before,
-        price_after=outcome.price_after,
+        trick, winner, cards[outcome.winning], outcome.bottle, outcome.price_before,
+        outcome.price_after,
     )
     return result, outcome.bottles, tuple(piles)
+
+
+_card_of: Final = attrgetter("card")
+_seat_of: Final = attrgetter("seat")
 
 
 def _start_next_round(state: GameState) -> GameState:

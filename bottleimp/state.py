@@ -8,6 +8,7 @@ zone a card can be in during a round, plus the round's public history (setup cho
 from __future__ import annotations
 
 import enum
+from typing import Final
 
 from attrs import frozen
 
@@ -68,7 +69,7 @@ class TrickResult:
     """That bottle's price after the trick: the winning card's rank if it bought the bottle."""
 
 
-@frozen
+@frozen(slots=False)
 class RoundState:
     """One round: its deal, every zone, and its history.
 
@@ -107,7 +108,7 @@ class RoundState:
     """Each seat's score for the round once it is over, else ``None``."""
 
 
-@frozen
+@frozen(slots=False)
 class GameState:
     """The whole game: configuration, seed, phase, seat to act, rounds and totals.
 
@@ -144,3 +145,114 @@ class GameState:
         """The plays of the trick in progress (empty between tricks)."""
         plays = self.round.plays
         return plays[len(plays) - len(plays) % self.config.trick_size :]
+
+
+# States are built for every action of every playout, so the engine derives a state from the one
+# before instead of calling the generated ``__init__`` (which sets one attribute after another):
+# it copies the fields of the state before (one C-level dict copy: the unchanged fields are the
+# very objects of the state before), replaces the ones that changed and installs them as the new
+# instance's attributes. This is why ``RoundState`` and ``GameState`` keep their fields in an
+# instance ``__dict__`` rather than in slots. The result is an ordinary frozen instance: equal to
+# and hashing like one built by ``__init__``.
+_new_instance: Final = object.__new__
+_set_attribute: Final = object.__setattr__
+
+
+def round_after_play(
+    round_: RoundState,
+    hands: tuple[tuple[Card, ...], ...],
+    face_up: tuple[tuple[Card, ...], ...] | None,
+    plays: tuple[Play, ...],
+) -> RoundState:
+    """``round_`` after a play within a trick: only the zones and the plays change."""
+    fields = round_.__dict__.copy()
+    fields["hands"] = hands
+    fields["face_up"] = face_up
+    fields["plays"] = plays
+    derived: RoundState = _new_instance(RoundState)
+    _set_attribute(derived, "__dict__", fields)
+    return derived
+
+
+def round_after_give(
+    round_: RoundState, hands: tuple[tuple[Card, ...], ...], setup: tuple[tuple[Give, ...], ...]
+) -> RoundState:
+    """``round_`` after a setup card is given and setup goes on: only hands and setup change."""
+    fields = round_.__dict__.copy()
+    fields["hands"] = hands
+    fields["setup"] = setup
+    derived: RoundState = _new_instance(RoundState)
+    _set_attribute(derived, "__dict__", fields)
+    return derived
+
+
+def game_after_turn(state: GameState, to_act: int, round_: RoundState) -> GameState:
+    """``state`` after an action that leaves the phase as it is: the seat to act and the round
+    change."""
+    fields = state.__dict__.copy()
+    fields["to_act"] = to_act
+    fields["round"] = round_
+    derived: GameState = _new_instance(GameState)
+    _set_attribute(derived, "__dict__", fields)
+    return derived
+
+
+def game_after(
+    state: GameState, phase: Phase, to_act: int | None, round_: RoundState,
+    totals: tuple[int, ...],
+) -> GameState:
+    """``state`` after an action within its round: the same configuration, seed and past rounds."""
+    fields = state.__dict__.copy()
+    fields["phase"] = phase
+    fields["to_act"] = to_act
+    fields["round"] = round_
+    fields["totals"] = totals
+    derived: GameState = _new_instance(GameState)
+    _set_attribute(derived, "__dict__", fields)
+    return derived
+
+
+def round_after_setup(
+    round_: RoundState,
+    hands: tuple[tuple[Card, ...], ...],
+    face_up: tuple[tuple[Card, ...], ...] | None,
+    setup: tuple[tuple[Give, ...], ...],
+    devils_trick: tuple[Card, ...],
+) -> RoundState:
+    """``round_`` once every seat has chosen: the given cards moved, the Devil's Trick set."""
+    fields = round_.__dict__.copy()
+    fields["hands"] = hands
+    fields["face_up"] = face_up
+    fields["setup"] = setup
+    fields["devils_trick"] = devils_trick
+    derived: RoundState = _new_instance(RoundState)
+    _set_attribute(derived, "__dict__", fields)
+    return derived
+
+
+def round_after_trick(
+    round_: RoundState,
+    *,
+    hands: tuple[tuple[Card, ...], ...],
+    face_up: tuple[tuple[Card, ...], ...] | None,
+    plays: tuple[Play, ...],
+    leader: int,
+    bottles: tuple[Bottle, ...],
+    captured: tuple[tuple[Card, ...], ...],
+    tricks: tuple[TrickResult, ...],
+    scores: tuple[int, ...] | None,
+) -> RoundState:
+    """``round_`` after the play that completes a trick (callers name each field: several have
+    the same type)."""
+    fields = round_.__dict__.copy()
+    fields["hands"] = hands
+    fields["face_up"] = face_up
+    fields["plays"] = plays
+    fields["leader"] = leader
+    fields["bottles"] = bottles
+    fields["captured"] = captured
+    fields["tricks"] = tricks
+    fields["scores"] = scores
+    derived: RoundState = _new_instance(RoundState)
+    _set_attribute(derived, "__dict__", fields)
+    return derived
