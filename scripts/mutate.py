@@ -102,7 +102,7 @@ TARGETS = (
     Target("deals", ("bottleimp/engine.py", "bottleimp/rules/deal.py", "bottleimp/rules/setup.py"),
            ("tests/test_deals.py", "tests/test_mutation_kills.py"), 1.0),
     Target("rules", ("bottleimp/rules/*.py",), tuple(_CORE_TESTS), 1.0),
-    Target("engine", ("bottleimp/engine.py",), tuple(_CORE_TESTS), 1.0),
+    Target("engine", ("bottleimp/engine.py", "bottleimp/state.py"), tuple(_CORE_TESTS), 1.0),
     Target(
         "config",
         ("bottleimp/config.py", "bottleimp/editions.py"),
