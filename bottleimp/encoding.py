@@ -42,10 +42,11 @@ from attrs import frozen
 from .actions import Action, Destination, StartRound
 from .cards import Card, coins, format_rank
 from .config import Config
-from .engine import _GIVE_TABLES, _PLAY_TABLES, _register_deck, legal_actions
+from .engine import legal_actions
 from .errors import EncodingError, GameNotOverError
 from .rules.game import winners as _winners_of_totals
 from .state import GameState, Phase
+from .transitions import GIVE_ACTIONS, PLAY_ACTIONS, register_deck
 from .view import SeatView, view
 
 __all__ = [
@@ -104,7 +105,7 @@ class _Tables:
 
 @lru_cache(maxsize=64)
 def _tables(config: Config) -> _Tables:
-    _register_deck(config)
+    register_deck(config)
     cards = config.cards
     count = len(cards)
     decode: list[tuple[Action, ...]] = []
@@ -112,8 +113,8 @@ def _tables(config: Config) -> _Tables:
     for seat in range(config.players):
         row: list[Action] = []
         for destination in setup_destinations(config):
-            row.extend(_GIVE_TABLES[destination][seat][card] for card in cards)
-        row.extend(_PLAY_TABLES[seat][card] for card in cards)
+            row.extend(GIVE_ACTIONS[destination][seat][card] for card in cards)
+        row.extend(PLAY_ACTIONS[seat][card] for card in cards)
         row.append(StartRound(seat))
         decode.append(tuple(row))
         for number, action in enumerate(row):

@@ -1,7 +1,8 @@
 """Build the optional compiled bottleimp: the same typed source, compiled with mypyc.
 
 The pure-Python package stays the default and the reference. This script copies the package
-to a temporary directory, compiles the rule modules, the state and the actions there with mypyc
+to a temporary directory, compiles the rule modules, the state, the actions and the engine's core
+(``transitions``) there with mypyc
 and puts the result, the compiled modules beside the uncompiled ones, in ``build/compiled`` (or
 ``--out``). Nothing is installed: put the directory first on the path to use it::
 
@@ -30,7 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # of every argument at a function's boundary and of every ``cast``: the engine's entry points
 # would refuse a wrong value with a ``TypeError`` (and take ``True`` for the seed 1) before its
 # rules can name the rule it breaks, and the fast lane's casts of JSON values would refuse
-# every record.
+# every record. The engine's core, ``transitions.py``, is compiled: the engine calls it only
+# with an action it has checked.
 COMPILED_MODULES = (
     "bottleimp/rules/registry.py",
     "bottleimp/rules/deal.py",
@@ -40,6 +42,7 @@ COMPILED_MODULES = (
     "bottleimp/rules/game.py",
     "bottleimp/state.py",
     "bottleimp/actions.py",
+    "bottleimp/transitions.py",
 )
 """The modules compiled, relative to the repository root; every other module stays Python."""
 
