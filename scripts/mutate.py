@@ -99,10 +99,12 @@ class Target:
 TARGETS = (
     # Only the new tests of deals from outside and of the legality cache, against the code they
     # guard (run it with --target deals --match engine:with_deal: --match engine:apply: ...).
-    Target("deals", ("bottleimp/engine.py", "bottleimp/rules/deal.py", "bottleimp/rules/setup.py"),
+    Target("deals", ("bottleimp/engine.py", "bottleimp/transitions.py", "bottleimp/rules/deal.py",
+                     "bottleimp/rules/setup.py"),
            ("tests/test_deals.py", "tests/test_mutation_kills.py"), 1.0),
     Target("rules", ("bottleimp/rules/*.py",), tuple(_CORE_TESTS), 1.0),
-    Target("engine", ("bottleimp/engine.py", "bottleimp/state.py"), tuple(_CORE_TESTS), 1.0),
+    Target("engine", ("bottleimp/engine.py", "bottleimp/transitions.py", "bottleimp/state.py"),
+           tuple(_CORE_TESTS), 1.0),
     Target(
         "config",
         ("bottleimp/config.py", "bottleimp/editions.py"),
