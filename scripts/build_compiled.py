@@ -3,7 +3,8 @@
 The pure-Python package stays the default and the reference. This script copies the package
 to a temporary directory, compiles the rule modules, the state, the actions and the engine's
 core (``transitions``) there with mypyc and puts the result, the compiled modules beside the
-uncompiled ones, in ``build/compiled`` (or ``--out``). Nothing is installed: put the directory first on the path to use it::
+uncompiled ones, in ``build/compiled`` (or ``--out``). Nothing is installed: put the directory
+first on the path to use it::
 
     python scripts/build_compiled.py
     PYTHONPATH=build/compiled:. python benchmarks/playouts.py --no-compiled
