@@ -230,6 +230,10 @@ def _skip_nodes(tree: ast.Module) -> set[int]:
             "cast", "TypeVar", "NewType"
         ):
             skip(node)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and isinstance(
+            node.value.func, ast.Name
+        ) and node.value.func.id in ("TypeVar", "NewType"):
+            skip(node)  # a type variable, read only by annotations
     return skipped
 
 
