@@ -112,3 +112,42 @@ def test_a_view_knows_the_legal_actions_of_its_seat_and_no_others(name: str) -> 
             break
         state = apply(state, rng.choice(expected))
     assert phases == set(Phase)
+
+
+def test_a_view_read_in_a_new_process_knows_its_legal_actions() -> None:
+    """A bot that receives its view as JSON in a process that has never dealt a game still gets
+    its legal actions: the engine registers the actions of cards it has not seen yet."""
+    import json
+    import subprocess
+    import sys
+
+    from bottleimp.formats.view_json import view_to_json
+
+    program = (
+        "import json, sys\n"
+        "from bottleimp import legal_actions\n"
+        "from bottleimp.formats.view_json import view_from_json\n"
+        "for line in sys.stdin:\n"
+        "    print(json.dumps([str(a) for a in legal_actions(view_from_json(json.loads(line)))]))\n"
+    )
+    rng = random.Random(5)
+    lines, expected = [], []
+    for config in (Config(players=2), FOUR, Config(players=6, edition="matagot-2024")):
+        state = new_game(config, 21)
+        for _ in range(rng.randrange(3, 40)):
+            state = apply(state, rng.choice(legal_actions(state)))
+        seat = state.to_act
+        assert seat is not None
+        lines.append(json.dumps(view_to_json(view(state, seat))))
+        expected.append([str(action) for action in legal_actions(state)])
+    # The child imports the very package this test imports (a copy under test, a compiled build).
+    import os
+    from pathlib import Path
+
+    import bottleimp
+
+    package_root = str(Path(bottleimp.__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=package_root)
+    done = subprocess.run([sys.executable, "-c", program], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, check=True, timeout=60, env=env)
+    assert [json.loads(line) for line in done.stdout.splitlines()] == expected
