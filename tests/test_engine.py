@@ -139,3 +139,9 @@ def test_every_rule_id_has_a_named_example_test() -> None:
     missing = sorted(set(RULE_FUNCTIONS) - named)
     assert not missing, f"rule IDs without a named test: {missing}"
     assert not unknown, f"tests named after rule IDs that the code does not have: {unknown}"
+
+
+def test_a_phase_shows_as_the_expression_that_names_it() -> None:
+    for phase in Phase:
+        assert repr(phase) == f"Phase.{phase.name}"
+        assert eval(repr(phase), {"Phase": Phase}) is phase
