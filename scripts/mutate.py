@@ -83,6 +83,11 @@ _RECORD_TESTS = [
     "tests/test_conformance_vectors.py",
     "tests/test_validate.py",
     "tests/test_fast_lane.py",
+    "tests/test_boundary.py",
+    "tests/test_decks.py",
+    "tests/test_conformance_groups.py",
+    "tests/test_harness.py",
+    "tests/test_hostile.py",
 ]
 
 
@@ -108,9 +113,10 @@ TARGETS = (
     Target(
         "config",
         ("bottleimp/config.py", "bottleimp/editions.py"),
-        ("tests/test_config.py", "tests/test_variants.py", "tests/test_rules_setup.py",
-         "tests/test_conformance_vectors.py", "tests/test_records.py", "tests/test_deals.py",
-         "tests/test_validate.py", "tests/test_state_machine.py"),
+        ("tests/test_config.py", "tests/test_decks.py", "tests/test_variants.py",
+         "tests/test_rules_setup.py", "tests/test_conformance_vectors.py", "tests/test_records.py",
+         "tests/test_deals.py", "tests/test_validate.py", "tests/test_boundary.py",
+         "tests/test_state_machine.py"),
         0.95,
     ),
     Target(
@@ -124,7 +130,7 @@ TARGETS = (
         "validator",
         ("bottleimp/validation/replay.py", "bottleimp/validation/fast_lane.py"),
         ("tests/test_validate.py", "tests/test_fast_lane.py", "tests/test_conformance_vectors.py",
-         "tests/test_records.py"),
+         "tests/test_records.py", "tests/test_replay.py", "tests/test_boundary.py"),
         0.95,
     ),
 )
