@@ -122,11 +122,11 @@ class Config:
         of the deck has raises ``UnknownCardError``. The one rank-to-card lookup: every reader
         of ranks (records, states, the protocol) asks it."""
         try:
-            return self.cards_by_rank[rank]
+            if rank.__class__ is not bool:  # True would find the card 1 (True == 1)
+                return self.cards_by_rank[rank]
         except (KeyError, TypeError):
-            raise UnknownCardError(
-                rank, f"{_rank_text(rank)} is not a card of this game's deck"
-            ) from None
+            pass
+        raise UnknownCardError(rank, f"{_rank_text(rank)} is not a card of this game's deck")
 
     @property
     def round_limit(self) -> int | None:
@@ -139,7 +139,6 @@ class Config:
     def devils_eye(self) -> bool:
         """True for the 2-player Devil's Eye variant."""
         return self.players == 2
-
 
 
 def _rank_text(rank: object) -> str:

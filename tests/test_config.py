@@ -18,6 +18,7 @@ from bottleimp import (
     Colour,
     Config,
     ConfigError,
+    UnknownCardError,
     default_teams,
 )
 from bottleimp.cards import format_rank, normalize_rank
@@ -332,3 +333,22 @@ def test_values_of_the_wrong_type_get_a_config_error_not_a_type_error_CONFIG_TEA
     with pytest.raises(ConfigError) as caught:
         Config(players=4, **arguments)
     assert caught.value.rule_id == rule_id
+
+
+@pytest.mark.parametrize(
+    ("rank", "shown"),
+    [(19, "19"), (19.0, "19"), (19.5, "19.5"), (0, "0"), ("7", "'7'"), (None, "None"),
+     ([1], "[1]"), (True, "True"), (False, "False")],
+)
+def test_a_rank_of_no_card_is_refused_and_shown_as_given_DECK(rank: object, shown: str) -> None:
+    """``config.card`` finds a card by its rank and never by a value that merely compares equal
+    to one (``True == 1``); the refusal shows numbers as ranks and anything else as written."""
+    with pytest.raises(UnknownCardError) as raised:
+        Config(players=3).card(rank)  # type: ignore[arg-type]
+    assert str(raised.value).startswith(f"{shown} is not a card of this game's deck")
+    assert raised.value.rank is rank
+
+
+def test_a_whole_rank_written_as_a_float_finds_its_card_DECK() -> None:
+    config = Config(players=3)
+    assert config.card(7.0) is config.card(7)
