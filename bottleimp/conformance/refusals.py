@@ -9,6 +9,7 @@ allow it. The harness sends every kind a minimum number of times and counts the 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Final
 
@@ -204,18 +205,22 @@ def _setup_entry(state: GameState, seat: int, pick: int) -> dict[str, JSON]:
     return {"op": "setup", "seat": seat, **entry_from_gives(gives)}
 
 
-def _to_act(moment: Moment) -> tuple[GameState, int] | None:
-    state = moment.state
-    if state is None or state.to_act is None:
-        return None
-    return state, state.to_act
+def _on_turn(build: Callable[[GameState, int, int], dict[str, JSON] | None]) -> Builder:
+    """A builder of a request for the seat to act: given the moment's state, that seat and the
+    pick; the moment offers none (``None``) when no state is known or no one is to act."""
+
+    @functools.wraps(build)
+    def builder(moment: Moment, pick: int) -> dict[str, JSON] | None:
+        state = moment.state
+        if state is None or state.to_act is None:
+            return None
+        return build(state, state.to_act, pick)
+
+    return builder
 
 
-def _not_dealt(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    found = _to_act(moment)
-    if found is None:
-        return None
-    state, seat = found
+@_on_turn
+def _not_dealt(state: GameState, seat: int, pick: int) -> dict[str, JSON] | None:
     request = _setup_entry(state, seat, pick)
     others = sorted((card for s, hand in enumerate(state.round.hands) if s != seat for card in hand),
                     key=rank_key)
@@ -228,11 +233,8 @@ def _not_dealt(moment: Moment, pick: int) -> dict[str, JSON] | None:
     return request
 
 
-def _not_your_turn(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    found = _to_act(moment)
-    if found is None:
-        return None
-    state, seat = found
+@_on_turn
+def _not_your_turn(state: GameState, seat: int, pick: int) -> dict[str, JSON] | None:
     players = state.config.players
     waiting = [s for s in range(players) if s != seat and
                len(state.round.setup[s]) < len(setup_steps(state.config, state.round.dealer, s))]
@@ -241,21 +243,15 @@ def _not_your_turn(moment: Moment, pick: int) -> dict[str, JSON] | None:
     return _setup_entry(state, waiting[pick % len(waiting)], pick)
 
 
-def _no_such_seat(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    found = _to_act(moment)
-    if found is None:
-        return None
-    state, seat = found
+@_on_turn
+def _no_such_seat(state: GameState, seat: int, pick: int) -> dict[str, JSON] | None:
     request = _setup_entry(state, seat, pick)
     request["seat"] = (state.config.players + pick % 3, -1 - pick % 2)[pick % 2]
     return request
 
 
-def _already_given(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    found = _to_act(moment)
-    if found is None:
-        return None
-    state, _ = found
+@_on_turn
+def _already_given(state: GameState, _seat: int, pick: int) -> dict[str, JSON] | None:
     done = [s for s in range(state.config.players) if state.round.setup[s]]
     if not done:
         return None
@@ -266,22 +262,16 @@ def _already_given(moment: Moment, pick: int) -> dict[str, JSON] | None:
     return {"op": "setup", "seat": seat, **entry_from_gives(gives)}
 
 
-def _missing_part(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    found = _to_act(moment)
-    if found is None:
-        return None
-    state, seat = found
+@_on_turn
+def _missing_part(state: GameState, seat: int, pick: int) -> dict[str, JSON] | None:
     request = _setup_entry(state, seat, pick)
     parts = [key for key in ("left", "right", "to_face_up", "to_hidden") if key in request]
     del request[parts[-1 - pick % len(parts)] if pick % 3 else parts[-1]]
     return request
 
 
-def _wrong_step(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    found = _to_act(moment)
-    if found is None:
-        return None
-    state, seat = found
+@_on_turn
+def _wrong_step(state: GameState, seat: int, pick: int) -> dict[str, JSON] | None:
     request = _setup_entry(state, seat, pick)
     discard = request["discard"]
     assert isinstance(discard, list)
@@ -304,11 +294,8 @@ def _wrong_step(moment: Moment, pick: int) -> dict[str, JSON] | None:
     return request
 
 
-def _play_in_setup(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    found = _to_act(moment)
-    if found is None:
-        return None
-    state, seat = found
+@_on_turn
+def _play_in_setup(state: GameState, seat: int, pick: int) -> dict[str, JSON] | None:
     hand = state.round.hands[seat]
     return {"op": "play", "seat": seat, "card": hand[pick % len(hand)].rank} if hand else None
 
@@ -324,11 +311,8 @@ def _scores_query(moment: Moment, pick: int) -> dict[str, JSON] | None:
 # --- trick play -------------------------------------------------------------------------------
 
 
-def _setup_in_play(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    found = _to_act(moment)
-    if found is None:
-        return None
-    state, seat = found
+@_on_turn
+def _setup_in_play(state: GameState, seat: int, pick: int) -> dict[str, JSON] | None:
     hand = state.round.hands[seat]
     return {"op": "setup", "seat": seat, "discard": [hand[0].rank] if hand else [],
             **({"to_face_up": hand[-1].rank} if state.config.devils_eye and hand else
@@ -340,11 +324,8 @@ def _held(state: GameState, seat: int) -> tuple[Card, ...]:
     return round_.hands[seat] + (round_.face_up[seat] if round_.face_up else ())
 
 
-def _wrong_turn(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    found = _to_act(moment)
-    if found is None:
-        return None
-    state, seat = found
+@_on_turn
+def _wrong_turn(state: GameState, seat: int, pick: int) -> dict[str, JSON] | None:
     players = state.config.players
     other = (seat + 1 + pick % (players - 1)) % players
     cards = _held(state, other) or _held(state, seat)
@@ -353,21 +334,15 @@ def _wrong_turn(moment: Moment, pick: int) -> dict[str, JSON] | None:
     return {"op": "play", "seat": other, "card": cards[pick % len(cards)].rank}
 
 
-def _play_no_such_seat(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    found = _to_act(moment)
-    if found is None:
-        return None
-    state, seat = found
+@_on_turn
+def _play_no_such_seat(state: GameState, seat: int, pick: int) -> dict[str, JSON] | None:
     cards = _held(state, seat)
     return {"op": "play", "seat": state.config.players + pick % 2,
             "card": cards[pick % len(cards)].rank} if cards else None
 
 
-def _not_held(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    found = _to_act(moment)
-    if found is None:
-        return None
-    state, seat = found
+@_on_turn
+def _not_held(state: GameState, seat: int, pick: int) -> dict[str, JSON] | None:
     held = set(_held(state, seat))
     elsewhere = [card.rank for card in state.config.cards if card not in held]
     if pick % 4 == 0:
@@ -377,11 +352,8 @@ def _not_held(moment: Moment, pick: int) -> dict[str, JSON] | None:
     return {"op": "play", "seat": seat, "card": elsewhere[pick % len(elsewhere)]}
 
 
-def _not_following(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    found = _to_act(moment)
-    if found is None:
-        return None
-    state, seat = found
+@_on_turn
+def _not_following(state: GameState, seat: int, pick: int) -> dict[str, JSON] | None:
     legal = {action.card for action in legal_actions(state) if isinstance(action, Play)}
     refused = sorted((card for card in _held(state, seat) if card not in legal), key=rank_key)
     if not refused:
