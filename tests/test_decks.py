@@ -256,3 +256,18 @@ def test_read_deck_reads_one_deck_object_with_errors_at_its_path_DECK() -> None:
     with pytest.raises(RecordError) as refused:
         read_deck(value, "$.deck")
     assert refused.value.path == "$.deck.cards[1][1]"
+
+
+def test_a_deck_file_or_deck_name_the_package_lacks_is_a_catalogue_error() -> None:
+    """The package reads its decks when it is imported; a missing file or deck name is reported
+    as such (these are what a broken installation or a renamed deck would meet)."""
+    from bottleimp import editions
+
+    with pytest.raises(CatalogueError) as caught:
+        editions._load("no-such-edition")
+    assert caught.value.where == "bottleimp/data/decks/no-such-edition.json"
+    assert caught.value.message.startswith("cannot read the deck file")
+    with pytest.raises(CatalogueError) as caught:
+        editions._deck("classic", "no-such-deck")
+    assert caught.value.where == "bottleimp/data/decks/classic.json"
+    assert caught.value.message == "no deck named 'no-such-deck'"

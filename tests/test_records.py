@@ -410,6 +410,10 @@ def test_oversized_input_is_refused_before_parsing() -> None:
     with pytest.raises(RecordError) as caught:
         loads_json(b" " * (MAX_RECORD_BYTES + 1))
     assert "larger" in caught.value.message
+    with pytest.raises(RecordError) as caught:
+        loads_json(" " * (MAX_RECORD_BYTES + 1))
+    assert caught.value.message.endswith(f"larger than {MAX_RECORD_BYTES} characters")
+    assert caught.value.path == "$"
 
 
 def test_oversized_file_is_refused_without_reading_it(tmp_path: Path) -> None:
@@ -443,3 +447,23 @@ def test_extension_value_built_in_python_that_is_not_json_is_a_record_error() ->
     value = four_player_json()
     value["_deep"] = deep
     assert_record_error(value, "$._deep", "not a JSON value")
+
+
+@pytest.mark.parametrize(
+    ("card", "path", "message"),
+    [
+        ([1, "yellow"], "$.config.deck[0]", "expected [rank, colour, coins]"),
+        ([1, "yellow", 0, 0], "$.config.deck[0]", "expected [rank, colour, coins]"),
+        ([1, "pink", 0], "$.config.deck[0][1]", "unknown colour 'pink'"),
+    ],
+)
+def test_a_custom_deck_card_that_is_no_triple_is_refused_with_its_path(
+    card: list[JSON], path: str, message: str
+) -> None:
+    from bottleimp.formats.config_json import config_from_json
+
+    others: list[JSON] = [[rank, "blue", 1] for rank in range(2, 13)]
+    deck: list[JSON] = [card, *others]
+    with pytest.raises(RecordError) as caught:
+        config_from_json({"players": 3, "deck": deck}, "$.config")
+    assert (caught.value.path, caught.value.message) == (path, message)
