@@ -18,12 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bottleimp import Phase
+from bottleimp import Config, Phase
 from bottleimp.conformance.vectors import read_suite
 from bottleimp.validation.fast_lane import validate_fast
 from bottleimp.validation.reports import VALID, ValidationReport
 from bottleimp.validation import validate_json
 from games import VARIANTS, Doc, doc_of, json_slots, random_game
+from helpers import deck
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD_CASES = [case for case in read_suite(ROOT / "spec" / "conformance") if case.kind == "record"]
@@ -170,3 +171,53 @@ def test_fast_lane_gives_up_on_two_plays_swapped_anywhere_in_a_round(name: str) 
         order = swapped["rounds"][0]["plays"]
         order[index], order[index + 1] = order[index + 1], order[index]
         assert_agrees(swapped)
+
+
+# --- what the fast lane leaves to the engine replay ---------------------------------------------
+
+
+def _with(doc: Doc, change: Any) -> Doc:
+    changed = copy.deepcopy(doc)
+    change(changed)
+    return changed
+
+
+def _play_of_rank_one_as_true(doc: Doc) -> None:
+    for round_ in doc["rounds"]:
+        for play in round_["plays"]:
+            if play[1] == 1:
+                play[1] = True
+                return
+    raise AssertionError("no play of the card 1")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d.update(rounds={"0": d["rounds"][0]}),  # rounds that are no list
+        lambda d: d.update(rounds="none"),
+        lambda d: d["config"].update(rounds={"count": 2}),  # a configuration value that is an object
+        lambda d: d["rounds"][0].update(face_up=[[] for _ in d["rounds"][0]["hands"]]),
+        _play_of_rank_one_as_true,  # true is not the rank 1
+        lambda d: d["rounds"][0]["plays"][0].__setitem__(0, True),  # nor the seat 1
+    ],
+    ids=["rounds-object", "rounds-string", "config-object", "face-up-rows-in-3p", "rank-true",
+         "seat-true"],
+)
+def test_fast_lane_gives_up_on_what_only_the_engine_replay_can_report(change: Any) -> None:
+    doc = _with(doc_of(random_game(VARIANTS["classic-3p"], 5)), change)
+    assert validate_fast(copy.deepcopy(doc)) is None
+    assert not engine_replay(doc).valid
+
+
+def test_fast_lane_gives_up_on_a_devils_eye_round_without_face_up_rows() -> None:
+    doc = _with(doc_of(random_game(VARIANTS["classic-2p"], 5)), lambda d: d["rounds"][0].pop("face_up"))
+    assert validate_fast(copy.deepcopy(doc)) is None
+    assert not engine_replay(doc).valid
+
+
+def test_fast_lane_leaves_a_legal_game_with_a_custom_deck_to_the_engine_replay() -> None:
+    config = Config(players=3, deck=deck("1Y1 2B2 3R0 4G1 5Y2 6B0 7R1 8G2 20Y1 21B0 22R2 23G1"))
+    doc = doc_of(random_game(config, 3))
+    assert engine_replay(doc).valid
+    assert validate_fast(copy.deepcopy(doc)) is None
