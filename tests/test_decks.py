@@ -271,3 +271,13 @@ def test_a_deck_file_or_deck_name_the_package_lacks_is_a_catalogue_error() -> No
         editions._deck("classic", "no-such-deck")
     assert caught.value.where == "bottleimp/data/decks/classic.json"
     assert caught.value.message == "no deck named 'no-such-deck'"
+
+
+@pytest.mark.parametrize("players", [[], [2, 2], [4, 3, 4]], ids=["none", "2 twice", "4 twice"])
+def test_a_deck_names_each_player_count_once_and_at_least_one_DECK(players: list[int]) -> None:
+    doc = _classic()
+    doc["decks"][0]["players"] = players
+    with pytest.raises(CatalogueError) as refused:
+        read_deck_file(json.dumps(doc), "classic.json", "classic")
+    assert refused.value.where == "classic.json: $.decks[0].players"
+    assert refused.value.message == "expected distinct player counts, at least one"
