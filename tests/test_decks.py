@@ -281,3 +281,36 @@ def test_a_deck_names_each_player_count_once_and_at_least_one_DECK(players: list
         read_deck_file(json.dumps(doc), "classic.json", "classic")
     assert refused.value.where == "classic.json: $.decks[0].players"
     assert refused.value.message == "expected distinct player counts, at least one"
+
+
+def _one_card_changed(doc: Doc, item: list[JSON]) -> None:
+    doc["decks"][0]["cards"][0] = item
+    doc["decks"][0]["coins"] = sum(card[2] for card in doc["decks"][0]["cards"]
+                                   if isinstance(card[2], int))
+
+
+@pytest.mark.parametrize(
+    ("item", "path", "message"),
+    [([0, "yellow", 1], "$.decks[0].cards[0][0]", "expected a positive whole or half rank, found 0"),
+     ([1, 5, 1], "$.decks[0].cards[0][1]", None),
+     ([1, "yellow", -1], "$.decks[0].cards[0][2]", None)],
+)
+def test_a_deck_card_part_out_of_range_is_refused_at_its_path_DECK(
+    item: list[JSON], path: str, message: str | None
+) -> None:
+    doc = _classic()
+    _one_card_changed(doc, item)
+    with pytest.raises(CatalogueError) as refused:
+        read_deck_file(json.dumps(doc), "classic.json", "classic")
+    assert refused.value.where == f"classic.json: {path}"
+    if message is not None:
+        assert refused.value.message == message
+
+
+def test_a_deck_card_may_carry_no_coin_DECK() -> None:
+    doc = _classic()
+    first = doc["decks"][0]["cards"][0]
+    _one_card_changed(doc, [first[0], first[1], 0])
+    (deck,) = [d for d in read_deck_file(json.dumps(doc), "classic.json", "classic")
+               if d.name == doc["decks"][0]["name"]]
+    assert deck.cards[0].coins == 0

@@ -467,3 +467,42 @@ def test_a_custom_deck_card_that_is_no_triple_is_refused_with_its_path(
     with pytest.raises(RecordError) as caught:
         config_from_json({"players": 3, "deck": deck}, "$.config")
     assert (caught.value.path, caught.value.message) == (path, message)
+
+
+@pytest.mark.parametrize(
+    ("game_end", "path"),
+    [({"rounds": 0}, "$.config.rounds"), ({"target_score": 0}, "$.config.target_score"),
+     ({"rounds": 2, "target_score": 40}, "$.config")],
+)
+def test_a_bad_game_end_is_refused_at_the_key_that_breaks_it_CONFIG_GAME_END(
+    game_end: dict[str, JSON], path: str
+) -> None:
+    from bottleimp.formats.config_json import config_from_json
+
+    with pytest.raises(RecordError) as caught:
+        config_from_json({"players": 3, **game_end}, "$.config")
+    assert (caught.value.path, caught.value.rule_id) == (path, "CONFIG-GAME-END")
+
+
+@pytest.mark.parametrize(
+    ("card", "path"),
+    [([1, 5, 0], "$.config.deck[0][1]"), ([1, "yellow", -1], "$.config.deck[0][2]"),
+     (["1", "yellow", 0], "$.config.deck[0][0]")],
+)
+def test_a_custom_deck_card_part_of_the_wrong_kind_is_refused_at_its_path(
+    card: list[JSON], path: str
+) -> None:
+    from bottleimp.formats.config_json import config_from_json
+
+    others: list[JSON] = [[rank, "blue", 1] for rank in range(2, 13)]
+    with pytest.raises(RecordError) as caught:
+        config_from_json({"players": 3, "deck": [card, *others]}, "$.config")
+    assert caught.value.path == path
+
+
+def test_a_custom_deck_card_may_carry_no_coin() -> None:
+    from bottleimp.formats.config_json import config_from_json
+
+    deck: list[JSON] = [[rank, "blue", 0] for rank in range(1, 13)]
+    config = config_from_json({"players": 3, "deck": deck}, "$.config")
+    assert config.deck is not None and {card.coins for card in config.deck} == {0}
