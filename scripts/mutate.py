@@ -207,6 +207,8 @@ def _skip_nodes(tree: ast.Module) -> set[int]:
                     skip(arg.annotation)
         if isinstance(node, ast.AnnAssign):
             skip(node.annotation)
+            if isinstance(node.annotation, ast.Name) and node.annotation.id == "TypeAlias":
+                skip(node)  # ``X: TypeAlias = ...`` names a type, read only by annotations
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             # A bare annotation in a function (``x: T``) runs nothing (in a class body it may
             # declare an attrs field, which is behaviour, so those stay).

@@ -506,3 +506,60 @@ def test_a_custom_deck_card_may_carry_no_coin() -> None:
     deck: list[JSON] = [[rank, "blue", 0] for rank in range(1, 13)]
     config = config_from_json({"players": 3, "deck": deck}, "$.config")
     assert config.deck is not None and {card.coins for card in config.deck} == {0}
+
+
+# --- the JSON expecters every reader uses: each value's kind named in the refusal --------------
+
+
+@pytest.mark.parametrize(
+    ("value", "low", "high", "expected"),
+    [
+        (3, None, None, 3),
+        (3.0, None, None, 3),
+        (-4.0, None, None, -4),
+        (2.0**53 - 1, None, None, 2**53 - 1),
+        (2.0**53, None, None, "expected an integer, found the number 9007199254740992.0"),
+        (3.5, None, None, "expected an integer, found the number 3.5"),
+        (True, None, None, "expected an integer, found a boolean"),
+        (None, None, None, "expected an integer, found null"),
+        ("3", None, None, 'expected an integer, found the string "3"'),
+        ("x" * 60, None, None, 'expected an integer, found the string "' + "x" * 39),
+        ([3], None, None, "expected an integer, found an array"),
+        ({"n": 3}, None, None, "expected an integer, found an object"),
+        (7, 0, 6, "expected an integer from 0 to 6, found 7"),
+        (-1, 0, 6, "expected an integer from 0 to 6, found -1"),
+        (0, 0, 6, 0),
+        (6, 0, 6, 6),
+        (-1, 0, None, "expected an integer from 0 to inf, found -1"),
+        (9, None, 6, "expected an integer from -inf to 6, found 9"),
+    ],
+)
+def test_expect_int_takes_whole_numbers_and_names_what_it_found(
+    value: JSON, low: int | None, high: int | None, expected: int | str
+) -> None:
+    from bottleimp.formats.json_input import expect_int
+
+    if isinstance(expected, int):
+        found = expect_int(value, "$.x", low, high)
+        assert found == expected and type(found) is int
+        return
+    with pytest.raises(RecordError) as caught:
+        expect_int(value, "$.x", low, high)
+    assert (caught.value.path, caught.value.message) == ("$.x", expected)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("yellow", "yellow"), ("", ""), (5, "expected a string, found the number 5"),
+     (None, "expected a string, found null"), (False, "expected a string, found a boolean"),
+     (["a"], "expected a string, found an array")],
+)
+def test_expect_str_takes_strings_and_names_what_it_found(value: JSON, expected: str) -> None:
+    from bottleimp.formats.json_input import expect_str
+
+    if isinstance(value, str):
+        assert expect_str(value, "$.x") == expected
+        return
+    with pytest.raises(RecordError) as caught:
+        expect_str(value, "$.x")
+    assert (caught.value.path, caught.value.message) == ("$.x", expected)
