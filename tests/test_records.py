@@ -563,3 +563,16 @@ def test_expect_str_takes_strings_and_names_what_it_found(value: JSON, expected:
     with pytest.raises(RecordError) as caught:
         expect_str(value, "$.x")
     assert (caught.value.path, caught.value.message) == ("$.x", expected)
+
+
+def test_the_input_limits_are_the_ones_the_record_spec_states() -> None:
+    """spec/record.md states the limits a reader applies (another implementation reads them
+    there): 64 levels of nesting and 100 digits are read, one more of either is refused."""
+    spec = (Path(__file__).resolve().parent.parent / "spec" / "record.md").read_text()
+    assert "nested more than 64 deep" in spec and "more than 100 digits in a row" in spec
+    assert loads_json("[" * 64 + "]" * 64) is not None
+    with pytest.raises(RecordError, match="more than 64 deep"):
+        loads_json("[" * 65 + "]" * 65)
+    assert loads_json("[" + "9" * 100 + "]") == [int("9" * 100)]
+    with pytest.raises(RecordError, match="more than 100 digits"):
+        loads_json("[" + "9" * 101 + "]")
