@@ -81,15 +81,7 @@ def with_deal(
     if face_up is not None:
         face_up = tuple(tuple(sorted(cards, key=rank_key)) for cards in face_up)
     dealt = transitions.dealt_round(config, index, dealer, hands, face_up)
-    return GameState(
-        config=config,
-        seed=state.seed,
-        phase=Phase.SETUP,
-        to_act=setup.setup_to_act(config, dealer, dealt.setup),
-        round=dealt,
-        past_rounds=past_rounds,
-        totals=state.totals,
-    )
+    return transitions.game_at_setup(state, dealt, past_rounds)
 
 
 def _led_colour(state: GameState) -> Colour | None:

@@ -8,7 +8,7 @@ zone a card can be in during a round, plus the round's public history (setup cho
 from __future__ import annotations
 
 import enum
-from typing import Final
+from typing import Any, Final, TypeVar
 
 from attrs import frozen
 
@@ -156,6 +156,14 @@ class GameState:
 # and hashing like one built by ``__init__``.
 _new_instance: Final = object.__new__
 _set_attribute: Final = object.__setattr__
+_Derived = TypeVar("_Derived", "RoundState", "GameState")
+
+
+def _instance(kind: type[_Derived], fields: dict[str, Any]) -> _Derived:
+    """A new frozen ``kind`` whose attributes are ``fields`` (the derivations' one constructor)."""
+    derived: _Derived = _new_instance(kind)
+    _set_attribute(derived, "__dict__", fields)
+    return derived
 
 
 def round_after_play(
@@ -169,9 +177,7 @@ def round_after_play(
     fields["hands"] = hands
     fields["face_up"] = face_up
     fields["plays"] = plays
-    derived: RoundState = _new_instance(RoundState)
-    _set_attribute(derived, "__dict__", fields)
-    return derived
+    return _instance(RoundState, fields)
 
 
 def round_after_give(
@@ -181,9 +187,7 @@ def round_after_give(
     fields = round_.__dict__.copy()
     fields["hands"] = hands
     fields["setup"] = setup
-    derived: RoundState = _new_instance(RoundState)
-    _set_attribute(derived, "__dict__", fields)
-    return derived
+    return _instance(RoundState, fields)
 
 
 def game_after_turn(state: GameState, to_act: int, round_: RoundState) -> GameState:
@@ -192,9 +196,7 @@ def game_after_turn(state: GameState, to_act: int, round_: RoundState) -> GameSt
     fields = state.__dict__.copy()
     fields["to_act"] = to_act
     fields["round"] = round_
-    derived: GameState = _new_instance(GameState)
-    _set_attribute(derived, "__dict__", fields)
-    return derived
+    return _instance(GameState, fields)
 
 
 def game_after(
@@ -207,9 +209,7 @@ def game_after(
     fields["to_act"] = to_act
     fields["round"] = round_
     fields["totals"] = totals
-    derived: GameState = _new_instance(GameState)
-    _set_attribute(derived, "__dict__", fields)
-    return derived
+    return _instance(GameState, fields)
 
 
 def round_after_setup(
@@ -225,9 +225,7 @@ def round_after_setup(
     fields["face_up"] = face_up
     fields["setup"] = setup
     fields["devils_trick"] = devils_trick
-    derived: RoundState = _new_instance(RoundState)
-    _set_attribute(derived, "__dict__", fields)
-    return derived
+    return _instance(RoundState, fields)
 
 
 def round_after_trick(
@@ -253,6 +251,4 @@ def round_after_trick(
     fields["captured"] = captured
     fields["tricks"] = tricks
     fields["scores"] = scores
-    derived: RoundState = _new_instance(RoundState)
-    _set_attribute(derived, "__dict__", fields)
-    return derived
+    return _instance(RoundState, fields)

@@ -35,7 +35,7 @@ from .state import (
 
 __all__ = [
     "new_round", "legal_actions_of", "after_give", "after_play", "after_start_round",
-    "dealt_round", "register_card", "register_deck", "PLAY_ACTIONS", "GIVE_ACTIONS",
+    "dealt_round", "game_at_setup", "register_card", "register_deck", "PLAY_ACTIONS", "GIVE_ACTIONS",
 ]
 
 
@@ -227,16 +227,26 @@ _seat_of: Final = attrgetter("seat")
 
 
 def after_start_round(state: GameState) -> GameState:
+    """``state`` after ``StartRound``: the next dealer (DEALER-ROTATION) deals the next round from
+    the game's seed."""
     config = state.config
     previous = state.round
     dealer = deal_rules.next_dealer(config, previous.dealer)
     next_round = new_round(config, state.seed, previous.index + 1, dealer)
+    return game_at_setup(state, next_round, state.past_rounds + (previous,))
+
+
+def game_at_setup(
+    state: GameState, round_: RoundState, past_rounds: tuple[RoundState, ...]
+) -> GameState:
+    """``state``'s game with ``round_`` just dealt and the rounds before it: setup begins, the
+    seat to choose first given by SETUP-ORDER."""
     return GameState(
-        config=config,
+        config=state.config,
         seed=state.seed,
         phase=Phase.SETUP,
-        to_act=setup.setup_to_act(config, dealer, next_round.setup),
-        round=next_round,
-        past_rounds=state.past_rounds + (previous,),
+        to_act=setup.setup_to_act(state.config, round_.dealer, round_.setup),
+        round=round_,
+        past_rounds=past_rounds,
         totals=state.totals,
     )
