@@ -1,0 +1,60 @@
+"""The mutation script (``scripts/mutate.py``) and its list of equivalent mutants stay true to
+the code: every listed mutant exists and has a reason, names are stable, kill-suites exist."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@cache
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mutate", ROOT / "scripts" / "mutate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["mutate"] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def _mutant_ids() -> frozenset[str]:
+    mutate = _script()
+    return frozenset(m.ident for target in mutate.TARGETS for path in mutate.expand(target)
+                     for m in mutate.mutants_of(path))
+
+
+def test_every_listed_equivalent_mutant_exists_and_says_why() -> None:
+    equivalents = _script().load_equivalents()
+    assert equivalents
+    stale = sorted(set(equivalents) - _mutant_ids())
+    assert not stale, f"equivalent_mutants.toml names mutants the code no longer has: {stale}"
+    assert all(len(reason) > 20 for reason in equivalents.values())
+
+
+def test_mutant_names_are_unique_and_stable() -> None:
+    mutate = _script()
+    path = "bottleimp/rules/play.py"
+    first = [m.ident for m in mutate.mutants_of(path)]
+    assert first == [m.ident for m in mutate.mutants_of(path)]
+    assert len(first) == len(set(first)) > 50
+
+
+def test_every_target_has_modules_and_an_existing_kill_suite() -> None:
+    for target in _script().TARGETS:
+        assert _script().expand(target), target.name
+        for test_file in target.tests:
+            assert (ROOT / test_file).is_file(), test_file
+
+
+def test_docstrings_annotations_and_type_variables_are_not_mutated() -> None:
+    mutate = _script()
+    originals = {m.original for m in mutate.mutants_of("bottleimp/rules/registry.py")}
+    assert not any(line.startswith(('F = TypeVar', '"""')) for line in originals)
+    in_engine = {(m.function, m.original) for m in mutate.mutants_of("bottleimp/engine.py")}
+    assert not any(original.endswith("tuple[Action, ...]") for _, original in in_engine)
