@@ -576,3 +576,8 @@ def test_the_input_limits_are_the_ones_the_record_spec_states() -> None:
     assert loads_json("[" + "9" * 100 + "]") == [int("9" * 100)]
     with pytest.raises(RecordError, match="more than 100 digits"):
         loads_json("[" + "9" * 101 + "]")
+
+
+def test_brackets_after_an_escaped_quote_inside_a_string_do_not_count_as_nesting() -> None:
+    text = '{"_a": "x\\"' + "[" * 70 + '", "_b": [1]}'
+    assert loads_json(text) == {"_a": 'x"' + "[" * 70, "_b": [1]}
