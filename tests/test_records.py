@@ -581,3 +581,27 @@ def test_the_input_limits_are_the_ones_the_record_spec_states() -> None:
 def test_brackets_after_an_escaped_quote_inside_a_string_do_not_count_as_nesting() -> None:
     text = '{"_a": "x\\"' + "[" * 70 + '", "_b": [1]}'
     assert loads_json(text) == {"_a": 'x"' + "[" * 70, "_b": [1]}
+
+
+def test_a_record_of_up_to_16_mib_is_read_and_one_byte_more_is_refused_unread() -> None:
+    """spec/record.md: more than 16 MiB is refused (before parsing, so a hostile file costs
+    nothing); 16 MiB itself passes the size check and meets the parser."""
+    spec = (Path(__file__).resolve().parent.parent / "spec" / "record.md").read_text()
+    assert "more than 16 MiB" in spec
+    limit = 16 * 1024 * 1024
+    with pytest.raises(RecordError) as caught:
+        loads_json(b" " * limit)
+    assert caught.value.message.startswith("not JSON")  # read, and found empty
+    with pytest.raises(RecordError, match="larger than"):
+        loads_json(b" " * (limit + 1))
+
+
+def test_a_python_value_takes_integers_of_up_to_100_digits() -> None:
+    from bottleimp.formats.json_input import check_json_value
+
+    check_json_value([10**100 - 1, -(10**100) + 1])
+    for number in (10**100, -(10**100)):
+        with pytest.raises(RecordError) as caught:
+            check_json_value({"a": [number]})
+        assert (caught.value.path, caught.value.message) == (
+            "$.a[0]", "an integer of more than 100 digits")
