@@ -605,3 +605,20 @@ def test_a_python_value_takes_integers_of_up_to_100_digits() -> None:
             check_json_value({"a": [number]})
         assert (caught.value.path, caught.value.message) == (
             "$.a[0]", "an integer of more than 100 digits")
+
+
+def test_brackets_inside_a_string_without_escapes_do_not_count_as_nesting() -> None:
+    text = '{"_a": "' + "[" * 70 + '", "_b": [1]}'
+    assert loads_json(text) == {"_a": "[" * 70, "_b": [1]}
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [('{"a": 1, "b": 2, "b": 3}', "$.b"),
+     ('{"x": {"a": 1, "c": [1, {"d": 0, "b": 2, "b": 3}]}}', "$.x.c[1].b")],
+)
+def test_a_key_given_twice_is_named_at_its_path(text: str, path: str) -> None:
+    with pytest.raises(RecordError) as caught:
+        loads_json(text)
+    assert (caught.value.path, caught.value.message) == (
+        path, "this key occurs more than once in its object")
