@@ -589,11 +589,29 @@ def test_a_record_of_up_to_16_mib_is_read_and_one_byte_more_is_refused_unread() 
     spec = (Path(__file__).resolve().parent.parent / "spec" / "record.md").read_text()
     assert "more than 16 MiB" in spec
     limit = 16 * 1024 * 1024
-    with pytest.raises(RecordError) as caught:
-        loads_json(b" " * limit)
-    assert caught.value.message.startswith("not JSON")  # read, and found empty
+    for text in (b" " * limit, " " * limit):
+        with pytest.raises(RecordError) as caught:
+            loads_json(text)
+        assert caught.value.message.startswith("not JSON")  # read, and found empty
     with pytest.raises(RecordError, match="larger than"):
         loads_json(b" " * (limit + 1))
+
+
+def test_a_record_file_of_16_mib_is_read_and_one_byte_more_is_refused_unread(
+    tmp_path: Path
+) -> None:
+    from bottleimp.formats.json_input import read_json_file
+
+    path = tmp_path / "big.json"
+    with open(path, "wb") as handle:
+        handle.truncate(MAX_RECORD_BYTES)  # sparse: NUL bytes, not JSON
+    with pytest.raises(RecordError) as caught:
+        read_json_file(path)
+    assert "limit" not in caught.value.message
+    with open(path, "ab") as handle:
+        handle.write(b" ")
+    with pytest.raises(RecordError, match="the limit is"):
+        read_json_file(path)
 
 
 def test_a_python_value_takes_integers_of_up_to_100_digits() -> None:
@@ -615,6 +633,7 @@ def test_brackets_inside_a_string_without_escapes_do_not_count_as_nesting() -> N
 @pytest.mark.parametrize(
     ("text", "path"),
     [('{"a": 1, "b": 2, "b": 3}', "$.b"),
+     ('{"a": 1, "a": 2, "b": 1, "b": 2}', "$.a"),  # the first key given twice
      ('{"x": {"a": 1, "c": [1, {"d": 0, "b": 2, "b": 3}]}}', "$.x.c[1].b")],
 )
 def test_a_key_given_twice_is_named_at_its_path(text: str, path: str) -> None:
