@@ -151,3 +151,32 @@ def test_a_view_read_in_a_new_process_knows_its_legal_actions() -> None:
     done = subprocess.run([sys.executable, "-c", program], input="\n".join(lines) + "\n",
                           capture_output=True, text=True, check=True, timeout=60, env=env)
     assert [json.loads(line) for line in done.stdout.splitlines()] == expected
+
+
+def test_a_view_of_cards_no_state_has_dealt_knows_its_legal_actions() -> None:
+    """A view read from JSON may hold cards that no state of this process has dealt (a custom
+    deck seen first in a bot's input): the engine registers their actions as it meets them."""
+    from bottleimp.cards import Card, Colour
+    from bottleimp.formats.view_json import view_from_json, view_to_json
+
+    colours = (Colour.YELLOW, Colour.BLUE, Colour.RED)
+    dealt = tuple(Card(rank, colours[rank % 3], 1) for rank in range(1, 13))
+    state = new_game(Config(players=3, deck=dealt), 2)
+    rng = random.Random(2)
+    seen_phases: set[Phase] = set()
+    while not state.is_over and len(seen_phases) < 2:
+        seat = state.to_act
+        assert seat is not None
+        document = view_to_json(view(state, seat))
+        # The same game with cards of 97 coins each: card values no state has ever dealt.
+        config = document["config"]
+        assert isinstance(config, dict) and isinstance(config["deck"], list)
+        config["deck"] = [[card.rank, card.colour.value, 97] for card in dealt]
+        fresh = view_from_json(document)
+        expected = [(a.seat, getattr(a, "card").rank, getattr(a, "to", None))
+                    for a in legal_actions(state)]
+        assert [(a.seat, getattr(a, "card").rank, getattr(a, "to", None))
+                for a in legal_actions(fresh)] == expected
+        assert all(getattr(a, "card").coins == 97 for a in legal_actions(fresh))
+        seen_phases.add(state.phase)
+        state = apply(state, rng.choice(legal_actions(state)))
