@@ -641,3 +641,39 @@ def test_a_key_given_twice_is_named_at_its_path(text: str, path: str) -> None:
         loads_json(text)
     assert (caught.value.path, caught.value.message) == (
         path, "this key occurs more than once in its object")
+
+
+def _nested_lists(depth: int) -> list[JSON]:
+    value: list[JSON] = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("depth", [63, 64, 65])
+def test_python_values_and_text_nest_to_the_same_limit(depth: int) -> None:
+    """check_json_value (values built in Python) and loads_json (text) draw the line at the same
+    depth, with an escape in the text or without, and count unclosed brackets alike."""
+    from bottleimp.formats.json_input import check_json_value
+
+    texts = ["[" * depth + "]" * depth, '{"_a": "\\n", "b": ' + "[" * depth + "]" * depth + "}"]
+    if depth <= MAX_NESTING:
+        check_json_value(_nested_lists(depth))
+        for text in texts:
+            assert loads_json(text) is not None
+        with pytest.raises(RecordError, match="^not JSON"):
+            loads_json("[" * depth)  # unclosed, yet not too deep: the parser refuses it
+        return
+    with pytest.raises(RecordError, match="more than 64 deep"):
+        check_json_value(_nested_lists(depth))
+    for text in [*texts, "[" * depth]:
+        with pytest.raises(RecordError, match="more than 64 deep"):
+            loads_json(text)
+
+
+def test_a_record_file_of_exactly_16_mib_is_read_whole(tmp_path: Path) -> None:
+    from bottleimp.formats.json_input import read_json_file
+
+    path = tmp_path / "padded.json"
+    path.write_bytes(b'{"a": 1}' + b" " * (MAX_RECORD_BYTES - 8))
+    assert read_json_file(path) == {"a": 1}
