@@ -678,3 +678,15 @@ def test_a_record_file_of_exactly_16_mib_is_read_whole(tmp_path: Path) -> None:
     path = tmp_path / "padded.json"
     path.write_bytes(b'{"a": 1}' + b" " * (MAX_RECORD_BYTES - 8))
     assert read_json_file(path) == {"a": 1}
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [("bottleimp-record/0", '"bottleimp-record/0"'), ("x" * 80, '"' + "x" * 59),
+     (1, "1"), (None, "null"), (True, "true"), ([1], "an array"), ({"v": 1}, "an object")],
+)
+def test_a_wrong_format_is_shown_as_written(written: JSON, shown: str) -> None:
+    with pytest.raises(RecordError) as caught:
+        parse_record({"format": written, "config": {"players": 3}, "rounds": []})
+    assert (caught.value.path, caught.value.message) == (
+        "$.format", f"expected 'bottleimp-record/1', found {shown}")
