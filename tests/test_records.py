@@ -690,3 +690,31 @@ def test_a_wrong_format_is_shown_as_written(written: JSON, shown: str) -> None:
         parse_record({"format": written, "config": {"players": 3}, "rounds": []})
     assert (caught.value.path, caught.value.message) == (
         "$.format", f"expected 'bottleimp-record/1', found {shown}")
+
+
+def test_a_record_is_written_compact_or_laid_out_for_reading() -> None:
+    """``dumps_record``: compact by default; with ``indent``, objects one key a line, except an
+    object of at most four plain values (a setup entry) and arrays of plain values or of arrays
+    of them (hands, plays), each on one line. Both texts are compared whole with files kept in
+    tests/data/layout, and both read back as the same record."""
+    from bottleimp.cards import Card, Colour
+    from bottleimp.formats.records import dumps_record, loads_record, record_from_state
+
+    from games import random_game
+
+    colours = (Colour.YELLOW, Colour.BLUE, Colour.RED)
+    deck = tuple(Card(rank, colours[rank % 3], rank % 3) for rank in range(1, 13))
+    document = record_to_json(record_from_state(random_game(Config(players=3, deck=deck, rounds=1),
+                                                            4, 11)))
+    rounds = document["rounds"]
+    assert isinstance(rounds, list) and isinstance(rounds[0], dict)
+    setups = rounds[0]["setup"]
+    assert isinstance(setups, list) and isinstance(setups[0], dict)
+    setups[0].update({"_x": 1, "_y": "two"})  # five keys: laid out one a line
+    record = parse_record(document)
+    layout = Path(__file__).resolve().parent / "data" / "layout"
+    pretty = dumps_record(record, indent=2)
+    compact = dumps_record(record)
+    assert pretty + "\n" == (layout / "record-indent-2.json").read_text()
+    assert compact + "\n" == (layout / "record-compact.json").read_text()
+    assert loads_record(pretty) == loads_record(compact) == record
