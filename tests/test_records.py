@@ -711,6 +711,8 @@ def test_a_record_is_written_compact_or_laid_out_for_reading() -> None:
     setups = rounds[0]["setup"]
     assert isinstance(setups, list) and isinstance(setups[0], dict)
     setups[0].update({"_x": 1, "_y": "two"})  # five keys: laid out one a line
+    assert isinstance(setups[1], dict)
+    setups[1]["_z"] = 0  # four: still on one line
     record = parse_record(document)
     layout = Path(__file__).resolve().parent / "data" / "layout"
     pretty = dumps_record(record, indent=2)
@@ -718,3 +720,74 @@ def test_a_record_is_written_compact_or_laid_out_for_reading() -> None:
     assert pretty + "\n" == (layout / "record-indent-2.json").read_text()
     assert compact + "\n" == (layout / "record-compact.json").read_text()
     assert loads_record(pretty) == loads_record(compact) == record
+
+
+def _small_record_document() -> dict[str, JSON]:
+    from games import doc_of, random_game
+
+    return doc_of(random_game(Config(players=3), 4, 16))
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "path"),
+    [
+        (("plays", 0, 0), -1, "$.rounds[0].plays[0][0]"),
+        (("plays", 0, 0), 3, "$.rounds[0].plays[0][0]"),
+        (("plays", 0, 0), "1", "$.rounds[0].plays[0][0]"),
+        (("plays", 0, 1), "7", "$.rounds[0].plays[0][1]"),
+        (("setup", 0, "right"), "x", "$.rounds[0].setup[0].right"),
+        (("setup", 0, "left"), None, "$.rounds[0].setup[0].left"),
+        (("setup", 0, "discard", 0), "x", "$.rounds[0].setup[0].discard[0]"),
+        (("hands", 1, 2), "x", "$.rounds[0].hands[1][2]"),
+    ],
+)
+def test_a_record_value_of_the_wrong_kind_is_refused_at_its_path(
+    where: tuple[str | int, ...], value: JSON, path: str
+) -> None:
+    """The reader's inline checks of the usual shapes (plays as pairs of integers, plain setup
+    entries, hands of integers) pass anything else to the careful path, which refuses it."""
+    document = _small_record_document()
+    rounds = document["rounds"]
+    assert isinstance(rounds, list)
+    container: Any = rounds[0]
+    for key in where[:-1]:
+        container = container[key]
+    container[where[-1]] = value
+    with pytest.raises(RecordError) as caught:
+        parse_record(document)
+    assert caught.value.path == path
+
+
+def test_extension_objects_compare_by_value_whatever_their_key_order() -> None:
+    first = _small_record_document()
+    second = _small_record_document()
+    first["_tool"] = {"name": "x", "version": 2}
+    second["_tool"] = {"version": 2, "name": "x"}
+    assert parse_record(first) == parse_record(second)
+
+
+def test_a_record_file_is_written_laid_out_with_one_space_and_a_final_newline(
+    tmp_path: Path,
+) -> None:
+    from bottleimp.formats.records import dumps_record, write_record_file
+
+    record = parse_record(_small_record_document())
+    write_record_file(tmp_path / "r.json", record)
+    assert (tmp_path / "r.json").read_text(encoding="utf-8") == dumps_record(record, indent=1) + "\n"
+    assert '\n "config": {\n  "edition"' in (tmp_path / "r.json").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("entry", "path", "message"),
+    [({"discard": [1], "left": 2, "right": 3, "up": 4}, "$.setup.up", "unknown key"),
+     ({"left": 2, "right": 3}, "$.setup.discard", "missing"),
+     ({"discard": [1], "to_face_up": 2}, "$.setup.to_face_up", "unknown key")],
+)
+def test_a_protocol_setup_entry_holds_only_its_keys(
+    entry: dict[str, JSON], path: str, message: str
+) -> None:
+    from bottleimp.formats.setup_entries import gives_from_entry
+
+    with pytest.raises(RecordError) as caught:
+        gives_from_entry(Config(players=3), 0, entry, "$.setup")
+    assert (caught.value.path, caught.value.message) == (path, message)
