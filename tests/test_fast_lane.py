@@ -221,3 +221,18 @@ def test_fast_lane_leaves_a_legal_game_with_a_custom_deck_to_the_engine_replay()
     doc = doc_of(random_game(config, 3))
     assert engine_replay(doc).valid
     assert validate_fast(copy.deepcopy(doc)) is None
+
+
+@pytest.mark.parametrize("name", ["classic-3p", "classic-4p", "matagot-5p", "classic-2p"])
+def test_fast_lane_gives_up_on_a_dealer_out_of_rotation_DEALER_ROTATION(name: str) -> None:
+    """Every round after the first is dealt by the next seat: a record that says otherwise is
+    refused by the engine replay, and the fast lane leaves it to it."""
+    config = VARIANTS[name]
+    doc = doc_of(random_game(config, 8))
+    assert len(doc["rounds"]) > 2 and validate_fast(copy.deepcopy(doc)) is not None
+    for index in (1, len(doc["rounds"]) - 1):
+        changed = copy.deepcopy(doc)
+        changed["rounds"][index]["dealer"] = (changed["rounds"][index]["dealer"] + 1) % config.players
+        replayed = engine_replay(changed)
+        assert not replayed.valid
+        assert validate_fast(copy.deepcopy(changed)) is None
