@@ -650,6 +650,13 @@ def _nested_lists(depth: int) -> list[JSON]:
     return value
 
 
+def _nested_objects(depth: int) -> dict[str, JSON]:
+    value: dict[str, JSON] = {}
+    for _ in range(depth - 1):
+        value = {"a": value}
+    return value
+
+
 @pytest.mark.parametrize("depth", [63, 64, 65])
 def test_python_values_and_text_nest_to_the_same_limit(depth: int) -> None:
     """check_json_value (values built in Python) and loads_json (text) draw the line at the same
@@ -660,13 +667,15 @@ def test_python_values_and_text_nest_to_the_same_limit(depth: int) -> None:
     texts = ["[" * depth + "]" * depth, '{"_a": "\\n", "b": ' + "[" * inner + "]" * inner + "}"]
     if depth <= MAX_NESTING:
         check_json_value(_nested_lists(depth))
+        check_json_value(_nested_objects(depth))
         for text in texts:
             assert loads_json(text) is not None
         with pytest.raises(RecordError, match="not JSON"):
             loads_json("[" * depth)  # unclosed, yet not too deep: the parser refuses it
         return
-    with pytest.raises(RecordError, match="more than 64 deep"):
-        check_json_value(_nested_lists(depth))
+    for nested in (_nested_lists(depth), _nested_objects(depth)):
+        with pytest.raises(RecordError, match="more than 64 deep"):
+            check_json_value(nested)
     for text in [*texts, "[" * depth]:
         with pytest.raises(RecordError, match="more than 64 deep"):
             loads_json(text)
@@ -676,14 +685,15 @@ def test_a_record_file_of_exactly_16_mib_is_read_whole(tmp_path: Path) -> None:
     from bottleimp.formats.json_input import read_json_file
 
     path = tmp_path / "padded.json"
-    path.write_bytes(b'{"a": 1}' + b" " * (MAX_RECORD_BYTES - 8))
+    path.write_bytes(b'{"a": ' + b" " * (MAX_RECORD_BYTES - 8) + b'1}')  # its last byte counts
     assert read_json_file(path) == {"a": 1}
 
 
 @pytest.mark.parametrize(
     ("written", "shown"),
     [("bottleimp-record/0", '"bottleimp-record/0"'), ("x" * 80, '"' + "x" * 59),
-     (1, "1"), (None, "null"), (True, "true"), ([1], "an array"), ({"v": 1}, "an object")],
+     (1, "1"), (10**70, "1" + "0" * 59), (None, "null"), (True, "true"), ([1], "an array"),
+     ({"v": 1}, "an object")],
 )
 def test_a_wrong_format_is_shown_as_written(written: JSON, shown: str) -> None:
     with pytest.raises(RecordError) as caught:

@@ -377,8 +377,6 @@ def _parse_per_seat(value: JSON, players: int, path: str) -> tuple[int, ...]:
 
 
 def _describe(value: JSON) -> str:
-    if isinstance(value, str):
-        return json.dumps(value)[:60]
     if isinstance(value, (list, dict)):
         return "an array" if isinstance(value, list) else "an object"
     return json.dumps(value)[:60]
