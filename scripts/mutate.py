@@ -490,6 +490,7 @@ class _TestClock:
         """Each test (setup, call and teardown) timed and under its own alarm."""
         node_id = item.nodeid
         if self.coverage is not None:
+            _clear_caches()
             self.coverage.switch_context(node_id)
         if self.limits is not None:
             self.arm(self.limits.get(node_id, self.default))
@@ -501,6 +502,18 @@ class _TestClock:
             self.durations[node_id] = time.monotonic() - started
             if self.coverage is not None:
                 self.coverage.switch_context("")
+
+
+def _clear_caches() -> None:
+    """Empty the package's function caches (``functools.lru_cache``), so that in the baseline
+    every test that needs a cached result runs the lines that compute it and is selected for
+    their mutants, not only the first test that filled the cache."""
+    for name, module in list(sys.modules.items()):
+        if name == "bottleimp" or name.startswith("bottleimp."):
+            for value in list(vars(module).values()):
+                clear = getattr(value, "cache_clear", None)
+                if callable(clear) and getattr(value, "__module__", None) == name:
+                    clear()
 
 
 def _child(root: Path, mutant: Mutant | None, tests: list[str],

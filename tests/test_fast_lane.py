@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bottleimp import Config, Phase
+from bottleimp import Config, Phase, apply, legal_actions
 from bottleimp.conformance.vectors import read_suite
 from bottleimp.validation.fast_lane import validate_fast
-from bottleimp.validation.reports import VALID, ValidationReport
+from bottleimp.validation.reports import UNREADABLE, VALID, ValidationReport
 from bottleimp.validation import validate_json
 from games import VARIANTS, Doc, doc_of, json_slots, random_game
 from helpers import deck
@@ -240,3 +240,122 @@ def test_fast_lane_gives_up_on_a_dealer_out_of_rotation_DEALER_ROTATION(players:
     replayed = engine_replay(spliced)
     assert [fault.rule for fault in replayed.errors] == ["DEALER-ROTATION"]
     assert validate_fast(copy.deepcopy(spliced)) is None
+
+
+# --- shapes and claims the fast lane must refuse even where nothing later would trip ------------
+
+
+def _after_setup(name: str, seed: int = 5) -> Doc:
+    """A record that stops the moment every setup is given: no play left to contradict a setup
+    the fast lane would wrongly accept."""
+    config = VARIANTS[name]
+    state = random_game(config, seed, 0)
+    while state.phase is Phase.SETUP:
+        state = apply(state, legal_actions(state)[0])
+    doc = doc_of(state)
+    assert doc["rounds"][0]["plays"] == [] and validate_json(copy.deepcopy(doc)).valid
+    return doc
+
+
+def _entry(doc: Doc, seat: int) -> dict[str, Any]:
+    entry: dict[str, Any] = doc["rounds"][0]["setup"][seat]
+    return entry
+
+
+def _held_card(doc: Doc, seat: int) -> int:
+    """A card ``seat`` was dealt and did not give away."""
+    entry = _entry(doc, seat)
+    given = {*entry["discard"], *(value for key, value in entry.items() if key != "discard")}
+    return next(card for card in doc["rounds"][0]["hands"][seat] if card not in given)
+
+
+def _passes(entry: dict[str, Any]) -> tuple[str, str]:
+    """The keys of an entry's two passes, in the order they are given."""
+    return ("to_face_up", "to_hidden") if "to_hidden" in entry else ("left", "right")
+
+
+def _one_discard_too_many(doc: Doc) -> None:
+    entry = _entry(doc, 1)
+    first, second = _passes(entry)
+    entry["discard"].append(entry[first])
+    entry[first], entry[second] = entry[second], _held_card(doc, 1)
+
+
+def _one_discard_too_few(doc: Doc) -> None:
+    entry = _entry(doc, 1)
+    first, second = _passes(entry)
+    entry[first], entry[second] = entry["discard"].pop(), entry[first]
+
+
+def _give_not_held(doc: Doc) -> None:
+    entry = _entry(doc, 1)
+    entry[_passes(entry)[0]] = _held_card(doc, 0)
+
+
+def _same_card_twice(doc: Doc) -> None:
+    entry = _entry(doc, 1)
+    first, second = _passes(entry)
+    entry[second] = entry[first]
+
+
+def _false_for_a_zero_total(doc: Doc) -> None:
+    assert doc["totals"][0] == 0
+    doc["totals"][0] = False
+
+
+SHAPE_FAULTS = {
+    "setup-entry-missing": lambda d: d["rounds"][0]["setup"].pop(),
+    "setup-entry-extra": lambda d: d["rounds"][0]["setup"].append(copy.deepcopy(_entry(d, 0))),
+    "setup-an-object": lambda d: d["rounds"][0].update(
+        setup={str(seat): entry for seat, entry in enumerate(d["rounds"][0]["setup"])}),
+    "entry-unknown-key": lambda d: _entry(d, 1).update(middle=3),
+    "discard-a-string": lambda d: _entry(d, 1).update(discard=""),
+    "discard-too-many": _one_discard_too_many,
+    "discard-too-few": _one_discard_too_few,
+    "give-not-held": _give_not_held,
+    "same-card-twice": _same_card_twice,
+    "plays-a-string": lambda d: d["rounds"][0].update(plays=""),
+    "total-false-for-0": _false_for_a_zero_total,
+}
+
+
+@pytest.mark.parametrize("name", ["classic-4p", "classic-2p"])
+@pytest.mark.parametrize("fault", sorted(SHAPE_FAULTS))
+def test_fast_lane_gives_up_on_a_setup_or_claim_fault_in_a_record_that_stops_after_the_setup(
+    name: str, fault: str
+) -> None:
+    doc = _with(_after_setup(name), SHAPE_FAULTS[fault])
+    assert validate_fast(copy.deepcopy(doc)) is None
+    assert not engine_replay(doc).valid
+
+
+def test_fast_lane_gives_up_on_a_discard_that_is_no_array_where_none_is_due_SETUP_STEPS() -> None:
+    """The five-player dealer, dealt one card fewer, discards nothing: ``""`` is still no array."""
+    doc = _after_setup("matagot-5p")
+    dealer = doc["rounds"][0]["dealer"]
+    assert _entry(doc, dealer)["discard"] == []
+    _entry(doc, dealer)["discard"] = ""
+    assert validate_fast(copy.deepcopy(doc)) is None
+    assert engine_replay(doc).status == UNREADABLE
+
+
+def test_fast_lane_gives_up_on_a_dealt_card_1_written_true_DEAL_COUNTS() -> None:
+    doc = _after_setup("classic-3p")
+    hands = doc["rounds"][0]["hands"]
+    seat = next(seat for seat, hand in enumerate(hands) if 1 in hand)
+    hands[seat][hands[seat].index(1)] = True
+    assert validate_fast(copy.deepcopy(doc)) is None
+    assert engine_replay(doc).status == UNREADABLE
+
+
+def test_fast_lane_gives_up_on_a_round_score_of_0_written_false_SCORE_ROUND() -> None:
+    for seed in range(50):
+        doc = doc_of(random_game(Config(players=3, rounds=1), seed))
+        scores = doc["rounds"][0]["scores"]
+        if 0 in scores:
+            break
+    else:
+        raise AssertionError("no round of 50 scored 0 for a seat")
+    scores[scores.index(0)] = False
+    assert validate_fast(copy.deepcopy(doc)) is None
+    assert engine_replay(doc).status == UNREADABLE

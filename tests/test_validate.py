@@ -14,13 +14,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bottleimp import GameState, Phase
+from bottleimp import Config, GameState, Phase
 from bottleimp.cli import main
 from bottleimp.cli import validate as validate_command
 from bottleimp.rules.game import winners
 from bottleimp.validation import (
     BROKEN,
     UNREADABLE,
+    Fault,
     VALID,
     ValidationReport,
     report_to_json,
@@ -226,6 +227,9 @@ def test_later_round_dealt_out_of_rotation_breaks_DEALER_ROTATION() -> None:
     doc["rounds"][3]["dealer"] = 1
     report = assert_fault(doc, "DEALER-ROTATION", 3, None, 1, "$.rounds[3].dealer")
     assert len(report.rounds) == 3  # the rounds before the fault are reported
+    assert report.errors[0].message == (
+        "the deal passes one seat clockwise each round: seat 3 deals round 4, not seat 1"
+    )
 
 
 def test_round_after_the_last_breaks_GAME_OVER() -> None:
@@ -233,7 +237,8 @@ def test_round_after_the_last_breaks_GAME_OVER() -> None:
     extra = copy.deepcopy(doc["rounds"][0])
     extra["dealer"] = 0  # the dealer that would come next, so that only the game's end is at fault
     doc["rounds"].append(extra)
-    assert_fault(doc, "GAME-OVER", 8, None, 0, "$.rounds[8].dealer")
+    report = assert_fault(doc, "GAME-OVER", 8, None, 0, "$.rounds[8].dealer")
+    assert report.errors[0].message == "the game ended with round 8: no round 9 follows"
 
 
 def test_round_after_the_target_score_breaks_GAME_OVER() -> None:
@@ -302,7 +307,9 @@ def test_incomplete_setup_followed_by_plays_breaks_SETUP_STEPS() -> None:
     doc = game_doc()
     del doc["rounds"][0]["setup"][3]["right"]
     report = assert_fault(doc, "SETUP-STEPS", 0, None, 3, "$.rounds[0].setup[3]")
-    assert "2 of its 3" in report.errors[0].message
+    assert "seat 3 has given 2 of its 3 setup cards, yet the record goes on with plays" in (
+        report.errors[0].message
+    )
 
 
 def test_incomplete_setup_followed_by_a_round_breaks_SETUP_STEPS() -> None:
@@ -310,7 +317,10 @@ def test_incomplete_setup_followed_by_a_round_breaks_SETUP_STEPS() -> None:
     del doc["rounds"][0]["setup"][0]["right"]
     doc["rounds"][0]["plays"] = []
     del doc["rounds"][0]["scores"]
-    assert_fault(doc, "SETUP-STEPS", 0, None, 0, "$.rounds[0].setup[0]")
+    report = assert_fault(doc, "SETUP-STEPS", 0, None, 0, "$.rounds[0].setup[0]")
+    assert "seat 0 has given 2 of its 3 setup cards, yet the record goes on with round 2" in (
+        report.errors[0].message
+    )
 
 
 def test_partial_setup_out_of_turn_breaks_SETUP_ORDER() -> None:
@@ -320,6 +330,15 @@ def test_partial_setup_out_of_turn_breaks_SETUP_ORDER() -> None:
     assert check(doc).valid
     del doc["rounds"][0]["setup"][1]["right"]
     assert_fault(doc, "SETUP-ORDER", 0, None, 2, "$.rounds[0].setup[2].discard[0]")
+
+
+def test_setups_given_past_a_seat_that_gave_none_are_refused_from_that_seat_on_SETUP_ORDER() -> None:
+    """Dealer 0: seats choose in the order 1, 2, 3, 0. Seat 2 gave nothing, yet seats 3 and 0
+    did: the first out of turn, counting on from seat 2, is seat 3."""
+    doc = doc_of(random_game(VARIANTS["classic-4p"], 11, actions=12))
+    assert doc["rounds"][0]["plays"] == [] and check(doc).valid
+    doc["rounds"][0]["setup"][2] = {"discard": []}
+    assert_fault(doc, "SETUP-ORDER", 0, None, 3, "$.rounds[0].setup[3].discard[0]")
 
 
 # --- play faults -------------------------------------------------------------------------------
@@ -420,6 +439,19 @@ def test_round_that_follows_an_unfinished_round_breaks_ROUND_END() -> None:
     assert "1 cards are still to be played" in report.errors[0].message
 
 
+def test_unplayed_cards_of_an_unfinished_devils_eye_round_count_the_face_up_rows_ROUND_END() -> None:
+    doc = game_doc("classic-2p", rounds=2)
+    doc["rounds"][0]["plays"] = doc["rounds"][0]["plays"][:3]
+    del doc["rounds"][0]["scores"]
+    doc["totals"] = [0, 0]
+    report = assert_fault(doc, "ROUND-END", 0, None, None, "$.rounds[1]")
+    round_ = doc["rounds"][0]
+    dealt = sum(map(len, round_["hands"])) + sum(map(len, round_["face_up"]))
+    discarded = sum(len(entry["discard"]) for entry in round_["setup"])
+    left = dealt - discarded - 3  # the cards given to the opponent stay in play
+    assert f"round 1 has not ended ({left} cards are still to be played)" in report.errors[0].message
+
+
 # --- claims ------------------------------------------------------------------------------------
 
 
@@ -458,6 +490,14 @@ def test_wrong_totals_break_GAME_TOTALS() -> None:
     doc["totals"][3] -= 5
     report = assert_fault(doc, "GAME-TOTALS", None, None, 3, "$.totals[3]")
     assert len(report.rounds) == 8
+    totals = game("classic-4p").totals
+    claimed = ", ".join(map(str, totals[:3] + (totals[3] - 5,)))
+    assert report.errors[0].message.startswith(
+        f"the record claims totals [{claimed}], but its rounds sum to [{', '.join(map(str, totals))}]"
+    )
+    assert report_to_text(report) == (
+        "<record>: breaks rule GAME-TOTALS: seat 3 ($.totals[3])\n  " + report.errors[0].message
+    )
 
 
 def test_totals_of_a_partial_game_sum_its_complete_rounds_GAME_TOTALS() -> None:
@@ -488,6 +528,98 @@ def test_shape_fault_is_unreadable_with_its_path() -> None:
     report = check(doc)
     assert report.status == UNREADABLE and report.errors[0].path == "$.rounds[1].plays[3]"
     assert report.errors[0].rule is None
+    assert (report.rounds, report.totals, report.complete, report.winners) == ((), None, False, None)
+
+
+# --- what an observer of the engine replay is told ----------------------------------------------
+
+
+def _events(doc: Doc) -> list[tuple[str, int, str | None]]:
+    """The events of the engine replay of ``doc``: (event, cards played in the round, action)."""
+    from bottleimp.formats.records import parse_record
+    from bottleimp.validation import validate_record
+
+    told: list[tuple[str, int, str | None]] = []
+
+    def observer(event: str, state: GameState, action: Any, fault: Any) -> None:
+        told.append((event, len(state.round.plays), None if action is None else repr(action)))
+
+    validate_record(parse_record(copy.deepcopy(doc)), observer=observer)
+    return told
+
+
+def test_observer_is_told_of_the_deal_the_setup_each_trick_the_round_and_the_end() -> None:
+    state = random_game(Config(players=3, rounds=1), 2)
+    doc = doc_of(state)
+    (round_,) = state.rounds
+    plays = round_.plays
+    tricks = [("trick", n, repr(plays[n - 1])) for n in range(3, len(plays) + 1, 3)]
+    assert _events(doc) == [
+        ("deal", 0, None), ("setup", 0, None), *tricks, ("round", len(plays), None),
+        ("end", len(plays), None),
+    ]
+
+
+def test_observer_is_not_told_of_a_setup_the_record_leaves_unfinished() -> None:
+    doc = doc_of(random_game(VARIANTS["classic-3p"], 2, 4))
+    assert [event for event, _, _ in _events(doc)] == ["deal", "round", "end"]
+
+
+# --- which lane validates --------------------------------------------------------------------
+
+
+class _Spy:
+    """Stands in for a function of the validator and counts its calls."""
+
+    def __init__(self, answer: Any = None, calls: Any = None) -> None:
+        self.answer, self.calls, self.then = answer, 0, calls
+
+    def __call__(self, *args: Any) -> Any:
+        self.calls += 1
+        return self.then(*args) if self.then is not None else self.answer
+
+
+def test_validate_json_takes_the_fast_lane_by_default_and_not_with_fast_false(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import bottleimp.validation.replay as replay
+
+    answer = check(game_doc())
+    spy = _Spy(answer)
+    monkeypatch.setattr(replay, "validate_fast", spy)
+    assert validate_json(game_doc()) is answer and spy.calls == 1
+    replayed = validate_json(game_doc(), fast=False)
+    assert spy.calls == 1 and replayed == answer and replayed is not answer
+
+
+def test_a_record_the_fast_lane_gives_up_on_is_replayed_by_the_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import bottleimp.validation.replay as replay
+
+    spy = _Spy(None)
+    monkeypatch.setattr(replay, "validate_fast", spy)
+    report = validate_json(game_doc())
+    assert spy.calls == 1 and report == validate_json(game_doc(), fast=False) and report.valid
+
+
+def test_validate_file_takes_the_fast_lane_and_walks_no_value_the_json_reader_has_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A file's value comes from the JSON reader, within its limits: it is not walked again
+    (``check_json_value``) before the engine replay; a value built in Python is."""
+    import bottleimp.validation.replay as replay
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game_doc()), encoding="utf-8")
+    fast = _Spy(calls=replay.validate_fast)
+    walked = _Spy(calls=replay.check_json_value)
+    monkeypatch.setattr(replay, "validate_fast", fast)
+    monkeypatch.setattr(replay, "check_json_value", walked)
+    assert validate_file(path).valid and (fast.calls, walked.calls) == (1, 0)
+    path.write_text(json.dumps(broken_doc()), encoding="utf-8")
+    assert validate_file(path).status == BROKEN and (fast.calls, walked.calls) == (2, 0)
+    assert validate_json(broken_doc()).status == BROKEN and (fast.calls, walked.calls) == (3, 1)
 
 
 # --- the report and the command line -----------------------------------------------------------
@@ -525,6 +657,46 @@ def test_json_report_has_the_contract_shape() -> None:
     )
     assert error["seat"] == broken_doc()["rounds"][2]["plays"][8][0]
     assert broken["valid"] is False and broken["winners"] is None
+
+
+def _rounds_as_played(state: GameState) -> list[dict[str, Any]]:
+    return [
+        {
+            "dealer": round_.dealer,
+            "complete": round_.scores is not None,
+            "scores": None if round_.scores is None else list(round_.scores),
+            "bottle_owners": [bottle.owner for bottle in round_.bottles],
+            "devils_trick": None if index == len(state.rounds) - 1 and state.phase is Phase.SETUP
+            else [card.rank for card in round_.devils_trick],
+            "tricks": [
+                {"winner": trick.winner, "bottle": trick.bottle,
+                 "price_before": trick.price_before, "price_after": trick.price_after}
+                for trick in round_.tricks
+            ],
+        }
+        for index, round_ in enumerate(state.rounds)
+    ]
+
+
+@pytest.mark.parametrize("actions", [None, 3, 150])
+def test_json_report_gives_each_round_totals_and_winners_as_the_engine_played_them(
+    actions: int | None,
+) -> None:
+    """A complete Devil's Eye game, one cut during its first setup and one cut during play."""
+    state = random_game(VARIANTS["classic-2p"], 4, actions)
+    report = report_to_json(check(doc_of(state)))
+    assert report == {
+        "file": "<record>", "status": VALID, "valid": True, "errors": [],
+        "rounds": _rounds_as_played(state), "totals": list(state.totals),
+        "complete": state.is_over,
+        "winners": list(winners(state.totals)) if state.is_over else None,
+    }
+
+
+def test_text_report_of_a_fault_located_by_nothing_but_its_path() -> None:
+    fault = Fault("GAME-TOTALS", None, None, None, "wrong", "$.totals")
+    report = ValidationReport("r.json", BROKEN, (fault,), (), (0, 0), False, None)
+    assert report_to_text(report) == "r.json: breaks rule GAME-TOTALS: ($.totals)\n  wrong"
 
 
 def test_command_exit_status_0_for_a_valid_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -92,7 +92,7 @@ def _validate(value: JSON, source: str) -> ValidationReport:
     totals = (0,) * config.players
     reports: list[RoundReport] = []
     over = False
-    dealer = 0
+    dealer: int
     for index, round_value in enumerate(rounds):
         if over or type(round_value) is not dict:
             raise _GiveUp
@@ -141,14 +141,9 @@ def _thawed(key: Hashable) -> JSON:
     return value
 
 
-_PASS_SETUP: Final = (
-    frozenset({"discard", "left", "right"}),
-    ((Destination.LEFT, "left"), (Destination.RIGHT, "right")),
-)
-_EYE_SETUP: Final = (
-    frozenset({"discard", "to_face_up", "to_hidden"}),
-    ((Destination.OPPONENT_FACE_UP, "to_face_up"), (Destination.OPPONENT_HIDDEN, "to_hidden")),
-)
+# A setup entry's keys, and the keys of its two passes in the order they are given.
+_PASS_SETUP: Final = (frozenset({"discard", "left", "right"}), ("left", "right"))
+_EYE_SETUP: Final = (frozenset({"discard", "to_face_up", "to_hidden"}), ("to_face_up", "to_hidden"))
 
 
 class _Game:
@@ -166,12 +161,7 @@ class _Game:
             tuple(setup.setup_steps(config, dealer, seat) for seat in range(players))
             for dealer in range(players)
         )
-        self.setup_keys, self.setup_order = _EYE_SETUP if config.devils_eye else _PASS_SETUP
-        # A setup entry's destinations by the number of cards it discards.
-        (first, _), (second, _) = self.setup_order
-        self.destinations = tuple(
-            (Destination.DEVILS_TRICK,) * discards + (first, second) for discards in range(3)
-        )
+        self.setup_keys, self.pass_keys = _EYE_SETUP if config.devils_eye else _PASS_SETUP
         # One Give action per (seat, card, destination), made once, as the engine does.
         self.gives = tuple(
             {(card, to): Give(seat, card, to) for card in config.cards for to in Destination}
@@ -193,10 +183,10 @@ class _Game:
         return tuple(map(self.deck.__getitem__, value))  # type: ignore[arg-type]
 
     def rows(self, value: JSON) -> tuple[tuple[Card, ...], ...]:
-        """A card array per seat (in any order: the rule functions sort what they keep)."""
-        if type(value) is not list or len(value) != self.config.players:
-            raise _GiveUp
-        return tuple([self.cards(row) for row in value])
+        """A card array per seat (in any order: the rule functions sort what they keep). The
+        number of rows is the deal's to check (DEAL-COUNTS); an object or a string gives keys
+        or characters, which ``cards`` refuses."""
+        return tuple([self.cards(row) for row in value])  # type: ignore[union-attr]
 
     def round(self, index: int, dealer: int, value: JSON, is_last: bool) -> RoundReport:
         """One round: the deal (DEAL-COUNTS), the setups (SETUP-STEPS, SETUP-FROM-DEALT,
@@ -210,16 +200,15 @@ class _Game:
         dealt = self.rows(value["hands"])
         face_up_value = value.get("face_up")
         dealt_face_up = None if face_up_value is None else self.rows(face_up_value)
-        if (dealt_face_up is None) != (not config.devils_eye):
-            raise _GiveUp
+        # Also refuses face-up rows a variant without them is given, or the other way round.
         deal_rules.check_deal(config, dealer, dealt, dealt_face_up)
         kept, chosen = self.setups(dealer, dealt, value["setup"])
         hands, face_up, devils_trick = setup.resolve_setup(config, kept, dealt_face_up, chosen)
         tricks = _Tricks(self, dealer, hands, face_up)
-        tricks.play(value["plays"])
+        complete = tricks.play(value["plays"])
         claimed = value.get("scores")
         scores = None
-        if tricks.complete:
+        if complete:
             captured = tuple(map(tuple, tricks.captured))
             scores = scoring.round_scores(config, captured, tricks.bottles, devils_trick)
             if claimed is not None and _per_seat(claimed, config.players) != scores:
@@ -229,7 +218,7 @@ class _Game:
         return RoundReport(  # index, dealer, complete, scores, bottle owners, Devil's Trick, tricks
             index,
             dealer,
-            tricks.complete,
+            complete,
             scores,
             tuple(map(_owner, tricks.bottles)),
             tuple(map(rank_key, devils_trick)),
@@ -244,7 +233,7 @@ class _Game:
         without the cards given."""
         if type(value) is not list or len(value) != self.config.players:
             raise _GiveUp
-        (_, first_key), (_, second_key) = self.setup_order
+        first_key, second_key = self.pass_keys
         steps = self.steps[dealer]
         gives = self.gives
         chosen = []
@@ -256,15 +245,15 @@ class _Game:
             if type(discarded) is not list:
                 raise _GiveUp
             cards = self.cards([*discarded, entry[first_key], entry[second_key]])
-            destinations = steps[seat]
-            if destinations != self.destinations[len(discarded)]:
-                raise _GiveUp
+            # A seat's steps are its discards, then its two passes (SETUP-STEPS), as an entry
+            # lists them: as many cards as steps is the same destination for each card.
+            destinations = tuple(zip(cards, steps[seat], strict=True))
             hand = set(dealt[seat])
             for card in cards:
                 if not setup.can_give(hand, card):
                     raise _GiveUp
-                hand.remove(card)
-            chosen.append(tuple(map(gives[seat].__getitem__, zip(cards, destinations))))
+                hand.discard(card)  # held: the rule above is what refuses a card not held
+            chosen.append(tuple(map(gives[seat].__getitem__, destinations)))
             kept.append(tuple(hand))
         return tuple(kept), tuple(chosen)
 
@@ -289,7 +278,7 @@ class _Tricks:
     (TURN-ORDER, CARD-HELD, FOLLOW-SUIT or EYE-FOLLOW-SUIT), each trick resolved as the engine
     resolves it."""
 
-    __slots__ = ("game", "hands", "face_up", "bottles", "captured", "reports", "leader", "complete")
+    __slots__ = ("game", "hands", "face_up", "bottles", "captured", "reports", "leader")
 
     def __init__(
         self,
@@ -306,16 +295,12 @@ class _Tricks:
         self.captured: list[list[Card]] = [[] for _ in range(config.players)]
         self.reports: list[TrickReport] = []
         self.leader = play_rules.first_leader(config, dealer)
-        self.complete = False
 
-    def cards_left(self) -> int:
-        """The cards still to be played."""
-        return sum(map(len, self.hands)) + (sum(map(len, self.face_up)) if self.face_up else 0)
-
-    def play(self, plays: JSON) -> None:
-        """Check and play every recorded ``[seat, card]`` in order."""
-        if type(plays) is not list or len(plays) > self.cards_left():
-            raise _GiveUp  # more plays than cards: some come after the round's end
+    def play(self, plays: JSON) -> bool:
+        """Check and play every recorded ``[seat, card]`` in order; whether the round is over.
+        A play after the round's end is of a card no seat holds any more (CARD-HELD)."""
+        if type(plays) is not list:
+            raise _GiveUp
         holds, follows_suit = play_rules.holds, play_rules.follows_suit
         eye_follows_suit = play_rules.devils_eye_follows_suit
         deck, orders = self.game.deck, self.game.orders
@@ -349,9 +334,7 @@ class _Tricks:
                     led = play_rules.led_colour(trick)
             if len(trick) == trick_size:
                 leader = self._resolve(tuple(trick), seats)
-        # No play came after the end (there are no more plays than cards), so the round is
-        # over if it is over now.
-        self.complete = scoring.round_is_over(hands, face_up)
+        return scoring.round_is_over(hands, face_up)
 
     def _resolve(self, cards: tuple[Card, ...], seats: tuple[int, ...]) -> int:
         """Resolve a trick as the engine does (``resolve_trick``); returns the next leader."""

@@ -35,7 +35,7 @@ Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claim
 from __future__ import annotations
 
 import os
-from typing import Final, NoReturn, Protocol
+from typing import Final, NoReturn, Protocol, TypeAlias
 
 from ..actions import Action, Destination, Give, Play, StartRound
 from ..cards import Card, Rank, format_rank
@@ -165,7 +165,7 @@ def validate_record(
     )
 
 
-Where = tuple[str | int, ...]
+Where: TypeAlias = tuple[str | int, ...]
 """A JSON path as its steps from the root, turned into text only for a fault."""
 
 
@@ -183,10 +183,11 @@ class _Replay:
         self.record = record
         self.observer = observer
         self.config = record.config
-        # A record without rounds is a game not yet dealt: its first dealer does not matter.
-        self.state: GameState = new_game(record.config, 0)
+        # A record without rounds is a game not yet dealt: its first dealer and its seed (every
+        # deal is the record's) do not matter.
+        self.state: GameState = new_game(record.config)
         self.reports: list[RoundReport] = []
-        self.dealt_round = -1
+        self.dealt_round: int | None = None
         """The index of the last round whose recorded deal the engine has accepted."""
 
     def tell(self, event: str, action: Action | None = None, fault: Fault | None = None) -> None:
@@ -282,7 +283,7 @@ class _Replay:
         where: Where = ("rounds", index, "dealer")
         if index == 0:
             # The seed only deals the first round before the record's deal replaces it.
-            self.state = new_game(self.config, 0, first_dealer=dealer)
+            self.state = new_game(self.config, first_dealer=dealer)
             return
         try:
             # Only checked: with_deal then starts the round with the recorded deal.
@@ -348,10 +349,12 @@ class _Replay:
             give, given_at = pending[to_act].pop()
             self._apply(give, index, None, given_at)
         if self.state.phase is not Phase.SETUP:
+            # Every seat gave its whole setup; a give beyond a seat's steps was refused above.
             self.tell("setup")
-        if self.state.phase is Phase.SETUP and (round_record.plays or not is_last):
-            short = self.state.to_act
-            assert short is not None
+            return
+        short = self.state.to_act
+        assert short is not None
+        if round_record.plays or not is_last:
             given = len(self.state.round.setup[short])
             steps = len(setup_steps(self.config, self.state.round.dealer, short))
             goes_on = "with plays" if round_record.plays else f"with round {index + 2}"
@@ -361,7 +364,7 @@ class _Replay:
                 f"on {goes_on}: play begins only when every seat has completed its setup",
                 ("rounds", index, "setup", short),
             )
-        for later in _seats_from(self.state.to_act, self.config.players):
+        for later in _seats_from(short, self.config.players):
             if pending[later]:
                 give, given_at = pending[later].pop()
                 self._apply(
@@ -401,9 +404,8 @@ class _Replay:
 _ROUND_ENDED: Final = (Phase.ROUND_OVER, Phase.GAME_OVER)
 
 
-def _seats_from(seat: int | None, players: int) -> tuple[int, ...]:
-    start = 0 if seat is None else seat
-    return tuple((start + offset) % players for offset in range(players))
+def _seats_from(seat: int, players: int) -> tuple[int, ...]:
+    return tuple((seat + offset) % players for offset in range(players))
 
 
 def _round_report(round_: RoundState, phase: Phase, complete: bool) -> RoundReport:
@@ -412,7 +414,7 @@ def _round_report(round_: RoundState, phase: Phase, complete: bool) -> RoundRepo
         index=round_.index,
         dealer=round_.dealer,
         complete=complete,
-        scores=round_.scores if complete else None,
+        scores=round_.scores,
         bottle_owners=tuple(bottle.owner for bottle in round_.bottles),
         devils_trick=tuple(card.rank for card in round_.devils_trick) if resolved else None,
         tricks=tuple(
@@ -496,7 +498,7 @@ def report_to_text(report: ValidationReport) -> str:
         located = f" {where}" if where else ""
         return f"{report.source}: breaks rule {fault.rule}:{located} ({fault.path})\n  {fault.message}"
     rounds = len(report.rounds)
-    if report.complete and report.winners is not None:
+    if report.winners is not None:  # set once the game is over
         won = ", ".join(str(seat) for seat in report.winners)
         return (
             f"{report.source}: valid: a complete game of {rounds} round{'s' if rounds != 1 else ''}; totals "
