@@ -266,7 +266,8 @@ def _held_card(doc: Doc, seat: int) -> int:
     """A card ``seat`` was dealt and did not give away."""
     entry = _entry(doc, seat)
     given = {*entry["discard"], *(value for key, value in entry.items() if key != "discard")}
-    return next(card for card in doc["rounds"][0]["hands"][seat] if card not in given)
+    card: int = next(card for card in doc["rounds"][0]["hands"][seat] if card not in given)
+    return card
 
 
 def _passes(entry: dict[str, Any]) -> tuple[str, str]:

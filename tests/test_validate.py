@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from bottleimp import Config, GameState, Phase
 from bottleimp.cli import main
 from bottleimp.cli import validate as validate_command
+from bottleimp.formats.json_input import check_json_value
 from bottleimp.rules.game import winners
 from bottleimp.validation import (
     BROKEN,
@@ -29,6 +30,7 @@ from bottleimp.validation import (
     validate_file,
     validate_json,
 )
+from bottleimp.validation.fast_lane import validate_fast
 
 from games import VARIANTS, Doc, doc_of, json_slots, random_game
 
@@ -612,8 +614,8 @@ def test_validate_file_takes_the_fast_lane_and_walks_no_value_the_json_reader_ha
 
     path = tmp_path / "game.json"
     path.write_text(json.dumps(game_doc()), encoding="utf-8")
-    fast = _Spy(calls=replay.validate_fast)
-    walked = _Spy(calls=replay.check_json_value)
+    fast = _Spy(calls=validate_fast)
+    walked = _Spy(calls=check_json_value)
     monkeypatch.setattr(replay, "validate_fast", fast)
     monkeypatch.setattr(replay, "check_json_value", walked)
     assert validate_file(path).valid and (fast.calls, walked.calls) == (1, 0)
