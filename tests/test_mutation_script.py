@@ -58,3 +58,17 @@ def test_docstrings_annotations_and_type_variables_are_not_mutated() -> None:
     assert not any(line.startswith(('F = TypeVar', '"""')) for line in originals)
     in_engine = {(m.function, m.original) for m in mutate.mutants_of("bottleimp/engine.py")}
     assert not any(original.endswith("tuple[Action, ...]") for _, original in in_engine)
+
+
+def test_the_baseline_empties_the_package_function_caches_so_each_test_runs_what_it_needs() -> None:
+    """A cached result computed by the first test that needs it would hide its lines from every
+    later test, which then is never selected for their mutants."""
+    from bottleimp import Config
+    from bottleimp.rules.deal import dealt_counts
+    from bottleimp.validation import fast_lane
+
+    dealt_counts(Config(players=5), 1)
+    fast_lane.validate_fast({"format": "bottleimp-record/1", "config": {"players": 3}, "rounds": []})
+    assert dealt_counts.cache_info().currsize and fast_lane._game_of.cache_info().currsize
+    _script()._clear_caches()
+    assert dealt_counts.cache_info().currsize == 0 == fast_lane._game_of.cache_info().currsize
