@@ -7,7 +7,7 @@ names the configuration rule and says why.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import Final, TypeAlias
 
 from attrs import Factory, field, frozen
 
@@ -19,7 +19,7 @@ from .rules.registry import rule
 DEFAULT_ROUNDS: Final = {2: 6, 3: 9, 4: 8, 5: 5, 6: 6}
 """Rounds per game by player count when no game end is given (BGA's defaults; rule GAME-END)."""
 
-Teams = tuple[tuple[int, ...], ...]
+Teams: TypeAlias = tuple[tuple[int, ...], ...]
 
 
 @rule("CONFIG-TEAMS")

@@ -20,6 +20,7 @@ from bottleimp import (
     ConfigError,
     UnknownCardError,
     default_teams,
+    new_game,
 )
 from bottleimp.cards import format_rank, normalize_rank
 from bottleimp.editions import edition_deck
@@ -352,3 +353,13 @@ def test_a_rank_of_no_card_is_refused_and_shown_as_given_DECK(rank: object, show
 def test_a_whole_rank_written_as_a_float_finds_its_card_DECK() -> None:
     config = Config(players=3)
     assert config.card(7.0) is config.card(7)
+
+
+def test_the_default_configuration_is_the_classic_four_player_game() -> None:
+    """What ``Config()`` and ``new_game()`` play when told nothing: four players, the classic
+    deck, one bottle, no teams, and the default number of rounds for four players."""
+    config = Config()
+    assert (config.players, config.edition, config.bottles, config.teams) == (4, "classic", 1, None)
+    assert (config.rounds, config.target_score, config.deck) == (None, None, None)
+    assert config.trick_size == 4 and len(config.cards) == 36
+    assert new_game().config == config
