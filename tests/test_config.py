@@ -363,3 +363,10 @@ def test_the_default_configuration_is_the_classic_four_player_game() -> None:
     assert (config.rounds, config.target_score, config.deck) == (None, None, None)
     assert config.trick_size == 4 and len(config.cards) == 36
     assert new_game().config == config
+
+
+def test_a_configuration_shows_only_what_was_chosen_not_what_is_derived() -> None:
+    assert repr(Config(players=3)) == (
+        "Config(players=3, edition='classic', bottles=1, teams=None, rounds=None, "
+        "target_score=None, deck=None)"
+    )
