@@ -351,7 +351,8 @@ def test_play_out_of_turn_breaks_TURN_ORDER() -> None:
     plays = doc["rounds"][2]["plays"]
     plays[8], plays[9] = plays[9], plays[8]
     seat = plays[8][0]
-    assert_fault(doc, "TURN-ORDER", 2, 8, seat, "$.rounds[2].plays[8]")
+    report = assert_fault(doc, "TURN-ORDER", 2, 8, seat, "$.rounds[2].plays[8]")
+    assert len(report.rounds) == 3 and not report.rounds[2].complete  # the round so far
 
 
 def test_devils_eye_seat_playing_twice_in_a_row_breaks_TURN_ORDER() -> None:
@@ -462,6 +463,7 @@ def test_wrong_round_score_breaks_SCORE_ROUND() -> None:
     doc["rounds"][5]["scores"][2] += 1
     report = assert_fault(doc, "SCORE-ROUND", 5, None, 2, "$.rounds[5].scores[2]")
     assert len(report.rounds) == 6 and report.rounds[5].scores is not None
+    assert report.rounds[5].complete  # the round ended: its claim is what is wrong
 
 
 def test_team_round_scored_individually_breaks_SCORE_ROUND() -> None:
