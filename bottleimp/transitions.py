@@ -25,12 +25,10 @@ from .state import (
     Phase,
     RoundState,
     TrickResult,
-    game_after,
-    game_after_turn,
-    round_after_give,
-    round_after_play,
-    round_after_setup,
-    round_after_trick,
+    game_after_give,
+    game_after_play,
+    game_after_setup,
+    game_after_trick,
 )
 
 __all__ = [
@@ -148,10 +146,8 @@ def after_give(state: GameState, action: Give) -> GameState:
     to_act = setup.setup_to_act(config, round_.dealer, chosen)
     if to_act is None:
         hands, face_up, devils_trick = setup.resolve_setup(config, hands, round_.face_up, chosen)
-        after = round_after_setup(round_, hands, face_up, chosen, devils_trick)
-        return game_after(state, Phase.PLAY, round_.leader, after, state.totals)
-    # Setup goes on: only the hand and the setup change.
-    return game_after_turn(state, to_act, round_after_give(round_, hands, chosen))
+        return game_after_setup(state, hands, face_up, chosen, devils_trick)
+    return game_after_give(state, to_act, hands, chosen)
 
 
 def after_play(state: GameState, action: Play) -> GameState:
@@ -170,24 +166,25 @@ def after_play(state: GameState, action: Play) -> GameState:
     plays = round_.plays + (action,)
     trick_size = config.trick_size
     if len(plays) % trick_size:
-        # The trick goes on: only the zones, the plays and the seat to act change.
-        after = round_after_play(round_, hands, face_up, plays)
-        return game_after_turn(state, play_rules.next_to_play(config, seat), after)
+        return game_after_play(state, play_rules.next_to_play(config, seat), hands, face_up, plays)
     result, bottles, captured = _resolve_trick(plays[-trick_size:], round_.bottles, round_.captured)
     leader = play_rules.next_leader(result.winner)
     over = scoring.round_is_over(hands, face_up)
     scores = scoring.round_scores(config, captured, bottles, round_.devils_trick) if over else None
-    after = round_after_trick(
-        round_, hands=hands, face_up=face_up, plays=plays, leader=leader, bottles=bottles,
-        captured=captured, tricks=round_.tricks + (result,), scores=scores,
-    )
+    tricks = round_.tricks + (result,)
+    to_act: int | None
     if scores is None:
-        return game_after(state, Phase.PLAY, leader, after, state.totals)
-    totals = game.add_totals(state.totals, scores)
-    if game.game_is_over(config, round_.index + 1, totals):
-        return game_after(state, Phase.GAME_OVER, None, after, totals)
-    next_dealer = deal_rules.next_dealer(config, round_.dealer)
-    return game_after(state, Phase.ROUND_OVER, next_dealer, after, totals)
+        phase, to_act, totals = _PLAY, leader, state.totals
+    else:
+        totals = game.add_totals(state.totals, scores)
+        if game.game_is_over(config, round_.index + 1, totals):
+            phase, to_act = Phase.GAME_OVER, None
+        else:
+            phase, to_act = Phase.ROUND_OVER, deal_rules.next_dealer(config, round_.dealer)
+    return game_after_trick(
+        state, phase, to_act, totals, hands=hands, face_up=face_up, plays=plays, leader=leader,
+        bottles=bottles, captured=captured, tricks=tricks, scores=scores,
+    )
 
 
 def _take_at(
