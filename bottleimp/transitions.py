@@ -74,8 +74,8 @@ def dealt_round(
 
 # Actions are immutable values, so one object per (card, seat, destination) serves every state:
 # ``legal_actions`` looks them up instead of building them. One table per seat (and per setup
-# destination) maps a card to its action, so a whole list of legal actions is one C-level
-# ``map`` over the playable cards.
+# destination) maps a card to its action, so a list of legal actions is one lookup per playable
+# card.
 _SEATS: Final = range(6)
 PLAY_ACTIONS: Final[tuple[dict[Card, Play], ...]] = tuple({} for _ in _SEATS)
 GIVE_ACTIONS: Final[dict[Destination, tuple[dict[Card, Give], ...]]] = {
@@ -125,15 +125,17 @@ def legal_actions_of(state: GameState, seat: int) -> tuple[Action, ...]:
         table = GIVE_ACTIONS[steps[len(round_.setup[seat])]][seat]
     else:
         return (StartRound(seat),)
+    actions: list[Action] = []
     try:
-        actions: tuple[Action, ...] = tuple(map(table.__getitem__, cards))
+        for card in cards:  # a plain loop costs less than tuple(map(table.__getitem__, cards))
+            actions.append(table[card])
     except KeyError:
         # A state can come from elsewhere (unpickled in a new process) without its deck ever
         # being registered.
         for card in cards:
             register_card(card)
-        actions = tuple(map(table.__getitem__, cards))
-    return actions
+        return legal_actions_of(state, seat)
+    return tuple(actions)
 
 
 def after_give(state: GameState, action: Give) -> GameState:
