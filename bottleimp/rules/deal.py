@@ -36,16 +36,24 @@ def shuffle(cards: tuple[Card, ...], seed: int, round_index: int) -> tuple[Card,
     """
     state = (seed & _MASK) ^ ((round_index * _ROUND_STREAM) & _MASK)
     order = list(cards)
+    limits = _rejection_limits(len(order))
     for i in range(len(order) - 1, 0, -1):
-        bound = i + 1
-        limit = (1 << 64) - ((1 << 64) % bound)
+        limit = limits[i]
         while True:
             state, draw = splitmix64(state)
             if draw < limit:
                 break
-        j = draw % bound
+        j = draw % (i + 1)
         order[i], order[j] = order[j], order[i]
     return tuple(order)
+
+
+@lru_cache(maxsize=16)
+def _rejection_limits(size: int) -> tuple[int, ...]:
+    """For each position ``i`` of a shuffle of ``size`` cards, the draws ``shuffle`` accepts
+    for it are those below the largest multiple of ``i + 1`` that fits in 64 bits (computed once
+    per deck size rather than with three big-integer operations for every card of every deal)."""
+    return tuple((1 << 64) - ((1 << 64) % (i + 1)) for i in range(size))
 
 
 @rule("DEAL")
