@@ -10,7 +10,6 @@ and derives the next immutable state from their answers.
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import attrgetter
 from typing import Final
 
 from .actions import Action, Destination, Give, Play, StartRound
@@ -205,24 +204,26 @@ def _resolve_trick(
     captured: tuple[tuple[Card, ...], ...],
 ) -> tuple[TrickResult, tuple[Bottle, ...], tuple[tuple[Card, ...], ...]]:
     """The trick's result, the bottles and the captured piles after it (``resolve_trick``)."""
-    cards = tuple(map(_card_of, trick))
-    outcome = play_rules.resolve_trick(cards, tuple(map(_seat_of, trick)), bottles)
-    winner = trick[outcome.winning].seat
+    played: list[Card] = []
+    seats: list[int] = []
+    for play in trick:  # a plain loop: ``map(attrgetter(...))`` reads each attribute generically
+        played.append(play.card)
+        seats.append(play.seat)
+    cards = tuple(played)
+    # The outcome unpacked once, in field order (a named tuple's fields read by name are not
+    # specialised by the interpreter).
+    winning, bottle, price_before, price_after, bottles_after, won, returned = (
+        play_rules.resolve_trick(cards, seats, bottles)
+    )
+    winner = seats[winning]
     piles = list(captured)
-    piles[winner] = piles[winner] + outcome.captured
-    if outcome.returned is not None:
-        owner, price_card = outcome.returned
+    piles[winner] = piles[winner] + won
+    if returned is not None:
+        owner, price_card = returned
         piles[owner] = piles[owner] + (price_card,)
     # By position, in field order: plays, winner, winning_card, bottle, price_before, price_after.
-    result = TrickResult(
-        trick, winner, cards[outcome.winning], outcome.bottle, outcome.price_before,
-        outcome.price_after,
-    )
-    return result, outcome.bottles, tuple(piles)
-
-
-_card_of: Final = attrgetter("card")
-_seat_of: Final = attrgetter("seat")
+    result = TrickResult(trick, winner, cards[winning], bottle, price_before, price_after)
+    return result, bottles_after, tuple(piles)
 
 
 def after_start_round(state: GameState) -> GameState:
