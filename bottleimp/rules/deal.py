@@ -38,25 +38,25 @@ def splitmix64_outputs(state: int, count: int) -> tuple[int, ...]:
     of two 64-bit numbers fits in its lane, and what a right shift moves into the top of the lane
     below is masked off before the next multiplication.
     """
-    ones, steps, lanes, unpack = _lane_constants(count)
-    z = ((state & _MASK) * ones + _GAMMA * steps) & lanes
+    ones, gammas, lanes, unpack = _lane_constants(count)
+    z = ((state & _MASK) * ones + gammas) & lanes
     z = (((z ^ (z >> 30)) & lanes) * 0xBF58476D1CE4E5B9) & lanes
     z = (((z ^ (z >> 27)) & lanes) * 0x94D049BB133111EB) & lanes
     z ^= z >> 31
     # The outputs are the low 64 bits of the lanes (what the last shift moved into the top half of
     # each lane is never read).
-    return unpack(z.to_bytes(16 * count, "little"))[::2]
+    return unpack(z.to_bytes(16 * count, "little"))
 
 
 @lru_cache(maxsize=16)
 def _lane_constants(
     count: int,
 ) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]]]:
-    """For ``count`` 128-bit lanes: 1 in each lane, ``k + 1`` in lane ``k``, the low 64 bits of
-    each lane set, and the reader of the lanes' 64-bit halves from little-endian bytes."""
+    """For ``count`` 128-bit lanes: 1 in each lane, ``(k + 1) * GAMMA`` in lane ``k``, the low
+    64 bits of each lane set, and the reader of the lanes' low halves from little-endian bytes."""
     ones = sum(1 << (128 * k) for k in range(count))
-    steps = sum((k + 1) << (128 * k) for k in range(count))
-    return ones, steps, ones * _MASK, struct.Struct(f"<{2 * count}Q").unpack
+    gammas = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(count))
+    return ones, gammas, ones * _MASK, struct.Struct("<" + "Q8x" * count).unpack
 
 
 @rule("DEAL-SHUFFLE")
