@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Final
 
 from .actions import Action, Destination, Give, Play, StartRound
-from .cards import Card, position
+from .cards import Card
 from .config import Config
 from .rules import deal as deal_rules
 from .rules import game, scoring, setup
@@ -141,7 +141,7 @@ def after_give(state: GameState, action: Give) -> GameState:
     config = state.config
     round_ = state.round
     seat = action.seat
-    hands = _take_at(round_.hands, seat, position(round_.hands[seat], action.card))
+    hands = _take_at(round_.hands, seat, round_.hands[seat].index(action.card))
     given = round_.setup
     chosen = given[:seat] + (given[seat] + (action,),) + given[seat + 1 :]
     to_act = setup.setup_to_act(config, round_.dealer, chosen)
@@ -161,7 +161,7 @@ def after_play(state: GameState, action: Play) -> GameState:
         index = hand.index(action.card)  # cards are interned: this compares identities
     except ValueError:
         assert face_up is not None
-        face_up = _take_at(face_up, seat, position(face_up[seat], action.card))
+        face_up = _take_at(face_up, seat, face_up[seat].index(action.card))
     else:
         hands = _take_at(hands, seat, index)
     plays = round_.plays + (action,)
