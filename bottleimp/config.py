@@ -104,6 +104,9 @@ class Config:
     trick_size: int = field(init=False, eq=False, repr=False)
     """Cards in one trick: one per player, four in Devil's Eye (A, B, A, B) (derived, and a
     stored field rather than a property: the engine reads it at every decision)."""
+    devils_eye: bool = field(init=False, eq=False, repr=False)
+    """True for the 2-player Devil's Eye variant (derived, and a stored field rather than a
+    property: the setup rules read it at every setup decision)."""
 
     def __attrs_post_init__(self) -> None:
         check_players(self)
@@ -116,6 +119,7 @@ class Config:
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "cards_by_rank", {card.rank: card for card in cards})
         object.__setattr__(self, "trick_size", 4 if self.players == 2 else self.players)
+        object.__setattr__(self, "devils_eye", self.players == 2)
 
     def card(self, rank: Rank) -> Card:
         """The card of this game's deck with rank ``rank`` (rule ``DECK``); a rank that no card
@@ -134,11 +138,6 @@ class Config:
         if self.target_score is not None:
             return None
         return self.rounds if self.rounds is not None else DEFAULT_ROUNDS[self.players]
-
-    @property
-    def devils_eye(self) -> bool:
-        """True for the 2-player Devil's Eye variant."""
-        return self.players == 2
 
 
 def _rank_text(rank: object) -> str:

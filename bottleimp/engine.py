@@ -6,9 +6,6 @@ The engine holds no rule of its own: it finds the phase, asks the rule functions
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import is_
-
 from . import transitions
 from .actions import Action, Give, Play, StartRound
 from .cards import Card, Colour, rank_key
@@ -218,7 +215,15 @@ def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action``. An illegal action raises ``IllegalActionError``; ``state`` is
     immutable, so it is unchanged either way."""
     cached_state, cached_actions = _last_legal
-    if cached_state is not state or not any(map(is_, cached_actions, repeat(action))):
+    if cached_state is state:
+        # Searched by identity in a plain loop: ``in`` would call the actions' ``__eq__`` (Python
+        # code) on every other action, and a chain of C iterators costs more than the loop.
+        for legal in cached_actions:
+            if legal is action:
+                break
+        else:
+            check_action(state, action)
+    else:
         check_action(state, action)
     if type(action) is Play:
         return transitions.after_play(state, action)

@@ -8,7 +8,7 @@ zone a card can be in during a round, plus the round's public history (setup cho
 from __future__ import annotations
 
 import enum
-from typing import Any, Final, TypeVar
+from typing import Final
 
 from attrs import frozen
 
@@ -153,83 +153,98 @@ class GameState:
 # very objects of the state before), replaces the ones that changed and installs them as the new
 # instance's attributes. This is why ``RoundState`` and ``GameState`` keep their fields in an
 # instance ``__dict__`` rather than in slots. The result is an ordinary frozen instance: equal to
-# and hashing like one built by ``__init__``.
+# and hashing like one built by ``__init__``. One function per kind of transition derives both the
+# round and the game, so an action costs one Python call here.
+#
+# The copy is ``{**fields}``, not ``fields.copy()``: the dict of an instance built by ``__init__``
+# is a split-table dict (keys shared with the class), and ``copy()`` keeps a copy split, so every
+# state derived from it would be too. The interpreter's specialised attribute read for instances
+# with a dict (``LOAD_ATTR_WITH_HINT``) misses on split dicts and falls back to the generic
+# lookup, several times slower, at every read of a state's field. ``{**fields}`` builds an
+# ordinary (combined) dict, and copying a combined dict is as cheap as ``copy()``.
 _new_instance: Final = object.__new__
-_set_attribute: Final = object.__setattr__
-_Derived = TypeVar("_Derived", "RoundState", "GameState")
+# The setter of each class's ``__dict__`` attribute, which installs a dict as an instance's
+# attributes: one call in C (``object.__setattr__(instance, "__dict__", fields)`` does the same
+# through a slower generic path). Each derivation below calls these two inline rather than through
+# a helper: a Python call costs as much as the two C calls.
+_install_round_fields: Final = RoundState.__dict__["__dict__"].__set__
+_install_game_fields: Final = GameState.__dict__["__dict__"].__set__
 
 
-def _instance(kind: type[_Derived], fields: dict[str, Any]) -> _Derived:
-    """A new frozen ``kind`` whose attributes are ``fields`` (the derivations' one constructor)."""
-    derived: _Derived = _new_instance(kind)
-    _set_attribute(derived, "__dict__", fields)
-    return derived
-
-
-def round_after_play(
-    round_: RoundState,
+def game_after_play(
+    state: GameState,
+    to_act: int,
     hands: tuple[tuple[Card, ...], ...],
     face_up: tuple[tuple[Card, ...], ...] | None,
     plays: tuple[Play, ...],
-) -> RoundState:
-    """``round_`` after a play within a trick: only the zones and the plays change."""
-    fields = round_.__dict__.copy()
-    fields["hands"] = hands
-    fields["face_up"] = face_up
-    fields["plays"] = plays
-    return _instance(RoundState, fields)
-
-
-def round_after_give(
-    round_: RoundState, hands: tuple[tuple[Card, ...], ...], setup: tuple[tuple[Give, ...], ...]
-) -> RoundState:
-    """``round_`` after a setup card is given and setup goes on: only hands and setup change."""
-    fields = round_.__dict__.copy()
-    fields["hands"] = hands
-    fields["setup"] = setup
-    return _instance(RoundState, fields)
-
-
-def game_after_turn(state: GameState, to_act: int, round_: RoundState) -> GameState:
-    """``state`` after an action that leaves the phase as it is: the seat to act and the round
-    change."""
-    fields = state.__dict__.copy()
-    fields["to_act"] = to_act
-    fields["round"] = round_
-    return _instance(GameState, fields)
-
-
-def game_after(
-    state: GameState, phase: Phase, to_act: int | None, round_: RoundState,
-    totals: tuple[int, ...],
 ) -> GameState:
-    """``state`` after an action within its round: the same configuration, seed and past rounds."""
-    fields = state.__dict__.copy()
-    fields["phase"] = phase
+    """``state`` after a play within a trick: only the zones, the plays and the seat to act
+    change."""
+    round_fields = {**state.round.__dict__}
+    round_fields["hands"] = hands
+    round_fields["face_up"] = face_up
+    round_fields["plays"] = plays
+    round_: RoundState = _new_instance(RoundState)
+    _install_round_fields(round_, round_fields)
+    fields = {**state.__dict__}
     fields["to_act"] = to_act
     fields["round"] = round_
-    fields["totals"] = totals
-    return _instance(GameState, fields)
+    derived: GameState = _new_instance(GameState)
+    _install_game_fields(derived, fields)
+    return derived
 
 
-def round_after_setup(
-    round_: RoundState,
+def game_after_give(
+    state: GameState,
+    to_act: int,
+    hands: tuple[tuple[Card, ...], ...],
+    setup: tuple[tuple[Give, ...], ...],
+) -> GameState:
+    """``state`` after a setup card is given and setup goes on: only the hands, the setup and
+    the seat to act change."""
+    round_fields = {**state.round.__dict__}
+    round_fields["hands"] = hands
+    round_fields["setup"] = setup
+    round_: RoundState = _new_instance(RoundState)
+    _install_round_fields(round_, round_fields)
+    fields = {**state.__dict__}
+    fields["to_act"] = to_act
+    fields["round"] = round_
+    derived: GameState = _new_instance(GameState)
+    _install_game_fields(derived, fields)
+    return derived
+
+
+def game_after_setup(
+    state: GameState,
     hands: tuple[tuple[Card, ...], ...],
     face_up: tuple[tuple[Card, ...], ...] | None,
     setup: tuple[tuple[Give, ...], ...],
     devils_trick: tuple[Card, ...],
-) -> RoundState:
-    """``round_`` once every seat has chosen: the given cards moved, the Devil's Trick set."""
-    fields = round_.__dict__.copy()
-    fields["hands"] = hands
-    fields["face_up"] = face_up
-    fields["setup"] = setup
-    fields["devils_trick"] = devils_trick
-    return _instance(RoundState, fields)
+) -> GameState:
+    """``state`` once every seat has chosen: the given cards moved, the Devil's Trick set, trick
+    play begun by the round's leader."""
+    round_fields = {**state.round.__dict__}
+    round_fields["hands"] = hands
+    round_fields["face_up"] = face_up
+    round_fields["setup"] = setup
+    round_fields["devils_trick"] = devils_trick
+    round_: RoundState = _new_instance(RoundState)
+    _install_round_fields(round_, round_fields)
+    fields = {**state.__dict__}
+    fields["phase"] = Phase.PLAY
+    fields["to_act"] = round_fields["leader"]
+    fields["round"] = round_
+    derived: GameState = _new_instance(GameState)
+    _install_game_fields(derived, fields)
+    return derived
 
 
-def round_after_trick(
-    round_: RoundState,
+def game_after_trick(
+    state: GameState,
+    phase: Phase,
+    to_act: int | None,
+    totals: tuple[int, ...],
     *,
     hands: tuple[tuple[Card, ...], ...],
     face_up: tuple[tuple[Card, ...], ...] | None,
@@ -239,16 +254,26 @@ def round_after_trick(
     captured: tuple[tuple[Card, ...], ...],
     tricks: tuple[TrickResult, ...],
     scores: tuple[int, ...] | None,
-) -> RoundState:
-    """``round_`` after the play that completes a trick (callers name each field: several have
-    the same type)."""
-    fields = round_.__dict__.copy()
-    fields["hands"] = hands
-    fields["face_up"] = face_up
-    fields["plays"] = plays
-    fields["leader"] = leader
-    fields["bottles"] = bottles
-    fields["captured"] = captured
-    fields["tricks"] = tricks
-    fields["scores"] = scores
-    return _instance(RoundState, fields)
+) -> GameState:
+    """``state`` after the play that completes a trick: the phase, the seat to act and the
+    totals of the game, and the round's fields after the trick (callers name each round field:
+    several have the same type)."""
+    round_fields = {**state.round.__dict__}
+    round_fields["hands"] = hands
+    round_fields["face_up"] = face_up
+    round_fields["plays"] = plays
+    round_fields["leader"] = leader
+    round_fields["bottles"] = bottles
+    round_fields["captured"] = captured
+    round_fields["tricks"] = tricks
+    round_fields["scores"] = scores
+    round_: RoundState = _new_instance(RoundState)
+    _install_round_fields(round_, round_fields)
+    fields = {**state.__dict__}
+    fields["phase"] = phase
+    fields["to_act"] = to_act
+    fields["round"] = round_
+    fields["totals"] = totals
+    derived: GameState = _new_instance(GameState)
+    _install_game_fields(derived, fields)
+    return derived

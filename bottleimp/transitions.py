@@ -10,11 +10,10 @@ and derives the next immutable state from their answers.
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import attrgetter
 from typing import Final
 
 from .actions import Action, Destination, Give, Play, StartRound
-from .cards import Card, position
+from .cards import Card
 from .config import Config
 from .rules import deal as deal_rules
 from .rules import game, scoring, setup
@@ -25,12 +24,10 @@ from .state import (
     Phase,
     RoundState,
     TrickResult,
-    game_after,
-    game_after_turn,
-    round_after_give,
-    round_after_play,
-    round_after_setup,
-    round_after_trick,
+    game_after_give,
+    game_after_play,
+    game_after_setup,
+    game_after_trick,
 )
 
 __all__ = [
@@ -76,8 +73,8 @@ def dealt_round(
 
 # Actions are immutable values, so one object per (card, seat, destination) serves every state:
 # ``legal_actions`` looks them up instead of building them. One table per seat (and per setup
-# destination) maps a card to its action, so a whole list of legal actions is one C-level
-# ``map`` over the playable cards.
+# destination) maps a card to its action, so a list of legal actions is one lookup per playable
+# card.
 _SEATS: Final = range(6)
 PLAY_ACTIONS: Final[tuple[dict[Card, Play], ...]] = tuple({} for _ in _SEATS)
 GIVE_ACTIONS: Final[dict[Destination, tuple[dict[Card, Give], ...]]] = {
@@ -127,31 +124,31 @@ def legal_actions_of(state: GameState, seat: int) -> tuple[Action, ...]:
         table = GIVE_ACTIONS[steps[len(round_.setup[seat])]][seat]
     else:
         return (StartRound(seat),)
+    actions: list[Action] = []
     try:
-        actions: tuple[Action, ...] = tuple(map(table.__getitem__, cards))
+        for card in cards:  # a plain loop costs less than tuple(map(table.__getitem__, cards))
+            actions.append(table[card])
     except KeyError:
         # A state can come from elsewhere (unpickled in a new process) without its deck ever
         # being registered.
         for card in cards:
             register_card(card)
-        actions = tuple(map(table.__getitem__, cards))
-    return actions
+        return legal_actions_of(state, seat)
+    return tuple(actions)
 
 
 def after_give(state: GameState, action: Give) -> GameState:
     config = state.config
     round_ = state.round
     seat = action.seat
-    hands = _take_at(round_.hands, seat, position(round_.hands[seat], action.card))
+    hands = _take_at(round_.hands, seat, round_.hands[seat].index(action.card))
     given = round_.setup
     chosen = given[:seat] + (given[seat] + (action,),) + given[seat + 1 :]
     to_act = setup.setup_to_act(config, round_.dealer, chosen)
     if to_act is None:
         hands, face_up, devils_trick = setup.resolve_setup(config, hands, round_.face_up, chosen)
-        after = round_after_setup(round_, hands, face_up, chosen, devils_trick)
-        return game_after(state, Phase.PLAY, round_.leader, after, state.totals)
-    # Setup goes on: only the hand and the setup change.
-    return game_after_turn(state, to_act, round_after_give(round_, hands, chosen))
+        return game_after_setup(state, hands, face_up, chosen, devils_trick)
+    return game_after_give(state, to_act, hands, chosen)
 
 
 def after_play(state: GameState, action: Play) -> GameState:
@@ -164,30 +161,31 @@ def after_play(state: GameState, action: Play) -> GameState:
         index = hand.index(action.card)  # cards are interned: this compares identities
     except ValueError:
         assert face_up is not None
-        face_up = _take_at(face_up, seat, position(face_up[seat], action.card))
+        face_up = _take_at(face_up, seat, face_up[seat].index(action.card))
     else:
         hands = _take_at(hands, seat, index)
     plays = round_.plays + (action,)
     trick_size = config.trick_size
     if len(plays) % trick_size:
-        # The trick goes on: only the zones, the plays and the seat to act change.
-        after = round_after_play(round_, hands, face_up, plays)
-        return game_after_turn(state, play_rules.next_to_play(config, seat), after)
+        return game_after_play(state, play_rules.next_to_play(config, seat), hands, face_up, plays)
     result, bottles, captured = _resolve_trick(plays[-trick_size:], round_.bottles, round_.captured)
     leader = play_rules.next_leader(result.winner)
     over = scoring.round_is_over(hands, face_up)
     scores = scoring.round_scores(config, captured, bottles, round_.devils_trick) if over else None
-    after = round_after_trick(
-        round_, hands=hands, face_up=face_up, plays=plays, leader=leader, bottles=bottles,
-        captured=captured, tricks=round_.tricks + (result,), scores=scores,
-    )
+    tricks = round_.tricks + (result,)
+    to_act: int | None
     if scores is None:
-        return game_after(state, Phase.PLAY, leader, after, state.totals)
-    totals = game.add_totals(state.totals, scores)
-    if game.game_is_over(config, round_.index + 1, totals):
-        return game_after(state, Phase.GAME_OVER, None, after, totals)
-    next_dealer = deal_rules.next_dealer(config, round_.dealer)
-    return game_after(state, Phase.ROUND_OVER, next_dealer, after, totals)
+        phase, to_act, totals = _PLAY, leader, state.totals
+    else:
+        totals = game.add_totals(state.totals, scores)
+        if game.game_is_over(config, round_.index + 1, totals):
+            phase, to_act = Phase.GAME_OVER, None
+        else:
+            phase, to_act = Phase.ROUND_OVER, deal_rules.next_dealer(config, round_.dealer)
+    return game_after_trick(
+        state, phase, to_act, totals, hands=hands, face_up=face_up, plays=plays, leader=leader,
+        bottles=bottles, captured=captured, tricks=tricks, scores=scores,
+    )
 
 
 def _take_at(
@@ -206,24 +204,26 @@ def _resolve_trick(
     captured: tuple[tuple[Card, ...], ...],
 ) -> tuple[TrickResult, tuple[Bottle, ...], tuple[tuple[Card, ...], ...]]:
     """The trick's result, the bottles and the captured piles after it (``resolve_trick``)."""
-    cards = tuple(map(_card_of, trick))
-    outcome = play_rules.resolve_trick(cards, tuple(map(_seat_of, trick)), bottles)
-    winner = trick[outcome.winning].seat
+    played: list[Card] = []
+    seats: list[int] = []
+    for play in trick:  # a plain loop: ``map(attrgetter(...))`` reads each attribute generically
+        played.append(play.card)
+        seats.append(play.seat)
+    cards = tuple(played)
+    # The outcome unpacked once, in field order (a named tuple's fields read by name are not
+    # specialised by the interpreter).
+    winning, bottle, price_before, price_after, bottles_after, won, returned = (
+        play_rules.resolve_trick(cards, seats, bottles)
+    )
+    winner = seats[winning]
     piles = list(captured)
-    piles[winner] = piles[winner] + outcome.captured
-    if outcome.returned is not None:
-        owner, price_card = outcome.returned
+    piles[winner] = piles[winner] + won
+    if returned is not None:
+        owner, price_card = returned
         piles[owner] = piles[owner] + (price_card,)
     # By position, in field order: plays, winner, winning_card, bottle, price_before, price_after.
-    result = TrickResult(
-        trick, winner, cards[outcome.winning], outcome.bottle, outcome.price_before,
-        outcome.price_after,
-    )
-    return result, outcome.bottles, tuple(piles)
-
-
-_card_of: Final = attrgetter("card")
-_seat_of: Final = attrgetter("seat")
+    result = TrickResult(trick, winner, cards[winning], bottle, price_before, price_after)
+    return result, bottles_after, tuple(piles)
 
 
 def after_start_round(state: GameState) -> GameState:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import struct
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import chain
 from typing import Final
@@ -13,16 +15,48 @@ from .registry import rule
 
 _MASK: Final = (1 << 64) - 1
 _ROUND_STREAM: Final = 0xD1B54A32D192ED03
+_GAMMA: Final = 0x9E3779B97F4A7C15
 
 
 @rule("DEAL-SHUFFLE")
 def splitmix64(state: int) -> tuple[int, int]:
     """One step of SplitMix64: ``(next_state, output)``; the deal's portable random source."""
-    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    state = (state + _GAMMA) & _MASK
     z = state
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
     return state, z ^ (z >> 31)
+
+
+@rule("DEAL-SHUFFLE")
+def splitmix64_outputs(state: int, count: int) -> tuple[int, ...]:
+    """The outputs of ``count`` successive ``splitmix64`` steps from ``state``, computed at once.
+
+    Step ``k``'s state is ``state + k * GAMMA`` (mod 2**64), and its output depends on that state
+    alone. So each step's state gets its own 128-bit lane of one big integer and the mix runs once
+    over all lanes (a dozen operations on one big number instead of a dozen per step): a product
+    of two 64-bit numbers fits in its lane, and what a right shift moves into the top of the lane
+    below is masked off before the next multiplication.
+    """
+    ones, gammas, lanes, unpack = _lane_constants(count)
+    z = ((state & _MASK) * ones + gammas) & lanes
+    z = (((z ^ (z >> 30)) & lanes) * 0xBF58476D1CE4E5B9) & lanes
+    z = (((z ^ (z >> 27)) & lanes) * 0x94D049BB133111EB) & lanes
+    z ^= z >> 31
+    # The outputs are the low 64 bits of the lanes (what the last shift moved into the top half of
+    # each lane is never read).
+    return unpack(z.to_bytes(16 * count, "little"))
+
+
+@lru_cache(maxsize=16)
+def _lane_constants(
+    count: int,
+) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]]]:
+    """For ``count`` 128-bit lanes: 1 in each lane, ``(k + 1) * GAMMA`` in lane ``k``, the low
+    64 bits of each lane set, and the reader of the lanes' low halves from little-endian bytes."""
+    ones = sum(1 << (128 * k) for k in range(count))
+    gammas = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(count))
+    return ones, gammas, ones * _MASK, struct.Struct("<" + "Q8x" * count).unpack
 
 
 @rule("DEAL-SHUFFLE")
@@ -36,16 +70,28 @@ def shuffle(cards: tuple[Card, ...], seed: int, round_index: int) -> tuple[Card,
     """
     state = (seed & _MASK) ^ ((round_index * _ROUND_STREAM) & _MASK)
     order = list(cards)
+    limits = _rejection_limits(len(order))
+    draws = splitmix64_outputs(state, len(order) - 1)  # one per position, unless some are rejected
+    taken = 0
     for i in range(len(order) - 1, 0, -1):
-        bound = i + 1
-        limit = (1 << 64) - ((1 << 64) % bound)
         while True:
-            state, draw = splitmix64(state)
-            if draw < limit:
+            if taken == len(draws):  # draws were rejected: the stream goes on after the last one
+                draws += splitmix64_outputs((state + taken * _GAMMA) & _MASK, i)
+            draw = draws[taken]
+            taken += 1
+            if draw < limits[i]:
                 break
-        j = draw % bound
+        j = draw % (i + 1)
         order[i], order[j] = order[j], order[i]
     return tuple(order)
+
+
+@lru_cache(maxsize=16)
+def _rejection_limits(size: int) -> tuple[int, ...]:
+    """For each position ``i`` of a shuffle of ``size`` cards, the draws ``shuffle`` accepts
+    for it are those below the largest multiple of ``i + 1`` that fits in 64 bits (computed once
+    per deck size rather than with three big-integer operations for every card of every deal)."""
+    return tuple((1 << 64) - ((1 << 64) % (i + 1)) for i in range(size))
 
 
 @rule("DEAL")

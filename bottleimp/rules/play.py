@@ -41,7 +41,10 @@ def follow_suit(hand: tuple[Card, ...], led: Colour | None) -> tuple[Card, ...]:
     """Follow the led colour if you can; if you cannot, or you lead, play any card (FOLLOW-SUIT)."""
     if led is None:
         return hand
-    following = [card for card in hand if card.colour is led]
+    following: list[Card] = []
+    for card in hand:  # a plain loop: a comprehension is a function call of its own (Python 3.11)
+        if card.colour is led:
+            following.append(card)
     return tuple(following) if following else hand
 
 

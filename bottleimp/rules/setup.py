@@ -43,13 +43,21 @@ def setup_to_act(config: Config, dealer: int, setup: tuple[tuple[Give, ...], ...
     no seat sees another's choice or receives a card before every seat has chosen.
     Returns ``None`` once every seat has chosen its whole setup.
     """
-    players = config.players
-    for offset in range(1, players + 1):
-        seat = (dealer + offset) % players
+    for seat in _FROM_THE_DEALERS_LEFT[config.players][dealer]:
         chosen = len(setup[seat])
         if chosen < 2 or chosen < len(setup_steps(config, dealer, seat)):
             return seat
     return None
+
+
+_FROM_THE_DEALERS_LEFT: Final = {
+    players: tuple(
+        tuple((dealer + offset) % players for offset in range(1, players + 1))
+        for dealer in range(players)
+    )
+    for players in range(2, 7)
+}
+"""For each number of players and each dealer, the seats in turn from the dealer's left."""
 
 
 @rule("SETUP-FROM-DEALT")
