@@ -26,10 +26,12 @@ from .encoding import (
     observation,
     observation_string,
     returns,
+    scores,
     winners,
 )
 from .engine import apply, check_action, is_legal, legal_actions, new_game, with_deal
 from .errors import (
+    ArgumentError,
     BottleImpError,
     ConfigError,
     EncodingError,
@@ -58,6 +60,7 @@ except PackageNotFoundError:  # run from a source tree that was never installed
 __all__ = [
     "__version__",
     "Action",
+    "ArgumentError",
     "Bottle",
     "BottleImpError",
     "CLASSIC",
@@ -103,6 +106,7 @@ __all__ = [
     "observation",
     "observation_string",
     "returns",
+    "scores",
     "state_from_json",
     "state_to_json",
     "view",

@@ -39,11 +39,12 @@ from typing import Final
 
 from attrs import frozen
 
-from .actions import Action, Destination, StartRound
+from .actions import Action, Destination, Give, Play, StartRound
+from .arguments import describe, expect_config, expect_source, expect_state, expect_view
 from .cards import Card, coins, format_rank
 from .config import Config
 from .engine import legal_actions
-from .errors import EncodingError, GameNotOverError
+from .errors import ArgumentError, EncodingError, GameNotOverError
 from .rules.game import winners as _winners_of_totals
 from .state import GameState, Phase
 from .transitions import GIVE_ACTIONS, PLAY_ACTIONS, register_deck
@@ -63,6 +64,7 @@ __all__ = [
     "observation_size",
     "observation_string",
     "returns",
+    "scores",
     "setup_destinations",
     "winners",
 ]
@@ -130,6 +132,7 @@ def _tables(config: Config) -> _Tables:
 
 def num_actions(config: Config) -> int:
     """How many action numbers a configuration has: ``4 * len(config.cards) + 1``."""
+    config = expect_config(config, "num_actions(config)")
     return 4 * len(config.cards) + 1
 
 
@@ -139,6 +142,9 @@ def action_to_int(config: Config, action: Action) -> int:
     Raises ``EncodingError`` for an action no game of this configuration has (a card not in
     its deck, a setup destination it does not use, a seat it does not have).
     """
+    config = expect_config(config, "action_to_int(config)")
+    if type(action) not in (Give, Play, StartRound):
+        raise ArgumentError("action_to_int(action)", f"needs an action, not {describe(action)}")
     try:
         return _tables(config).encode[action]
     except KeyError:
@@ -147,10 +153,10 @@ def action_to_int(config: Config, action: Action) -> int:
 
 def action_from_int(config: Config, number: int, seat: int) -> Action:
     """The action numbered ``number`` for ``seat`` (the seat to act); ``EncodingError`` if no
-    action has that number or there is no such seat."""
-    decode = _tables(config).decode
-    if not 0 <= seat < len(decode):
-        raise EncodingError(f"there is no seat {seat} in a {config.players}-player game")
+    action has that number or there is no such seat (a seat is an ``int``, never a ``bool``)."""
+    decode = _tables(expect_config(config, "action_from_int(config)")).decode
+    if type(seat) is not int or not 0 <= seat < len(decode):
+        raise EncodingError(f"there is no seat {seat!r} in a {config.players}-player game")
     if type(number) is not int or not 0 <= number < len(decode[seat]):
         raise EncodingError(f"{number!r} is not an action number of {config!r}")
     return decode[seat][number]
@@ -159,11 +165,13 @@ def action_from_int(config: Config, number: int, seat: int) -> Action:
 def legal_action_ints(source: GameState | SeatView) -> list[int]:
     """The numbers of the legal actions, ascending (of the seat to act; from a view, of the
     view's seat if it is the seat to act, else empty)."""
+    source = expect_source(source, "legal_action_ints(source)")
     return _tables(source.config).numbers(legal_actions(source))
 
 
 def legal_action_mask(source: GameState | SeatView) -> list[int]:
     """A list of ``num_actions(config)`` zeros with a one at each legal action's number."""
+    source = expect_source(source, "legal_action_mask(source)")
     mask = [0] * num_actions(source.config)
     for number in legal_action_ints(source):
         mask[number] = 1
@@ -328,6 +336,7 @@ def observation(source: SeatView) -> list[float]:
     """The fixed-length numeric observation of a seat's view (``observation_layout`` names each
     stretch of it). It is a function of the view alone, so it holds nothing the seat may not see.
     """
+    source = expect_view(source, "observation(source)")
     ones, values = observation_entries(source)
     vector = [0.0] * _observation_tables(source.config).size
     for index in ones:
@@ -430,6 +439,7 @@ def observation_string(source: SeatView) -> str:
     >>> observation_string(bottleimp.view(state, 1))
     's1|r0|d0|setup|a1|t0 0 0|h3 6 7 13 14 16 17 18 20 22 25 36|g0 0 0|b19'
     """
+    source = expect_view(source, "observation_string(source)")
     parts = [
         f"s{source.seat}",
         f"r{source.round_index}",
@@ -475,7 +485,8 @@ def observation_string(source: SeatView) -> str:
 
 def winners(source: GameState | Sequence[int]) -> tuple[int, ...]:
     """The seats with the highest total, from a finished state or from totals (rule WINNERS);
-    a tie shares the win. A state whose game is not over raises ``GameNotOverError``.
+    a tie shares the win. A state whose game is not over raises ``GameNotOverError``; totals
+    that are not a non-empty sequence of numbers raise ``ArgumentError``.
 
     >>> import bottleimp
     >>> bottleimp.winners((12, 30, 30, -4))
@@ -486,17 +497,48 @@ def winners(source: GameState | Sequence[int]) -> tuple[int, ...]:
             raise GameNotOverError("the game is not over: no one has won yet")
         totals = source.totals
     else:
-        totals = tuple(source)
+        totals = _totals(source)
     return _winners_of_totals(totals)
+
+
+def _totals(source: object) -> tuple[int, ...]:
+    if isinstance(source, (str, bytes)) or not isinstance(source, Sequence):
+        raise ArgumentError(
+            "winners(source)", f"needs a finished GameState or totals, not {describe(source)}"
+        )
+    if not source:
+        raise ArgumentError("winners(source)", "needs at least one total")
+    for total in source:
+        if isinstance(total, bool) or not isinstance(total, (int, float)):
+            raise ArgumentError("winners(source)", f"a total is a number, not {describe(total)}")
+    return tuple(source)
 
 
 def returns(state: GameState) -> tuple[float, ...]:
     """Each seat's result: ``1.0`` for a winner (rule WINNERS, ties share the win) and ``-1.0``
     for every other seat once the game is over; ``0.0`` for every seat before it ends."""
+    state = expect_state(state, "returns(state)")
     if not state.is_over:
         return (0.0,) * state.config.players
     best = set(_winners_of_totals(state.totals))
     return tuple(1.0 if seat in best else -1.0 for seat in range(state.config.players))
+
+
+def scores(source: GameState | SeatView) -> tuple[int, ...]:
+    """Each seat's points so far: the sum of its scores over every round scored (rule
+    GAME-TOTALS). A round's points count from the play that ends it; the round in progress adds
+    nothing until then. ``winners`` names the seats with the most once the game is over.
+
+    >>> import bottleimp
+    >>> state = bottleimp.new_game(bottleimp.Config(players=3, rounds=2), seed=7)
+    >>> while state.round.scores is None:
+    ...     state = bottleimp.apply(state, bottleimp.legal_actions(state)[0])
+    >>> state.round.scores, scores(state)
+    ((-4, 12, 62), (-4, 12, 62))
+    >>> scores(bottleimp.view(state, 2)) == scores(state)
+    True
+    """
+    return expect_source(source, "scores(source)").totals
 
 
 def observe(state: GameState, seat: int) -> list[float]:

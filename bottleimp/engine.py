@@ -6,11 +6,14 @@ The engine holds no rule of its own: it finds the phase, asks the rule functions
 
 from __future__ import annotations
 
+import operator
+
 from . import transitions
 from .actions import Action, Give, Play, StartRound
+from .arguments import describe, expect_config, expect_state
 from .cards import Card, Colour, rank_key
 from .config import Config
-from .errors import IllegalActionError, NoSuchSeatError
+from .errors import ArgumentError, IllegalActionError, NoSuchSeatError
 from .rules import deal as deal_rules
 from .rules import game, setup
 from .rules import play as play_rules
@@ -29,11 +32,17 @@ def new_game(config: Config | None = None, seed: int = 7, *, first_dealer: int =
     deal first: rule FIRST-DEALER) from ``seed``, setup to begin.
 
     Later rounds are dealt from the same seed and their round index, so a whole game follows
-    deterministically from ``(config, seed, first_dealer)``.
+    deterministically from ``(config, seed, first_dealer)``. The seed is any integer (numpy's
+    integers are taken as the ``int`` of the same value); anything else, a configuration that is
+    not a ``Config``, and a first dealer the game does not have are refused:
+
+    >>> new_game(4)
+    Traceback (most recent call last):
+    ...
+    bottleimp.errors.ArgumentError: new_game(config): needs a Config, not 4 (an int) (for 4 ...
     """
-    config = Config() if config is None else config
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise TypeError(f"seed must be an int, not {seed!r}")
+    config = Config() if config is None else expect_config(config, "new_game(config)")
+    seed = _seed(seed)
     if type(first_dealer) is not int:  # checked here: a compiled rule would refuse it otherwise
         raise NoSuchSeatError(first_dealer, config.players)
     first = transitions.new_round(config, seed, 0, deal_rules.first_dealer(config, first_dealer))
@@ -46,6 +55,22 @@ def new_game(config: Config | None = None, seed: int = 7, *, first_dealer: int =
         past_rounds=(),
         totals=(0,) * config.players,
     )
+
+
+def _seed(seed: object) -> int:
+    if type(seed) is int:
+        return seed
+    if not isinstance(seed, (bool, float)) and hasattr(type(seed), "__index__"):
+        return operator.index(seed)  # type: ignore[arg-type]  # numpy's integers, say
+    raise ArgumentError("new_game(seed)", f"a seed is an int, not {describe(seed)}")
+
+
+def _expect_rows(rows: object, where: str) -> None:
+    """A deal's rows are a tuple (or list) of tuples (or lists): one per seat."""
+    if not isinstance(rows, (tuple, list)) or not all(
+        isinstance(row, (tuple, list)) for row in rows
+    ):
+        raise ArgumentError(where, f"needs one tuple of cards per seat, not {describe(rows)}")
 
 
 def with_deal(
@@ -61,6 +86,10 @@ def with_deal(
     ``apply(state, StartRound(next dealer))`` would, but without dealing from the seed).
     The deal must satisfy rule DEAL-COUNTS, else ``IllegalActionError``.
     """
+    state = expect_state(state, "with_deal(state)")
+    _expect_rows(hands, "with_deal(hands)")
+    if face_up is not None:
+        _expect_rows(face_up, "with_deal(face_up)")
     config = state.config
     round_ = state.round
     if state.phase is Phase.ROUND_OVER:
@@ -97,13 +126,16 @@ def legal_actions(state: GameState | SeatView) -> tuple[Action, ...]:
 
     Given a ``SeatView`` instead of a state, the legal actions of the view's seat when it is the
     seat to act (the same as the state's), else ``()``: a view holds all its seat needs to know.
+    Anything else is refused with an ``ArgumentError``.
     """
     global _last_legal
+    if type(state) is not GameState:
+        if isinstance(state, SeatView):
+            return () if state.to_act is None else _view_legal_actions(state, state.to_act)
+        state = expect_state(state, "legal_actions(state)")
     seat = state.to_act
     if seat is None:
         return ()
-    if isinstance(state, SeatView):
-        return _view_legal_actions(state, seat)
     actions = transitions.legal_actions_of(state, seat)
     _last_legal = (state, actions)
     return actions
@@ -191,7 +223,9 @@ def _check_play(state: GameState, action: Play) -> None:
 
 
 def check_action(state: GameState, action: Action) -> None:
-    """Raise ``IllegalActionError`` (with the broken rule's ID) unless ``action`` is legal now."""
+    """Raise ``IllegalActionError`` (with the broken rule's ID) unless ``action`` is legal now
+    (``ArgumentError`` when ``state`` is not a ``GameState``)."""
+    state = expect_state(state, "check_action(state)")
     game.check_not_over(state.phase)
     game.check_phase_admits(state.phase, action)
     if isinstance(action, Give):
@@ -213,7 +247,15 @@ def is_legal(state: GameState, action: Action) -> bool:
 
 def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action``. An illegal action raises ``IllegalActionError``; ``state`` is
-    immutable, so it is unchanged either way."""
+    immutable, so it is unchanged either way. Only a ``GameState`` can be advanced:
+
+    >>> import bottleimp
+    >>> state = bottleimp.new_game(bottleimp.Config(players=3), seed=7)
+    >>> apply(bottleimp.view(state, 1), bottleimp.legal_actions(state)[0])
+    Traceback (most recent call last):
+    ...
+    bottleimp.errors.ArgumentError: apply(state): needs a GameState, not a SeatView: ...
+    """
     cached_state, cached_actions = _last_legal
     if cached_state is state:
         # Searched by identity in a plain loop: ``in`` would call the actions' ``__eq__`` (Python
@@ -224,7 +266,7 @@ def apply(state: GameState, action: Action) -> GameState:
         else:
             check_action(state, action)
     else:
-        check_action(state, action)
+        check_action(expect_state(state, "apply(state)"), action)
     if type(action) is Play:
         return transitions.after_play(state, action)
     if isinstance(action, Give):

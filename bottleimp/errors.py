@@ -4,7 +4,11 @@
   ``rule_id`` names the configuration rule.
 - ``IllegalActionError`` (a ``ValueError``): an action the rules forbid in this state; ``rule_id``
   names the broken rule, and the state it was tried on is unchanged (states are immutable).
-- ``MalformedActionError`` (a ``TypeError``): an action whose fields have the wrong types (a
+- ``ArgumentError`` (both a ``TypeError`` and a ``ValueError``): a public function or
+  constructor given a value of the wrong type, or one it cannot handle (``new_game(4)``, a card
+  whose coins are ``2.0``, ``None`` where a state is needed); ``field`` names the argument or
+  field at fault.
+- ``MalformedActionError`` (an ``ArgumentError``): an action whose fields have the wrong types (a
   seat that is not an ``int``, a card that is not a ``Card``), refused when it is built.
 - ``NoSuchSeatError`` (a ``ValueError``): a seat number that the game does not have.
 - ``UnknownCardError`` (a ``LookupError``): a rank that is not a card of the game's deck.
@@ -45,13 +49,19 @@ class IllegalActionError(BottleImpError, ValueError):
         self.message = message
 
 
-class MalformedActionError(BottleImpError, TypeError):
-    """An action built from values of the wrong types; ``field`` names the field at fault."""
+class ArgumentError(BottleImpError, TypeError, ValueError):
+    """A value of the wrong type, or one a public function or constructor cannot handle;
+    ``field`` names the argument or field at fault (``"new_game(config)"``, ``"Card.coins"``).
+    Both a ``TypeError`` and a ``ValueError``, so code that caught either before keeps working."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+
+class MalformedActionError(ArgumentError):
+    """An action built from values of the wrong types; ``field`` names the field at fault."""
 
 
 class NoSuchSeatError(BottleImpError, ValueError):

@@ -8,8 +8,6 @@ zone a card can be in during a round, plus the round's public history (setup cho
 from __future__ import annotations
 
 import enum
-from typing import Final
-
 from attrs import frozen
 
 from .actions import Give, Play
@@ -69,7 +67,7 @@ class TrickResult:
     """That bottle's price after the trick: the winning card's rank if it bought the bottle."""
 
 
-@frozen(slots=False)
+@frozen
 class RoundState:
     """One round: its deal, every zone, and its history.
 
@@ -107,8 +105,15 @@ class RoundState:
     scores: tuple[int, ...] | None
     """Each seat's score for the round once it is over, else ``None``."""
 
+    def __repr__(self) -> str:
+        return (
+            f"<RoundState: round {self.index + 1}, dealer seat {self.dealer}, "
+            f"{len(self.plays)} plays, {len(self.tricks)} tricks"
+            f"{'' if self.scores is None else f', scores {self.scores}'}>"
+        )
 
-@frozen(slots=False)
+
+@frozen
 class GameState:
     """The whole game: configuration, seed, phase, seat to act, rounds and totals.
 
@@ -131,6 +136,25 @@ class GameState:
     totals: tuple[int, ...]
     """Each seat's total over the finished rounds."""
 
+    def __str__(self) -> str:
+        """The table in a few lines (``bottleimp.table``): every hand, the trick, the bottles."""
+        from .table import state_text  # the picture depends on the state, not the other way
+
+        return state_text(self)
+
+    def __repr__(self) -> str:
+        """A one-line summary (the fields are the attributes; ``str`` draws the table).
+
+        >>> import bottleimp
+        >>> bottleimp.new_game(bottleimp.Config(players=4), seed=7)
+        <GameState: 4 players, seed 7, round 1, setup, seat 1 to act, totals (0, 0, 0, 0)>
+        """
+        acting = "game over" if self.to_act is None else f"seat {self.to_act} to act"
+        return (
+            f"<GameState: {self.config.players} players, seed {self.seed}, "
+            f"round {self.round.index + 1}, {self.phase.value}, {acting}, totals {self.totals}>"
+        )
+
     @property
     def rounds(self) -> tuple[RoundState, ...]:
         """Every round so far, the current one last."""
@@ -147,28 +171,12 @@ class GameState:
         return plays[len(plays) - len(plays) % self.config.trick_size :]
 
 
-# States are built for every action of every playout, so the engine derives a state from the one
-# before instead of calling the generated ``__init__`` (which sets one attribute after another):
-# it copies the fields of the state before (one C-level dict copy: the unchanged fields are the
-# very objects of the state before), replaces the ones that changed and installs them as the new
-# instance's attributes. This is why ``RoundState`` and ``GameState`` keep their fields in an
-# instance ``__dict__`` rather than in slots. The result is an ordinary frozen instance: equal to
-# and hashing like one built by ``__init__``. One function per kind of transition derives both the
-# round and the game, so an action costs one Python call here.
-#
-# The copy is ``{**fields}``, not ``fields.copy()``: the dict of an instance built by ``__init__``
-# is a split-table dict (keys shared with the class), and ``copy()`` keeps a copy split, so every
-# state derived from it would be too. The interpreter's specialised attribute read for instances
-# with a dict (``LOAD_ATTR_WITH_HINT``) misses on split dicts and falls back to the generic
-# lookup, several times slower, at every read of a state's field. ``{**fields}`` builds an
-# ordinary (combined) dict, and copying a combined dict is as cheap as ``copy()``.
-_new_instance: Final = object.__new__
-# The setter of each class's ``__dict__`` attribute, which installs a dict as an instance's
-# attributes: one call in C (``object.__setattr__(instance, "__dict__", fields)`` does the same
-# through a slower generic path). Each derivation below calls these two inline rather than through
-# a helper: a Python call costs as much as the two C calls.
-_install_round_fields: Final = RoundState.__dict__["__dict__"].__set__
-_install_game_fields: Final = GameState.__dict__["__dict__"].__set__
+# States are built for every action of every playout. One function per kind of transition (a
+# play within a trick, a setup card given, the end of the setup, the end of a trick) derives the
+# next state from the one before: it calls the attrs constructors of the round and the game,
+# passing the changed fields and the very objects of the state before for the others (the
+# unchanged zones are shared, not copied). The constructors take their arguments by position, in
+# field order: a call with a dozen keywords costs a measurable part of a decision (``speed.md``).
 
 
 def game_after_play(
@@ -180,18 +188,14 @@ def game_after_play(
 ) -> GameState:
     """``state`` after a play within a trick: only the zones, the plays and the seat to act
     change."""
-    round_fields = {**state.round.__dict__}
-    round_fields["hands"] = hands
-    round_fields["face_up"] = face_up
-    round_fields["plays"] = plays
-    round_: RoundState = _new_instance(RoundState)
-    _install_round_fields(round_, round_fields)
-    fields = {**state.__dict__}
-    fields["to_act"] = to_act
-    fields["round"] = round_
-    derived: GameState = _new_instance(GameState)
-    _install_game_fields(derived, fields)
-    return derived
+    r = state.round
+    round_ = RoundState(
+        r.index, r.dealer, r.dealt, r.dealt_face_up, hands, face_up, r.setup, r.devils_trick,
+        plays, r.leader, r.bottles, r.captured, r.tricks, r.scores,
+    )
+    return GameState(
+        state.config, state.seed, state.phase, to_act, round_, state.past_rounds, state.totals
+    )
 
 
 def game_after_give(
@@ -202,17 +206,14 @@ def game_after_give(
 ) -> GameState:
     """``state`` after a setup card is given and setup goes on: only the hands, the setup and
     the seat to act change."""
-    round_fields = {**state.round.__dict__}
-    round_fields["hands"] = hands
-    round_fields["setup"] = setup
-    round_: RoundState = _new_instance(RoundState)
-    _install_round_fields(round_, round_fields)
-    fields = {**state.__dict__}
-    fields["to_act"] = to_act
-    fields["round"] = round_
-    derived: GameState = _new_instance(GameState)
-    _install_game_fields(derived, fields)
-    return derived
+    r = state.round
+    round_ = RoundState(
+        r.index, r.dealer, r.dealt, r.dealt_face_up, hands, r.face_up, setup, r.devils_trick,
+        r.plays, r.leader, r.bottles, r.captured, r.tricks, r.scores,
+    )
+    return GameState(
+        state.config, state.seed, state.phase, to_act, round_, state.past_rounds, state.totals
+    )
 
 
 def game_after_setup(
@@ -224,20 +225,14 @@ def game_after_setup(
 ) -> GameState:
     """``state`` once every seat has chosen: the given cards moved, the Devil's Trick set, trick
     play begun by the round's leader."""
-    round_fields = {**state.round.__dict__}
-    round_fields["hands"] = hands
-    round_fields["face_up"] = face_up
-    round_fields["setup"] = setup
-    round_fields["devils_trick"] = devils_trick
-    round_: RoundState = _new_instance(RoundState)
-    _install_round_fields(round_, round_fields)
-    fields = {**state.__dict__}
-    fields["phase"] = Phase.PLAY
-    fields["to_act"] = round_fields["leader"]
-    fields["round"] = round_
-    derived: GameState = _new_instance(GameState)
-    _install_game_fields(derived, fields)
-    return derived
+    r = state.round
+    round_ = RoundState(
+        r.index, r.dealer, r.dealt, r.dealt_face_up, hands, face_up, setup, devils_trick,
+        r.plays, r.leader, r.bottles, r.captured, r.tricks, r.scores,
+    )
+    return GameState(
+        state.config, state.seed, Phase.PLAY, r.leader, round_, state.past_rounds, state.totals
+    )
 
 
 def game_after_trick(
@@ -258,22 +253,9 @@ def game_after_trick(
     """``state`` after the play that completes a trick: the phase, the seat to act and the
     totals of the game, and the round's fields after the trick (callers name each round field:
     several have the same type)."""
-    round_fields = {**state.round.__dict__}
-    round_fields["hands"] = hands
-    round_fields["face_up"] = face_up
-    round_fields["plays"] = plays
-    round_fields["leader"] = leader
-    round_fields["bottles"] = bottles
-    round_fields["captured"] = captured
-    round_fields["tricks"] = tricks
-    round_fields["scores"] = scores
-    round_: RoundState = _new_instance(RoundState)
-    _install_round_fields(round_, round_fields)
-    fields = {**state.__dict__}
-    fields["phase"] = phase
-    fields["to_act"] = to_act
-    fields["round"] = round_
-    fields["totals"] = totals
-    derived: GameState = _new_instance(GameState)
-    _install_game_fields(derived, fields)
-    return derived
+    r = state.round
+    round_ = RoundState(
+        r.index, r.dealer, r.dealt, r.dealt_face_up, hands, face_up, r.setup, r.devils_trick,
+        plays, leader, bottles, captured, tricks, scores,
+    )
+    return GameState(state.config, state.seed, phase, to_act, round_, state.past_rounds, totals)

@@ -13,9 +13,9 @@ from functools import lru_cache
 from attrs import frozen
 
 from .actions import Destination, Give, Play
+from .arguments import expect_seat, expect_state
 from .cards import Card
 from .config import Config
-from .errors import NoSuchSeatError
 from .rules.registry import rule
 from .state import Bottle, GameState, Phase, TrickResult
 
@@ -71,6 +71,19 @@ class SeatView:
     """The setup cards other seats gave to this seat (left, right, or in Devil's Eye the
     opponent's two), once the setup is resolved and the cards have arrived; empty before."""
 
+    def __str__(self) -> str:
+        """The table as this seat sees it, in a few lines (``bottleimp.table``)."""
+        from .table import view_text  # the picture depends on the view, not the other way
+
+        return view_text(self)
+
+    def __repr__(self) -> str:
+        acting = "game over" if self.to_act is None else f"seat {self.to_act} to act"
+        return (
+            f"<SeatView of seat {self.seat}: {self.config.players} players, "
+            f"round {self.round_index + 1}, {self.phase.value}, {acting}, totals {self.totals}>"
+        )
+
     def cards(self) -> frozenset[Card]:
         """Every card this view shows."""
         seen: set[Card] = set(self.hand)
@@ -88,9 +101,10 @@ class SeatView:
 
 @rule("VIEW-HIDDEN")
 def view(state: GameState, seat: int) -> SeatView:
-    """The state as ``seat`` may see it (rule VIEW-HIDDEN)."""
-    if not 0 <= seat < state.config.players:
-        raise NoSuchSeatError(seat, state.config.players)
+    """The state as ``seat`` may see it (rule VIEW-HIDDEN). ``seat`` is an ``int`` of the game
+    (not a ``bool``): anything else raises ``NoSuchSeatError``."""
+    state = expect_state(state, "view(state)")
+    expect_seat(seat, state.config.players)
     round_ = state.round
     revealed = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
     dealt_sizes = [len(hand) for hand in round_.hands]

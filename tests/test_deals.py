@@ -26,7 +26,7 @@ from bottleimp import (
     with_deal,
 )
 from bottleimp.formats.state_json import dumps, loads
-from bottleimp.rules.deal import shuffle, splitmix64_outputs
+from bottleimp.rules.deal import shuffle
 from bottleimp.conformance.perft import deal_at, deal_count, deals
 from invariants import (
     REJECTING_SEED,
@@ -352,8 +352,8 @@ def test_the_rejection_limit_is_exact_DEAL_SHUFFLE(output: int, rejected: bool) 
 def test_a_draw_rejected_later_in_the_shuffle_moves_the_later_draws_on_DEAL_SHUFFLE(
     position: int,
 ) -> None:
-    """The shuffle draws its outputs in one batch (``splitmix64_outputs``): a rejected draw at
-    any position, the one before last included, must still shift every later draw by one step."""
+    """A rejected draw at any position, the one before last included, shifts every later draw
+    by one step of the stream."""
     config = Config(players=4)
     # The seed whose draw number ``position`` (from 1) is 2**64 - 1.
     seed = (REJECTING_SEED - (position - 1) * 0x9E3779B97F4A7C15) & (2**64 - 1)
@@ -364,19 +364,6 @@ def test_a_draw_rejected_later_in_the_shuffle_moves_the_later_draws_on_DEAL_SHUF
     bound = len(config.cards) - position + 1
     assert (1 << 64) % bound  # not a power of two, so 2**64 - 1 is rejected for this bound
     assert shuffle(config.cards, seed, 0) == tuple(expected_shuffle(config.cards, seed, 0))
-
-
-@pytest.mark.parametrize("count", [1, 2, 3, 17, 35, 53, 60])
-def test_splitmix64_outputs_are_the_successive_steps_DEAL_SHUFFLE(count: int) -> None:
-    rng = random.Random(count)
-    for state in (0, 2**64 - 1, 2**64 + 5, 2**130 + 7, -3, REJECTING_SEED,
-                  *(rng.getrandbits(64) for _ in range(20))):
-        expected = []
-        step = state
-        for _ in range(count):
-            step, output = _splitmix64(step)
-            expected.append(output)
-        assert splitmix64_outputs(state, count) == tuple(expected)
 
 
 # -- the first dealer --------------------------------------------------------------------------

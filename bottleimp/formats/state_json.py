@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 
 from ..actions import Action, Destination, Give, Play, StartRound
+from ..arguments import describe, expect_config, expect_state
 from ..cards import Card
 from ..config import Config
 from ..engine import apply, new_game, with_deal
-from ..errors import IllegalActionError, RecordError
+from ..errors import ArgumentError, IllegalActionError, RecordError
 from ..rules.setup import setup_to_act
 from ..state import GameState, Phase, RoundState
 from .config_json import config_from_json, config_to_json
@@ -38,11 +39,14 @@ def action_to_json(action: Action) -> dict[str, JSON]:
         return {"type": "play", "seat": action.seat, "card": action.card.rank}
     if isinstance(action, Give):
         return {"type": "give", "seat": action.seat, "to": action.to.value, "card": action.card.rank}
-    return {"type": "start_round", "seat": action.seat}
+    if isinstance(action, StartRound):
+        return {"type": "start_round", "seat": action.seat}
+    raise ArgumentError("action_to_json(action)", f"needs an action, not {describe(action)}")
 
 
 def action_from_json(value: JSON, config: Config, path: str = "$") -> Action:
     """An action from JSON, its card taken from ``config``'s deck; faults name their JSON path."""
+    config = expect_config(config, "action_from_json(config)")
     return _action_from_json(value, config, path)
 
 
@@ -96,6 +100,7 @@ def _round_actions(config: Config, round_: RoundState) -> list[Action]:
 
 def state_to_json(state: GameState) -> dict[str, JSON]:
     """A state as JSON; ``state_from_json`` of the result is equal to ``state``."""
+    state = expect_state(state, "state_to_json(state)")
     rounds: list[JSON] = []
     for round_ in state.rounds:
         rounds.append(

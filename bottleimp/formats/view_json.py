@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from ..actions import Give, Play
+from ..arguments import expect_view
 from ..cards import Card
 from ..errors import RecordError
 from ..state import Bottle, Phase, TrickResult
@@ -56,6 +57,7 @@ def _ranks(cards: tuple[Card, ...]) -> list[JSON]:
 
 def view_to_json(seen: SeatView) -> dict[str, JSON]:
     """A view as JSON; ``view_from_json`` of the result is equal to ``seen``."""
+    seen = expect_view(seen, "view_to_json(seen)")
     return {
         "format": VIEW_FORMAT,
         "config": config_to_json(seen.config),

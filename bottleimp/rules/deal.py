@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import struct
-from collections.abc import Callable
 from functools import lru_cache
 from itertools import chain
 from typing import Final
@@ -29,37 +27,6 @@ def splitmix64(state: int) -> tuple[int, int]:
 
 
 @rule("DEAL-SHUFFLE")
-def splitmix64_outputs(state: int, count: int) -> tuple[int, ...]:
-    """The outputs of ``count`` successive ``splitmix64`` steps from ``state``, computed at once.
-
-    Step ``k``'s state is ``state + k * GAMMA`` (mod 2**64), and its output depends on that state
-    alone. So each step's state gets its own 128-bit lane of one big integer and the mix runs once
-    over all lanes (a dozen operations on one big number instead of a dozen per step): a product
-    of two 64-bit numbers fits in its lane, and what a right shift moves into the top of the lane
-    below is masked off before the next multiplication.
-    """
-    ones, gammas, lanes, unpack = _lane_constants(count)
-    z = ((state & _MASK) * ones + gammas) & lanes
-    z = (((z ^ (z >> 30)) & lanes) * 0xBF58476D1CE4E5B9) & lanes
-    z = (((z ^ (z >> 27)) & lanes) * 0x94D049BB133111EB) & lanes
-    z ^= z >> 31
-    # The outputs are the low 64 bits of the lanes (what the last shift moved into the top half of
-    # each lane is never read).
-    return unpack(z.to_bytes(16 * count, "little"))
-
-
-@lru_cache(maxsize=16)
-def _lane_constants(
-    count: int,
-) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]]]:
-    """For ``count`` 128-bit lanes: 1 in each lane, ``(k + 1) * GAMMA`` in lane ``k``, the low
-    64 bits of each lane set, and the reader of the lanes' low halves from little-endian bytes."""
-    ones = sum(1 << (128 * k) for k in range(count))
-    gammas = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(count))
-    return ones, gammas, ones * _MASK, struct.Struct("<" + "Q8x" * count).unpack
-
-
-@rule("DEAL-SHUFFLE")
 def shuffle(cards: tuple[Card, ...], seed: int, round_index: int) -> tuple[Card, ...]:
     """Shuffle ``cards`` for round ``round_index`` of the game with ``seed`` (rule DEAL-SHUFFLE).
 
@@ -71,16 +38,10 @@ def shuffle(cards: tuple[Card, ...], seed: int, round_index: int) -> tuple[Card,
     state = (seed & _MASK) ^ ((round_index * _ROUND_STREAM) & _MASK)
     order = list(cards)
     limits = _rejection_limits(len(order))
-    draws = splitmix64_outputs(state, len(order) - 1)  # one per position, unless some are rejected
-    taken = 0
     for i in range(len(order) - 1, 0, -1):
-        while True:
-            if taken == len(draws):  # draws were rejected: the stream goes on after the last one
-                draws += splitmix64_outputs((state + taken * _GAMMA) & _MASK, i)
-            draw = draws[taken]
-            taken += 1
-            if draw < limits[i]:
-                break
+        state, draw = splitmix64(state)
+        while draw >= limits[i]:  # rejected: draw again from the same stream
+            state, draw = splitmix64(state)
         j = draw % (i + 1)
         order[i], order[j] = order[j], order[i]
     return tuple(order)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 from ..cards import Card, Colour, Rank
 from ..config import Config
@@ -175,14 +175,10 @@ def resolve_trick(
     card = cards[winning]
     if not buys_bottle(card, price):
         captured = captured_by_winner(cards, winning, False)
-        return _outcome(TrickOutcome, (winning, None, price, price, bottles, captured, None))
+        return TrickOutcome(winning, None, price, price, bottles, captured, None)
     bought = bottle_after_purchase(seats[winning], card)
     after = bottles[:bottle_index] + (bought,) + bottles[bottle_index + 1 :]
     returned = returned_price_card(bottles[bottle_index])
     captured = captured_by_winner(cards, winning, True)
-    return _outcome(TrickOutcome, (winning, bottle_index, price, card.rank, after, captured, returned))
+    return TrickOutcome(winning, bottle_index, price, card.rank, after, captured, returned)
 
-
-# Builds a TrickOutcome from its fields in field order, in C (a NamedTuple's own constructor is
-# Python code, and a trick is resolved for every trick of every playout and record).
-_outcome: Final = tuple.__new__
