@@ -60,6 +60,7 @@ from .reports import (
     VALID,
     Fault,
     RoundReport,
+    VALIDATE_REPORT_FORMAT,
     TrickReport,
     ValidationReport,
 )
@@ -435,8 +436,10 @@ def _numbers(values: tuple[int, ...]) -> str:
 
 
 def report_to_json(report: ValidationReport) -> dict[str, JSON]:
-    """The report as the JSON object ``bottleimp validate --json`` prints."""
+    """The report as the JSON object ``bottleimp validate --json`` prints (format
+    ``bottleimp-validate-report/1``, schema ``spec/reports/validate-report.schema.json``)."""
     return {
+        "format": VALIDATE_REPORT_FORMAT,
         "file": report.source,
         "status": report.status,
         "valid": report.valid,

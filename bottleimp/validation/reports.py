@@ -13,6 +13,7 @@ from attrs import frozen
 from ..cards import Rank
 
 __all__ = [
+    "VALIDATE_REPORT_FORMAT",
     "VALID",
     "BROKEN",
     "UNREADABLE",
@@ -21,6 +22,10 @@ __all__ = [
     "RoundReport",
     "ValidationReport",
 ]
+
+VALIDATE_REPORT_FORMAT: Final = "bottleimp-validate-report/1"
+"""The ``format`` of every JSON object ``bottleimp validate --json`` prints; its JSON Schema is
+``spec/reports/validate-report.schema.json`` (a renamed or removed key bumps the version)."""
 
 VALID: Final = 0
 """Exit status: the record is legal and every claim in it holds."""
