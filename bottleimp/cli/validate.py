@@ -165,7 +165,7 @@ def _check(target: _Target) -> ValidationReport:
         name = printable_name(target.path)
         fault = Fault(None, None, None, None, f"the directory {name} holds no .json files", "$")
         return ValidationReport(name, UNREADABLE, (fault,), (), None, False, None)
-    return validate_file(target.path)
+    return validate_file(target.path, causes=True)
 
 
 def _skipped_line(target: _Target, as_json: bool) -> str:
@@ -195,7 +195,7 @@ def _validate_path(as_json: bool, path: str) -> tuple[int, str]:
     is formatted in the worker, and only its status and printed line go back to the parent
     (a report holds dozens of objects that would be pickled, sent and unpickled one by one,
     work that the parent, the one process that cannot be parallel, would do for every file)."""
-    report = validate_file(path)
+    report = validate_file(path, causes=True)
     return report.status, _line(report, as_json)
 
 
