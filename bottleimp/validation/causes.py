@@ -124,9 +124,10 @@ def _unknown_coins(judge: _Judge) -> Cause:
     broken = [index for index in range(len(judge.rounds))
               if not judge.legal(index, ()) or index in judge.score_faults()]
     whole = all(judge.legal(index, ()) for index in range(len(judge.rounds)))
-    return Cause(("DECK",), ("coins:unknown",),
-                 "consistent with coins unlike those of every known deck: DECK (every play "
-                 f"{'of every round ' if whole else ''}is legal; only the claimed scores differ)",
+    return Cause(("DECK", "SCORE-ROUND"), ("coins:unknown",),
+                 f"every play {'of every round ' if whole else ''}is legal and only the claimed "
+                 "scores differ, under the coins of every known deck: consistent with coins of "
+                 "the engine's own, or with scores added up wrongly: DECK, SCORE-ROUND",
                  tuple(broken), whole)
 
 
