@@ -162,8 +162,10 @@ class _Judge:
             round_ = self.rounds[index]
             if not isinstance(round_, dict):
                 return False
-            config = copy.deepcopy(self.config)
-            changed = copy.deepcopy(round_)
+            # Copies without extension keys (``_...``): a hostile record's bulk is not copied
+            # once per cause tried.
+            config = copy.deepcopy(_without_extensions(self.config))
+            changed = copy.deepcopy(_without_extensions(round_))
             config.pop("rounds", None)
             config.pop("target_score", None)
             for hypothesis in hypotheses:
@@ -177,6 +179,10 @@ class _Judge:
 
     def broken_rounds(self) -> list[int]:
         return [index for index in range(len(self.rounds)) if not self.legal(index, ())]
+
+
+def _without_extensions(obj: dict[str, JSON]) -> dict[str, JSON]:
+    return {key: item for key, item in obj.items() if not key.startswith("_")}
 
 
 def _combinations(kinds: list[list[_Hypothesis]], size: int) -> Iterator[tuple[_Hypothesis, ...]]:
