@@ -150,6 +150,11 @@ _DECKS: Final[Mapping[str, Mapping[str, Deck]]] = {edition: _load(edition) for e
 """Every edition's decks, by edition and deck name."""
 
 
+def every_deck() -> tuple[tuple[str, Deck], ...]:
+    """Every deck of every edition's deck file, with its edition, in file order."""
+    return tuple((edition, deck) for edition, decks in _DECKS.items() for deck in decks.values())
+
+
 def _deck(edition: str, name: str) -> tuple[Card, ...]:
     try:
         return _DECKS[edition][name].cards

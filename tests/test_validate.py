@@ -690,10 +690,11 @@ def test_json_report_gives_each_round_totals_and_winners_as_the_engine_played_th
     state = random_game(VARIANTS["classic-2p"], 4, actions)
     report = report_to_json(check(doc_of(state)))
     assert report == {
-        "file": "<record>", "status": VALID, "valid": True, "errors": [],
+        "format": "bottleimp-validate-report/1", "file": "<record>", "status": VALID, "valid": True, "errors": [],
         "rounds": _rounds_as_played(state), "totals": list(state.totals),
         "complete": state.is_over,
         "winners": list(winners(state.totals)) if state.is_over else None,
+        "causes": [],
     }
 
 

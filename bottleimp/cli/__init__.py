@@ -2,16 +2,20 @@
 ``perft``.
 
 Each subcommand lives in ``bottleimp.cli.<name>`` and offers ``add_parser(subparsers)`` and
-``run(args) -> int``. A bad option value gets a clear message and exit status 2 (argparse's own).
+``run(args) -> int``. A bad option value gets a clear message and exit status 2 (argparse's own);
+with ``--json``, a subcommand whose module offers ``usage_error_json(message)`` also prints that
+object on standard output, so that ``--json`` always prints one JSON object.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 from .. import __version__
 from . import conformance, perft, render, simulate, validate
@@ -21,9 +25,39 @@ def _commands() -> tuple[ModuleType, ...]:
     return (simulate, validate, conformance, render, perft)
 
 
+class _UsageError(Exception):
+    """An option argparse refused; raised instead of exiting, so that ``main`` can answer it."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(message)
+        self.parser = parser
+        self.message = message
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors ``main`` answers (the subparsers share the class)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(self, message)
+
+
+def _usage_error(error: _UsageError, argv: Sequence[str]) -> int:
+    """argparse's usage message and exit status 2; with ``--json`` for a subcommand that has a
+    JSON report, that report's refusal on standard output too."""
+    error.parser.print_usage(sys.stderr)
+    print(f"{error.parser.prog}: error: {error.message}", file=sys.stderr)
+    if "--json" in argv:
+        names = {c.__name__.rsplit(".", 1)[-1]: c for c in _commands()}
+        command = next((names[a] for a in argv if a in names), None)
+        answer = getattr(command, "usage_error_json", None)
+        if answer is not None:
+            print(json.dumps(answer(error.message)))
+    return 2
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="bottleimp", description="The executable reference for the rules of The Bottle Imp."
     )
     parser.add_argument("--version", action="version", version=f"bottleimp {__version__}")
@@ -49,9 +83,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     _printable_output()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = parser.parse_args(arguments)
+    except _UsageError as error:
+        sys.exit(_usage_error(error, arguments))  # argparse's own way out
     try:
         status: int = args.run(args)
+    except _UsageError as error:  # a combination of options the subcommand refused
+        sys.exit(_usage_error(error, arguments))
     except BrokenPipeError:
         # The reader went away (``bottleimp simulate | head``): stop quietly, as cat does.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

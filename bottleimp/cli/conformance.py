@@ -44,8 +44,9 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--cmd", metavar="COMMAND",
                         help="the other implementation's command line (split like a POSIX shell)")
-    parser.add_argument("--vectors", metavar="DIR",
-                        help="check the conformance cases in DIR: the library's answers, or "
+    parser.add_argument("--vectors", metavar="DIR", nargs="?", const="",
+                        help="check the conformance cases in DIR (without DIR, those shipped "
+                        "with the package): the library's answers, or "
                         "with --cmd the other implementation's, asked through the protocol")
     parser.add_argument("--serve", action="store_true",
                         help="answer bottleimp-protocol/2 (and /1) requests on stdin/stdout")
@@ -125,6 +126,10 @@ def run(args: argparse.Namespace) -> int:
             print("bottleimp conformance: --cmd is empty", file=sys.stderr)
             return 2
     if args.vectors is not None:
+        if not args.vectors:
+            from ..conformance.vectors import conformance_data
+
+            args.vectors = str(conformance_data())
         if command is not None:
             return _remote_vectors(command, args)
         return _vectors(args.vectors, args.json)

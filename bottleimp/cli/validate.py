@@ -4,6 +4,15 @@ Each FILE is a ``bottleimp-record/1`` file, or a directory whose ``*.json`` file
 recursively, in sorted order) are checked. One report per file, in the order given; the exit
 status is the worst of them: 0 every record is legal and its claims hold, 1 a record breaks a
 rule or claims a wrong score, 2 a file is not a readable record (or cannot be read).
+
+An entry of a directory that is not read is named with the reason, never skipped silently:
+a ``*.json`` name that is not a regular file (a FIFO, a socket, a device, a link to one or to
+nothing), a link to a folder (not followed) or a folder that cannot be read. A skipped entry
+leaves the exit status as it is.
+
+``--json`` prints one object per line (format ``bottleimp-validate-report/1``, JSON Schema
+``spec/reports/validate-report.schema.json``): a record's report, a skipped entry (``file`` and
+``skipped``), or, for options argparse refused, an ``error`` (exit 2).
 """
 
 from __future__ import annotations
@@ -11,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -19,9 +29,11 @@ from functools import partial
 from pathlib import Path
 from typing import Protocol
 
-from ..formats.json_input import printable_name
+from ..formats.json_input import JSON, printable_name
 from ..validation import (
     UNREADABLE,
+    VALID,
+    VALIDATE_REPORT_FORMAT,
     Fault,
     ValidationReport,
     report_to_json,
@@ -49,7 +61,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="record files or directories")
     parser.add_argument(
-        "--json", action="store_true", help="print one JSON object per file (JSON Lines)"
+        "--json", action="store_true",
+        help=f"print one JSON object ({VALIDATE_REPORT_FORMAT}) per file or skipped entry "
+        "(JSON Lines)"
     )
     parser.add_argument(
         "--jobs", type=positive_int, default=1, metavar="N", help="check files in N processes (default 1)"
@@ -58,24 +72,59 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 class _Target:
-    """A file to validate, or a directory argument that held no record files."""
+    """A file to validate, a directory argument that held no record files, or an entry of a
+    directory that was not read (``skipped`` says why)."""
 
-    def __init__(self, path: Path, empty_directory: bool = False) -> None:
+    def __init__(self, path: Path, empty_directory: bool = False, skipped: str | None = None) -> None:
         self.path = path
         self.empty_directory = empty_directory
+        self.skipped = skipped
 
 
-def _json_files(directory: Path) -> list[Path]:
-    """The ``*.json`` files under ``directory``, sorted, found with an explicit stack of folders
-    (no recursion, so a tree of any depth is walked); symbolic links to folders are not
-    followed, so a loop of links cannot run on forever."""
+def _not_regular(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def _skip_reason(entry: os.DirEntry[str]) -> str | None:
+    """Why an entry of a folder that is neither a folder to walk nor a ``*.json`` regular file
+    is left unread, when it might have been meant as a record: ``None`` for any other file."""
+    if entry.is_symlink():
+        try:
+            info = entry.stat()  # the link's target
+        except OSError:
+            return "a link to nothing (its target does not exist)" if entry.name.endswith(
+                ".json") else None
+        if stat.S_ISDIR(info.st_mode):
+            return "a link to a folder, not followed (a loop of links would never end)"
+        if entry.name.endswith(".json") and not stat.S_ISREG(info.st_mode):
+            return f"a link to {_not_regular(info.st_mode)}, not a regular file"
+        return None
+    if entry.name.endswith(".json"):
+        return f"{_not_regular(entry.stat(follow_symlinks=False).st_mode)}, not a regular file"
+    return None
+
+
+def _json_files(directory: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The ``*.json`` regular files under ``directory``, sorted, found with an explicit stack of
+    folders (no recursion, so a tree of any depth is walked); and the entries left unread, with
+    why: ``*.json`` names that are not regular files (FIFOs, sockets, devices, links to them or
+    to nothing), links to folders (not followed, so a loop of links cannot run on forever) and
+    folders that cannot be read."""
     found: list[Path] = []
+    skipped: list[tuple[Path, str]] = []
     folders = [directory]
     while folders:
         folder = folders.pop()
         try:
             entries = list(os.scandir(folder))
-        except OSError:
+        except OSError as error:
+            skipped.append((folder, f"a folder that cannot be read: {error.strerror or error}"))
             continue
         for entry in entries:
             try:
@@ -83,9 +132,13 @@ def _json_files(directory: Path) -> list[Path]:
                     folders.append(Path(entry.path))
                 elif entry.name.endswith(".json") and entry.is_file():
                     found.append(Path(entry.path))
-            except OSError:
-                continue
-    return sorted(found)
+                else:
+                    reason = _skip_reason(entry)
+                    if reason is not None:
+                        skipped.append((Path(entry.path), reason))
+            except OSError as error:
+                skipped.append((Path(entry.path), f"cannot be read: {error.strerror or error}"))
+    return sorted(found), sorted(skipped)
 
 
 def _targets(arguments: Sequence[str]) -> list[_Target]:
@@ -94,11 +147,12 @@ def _targets(arguments: Sequence[str]) -> list[_Target]:
         path = Path(argument)
         try:
             is_directory = path.is_dir()
-            found = _json_files(path) if is_directory else []
+            found, skipped = _json_files(path) if is_directory else ([], [])
         except OSError:
             # A name the system refuses (too long, unreadable folder): reading it reports why.
-            is_directory, found = False, []
+            is_directory, found, skipped = False, [], []
         targets.extend(_Target(p) for p in found)
+        targets.extend(_Target(p, skipped=reason) for p, reason in skipped)
         if not is_directory:
             targets.append(_Target(path))
         elif not found:
@@ -111,7 +165,22 @@ def _check(target: _Target) -> ValidationReport:
         name = printable_name(target.path)
         fault = Fault(None, None, None, None, f"the directory {name} holds no .json files", "$")
         return ValidationReport(name, UNREADABLE, (fault,), (), None, False, None)
-    return validate_file(target.path)
+    return validate_file(target.path, causes=True)
+
+
+def _skipped_line(target: _Target, as_json: bool) -> str:
+    """The line that says an entry was not read, and why."""
+    name = printable_name(target.path)
+    if as_json:
+        return json.dumps({"format": VALIDATE_REPORT_FORMAT, "file": name,
+                           "skipped": target.skipped}, separators=(",", ":"))
+    return f"{name}: skipped: {target.skipped}"
+
+
+def usage_error_json(message: str) -> dict[str, JSON]:
+    """The object ``--json`` prints for options argparse refused (exit 2)."""
+    return {"format": VALIDATE_REPORT_FORMAT, "status": UNREADABLE,
+            "error": {"message": message, "source": "options"}}
 
 
 def _line(report: ValidationReport, as_json: bool) -> str:
@@ -126,17 +195,21 @@ def _validate_path(as_json: bool, path: str) -> tuple[int, str]:
     is formatted in the worker, and only its status and printed line go back to the parent
     (a report holds dozens of objects that would be pickled, sent and unpickled one by one,
     work that the parent, the one process that cannot be parallel, would do for every file)."""
-    report = validate_file(path)
+    report = validate_file(path, causes=True)
     return report.status, _line(report, as_json)
 
 
 def _reports(targets: list[_Target], jobs: int, as_json: bool) -> Iterator[tuple[int, str]]:
-    """The status and printed line of each target's report, in order."""
-    files = [target for target in targets if not target.empty_directory]
+    """The status and printed line of each target's report, in order (a skipped entry's line
+    says so and leaves the status as it is)."""
+    files = [target for target in targets if not target.empty_directory and not target.skipped]
     # More processes than cores (or files) only cost start-up time.
     jobs = min(jobs, os.cpu_count() or 1, len(files))
     if jobs <= 1:
         for target in targets:
+            if target.skipped:
+                yield VALID, _skipped_line(target, as_json)
+                continue
             report = _check(target)
             yield report.status, _line(report, as_json)
         return
@@ -146,7 +219,9 @@ def _reports(targets: list[_Target], jobs: int, as_json: bool) -> Iterator[tuple
         paths = [str(target.path) for target in files]
         results = pool.map(partial(_validate_path, as_json), paths, chunksize=chunk)
         for target in targets:
-            if target.empty_directory:
+            if target.skipped:
+                yield VALID, _skipped_line(target, as_json)
+            elif target.empty_directory:
                 report = _check(target)
                 yield report.status, _line(report, as_json)
             else:

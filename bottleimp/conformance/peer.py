@@ -8,6 +8,9 @@ each cut to ``STDERR_LINE_BYTES``; at most ``QUEUED_LINES`` unread answer lines 
 (then the peer waits for the harness). The peer runs in its own process group (POSIX), and the
 whole group is ended when the peer is closed, after a fault, and when the harness exits, even
 if the peer's main process has already exited: a child it left behind does not outlive the run.
+On Linux the peer is started under a launcher (``reaper.py``) that is a child subreaper: a
+descendant that leaves the group with ``setsid`` (or a double fork) stays in the launcher's
+subtree, and the launcher kills the whole subtree when the peer exits or is ended.
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ import atexit
 import json
 import os
 import queue
+import select
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import weakref
 from collections import deque
@@ -28,6 +33,7 @@ from typing import IO, Final, NoReturn
 from ..errors import HarnessError, PeerFault, RecordError
 from ..formats.json_input import JSON, check_json_value, loads_json
 from .lines import MAX_LINE_BYTES, clip, limited_lines, printable
+from .reaper import become_launcher
 
 DEFAULT_TIMEOUT: Final = 5.0
 """Seconds the other side has to answer one request."""
@@ -77,17 +83,7 @@ class Peer:
                  cwd: str | os.PathLike[str] | None = None) -> None:
         self.command = tuple(command)
         self.timeout = timeout
-        try:
-            self.process = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=os.name == "posix",
-                cwd=cwd,
-            )
-        except OSError as error:
-            raise HarnessError(f"cannot start {shlex.join(self.command)}: {error}") from error
+        self.process = _launch(self.command, cwd)
         _LIVE.add(self)
         self._lines: queue.Queue[bytes | _Overlong | None] = queue.Queue(maxsize=QUEUED_LINES)
         self._requests: queue.Queue[bytes | None] = queue.Queue()
@@ -214,7 +210,16 @@ class Peer:
         _LIVE.discard(self)
 
     def _end_group(self) -> None:
-        """SIGKILL the peer's process group (POSIX; elsewhere the process) and reap the peer."""
+        """End every process the peer started, then SIGKILL the peer's process group (POSIX;
+        elsewhere the process) and reap the peer. On Linux the launcher (``reaper.py``) is told
+        first (SIGTERM) and kills its whole subtree, sessions of their own included; it is
+        given a moment, since killing it first would orphan that subtree to init."""
+        if _USE_REAPER and self.process.poll() is None:
+            try:
+                self.process.terminate()
+            except OSError:
+                pass
+            _wait_for_exit(self.process, 5.0)
         if os.name == "posix":
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
@@ -229,6 +234,47 @@ class Peer:
             self.process.wait(timeout=5.0)
         except subprocess.TimeoutExpired:
             pass
+
+
+_USE_REAPER: Final = sys.platform.startswith("linux") and os.path.isdir("/proc")
+"""Whether peers start through the subreaper launcher (Linux, with ``/proc``)."""
+
+
+
+def _wait_for_exit(process: subprocess.Popen[bytes], timeout: float) -> None:
+    """Wait at most ``timeout`` seconds for ``process`` to exit, told by the kernel the moment
+    it does (a pidfd, Linux 5.3+), not by ``Popen.wait``'s polling, which can oversleep by up to
+    50 ms each time a peer is ended."""
+    try:
+        pidfd = os.pidfd_open(process.pid)
+    except (AttributeError, OSError):
+        pidfd = -1
+    if pidfd >= 0:
+        try:
+            select.select([pidfd], [], [], timeout)
+        finally:
+            os.close(pidfd)
+    try:
+        process.wait(timeout=timeout if pidfd < 0 else 0.5)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def _launch(command: tuple[str, ...], cwd: str | os.PathLike[str] | None) -> subprocess.Popen[bytes]:
+    """Start the peer, on Linux as the child of a launcher (``reaper.become_launcher``) that
+    ends its whole subtree; ``HarnessError`` when it cannot start."""
+    try:
+        return subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=os.name == "posix",
+            cwd=cwd,
+            preexec_fn=become_launcher if _USE_REAPER else None,
+        )
+    except (OSError, subprocess.SubprocessError) as error:
+        raise HarnessError(f"cannot start {shlex.join(command)}: {error}") from error
 
 
 def _shown(line: bytes) -> str:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from importlib import resources
 from pathlib import Path
 from typing import Final
 
@@ -58,6 +59,7 @@ from ..state import Bottle, GameState, Phase, RoundState
 __all__ = [
     "CONFORMANCE_FORMAT",
     "KINDS",
+    "conformance_data",
     "Case",
     "Outcome",
     "read_case_file",
@@ -78,6 +80,14 @@ CONFORMANCE_FORMAT: Final = "bottleimp-conformance/1"
 
 KINDS: Final = ("trick", "legal_plays", "setup", "scoring", "record")
 """The kinds of case, each in its own folder of ``spec/conformance``."""
+
+
+def conformance_data() -> Path:
+    """The conformance cases shipped with the package (``bottleimp/data/conformance``, a link
+    to ``spec/conformance`` in the repository, copied into a wheel): one folder per kind, and
+    ``perft``. What ``bottleimp conformance --vectors`` and ``bottleimp perft --check`` read when
+    given no path, so that an installed package checks an implementation without a clone."""
+    return Path(str(resources.files("bottleimp") / "data" / "conformance"))
 
 
 @frozen

@@ -21,13 +21,10 @@ import os
 import re
 import stat
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Final, TypeAlias
+from typing import Final, Protocol, TypeAlias
 
 from ..cards import Card, Rank, normalize_rank
 from ..errors import RecordError, UnknownCardError
-
-if TYPE_CHECKING:  # only a type here; the configuration module reads its decks through this one
-    from ..config import Config
 
 JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
 
@@ -90,7 +87,16 @@ def expect_rank(value: JSON, path: str) -> Rank:
     return normalize_rank(value)
 
 
-def expect_card(value: JSON, config: Config, path: str) -> Card:
+class CardLookup(Protocol):
+    """What finds a card by its rank: a ``Config`` (``config.card``). A protocol, so that this
+    module, which the decks and hence the configuration are read through, imports neither."""
+
+    def card(self, rank: Rank) -> Card:
+        """The card of rank ``rank``; ``UnknownCardError`` if the deck has none."""
+        ...
+
+
+def expect_card(value: JSON, config: CardLookup, path: str) -> Card:
     """The card of ``config``'s deck whose rank is ``value``, or a ``RecordError`` at ``path``
     (rule ``DECK``)."""
     rank = expect_rank(value, path)

@@ -3,6 +3,8 @@ accepts legal records quickly, and the reports both give.
 
 - ``replay``: ``validate_json``, ``validate_file``, ``validate_record``; the report as text or JSON.
 - ``fast_lane``: an internal shortcut for legal records, checked against the replay by the tests.
+- ``causes``: the likely root causes of a broken record's fault (the record replayed under the
+  usual engine bugs: passes reversed, another deck's colours or coins, another dealer).
 - ``reports``: the statuses (0 valid, 1 broken, 2 unreadable) and the report types.
 """
 
@@ -17,6 +19,8 @@ from .reports import (
     BROKEN,
     UNREADABLE,
     VALID,
+    VALIDATE_REPORT_FORMAT,
+    Cause,
     Fault,
     RoundReport,
     TrickReport,
@@ -25,11 +29,13 @@ from .reports import (
 
 __all__ = [
     "BROKEN",
+    "Cause",
     "Fault",
     "RoundReport",
     "TrickReport",
     "UNREADABLE",
     "VALID",
+    "VALIDATE_REPORT_FORMAT",
     "ValidationReport",
     "report_to_json",
     "report_to_text",

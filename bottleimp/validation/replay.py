@@ -37,6 +37,8 @@ from __future__ import annotations
 import os
 from typing import Final, NoReturn, Protocol, TypeAlias
 
+from attrs import evolve
+
 from ..actions import Action, Destination, Give, Play, StartRound
 from ..cards import Card, Rank, format_rank
 from ..engine import apply, check_action, new_game, with_deal
@@ -53,6 +55,7 @@ from ..formats.setup_entries import ENTRY_KEYS
 from ..rules.game import winners as winning_seats
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase, RoundState
+from .causes import likely_causes
 from .fast_lane import validate_fast
 from .reports import (
     BROKEN,
@@ -60,6 +63,7 @@ from .reports import (
     VALID,
     Fault,
     RoundReport,
+    VALIDATE_REPORT_FORMAT,
     TrickReport,
     ValidationReport,
 )
@@ -87,18 +91,24 @@ def _unreadable(source: str, error: RecordError) -> ValidationReport:
     return ValidationReport(source, UNREADABLE, (fault,), (), None, False, None)
 
 
-def validate_json(value: JSON, source: str = "<record>", *, fast: bool = True) -> ValidationReport:
+def validate_json(
+    value: JSON, source: str = "<record>", *, fast: bool = True, causes: bool = False
+) -> ValidationReport:
     """Read ``value`` as a record and validate it; an unreadable record gets status 2.
 
     With ``fast`` (the default) a legal record is validated by the fast lane; ``fast=False``
     replays every record through the engine (the report is the same). ``value`` may be built in
     Python: before the engine replay reads it, it is held to the limits of the JSON reader
     (``check_json_value``). The fast lane needs no such check: it accepts only a legal record of
-    plain JSON types, and gives up on anything else."""
-    return _validate_value(value, source, fast, checked=False)
+    plain JSON types, and gives up on anything else. With ``causes``, a broken record's report
+    names the likely root causes of its fault (``bottleimp.validation.causes``: the record
+    replayed under each usual engine bug)."""
+    return _validate_value(value, source, fast, checked=False, causes=causes)
 
 
-def _validate_value(value: JSON, source: str, fast: bool, checked: bool) -> ValidationReport:
+def _validate_value(
+    value: JSON, source: str, fast: bool, checked: bool, causes: bool = False
+) -> ValidationReport:
     """``validate_json``; ``checked``: the value comes from the JSON reader, within its limits."""
     if fast:
         report = validate_fast(value, source)
@@ -110,17 +120,27 @@ def _validate_value(value: JSON, source: str, fast: bool, checked: bool) -> Vali
         record = parse_record(value)
     except RecordError as error:
         return _unreadable(source, error)
-    return validate_record(record, source)
+    report = validate_record(record, source)
+    if causes and report.status == BROKEN:
+        found = likely_causes(value, record, report, _without_causes)
+        report = evolve(report, causes=found)
+    return report
 
 
-def validate_file(path: str | os.PathLike[str]) -> ValidationReport:
-    """Read and validate the record in the file at ``path``; never raises for bad input."""
+def _without_causes(value: JSON) -> ValidationReport:
+    """A record changed by a likely cause, validated (its values come from a checked record)."""
+    return _validate_value(value, "<cause>", fast=True, checked=True)
+
+
+def validate_file(path: str | os.PathLike[str], *, causes: bool = False) -> ValidationReport:
+    """Read and validate the record in the file at ``path``; never raises for bad input. With
+    ``causes``, a broken record's report names the likely root causes of its fault."""
     source = printable_name(path)
     try:
         value = read_json_file(path)
     except RecordError as error:
         return _unreadable(source, error)
-    return _validate_value(value, source, fast=True, checked=True)
+    return _validate_value(value, source, fast=True, checked=True, causes=causes)
 
 
 class ReplayObserver(Protocol):
@@ -435,8 +455,10 @@ def _numbers(values: tuple[int, ...]) -> str:
 
 
 def report_to_json(report: ValidationReport) -> dict[str, JSON]:
-    """The report as the JSON object ``bottleimp validate --json`` prints."""
+    """The report as the JSON object ``bottleimp validate --json`` prints (format
+    ``bottleimp-validate-report/1``, schema ``spec/reports/validate-report.schema.json``)."""
     return {
+        "format": VALIDATE_REPORT_FORMAT,
         "file": report.source,
         "status": report.status,
         "valid": report.valid,
@@ -475,6 +497,16 @@ def report_to_json(report: ValidationReport) -> dict[str, JSON]:
         "totals": None if report.totals is None else list(report.totals),
         "complete": report.complete,
         "winners": None if report.winners is None else list(report.winners),
+        "causes": [
+            {
+                "rules": list(cause.rules),
+                "hypotheses": list(cause.hypotheses),
+                "message": cause.message,
+                "rounds": list(cause.rounds),
+                "whole_record": cause.whole_record,
+            }
+            for cause in report.causes
+        ],
     }
 
 
@@ -496,7 +528,9 @@ def report_to_text(report: ValidationReport) -> str:
             if value is not None
         )
         located = f" {where}" if where else ""
-        return f"{report.source}: breaks rule {fault.rule}:{located} ({fault.path})\n  {fault.message}"
+        causes = "".join(f"\n  likely cause: {cause.message}" for cause in report.causes)
+        return (f"{report.source}: breaks rule {fault.rule}:{located} ({fault.path})\n"
+                f"  {fault.message}{causes}")
     rounds = len(report.rounds)
     if report.winners is not None:  # set once the game is over
         won = ", ".join(str(seat) for seat in report.winners)

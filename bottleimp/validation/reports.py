@@ -13,14 +13,20 @@ from attrs import frozen
 from ..cards import Rank
 
 __all__ = [
+    "VALIDATE_REPORT_FORMAT",
     "VALID",
     "BROKEN",
     "UNREADABLE",
+    "Cause",
     "Fault",
     "TrickReport",
     "RoundReport",
     "ValidationReport",
 ]
+
+VALIDATE_REPORT_FORMAT: Final = "bottleimp-validate-report/1"
+"""The ``format`` of every JSON object ``bottleimp validate --json`` prints; its JSON Schema is
+``spec/reports/validate-report.schema.json`` (a renamed or removed key bumps the version)."""
 
 VALID: Final = 0
 """Exit status: the record is legal and every claim in it holds."""
@@ -52,6 +58,24 @@ class Fault:
     """What is wrong, in a sentence."""
     path: str
     """The JSON path of the part of the record at fault (``$.rounds[0].plays[5]``)."""
+
+
+@frozen
+class Cause:
+    """A cause the broken record is consistent with.
+
+    ``rules`` are the rules the cause breaks (``SETUP-RESOLVE``, ``DECK``, ``DEALER-ROTATION``,
+    ``FIRST-DEALER``); ``hypotheses`` name the changes replayed (``passes-reversed``,
+    ``colours:EDITION/DECK``, ``coins:EDITION/DECK``, ``dealer:ROUND:SEAT``,
+    ``dealers:counter-clockwise``, ``dealers:same-seat``, ``dealers:other``); ``rounds`` are the
+    indices (from 0) of the rounds that break a rule as recorded and replay legally under the
+    cause; ``whole_record`` says whether every round replays legally under it."""
+
+    rules: tuple[str, ...]
+    hypotheses: tuple[str, ...]
+    message: str
+    rounds: tuple[int, ...]
+    whole_record: bool
 
 
 class TrickReport(NamedTuple):
@@ -114,6 +138,9 @@ class ValidationReport:
     """Whether the record holds a whole game, to its end."""
     winners: tuple[int, ...] | None
     """The winning seats, once the game is over."""
+    causes: tuple[Cause, ...] = ()
+    """For a broken record, when asked for: the likely root causes of its fault
+    (``bottleimp.validation.causes``)."""
 
     @property
     def valid(self) -> bool:
