@@ -31,7 +31,7 @@ from .vectors import same_json
 
 if TYPE_CHECKING:
     from .capabilities import Capabilities
-    from .differential import Failure
+    from .game import Failure
 
 __all__ = ["CardFault", "DeckFault", "declared_deck_fault", "infer_deck_fault", "MAX_CARDS"]
 

@@ -1,0 +1,217 @@
+"""Failed games put together by their disagreement (``Group``, ``group_failures``), and one game
+per group shrunk by Hypothesis within a time budget (``shrink_groups``)."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from attrs import evolve, frozen
+
+from .capabilities import Capabilities, Variant
+from .deckcheck import DeckFault, declared_deck_fault, infer_deck_fault
+from .game import Failure, GameResult, Stop
+from .protocol import PROTOCOL_V1
+from .scripts import GameScript
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+__all__ = ["Group", "group_failures", "shrink_groups", "hypothesis_settings",
+           "seed_alone_decides", "run_quietly"]
+
+PlayScript = Callable[[GameScript], GameResult]
+"""Plays one generated game against the peer."""
+
+
+@frozen
+class Group:
+    """Failed games with the same first disagreement: the request's ``op`` and the rule.
+
+    ``failure`` is the representative (shrunk when ``shrunk``), ``games`` the 1-based numbers of
+    the games in the group, ``written`` the record of the representative, ``deck`` the card data
+    behind a ``DECK`` group."""
+
+    number: int
+    op: str
+    rule: str
+    games: tuple[int, ...]
+    failure: Failure | None
+    shrunk: bool = False
+    written: Path | None = None
+    write_error: str | None = None
+    deck: DeckFault | None = None
+
+    @property
+    def size_text(self) -> str:
+        """The size of the representative game, for the summary table."""
+        if self.failure is None:
+            return "-"
+        rounds, exchanges, players = self.failure.size
+        return f"{rounds} round{'s' if rounds != 1 else ''}, {exchanges} requests, {players} players"
+
+
+def hypothesis_settings(examples: int, shrink: bool) -> Callable[[Callable[..., None]],
+                                                                   Callable[..., None]]:
+    from hypothesis import HealthCheck, Verbosity, settings
+    from hypothesis import Phase as HPhase
+
+    phases = (HPhase.generate, HPhase.shrink) if shrink else (HPhase.generate,)
+    result: Callable[[Callable[..., None]], Callable[..., None]] = settings(
+        max_examples=examples,
+        database=None,
+        deadline=None,
+        derandomize=False,
+        phases=phases,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+        verbosity=Verbosity.quiet,
+        print_blob=False,
+    )
+    return result
+
+
+@contextlib.contextmanager
+def seed_alone_decides() -> Iterator[None]:
+    """Make the seed alone decide the generated games.
+
+    Hypothesis (6.131 and later) mixes number literals found in every imported non-installed
+    module into what it generates, so one seed would give other games depending on which
+    modules happen to be imported and on how bottleimp is installed. During a run this switches
+    that off (through a Hypothesis internal, restored afterwards); if the internal is missing, as
+    in older versions that do not do it, nothing needs switching off."""
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - older Hypothesis layouts
+        yield
+        return
+    getter = getattr(providers, "_get_local_constants", None)
+    constants = getattr(providers, "Constants", None)
+    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
+    clear = getattr(cache, "clear", None)
+    if getter is None or constants is None or clear is None:
+        yield
+        return
+    none = constants()
+    setattr(providers, "_get_local_constants", lambda: none)
+    clear()
+    try:
+        yield
+    finally:
+        setattr(providers, "_get_local_constants", getter)
+        clear()
+
+
+def group_failures(results: Sequence[GameResult], capabilities: Capabilities, version: str,
+           variants: Sequence[Variant]) -> list[Group]:
+    """Failed games grouped by their first disagreement; the deck's data faults as one group."""
+    failures = [(number, result.failure) for number, result in enumerate(results, 1)
+                if result.failure is not None and not result.failure.peer_fault]
+    groups: list[Group] = []
+    deck: DeckFault | None = None
+    if version != PROTOCOL_V1 and capabilities.decks:
+        editions = {v.edition for v in variants}
+        deck = declared_deck_fault(capabilities, editions)
+        if deck is not None:
+            games = tuple(number for number, result in enumerate(results, 1) if result.started)
+            groups.append(Group(0, "hello", "DECK", games, None, deck=deck))
+    inferred = infer_deck_fault([failure for _, failure in failures])
+    by_key: dict[tuple[str, str], list[tuple[int, Failure]]] = {}
+    for number, failure in failures:
+        key = ("deck", "DECK") if inferred is not None and inferred.explains(failure) else failure.key
+        by_key.setdefault(key, []).append((number, failure))
+    for (op, rule), members in sorted(by_key.items(), key=lambda item: item[1][0][0]):
+        groups.append(Group(0, op, rule, tuple(n for n, _ in members), members[0][1],
+                            deck=inferred if rule == "DECK" and op == "deck" else None))
+    return [evolve(group, number=i) for i, group in enumerate(groups, 1)]
+
+
+def run_quietly(test: Callable[[], None]) -> None:
+    """Run a Hypothesis test whose failures the harness has already recorded."""
+    try:
+        test()
+    except Stop:
+        pass
+    except Exception as error:  # Hypothesis wraps a replay that did not fail the same way
+        if not _only_stops(error):
+            raise
+
+
+def _only_stops(error: BaseException) -> bool:
+    """Whether ``error`` is the harness's own stop, or Hypothesis reporting that a replay did
+    not fail again (the harness passes every game once its shrinking time is up)."""
+    if isinstance(error, Stop):
+        return True
+    if type(error).__name__.startswith("Flaky"):
+        return True
+    inner = getattr(error, "exceptions", None)
+    if not isinstance(inner, (tuple, list)) or not inner:
+        return False
+    return all(isinstance(e, BaseException) and _only_stops(e) for e in inner)
+
+
+def shrink_groups(groups: list[Group], play: PlayScript, strategy: SearchStrategy[GameScript],
+                   examples: int, seed: int, seconds: float,
+                   say: Callable[[str], None]) -> list[Group]:
+    """Shrink one game per group, the groups sharing ``seconds``."""
+    pending = [g for g in groups if g.failure is not None]
+    deadline = time.monotonic() + seconds
+    result = []
+    left = len(pending)
+    for group in groups:
+        if group.failure is None:
+            result.append(group)
+            continue
+        budget = max(0.0, deadline - time.monotonic()) / max(1, left)
+        left -= 1
+        if budget <= 0.05:
+            result.append(group)
+            continue
+        say(f"group {group.number} ({group.op} {group.rule}, {len(group.games)} games): "
+            f"shrinking game {group.games[0]} (at most {budget:.3g} s)")
+        target = (group.op, group.rule)
+        deck = group.deck
+
+        def key(failure: Failure) -> tuple[str, str]:
+            if deck is not None and target == ("deck", "DECK") and deck.explains(failure):
+                return target
+            return failure.key
+
+        smallest = _shrink(play, strategy, examples, seed, budget, key, target)
+        if smallest is not None and smallest.size < group.failure.size:
+            result.append(evolve(group, failure=smallest, shrunk=True))
+        else:
+            result.append(group)
+    return result
+
+
+def _shrink(play: PlayScript, strategy: SearchStrategy[GameScript], examples: int, seed: int,
+            seconds: float, key: Callable[[Failure], tuple[str, str]],
+            target: tuple[str, str]) -> Failure | None:
+    """Find the group's first game again and let Hypothesis shrink it; the smallest failing
+    game of the group seen (by rounds, exchanges, players) within ``seconds``."""
+    from hypothesis import given
+    from hypothesis import seed as hypothesis_seed
+
+    deadline = time.monotonic() + seconds
+    smallest: list[Failure] = []
+
+    @hypothesis_settings(examples, shrink=True)
+    @hypothesis_seed(seed)
+    @given(strategy)
+    def shrinker(script: GameScript) -> None:
+        if time.monotonic() > deadline:
+            return
+        failure = play(script).failure
+        if failure is None or failure.peer_fault or key(failure) != target:
+            return
+        if not smallest or failure.size < smallest[0].size:
+            smallest[:] = [failure]
+        raise Stop()
+
+    with seed_alone_decides():
+        run_quietly(shrinker)
+    return smallest[0] if smallest else None
