@@ -150,8 +150,8 @@ def run_harness(
 
         def record(result: GameResult) -> None:
             results.append(result)
-            if result.failure is not None and result.failure.peer_fault:
-                peer_fault.append(result.failure)
+            if result.peer_fault is not None:
+                peer_fault.append(result.peer_fault)
 
         @hypothesis_settings(examples, shrink=False)
         @hypothesis_seed(seed)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import Final, NoReturn
 
 from attrs import evolve, field, frozen
 
@@ -23,7 +23,8 @@ from .capabilities import Capabilities, capabilities_from_json
 from .explain import Disagreement, explain
 from .lines import clip
 from .peer import Peer, PeerSlot
-from .protocol import PROTOCOL, PROTOCOL_V1, UNSUPPORTED, Referee, compare
+from .position import set_position_request
+from .protocol import PROTOCOL, PROTOCOL_V1, PROTOCOLS, UNSUPPORTED, Referee, compare
 from .refusals import REFUSALS, Moment, round_request
 from .scripts import GameScript, Mistake, RoundScript
 
@@ -95,22 +96,49 @@ class Refusal:
 class GameResult:
     """How one game went: ``outcome`` is ``passed``, ``failed`` or ``unsupported`` (the peer
     refused a request inside the rules with ``UNSUPPORTED``); the illegal requests sent, for the
-    coverage table; the failure, if any; whether a round was started. Only a failed game keeps
-    its exchanges (in ``failure``), so that a long run stays small."""
+    coverage table; every disagreement met (the game goes on after each, resynchronised), and a
+    peer fault last if one ended it; whether a round was started. Only a failed game keeps its
+    exchanges (in its failures), so that a long run stays small."""
 
     outcome: str
     refusals: tuple[Refusal, ...]
-    failure: Failure | None
+    failures: tuple[Failure, ...]
     script: GameScript | None = None
     started: bool = False
 
+    @property
+    def failure(self) -> Failure | None:
+        """The game's first failure, if any."""
+        return self.failures[0] if self.failures else None
+
+    @property
+    def peer_fault(self) -> Failure | None:
+        """The timeout, crash or malformed answer that ended the game, if one did."""
+        last = self.failures[-1] if self.failures else None
+        return last if last is not None and last.peer_fault else None
+
+    @property
+    def disagreements(self) -> tuple[Failure, ...]:
+        """Every disagreement the game met, in order."""
+        return tuple(f for f in self.failures if not f.peer_fault)
+
 
 class Stop(Exception):
-    """The current game has ended early (a failure, or a request the peer does not support)."""
+    """The current game has ended early (a peer fault, or a request the peer does not support)."""
+
+
+STATE_OPS: Final = frozenset({"new_round", "setup", "play", "set_position"})
+"""The requests that change a round: after a disagreement on one of them the peer's round may
+differ from the library's, and the game is resynchronised."""
 
 
 class _Game:
-    """One game played against the peer, the library answering every request alongside."""
+    """One game played against the peer, the library answering every request alongside.
+
+    After a disagreement on a request that changes the round, the peer is put back on the
+    library's answer: with ``set_position`` when it declares it (version 3), else the rest of
+    the round is played by the library alone and the peer rejoins at the next ``new_round``
+    (which then names the dealer). Every disagreement is recorded."""
 
     def __init__(self, script: GameScript, peer: Peer, *, version: str = PROTOCOL,
                  capabilities: Capabilities | None = None, fresh: bool = False,
@@ -125,12 +153,19 @@ class _Game:
         self.referee = Referee(version)
         self.exchanges: list[Exchange] = []
         self.finished: list[RoundState] = []
-        self.failure: Failure | None = None
+        self.failures: list[Failure] = []
         self.outcome = "passed"
+        self.detached = False
+        """The peer left the round after a disagreement it could not be resynchronised from."""
+        self.tell_dealer = True
+        """The next ``new_round`` names its dealer (the first round; after a resynchronisation
+        or a disagreement on the next dealer; before version 3 always)."""
 
     def ask(self, request: dict[str, JSON], refusal: str | None = None) -> dict[str, JSON]:
         before = self.referee.state
         expected = self.referee.handle(request)
+        if self.detached:
+            return expected
         try:
             actual = self.peer.ask(request)
         except PeerFault as fault:
@@ -142,7 +177,8 @@ class _Game:
                 return expected  # an illegal request the peer does not check: coverage
             self.outcome = "unsupported"
             raise Stop()
-        if request.get("op") == "hello" and expected.get("ok") is True:
+        op = request.get("op")
+        if op == "hello" and expected.get("ok") is True:
             # Capabilities are the peer's own: a greeting is compared on its version only.
             problem = compare({k: expected[k] for k in ("ok", "protocol")},
                               {k: v for k, v in actual.items() if k in ("ok", "protocol", "error")})
@@ -150,13 +186,32 @@ class _Game:
             problem = compare(expected, actual)
         if problem is not None:
             disagreement = explain(before, self.referee.state, request, expected, actual, problem)
-            self._fail("disagreement", disagreement.message, disagreement, before)
+            self.failures.append(Failure("disagreement", disagreement.message, self.script,
+                                         tuple(self.exchanges), self.game_state(), disagreement,
+                                         before))
+            self.outcome = "failed"
+            if op == "hello":
+                raise Stop()
+            if op == "end_round":
+                self.tell_dealer = True
+            if op in STATE_OPS:
+                self._resync(op == "set_position")
         return expected
+
+    def _resync(self, failed: bool) -> None:
+        """Put the peer back on the library's round (see the class)."""
+        self.tell_dealer = True
+        state = self.referee.state
+        if failed or state is None or self.version != PROTOCOL \
+                or not self.capabilities.set_position:
+            self.detached = True
+            return
+        self.ask(set_position_request(state))
 
     def _fail(self, kind: str, message: str, disagreement: Disagreement | None,
               before: GameState | None) -> NoReturn:
-        self.failure = Failure(kind, message, self.script, tuple(self.exchanges),
-                               self.game_state(), disagreement, before)
+        self.failures.append(Failure(kind, message, self.script, tuple(self.exchanges),
+                                     self.game_state(), disagreement, before))
         self.outcome = "failed"
         raise Stop()
 
@@ -199,7 +254,7 @@ class _Game:
             for ex in self.exchanges if ex.refusal is not None)
         started = any(ex.request.get("op") == "new_round" and ex.refusal is None
                       for ex in self.exchanges)
-        return GameResult(self.outcome, refusals, self.failure, self.script, started)
+        return GameResult(self.outcome, refusals, tuple(self.failures), self.script, started)
 
     def _mistakes_at(self, when: str, mistakes: Sequence[Mistake],
                      new_round: dict[str, JSON] | None = None,
@@ -208,6 +263,8 @@ class _Game:
         """Send the round's illegal requests whose moment is ``when`` (for ``setup`` and ``play``:
         those due at decision ``step``, counted modulo ``period``)."""
         for number, mistake in enumerate(mistakes):
+            if self.detached:
+                return
             kind = REFUSALS[mistake.kind % len(REFUSALS)]
             if kind.when != when and not (kind.when == "any" and when in ("deal", "setup", "play")):
                 continue
@@ -243,12 +300,29 @@ class _Game:
         return tuple(sorted(declared + tuple(c for c in self.config.cards if c.rank not in have),
                             key=lambda card: card.rank))
 
+    def _round_request(self, index: int, dealer: int, hands: tuple[tuple[Card, ...], ...],
+                       face_up: tuple[tuple[Card, ...], ...] | None) -> dict[str, JSON]:
+        """The round's ``new_round``. Version 3 adds the round's number and the game's end,
+        and names the dealer only of a game's first round or after a resynchronisation: the
+        peer's own rotation deals the others (it answered ``end_round`` with it)."""
+        request = round_request(self.config, dealer, hands, face_up, self._deck())
+        if self.version == PROTOCOL:
+            config = request["config"]
+            assert isinstance(config, dict)
+            config["rounds"] = len(self.script.rounds)
+            request["round"] = index
+            if not self.tell_dealer:
+                del request["dealer"]
+        return request
+
     def _play_round(self, index: int, script: RoundScript) -> None:
         config = self.config
         dealer = self._dealer(index)
         hands, face_up = deal(config, script.deal_seed, index, dealer)
-        request = round_request(config, dealer, hands, face_up, self._deck())
+        request = self._round_request(index, dealer, hands, face_up)
+        self.detached = False
         self._mistakes_at("deal", script.mistakes, request)
+        self.tell_dealer = self.version != PROTOCOL
         self.ask(request)
         rng = random.Random(script.play_seed)
         decision = 0
@@ -282,6 +356,10 @@ class _Game:
                 break
         self.ask({"op": "scores"})
         self._mistakes_at("after", script.mistakes, request, fired=fired)
+        if self.version == PROTOCOL:
+            self.ask({"op": "end_round"})
+        if self.detached:
+            self.tell_dealer = True
 
 
 def _setup_request(state: GameState, choose: Callable[[int], int]) -> dict[str, JSON]:
@@ -306,22 +384,30 @@ def play_game(script: GameScript, peer: Peer, *, version: str = PROTOCOL,
 
 
 def negotiate(peer: Peer) -> tuple[str, Capabilities]:
-    """Greet a freshly started peer: ``bottleimp-protocol/2`` and its capabilities, or, when it
-    refuses that version with rule ``PROTOCOL``, version 1 with everything assumed supported.
-    A greeting that is neither raises ``PeerFault``."""
-    answer = peer.ask({"op": "hello", "protocol": PROTOCOL})
-    if answer.get("ok") is True and answer.get("protocol") == PROTOCOL:
-        try:
-            return PROTOCOL, capabilities_from_json(answer.get("capabilities"))
-        except RecordError as error:
-            raise PeerFault("malformed", f"the peer's capabilities are malformed: {error}") from None
-    if answer.get("ok") is False and answer.get("rule") == "PROTOCOL":
-        old = peer.ask({"op": "hello", "protocol": PROTOCOL_V1})
-        if old.get("ok") is True:
-            return PROTOCOL_V1, Capabilities()
+    """Greet a freshly started peer with the newest version, then the older ones in turn while
+    it refuses them with rule ``PROTOCOL``: the version it speaks and its capabilities (a
+    version-1 peer declares none: everything is assumed supported). A greeting that is none of
+    them raises ``PeerFault``."""
+    first: dict[str, JSON] | None = None
+    for version in PROTOCOLS:
+        answer = peer.ask({"op": "hello", "protocol": version})
+        first = first or answer
+        if answer.get("ok") is True and answer.get("protocol") == version:
+            if version == PROTOCOL_V1:
+                return version, Capabilities()
+            try:
+                capabilities = capabilities_from_json(answer.get("capabilities"))
+            except RecordError as error:
+                raise PeerFault("malformed",
+                                f"the peer's capabilities are malformed: {error}") from None
+            if version != PROTOCOL:
+                capabilities = evolve(capabilities, set_position=False)
+            return version, capabilities
+        if not (answer.get("ok") is False and answer.get("rule") == "PROTOCOL"):
+            break
     # A wrong greeting is the peer's fault, reported as such (never a traceback of ours).
-    raise PeerFault("disagreement", f"the peer answers hello with {clip(json.dumps(answer), 300)}: "
-                    f"it speaks neither {PROTOCOL} nor {PROTOCOL_V1}", answer)
+    raise PeerFault("disagreement", f"the peer answers hello with {clip(json.dumps(first), 300)}: "
+                    f"it speaks none of {', '.join(PROTOCOLS)}", first)
 
 
 class GameRunner:
@@ -339,6 +425,6 @@ class GameRunner:
         self.greeted.add(id(peer))
         result = _Game(script, peer, version=self.version, capabilities=self.capabilities,
                        fresh=fresh).play()
-        if result.failure is not None and result.failure.peer_fault:
+        if result.peer_fault is not None:
             self.slot.discard()
         return result

@@ -29,11 +29,12 @@ PlayScript = Callable[[GameScript], GameResult]
 
 @frozen
 class Group:
-    """Failed games with the same first disagreement: the request's ``op`` and the rule.
+    """Disagreements with the same request ``op`` and rule, over every game.
 
-    ``failure`` is the representative (shrunk when ``shrunk``), ``games`` the 1-based numbers of
-    the games in the group, ``written`` the record of the representative, ``deck`` the card data
-    behind a ``DECK`` group."""
+    ``failure`` is the representative (shrunk when ``shrunk``, else ``not_shrunk`` says why),
+    ``games`` the 1-based numbers of the games that met such a disagreement, ``count`` how many
+    disagreements the group holds, ``written`` the record of the representative, ``deck`` the
+    card data behind a deck group."""
 
     number: int
     op: str
@@ -44,6 +45,8 @@ class Group:
     written: Path | None = None
     write_error: str | None = None
     deck: DeckFault | None = None
+    count: int = 0
+    not_shrunk: str | None = None
 
     @property
     def size_text(self) -> str:
@@ -106,10 +109,11 @@ def seed_alone_decides() -> Iterator[None]:
 
 
 def group_failures(results: Sequence[GameResult], capabilities: Capabilities, version: str,
-           variants: Sequence[Variant]) -> list[Group]:
-    """Failed games grouped by their first disagreement; the deck's data faults as one group."""
-    failures = [(number, result.failure) for number, result in enumerate(results, 1)
-                if result.failure is not None and not result.failure.peer_fault]
+                   variants: Sequence[Variant]) -> list[Group]:
+    """Every disagreement of every game grouped by its request and rule; the deck's data
+    faults as groups of their own."""
+    failures = [(number, failure) for number, result in enumerate(results, 1)
+                for failure in result.disagreements]
     groups: list[Group] = []
     deck: DeckFault | None = None
     if version != PROTOCOL_V1 and capabilities.decks:
@@ -117,14 +121,16 @@ def group_failures(results: Sequence[GameResult], capabilities: Capabilities, ve
         deck = declared_deck_fault(capabilities, editions)
         if deck is not None:
             games = tuple(number for number, result in enumerate(results, 1) if result.started)
-            groups.append(Group(0, "hello", "DECK", games, None, deck=deck))
+            groups.append(Group(0, "hello", "DECK", games, None, deck=deck,
+                                not_shrunk="declared by the peer: no game to shrink"))
     inferred = infer_deck_fault([failure for _, failure in failures])
     by_key: dict[tuple[str, str], list[tuple[int, Failure]]] = {}
     for number, failure in failures:
         key = ("deck", "DECK") if inferred is not None and inferred.explains(failure) else failure.key
         by_key.setdefault(key, []).append((number, failure))
     for (op, rule), members in sorted(by_key.items(), key=lambda item: item[1][0][0]):
-        groups.append(Group(0, op, rule, tuple(n for n, _ in members), members[0][1],
+        games = tuple(sorted({n for n, _ in members}))
+        groups.append(Group(0, op, rule, games, members[0][1], count=len(members),
                             deck=inferred if rule == "DECK" and op == "deck" else None))
     return [evolve(group, number=i) for i, group in enumerate(groups, 1)]
 
@@ -167,8 +173,11 @@ def shrink_groups(groups: list[Group], play: PlayScript, strategy: SearchStrateg
             continue
         budget = max(0.0, deadline - time.monotonic()) / max(1, left)
         left -= 1
-        if budget <= 0.05:
+        if group.not_shrunk is not None:
             result.append(group)
+            continue
+        if budget <= 0.05:
+            result.append(evolve(group, not_shrunk="no shrinking time left (--shrink-seconds)"))
             continue
         say(f"group {group.number} ({group.op} {group.rule}, {len(group.games)} games): "
             f"shrinking game {group.games[0]} (at most {budget:.3g} s)")
@@ -183,8 +192,11 @@ def shrink_groups(groups: list[Group], play: PlayScript, strategy: SearchStrateg
         smallest = _shrink(play, strategy, examples, seed, budget, key, target)
         if smallest is not None and smallest.size < group.failure.size:
             result.append(evolve(group, failure=smallest, shrunk=True))
+        elif smallest is not None:
+            result.append(evolve(group, not_shrunk="it is the smallest game found"))
         else:
-            result.append(group)
+            result.append(evolve(group, not_shrunk=f"no smaller game fell in the group within "
+                                                   f"{budget:.3g} s"))
     return result
 
 
@@ -205,8 +217,8 @@ def _shrink(play: PlayScript, strategy: SearchStrategy[GameScript], examples: in
     def shrinker(script: GameScript) -> None:
         if time.monotonic() > deadline:
             return
-        failure = play(script).failure
-        if failure is None or failure.peer_fault or key(failure) != target:
+        failure = next((f for f in play(script).disagreements if key(f) == target), None)
+        if failure is None:
             return
         if not smallest or failure.size < smallest[0].size:
             smallest[:] = [failure]
