@@ -36,6 +36,8 @@ from .game import (
 )
 from .groups import (
     Group,
+    Nondeterminism,
+    check_determinism,
     group_failures,
     hypothesis_settings,
     run_quietly,
@@ -128,6 +130,8 @@ def run_harness(
     slot = PeerSlot(command, timeout, cwd=cwd)
     results: list[GameResult] = []
     peer_fault: list[Failure] = []
+    notes: tuple[str, ...] = ()
+    nondeterministic: tuple[Nondeterminism, ...] = ()
     generated = 0
     try:
         try:
@@ -177,10 +181,12 @@ def run_harness(
                     record(runner.play(script))
                     if peer_fault:
                         break
-            groups = group_failures(results, capabilities, version, variants)
+            groups, notes = group_failures(results, capabilities, version, variants)
             if not peer_fault:
-                groups = shrink_groups(groups, runner.play, strategy, examples, seed, shrink_seconds,
-                                        say)
+                groups, nondeterministic = check_determinism(groups, runner.replay)
+            if not peer_fault:
+                groups = shrink_groups(groups, runner.play, strategy, examples, seed,
+                                       shrink_seconds, say)
     finally:
         slot.discard()
     written = tuple(write_group(group, out_dir, seed) for group in groups)
@@ -198,6 +204,9 @@ def run_harness(
         peer_fault=stopped,
         peer_fault_written=stopped_written,
         added=len(results) - generated,
+        disagreements=sum(len(result.disagreements) for result in results),
+        notes=notes,
+        nondeterministic=nondeterministic,
     )
 
 

@@ -22,6 +22,7 @@ from ..formats.json_input import JSON
 from ..rules.play import trick_price
 from ..rules.registry import RULE_FUNCTIONS
 from ..state import GameState
+from .lines import plural
 from .vectors import same_json
 
 __all__ = ["Disagreement", "explain", "card_json"]
@@ -283,9 +284,10 @@ def _scores(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON
     if "SCORE-BOTTLE-PENALTY" in rules:
         rule = "SCORE-BOTTLE-PENALTY"
     text = "; ".join(f"seat {row['seat']}: the library {row['library']}, the peer {row['peer']}"
-                     + (f" (owns {row['owns_bottles']} bottle(s); the Devil's Trick holds "
-                        f"{row['devils_trick_coins']} coins)" if "owns_bottles" in row else
-                        f" ({row.get('captured_coins')} coins captured)")
+                     + (f" (owns {plural(row['owns_bottles'], 'bottle')}; the Devil's Trick "
+                        f"holds {plural(row['devils_trick_coins'], 'coin')})"
+                        if "owns_bottles" in row else
+                        f" ({plural(row.get('captured_coins'), 'coin')} captured)")
                      for row in seats if isinstance(row, dict))
     return Disagreement(rule, f"the scores differ: {text}" if text else problem, {"seats": seats})
 

@@ -105,6 +105,8 @@ class GameResult:
     failures: tuple[Failure, ...]
     script: GameScript | None = None
     started: bool = False
+    exchanges: tuple[Exchange, ...] = ()
+    """Every exchange of the game, kept only when asked for (a replay)."""
 
     @property
     def failure(self) -> Failure | None:
@@ -142,8 +144,9 @@ class _Game:
 
     def __init__(self, script: GameScript, peer: Peer, *, version: str = PROTOCOL,
                  capabilities: Capabilities | None = None, fresh: bool = False,
-                 play_declared_decks: bool = True) -> None:
+                 play_declared_decks: bool = True, keep: bool = False) -> None:
         self.script = script
+        self.keep = keep
         self.config = script.config
         self.peer = peer
         self.version = version
@@ -254,7 +257,8 @@ class _Game:
             for ex in self.exchanges if ex.refusal is not None)
         started = any(ex.request.get("op") == "new_round" and ex.refusal is None
                       for ex in self.exchanges)
-        return GameResult(self.outcome, refusals, tuple(self.failures), self.script, started)
+        return GameResult(self.outcome, refusals, tuple(self.failures), self.script, started,
+                          tuple(self.exchanges) if self.keep else ())
 
     def _mistakes_at(self, when: str, mistakes: Sequence[Mistake],
                      new_round: dict[str, JSON] | None = None,
@@ -420,11 +424,19 @@ class GameRunner:
         self.greeted: set[int] = set()
 
     def play(self, script: GameScript) -> GameResult:
+        """Play ``script`` against the peer."""
+        return self._play(script, keep=False)
+
+    def replay(self, script: GameScript) -> GameResult:
+        """Play ``script`` again, keeping every exchange (to compare the peer's answers)."""
+        return self._play(script, keep=True)
+
+    def _play(self, script: GameScript, keep: bool) -> GameResult:
         peer = self.slot.get()
         fresh = id(peer) not in self.greeted
         self.greeted.add(id(peer))
         result = _Game(script, peer, version=self.version, capabilities=self.capabilities,
-                       fresh=fresh).play()
+                       fresh=fresh, keep=keep).play()
         if result.peer_fault is not None:
             self.slot.discard()
         return result

@@ -12,16 +12,23 @@ from typing import TYPE_CHECKING
 from attrs import evolve, frozen
 
 from .capabilities import Capabilities, Variant
-from .deckcheck import DeckFault, declared_deck_fault, infer_deck_fault
+from .deckcheck import DeckFault, declared_deck_faults, infer_deck_faults
 from .game import Failure, GameResult, Stop
+from ..formats.json_input import JSON
+from .lines import plural
 from .protocol import PROTOCOL_V1
+from .vectors import same_json
 from .scripts import GameScript
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-__all__ = ["Group", "group_failures", "shrink_groups", "hypothesis_settings",
-           "seed_alone_decides", "run_quietly"]
+__all__ = ["Group", "Nondeterminism", "group_failures", "check_determinism", "shrink_groups",
+           "hypothesis_settings", "seed_alone_decides", "run_quietly"]
+
+REPLAYS = 2
+"""How many times each group's first game is played again to see whether the peer answers the
+same requests the same way."""
 
 PlayScript = Callable[[GameScript], GameResult]
 """Plays one generated game against the peer."""
@@ -54,7 +61,7 @@ class Group:
         if self.failure is None:
             return "-"
         rounds, exchanges, players = self.failure.size
-        return f"{rounds} round{'s' if rounds != 1 else ''}, {exchanges} requests, {players} players"
+        return f"{plural(rounds, 'round')}, {plural(exchanges, 'request')}, {players} players"
 
 
 def hypothesis_settings(examples: int, shrink: bool) -> Callable[[Callable[..., None]],
@@ -109,30 +116,90 @@ def seed_alone_decides() -> Iterator[None]:
 
 
 def group_failures(results: Sequence[GameResult], capabilities: Capabilities, version: str,
-                   variants: Sequence[Variant]) -> list[Group]:
-    """Every disagreement of every game grouped by its request and rule; the deck's data
-    faults as groups of their own."""
+                   variants: Sequence[Variant]) -> tuple[list[Group], tuple[str, ...]]:
+    """Every disagreement of every game grouped by its request and rule, the deck's data faults
+    as groups of their own (``colours``, ``coins``); and notes (a consistent renaming of the
+    colours in a declared deck, which is no failure)."""
     failures = [(number, failure) for number, result in enumerate(results, 1)
                 for failure in result.disagreements]
     groups: list[Group] = []
-    deck: DeckFault | None = None
+    notes: tuple[str, ...] = ()
     if version != PROTOCOL_V1 and capabilities.decks:
         editions = {v.edition for v in variants}
-        deck = declared_deck_fault(capabilities, editions)
-        if deck is not None:
-            games = tuple(number for number, result in enumerate(results, 1) if result.started)
-            groups.append(Group(0, "hello", "DECK", games, None, deck=deck,
+        declared, notes = declared_deck_faults(capabilities, editions)
+        games = tuple(number for number, result in enumerate(results, 1) if result.started)
+        for fault in declared:
+            groups.append(Group(0, fault.kind, "DECK", games, None, deck=fault,
                                 not_shrunk="declared by the peer: no game to shrink"))
-    inferred = infer_deck_fault([failure for _, failure in failures])
+    inferred = infer_deck_faults([failure for _, failure in failures])
     by_key: dict[tuple[str, str], list[tuple[int, Failure]]] = {}
     for number, failure in failures:
-        key = ("deck", "DECK") if inferred is not None and inferred.explains(failure) else failure.key
+        key = next(((fault.kind, "DECK") for fault in inferred if fault.explains(failure)),
+                   failure.key)
         by_key.setdefault(key, []).append((number, failure))
+    by_kind = {fault.kind: fault for fault in inferred}
     for (op, rule), members in sorted(by_key.items(), key=lambda item: item[1][0][0]):
         games = tuple(sorted({n for n, _ in members}))
         groups.append(Group(0, op, rule, games, members[0][1], count=len(members),
-                            deck=inferred if rule == "DECK" and op == "deck" else None))
-    return [evolve(group, number=i) for i, group in enumerate(groups, 1)]
+                            deck=by_kind.get(op) if rule == "DECK" else None))
+    return [evolve(group, number=i) for i, group in enumerate(groups, 1)], notes
+
+
+@frozen
+class Nondeterminism:
+    """The peer answered the same request, after the same requests, in two ways: the game (of
+    group ``group``), the request, the two answers, and how many requests came before it."""
+
+    group: int
+    game: int
+    request: dict[str, JSON]
+    first: dict[str, JSON] | None
+    again: dict[str, JSON] | None
+    after: int
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"group": self.group, "game": self.game, "request": self.request,
+                "first": self.first, "again": self.again, "after_requests": self.after}
+
+
+def check_determinism(groups: list[Group], replay: PlayScript
+                      ) -> tuple[list[Group], tuple[Nondeterminism, ...]]:
+    """Play each group's first game again (``REPLAYS`` times) and compare the peer's answers,
+    request by request, while the requests are the same: a peer that answers one otherwise is
+    not deterministic. Its groups are not shrunk (a smaller game need not fail the same way)."""
+    found: list[Nondeterminism] = []
+    checked: list[Group] = []
+    for group in groups:
+        failure = group.failure
+        if failure is None or group.not_shrunk is not None:
+            checked.append(group)
+            continue
+        seen = _answered_otherwise(group, failure, replay)
+        if seen is None:
+            checked.append(group)
+            continue
+        found.append(seen)
+        checked.append(evolve(group, not_shrunk=(
+            f"the peer is not deterministic: game {seen.game} played again got another answer "
+            f"to request {seen.after + 1} ({seen.request.get('op')})")))
+    return checked, tuple(found)
+
+
+def _answered_otherwise(group: Group, failure: Failure,
+                        replay: PlayScript) -> Nondeterminism | None:
+    for _ in range(REPLAYS):
+        again = replay(failure.script)
+        if again.peer_fault is not None:
+            return None
+        for index, (first, second) in enumerate(zip(failure.exchanges, again.exchanges)):
+            if not same_json(first.request, second.request):
+                break
+            if first.actual is None or second.actual is None:
+                break
+            if not same_json(first.actual, second.actual):
+                return Nondeterminism(group.number, group.games[0], first.request, first.actual,
+                                      second.actual, index)
+    return None
 
 
 def run_quietly(test: Callable[[], None]) -> None:
@@ -185,7 +252,7 @@ def shrink_groups(groups: list[Group], play: PlayScript, strategy: SearchStrateg
         deck = group.deck
 
         def key(failure: Failure) -> tuple[str, str]:
-            if deck is not None and target == ("deck", "DECK") and deck.explains(failure):
+            if deck is not None and target == (deck.kind, "DECK") and deck.explains(failure):
                 return target
             return failure.key
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
+from typing import Final
 from pathlib import Path
 
 from attrs import evolve, frozen
@@ -14,13 +15,13 @@ from ..config import Config
 from ..formats.json_input import JSON
 from .capabilities import Capabilities
 from .game import Failure, GameResult, Refusal
-from .groups import Group
-from .lines import clip
+from .groups import Group, Nondeterminism
+from .lines import clip, plural
 from .peer import answer_for_record
 from .protocol import PROTOCOL, PROTOCOL_V1
 from .refusals import REFUSALS, RefusalKind
 
-__all__ = ["CoverageRow", "HarnessReport", "describe", "failure_to_json", "report_to_json",
+__all__ = ["REPORT_FORMAT", "error_to_json", "CoverageRow", "HarnessReport", "describe", "failure_to_json", "report_to_json",
            "coverage", "applicable", "write_group", "write_peer_fault"]
 
 
@@ -54,6 +55,12 @@ class HarnessReport:
     """The record written for the peer fault, if one stopped the run and a folder was given."""
     added: int = 0
     """Games added after the generated ones to send every kind of illegal request enough."""
+    disagreements: int = 0
+    """Every disagreement met, over every game (a game goes on after each)."""
+    notes: tuple[str, ...] = ()
+    """Differences that are no failure (a consistent renaming of a declared deck's colours)."""
+    nondeterministic: tuple[Nondeterminism, ...] = ()
+    """Requests the peer answered in two ways when a game was played again."""
 
     @property
     def failure(self) -> Failure | None:
@@ -71,15 +78,19 @@ class HarnessReport:
 
     @property
     def summary(self) -> str:
-        """The summary line: ``N passed, N failed`` (games), then ``, N unsupported`` if any."""
+        """The summary line: ``N passed, N failed`` (games), then ``, N unsupported`` if any,
+        and the disagreements the failed games met."""
         text = f"{self.passed} passed, {self.failed} failed"
-        return text + (f", {self.unsupported} unsupported" if self.unsupported else "")
+        text += f", {self.unsupported} unsupported" if self.unsupported else ""
+        if self.disagreements:
+            text += f" ({plural(self.disagreements, 'disagreement')})"
+        return text
 
     @property
     def ok(self) -> bool:
         """True when some game passed, none failed and no data fault was found."""
         return (self.passed > 0 and self.failed == 0 and not self.groups
-                and self.peer_fault is None)
+                and self.peer_fault is None and not self.nondeterministic)
 
 
 def write_peer_fault(failure: Failure, out_dir: str | os.PathLike[str] | None,
@@ -216,24 +227,41 @@ def failure_to_json(failure: Failure) -> dict[str, JSON]:
     }
 
 
+REPORT_FORMAT: Final = "bottleimp-conformance-report/1"
+"""The format ID of ``bottleimp conformance --json`` (schema:
+``spec/reports/conformance-report.schema.json``)."""
+
+
 def report_to_json(report: HarnessReport) -> dict[str, JSON]:
     """The whole run as one JSON object (``bottleimp conformance --cmd ... --json``)."""
     return {
+        "format": REPORT_FORMAT,
+        "mode": "differential",
+        "exit_status": 0 if report.ok else 1,
         "protocol": report.protocol,
         "capabilities": report.capabilities.to_json(),
         "summary": {"passed": report.passed, "failed": report.failed,
                     "unsupported": report.unsupported, "groups": len(report.groups),
+                    "disagreements": report.disagreements,
                     "added_for_coverage": report.added},
         "groups": [{
             "group": g.number, "request": g.op, "rule": g.rule, "games": len(g.games),
+            "disagreements": g.count,
             "first_game": g.games[0] if g.games else None,
-            "shrunk": g.shrunk, "size": g.size_text,
+            "shrunk": g.shrunk, "not_shrunk": g.not_shrunk, "size": g.size_text,
             "record": None if g.written is None else str(g.written),
             "failure": None if g.failure is None else failure_to_json(g.failure),
             "deck": None if g.deck is None else g.deck.to_json(),
         } for g in report.groups],
+        "notes": list(report.notes),
+        "nondeterministic": [finding.to_json() for finding in report.nondeterministic],
         "coverage": [{"kind": row.kind, "rules": list(row.rules), "sent": row.sent,
                       "agreed": row.agreed, "unsupported": row.unsupported}
                      for row in report.coverage],
         "peer_fault": None if report.peer_fault is None else failure_to_json(report.peer_fault),
     }
+
+
+def error_to_json(message: str) -> dict[str, JSON]:
+    """A run that could not start (exit status 2), as the report's one JSON object."""
+    return {"format": REPORT_FORMAT, "mode": "error", "exit_status": 2, "error": message}
