@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..editions import EDITIONS
 from ..errors import HarnessError, RecordError
+from ..conformance.lines import clip
 from .arguments import positive_int
 
 if TYPE_CHECKING:
@@ -73,6 +74,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--no-teams", action="store_true", help="play no team games")
     parser.add_argument("--min-refusals", type=positive_int, default=3, metavar="N",
                         help="send every kind of illegal request at least N times (default 3)")
+    parser.add_argument("--questions", type=_count, default=100, metavar="N",
+                        help="ask position questions (legal plays, trick, setup, scores) drawn "
+                        "from N random rounds, apart from the games (default 100; 0: none)")
     parser.add_argument("--json", action="store_true",
                         help="print the result as one JSON object instead of tables")
     parser.set_defaults(run=run, parser=parser)
@@ -109,6 +113,16 @@ def _print_error(message: str, as_json: bool) -> int:
     if as_json:
         print(json.dumps(error_to_json(message)))
     return 2
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
+    return value
 
 
 def _positive_float(text: str) -> float:
@@ -267,6 +281,7 @@ def _differential(command: list[str], args: argparse.Namespace) -> int:
             bottles=args.bottles,
             teams=False if args.no_teams else None,
             min_refusals=args.min_refusals,
+            questions=args.questions,
         )
     except (HarnessError, OSError) as error:
         return _print_error(str(error), args.json)
@@ -317,6 +332,24 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
         print(f"  again: {json.dumps(finding.again)}")
     for note in report.notes:
         print(f"note: {note}")
+    if report.questions:
+        print("position questions (apart from the games):")
+        asked: list[tuple[str, ...]] = [("kind", "asked", "agreed", "failed", "unsupported",
+                                         "rules")]
+        for question in report.questions:
+            asked.append((question.kind, str(question.asked), str(question.agreed),
+                          str(question.failed), str(question.unsupported),
+                          ", ".join(f"{rule} {count}" for rule, count in question.rules) or "-"))
+        _table(asked, indent="  ")
+        for question in report.questions:
+            example = question.example
+            if example is not None:
+                print(f"  first {question.kind} question that differs "
+                      f"[{example.get('rule')}]: {json.dumps(example.get('request'))}")
+                print(f"    library: {json.dumps(example.get('library'))}")
+                print(f"    peer:    {clip(json.dumps(example.get('peer')), 4000)}")
+    if report.questions_fault is not None:
+        print(f"the position questions stop: the peer fails ({report.questions_fault})")
     if not greeted:
         print(report.summary)
         return

@@ -45,7 +45,8 @@ from .groups import (
     shrink_groups,
 )
 from .peer import DEFAULT_TIMEOUT, PeerSlot
-from .protocol import PROTOCOL, Referee
+from .protocol import PROTOCOL, PROTOCOL_V1, Referee
+from .questions import QuestionRow, ask_questions, position_questions
 from .refusals import REFUSALS
 from .report import (
     CoverageRow,
@@ -82,6 +83,10 @@ __all__ = [
     "MIN_REFUSALS",
 ]
 
+QUESTION_ROUNDS = 100
+"""How many random rounds the position questions are drawn from by default (one question of
+each kind per round)."""
+
 MIN_REFUSALS = 3
 """How many times a run sends each kind of illegal request at least (where the peer's
 capabilities allow it at all)."""
@@ -112,6 +117,7 @@ def run_harness(
     bottles: Sequence[int] | None = None,
     teams: bool | None = None,
     min_refusals: int = MIN_REFUSALS,
+    questions: int = QUESTION_ROUNDS,
 ) -> HarnessReport:
     """Play ``examples`` generated games against ``command`` (seeded by ``seed``) and report.
 
@@ -132,6 +138,8 @@ def run_harness(
     peer_fault: list[Failure] = []
     notes: tuple[str, ...] = ()
     nondeterministic: tuple[Nondeterminism, ...] = ()
+    asked: tuple[QuestionRow, ...] = ()
+    questions_fault: str | None = None
     generated = 0
     try:
         try:
@@ -181,6 +189,14 @@ def run_harness(
                     record(runner.play(script))
                     if peer_fault:
                         break
+            if not peer_fault and questions and version != PROTOCOL_V1:
+                say(f"asking position questions from {questions} random rounds")
+                cases = list(position_questions(variants, questions, seed))
+                try:
+                    asked = ask_questions(slot.get(), cases, capabilities.ignore)
+                except PeerFault as fault:
+                    slot.discard()
+                    questions_fault = f"{fault.kind}: {fault.message}"
             groups, notes = group_failures(results, capabilities, version, variants)
             if not peer_fault:
                 groups, nondeterministic = check_determinism(groups, runner.replay)
@@ -207,6 +223,8 @@ def run_harness(
         disagreements=sum(len(result.disagreements) for result in results),
         notes=notes,
         nondeterministic=nondeterministic,
+        questions=asked,
+        questions_fault=questions_fault,
     )
 
 

@@ -175,7 +175,7 @@ class _Game:
             self.exchanges.append(Exchange(request, expected, None, refusal))
             self._fail(fault.kind, fault.message, None, before)
         self.exchanges.append(Exchange(request, expected, actual, refusal))
-        if actual.get("ok") is False and actual.get("rule") == UNSUPPORTED:
+        if self._unsupported(request, expected, actual):
             if expected.get("ok") is False:
                 return expected  # an illegal request the peer does not check: coverage
             self.outcome = "unsupported"
@@ -200,6 +200,19 @@ class _Game:
             if op in STATE_OPS:
                 self._resync(op == "set_position")
         return expected
+
+    def _unsupported(self, request: dict[str, JSON], expected: dict[str, JSON],
+                     actual: dict[str, JSON]) -> bool:
+        """Whether the peer refuses ``request`` as outside what it supports: ``UNSUPPORTED``,
+        or for a version-1 peer (which cannot say so) a ``new_round`` refused with a
+        configuration rule other than the library's answer (a variant it does not play)."""
+        if actual.get("ok") is not False:
+            return False
+        if actual.get("rule") == UNSUPPORTED:
+            return True
+        return (self.version == PROTOCOL_V1 and request.get("op") == "new_round"
+                and str(actual.get("rule")).startswith("CONFIG-")
+                and actual.get("rule") != expected.get("rule"))
 
     def _resync(self, failed: bool) -> None:
         """Put the peer back on the library's round (see the class)."""
@@ -253,7 +266,7 @@ class _Game:
         refusals = tuple(
             Refusal(ex.refusal, str(ex.expected.get("rule")),
                     ex.actual is not None and compare(ex.expected, ex.actual) is None,
-                    ex.actual is not None and ex.actual.get("rule") == UNSUPPORTED)
+                    ex.actual is not None and self._unsupported(ex.request, ex.expected, ex.actual))
             for ex in self.exchanges if ex.refusal is not None)
         started = any(ex.request.get("op") == "new_round" and ex.refusal is None
                       for ex in self.exchanges)

@@ -19,6 +19,7 @@ from .groups import Group, Nondeterminism
 from .lines import clip, plural
 from .peer import answer_for_record
 from .protocol import PROTOCOL, PROTOCOL_V1
+from .questions import QuestionRow
 from .refusals import REFUSALS, RefusalKind
 
 __all__ = ["REPORT_FORMAT", "error_to_json", "CoverageRow", "HarnessReport", "describe", "failure_to_json", "report_to_json",
@@ -61,6 +62,10 @@ class HarnessReport:
     """Differences that are no failure (a consistent renaming of a declared deck's colours)."""
     nondeterministic: tuple[Nondeterminism, ...] = ()
     """Requests the peer answered in two ways when a game was played again."""
+    questions: tuple[QuestionRow, ...] = ()
+    """The position questions asked, per kind (empty: none were asked)."""
+    questions_fault: str | None = None
+    """The timeout, crash or malformed answer that stopped the position questions, if any."""
 
     @property
     def failure(self) -> Failure | None:
@@ -90,7 +95,8 @@ class HarnessReport:
     def ok(self) -> bool:
         """True when some game passed, none failed and no data fault was found."""
         return (self.passed > 0 and self.failed == 0 and not self.groups
-                and self.peer_fault is None and not self.nondeterministic)
+                and self.peer_fault is None and not self.nondeterministic
+                and not any(row.failed for row in self.questions) and self.questions_fault is None)
 
 
 def write_peer_fault(failure: Failure, out_dir: str | os.PathLike[str] | None,
@@ -255,6 +261,8 @@ def report_to_json(report: HarnessReport) -> dict[str, JSON]:
         } for g in report.groups],
         "notes": list(report.notes),
         "nondeterministic": [finding.to_json() for finding in report.nondeterministic],
+        "questions": [row.to_json() for row in report.questions],
+        "questions_fault": report.questions_fault,
         "coverage": [{"kind": row.kind, "rules": list(row.rules), "sent": row.sent,
                       "agreed": row.agreed, "unsupported": row.unsupported}
                      for row in report.coverage],

@@ -619,6 +619,14 @@ class Peer:
         else:
             dealer = self.ended["dealer"]
         if not self.supported(config):
+            if self.version == PROTOCOL_V1:
+                # Version 1 has no UNSUPPORTED: refuse as an engine that lacks the variant would.
+                caps = self.capabilities
+                rule = ("CONFIG-PLAYERS" if players not in caps["players"] else
+                        "CONFIG-EDITION" if config["edition"] not in caps["editions"] else
+                        "CONFIG-BOTTLES" if config["bottles"] not in caps["bottles"] else
+                        "CONFIG-TEAMS")
+                raise Refused(rule, "this engine does not play that variant")
             raise Refused("UNSUPPORTED", "this peer does not play that variant")
         round_ = Round(config, dealer, request["hands"], request.get("face_up"), self.bugs, deck,
                        ignore_dealer=self.version != PROTOCOL)
