@@ -84,8 +84,8 @@ __all__ = [
 ]
 
 QUESTION_ROUNDS = 100
-"""How many random rounds the position questions are drawn from by default (one question of
-each kind per round)."""
+"""How many random rounds ``bottleimp conformance`` draws its position questions from by default
+(one question of each kind per round; ``run_harness`` asks none unless told)."""
 
 MIN_REFUSALS = 3
 """How many times a run sends each kind of illegal request at least (where the peer's
@@ -117,7 +117,7 @@ def run_harness(
     bottles: Sequence[int] | None = None,
     teams: bool | None = None,
     min_refusals: int = MIN_REFUSALS,
-    questions: int = QUESTION_ROUNDS,
+    questions: int = 0,
 ) -> HarnessReport:
     """Play ``examples`` generated games against ``command`` (seeded by ``seed``) and report.
 
