@@ -80,6 +80,16 @@ class Capabilities:
         wanted = {card.rank for card in edition_deck(config.edition, config.players)}
         return tuple(card for card in declared if card.rank in wanted)
 
+    def playing_deck(self, config: Config) -> tuple[Card, ...]:
+        """The cards ``config``'s games are played with: the peer's own where it declared them
+        (ranks it left out keep the library's data), else the library's."""
+        declared = self.declared_deck(config)
+        if declared is None:
+            return config.cards
+        have = {card.rank for card in declared}
+        return tuple(sorted(declared + tuple(c for c in config.cards if c.rank not in have),
+                            key=lambda card: card.rank))
+
     def supports(self, config: Config) -> bool:
         """Whether a game of ``config`` lies inside these capabilities."""
         return (config.players in self.players and config.edition in self.editions

@@ -117,6 +117,11 @@ class DeckFault:
         """One line per card, as a person reads it."""
         if self.source == "inferred":
             return tuple(card.inferred_text() for card in self.cards)
+        if self.kind == "colours":
+            return tuple(card.text if card.library_colour is None or card.peer_colour is None
+                         else f"{card.edition} {card.rank}: the library {card.library_colour}; "
+                         f"the peer's deck puts it with the library's {card.peer_colour} cards"
+                         for card in self.cards)
         return tuple(card.text for card in self.cards)
 
     @property

@@ -190,8 +190,7 @@ def run_harness(
                     if peer_fault:
                         break
             if not peer_fault and questions and version != PROTOCOL_V1:
-                say(f"asking position questions from {questions} random rounds")
-                cases = list(position_questions(variants, questions, seed))
+                cases = list(position_questions(variants, questions, seed, capabilities))
                 try:
                     asked = ask_questions(slot.get(), cases, capabilities.ignore)
                 except PeerFault as fault:

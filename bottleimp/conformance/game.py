@@ -309,13 +309,10 @@ class _Game:
         """The cards ``new_round`` carries (protocol 2): the peer's own where it declared them."""
         if self.version == PROTOCOL_V1:
             return None
-        declared = self.capabilities.declared_deck(self.config) if self.use_declared else None
-        if declared is None:
+        if not self.use_declared:
             return self.config.cards
         # Ranks the peer left out keep the library's data; the data fault is reported apart.
-        have = {card.rank for card in declared}
-        return tuple(sorted(declared + tuple(c for c in self.config.cards if c.rank not in have),
-                            key=lambda card: card.rank))
+        return self.capabilities.playing_deck(self.config)
 
     def _round_request(self, index: int, dealer: int, hands: tuple[tuple[Card, ...], ...],
                        face_up: tuple[tuple[Card, ...], ...] | None) -> dict[str, JSON]:

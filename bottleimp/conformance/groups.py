@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["Group", "Nondeterminism", "group_failures", "check_determinism", "shrink_groups",
            "hypothesis_settings", "seed_alone_decides", "run_quietly"]
 
-REPLAYS = 2
+REPLAYS = 4
 """How many times each group's first game is played again to see whether the peer answers the
 same requests the same way."""
 

@@ -25,8 +25,9 @@ from ..formats.config_json import config_to_json
 from ..formats.json_input import JSON
 from ..formats.setup_entries import entry_from_gives
 from ..state import GameState, Phase
-from .capabilities import Variant
+from .capabilities import Capabilities, Variant
 from .peer import Peer
+from .protocol import with_deck
 from .remote_vectors import case_outcome
 from .vectors import Case, answer, bottles_to_json, ranks
 
@@ -113,8 +114,10 @@ def _round_questions(config: Config, rng: random.Random) -> dict[str, Case]:
     return found
 
 
-def position_questions(variants: Sequence[Variant], count: int, seed: int) -> Iterator[Case]:
-    """``count`` rounds' worth of questions (one of each kind per round) in random variants."""
+def position_questions(variants: Sequence[Variant], count: int, seed: int,
+                       capabilities: Capabilities | None = None) -> Iterator[Case]:
+    """``count`` rounds' worth of questions (one of each kind per round) in random variants,
+    on the peer's declared deck where it declared one (its logic is checked on its data)."""
     rng = random.Random(seed)
     for _ in range(count):
         variant = variants[rng.randrange(len(variants))]
@@ -125,6 +128,8 @@ def position_questions(variants: Sequence[Variant], count: int, seed: int) -> It
             teams = [order[0:2]] + [[seat] for seat in order[2:]]
         config = Config(players=variant.players, edition=variant.edition,
                         bottles=variant.bottles, teams=teams)
+        if capabilities is not None:
+            config = with_deck(config, capabilities.playing_deck(config))
         yield from _round_questions(config, rng).values()
 
 
