@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from ..editions import EDITIONS
 from ..errors import HarnessError, RecordError
 from ..conformance.lines import clip
-from .arguments import positive_int
+from .arguments import non_negative_int, positive_int
 
 if TYPE_CHECKING:
     from ..conformance.differential import HarnessReport
@@ -74,7 +74,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--no-teams", action="store_true", help="play no team games")
     parser.add_argument("--min-refusals", type=positive_int, default=3, metavar="N",
                         help="send every kind of illegal request at least N times (default 3)")
-    parser.add_argument("--questions", type=_count, default=100, metavar="N",
+    parser.add_argument("--questions", type=non_negative_int, default=100, metavar="N",
                         help="ask position questions (legal plays, trick, setup, scores) drawn "
                         "from N random rounds, apart from the games (default 100; 0: none)")
     parser.add_argument("--json", action="store_true",
@@ -113,16 +113,6 @@ def _print_error(message: str, as_json: bool) -> int:
     if as_json:
         print(json.dumps(error_to_json(message)))
     return 2
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
-    return value
 
 
 def _positive_float(text: str) -> float:
