@@ -1,13 +1,14 @@
-"""The differential harness: drive another implementation over ``bottleimp-protocol/2`` (or /1)
-and compare every answer with the library's.
+"""The differential harness: drive another implementation over ``bottleimp-protocol/3`` (or /2,
+/1) and compare every answer with the library's.
 
 ``run_harness`` asks the peer what it supports (its ``hello`` answer's ``capabilities``; a
 version-1 peer is assumed to support everything), narrows that by the command line, generates
 games inside it with Hypothesis (``scripts``: random deals, first dealers, setups and plays, and
 illegal requests of every kind in ``refusals.REFUSALS``), plays every game against the peer and
-the library side by side (``game``), groups the failures and shrinks one game per group
+the library side by side, going on after each disagreement (``game``), asks position questions
+apart from the games (``questions``), groups every disagreement and shrinks one game per group
 (``groups``), and reports (``report``). Disagreements that follow a card rather than a rule are
-put together as one ``DECK`` group (``deckcheck``).
+put together as ``DECK`` groups, colours and coins apart (``deckcheck``).
 
 A timeout, a crash or an answer that is not a JSON object stops the run (it need not repeat).
 Hypothesis is imported only when a run starts; ``HarnessError`` says so when it is missing.
@@ -121,11 +122,14 @@ def run_harness(
 ) -> HarnessReport:
     """Play ``examples`` generated games against ``command`` (seeded by ``seed``) and report.
 
-    Every game is played to its end or its first failure; a peer fault (timeout, crash,
-    malformed answer) stops the run. Failed games are grouped by their first disagreement, one
-    game per group is shrunk (the groups share ``shrink_seconds``) and written to ``out_dir``
-    (if given) as a record. ``players``, ``editions``, ``bottles`` and ``teams`` narrow what
-    the peer declares it supports; ``cwd`` is the peer's working directory."""
+    Every game is played to its end, resynchronised after each disagreement; a peer fault
+    (timeout, crash, malformed answer) stops the run. Every disagreement is grouped by its
+    request and rule, each group's first game is played again to find a non-deterministic peer,
+    one game per group is shrunk (the groups share ``shrink_seconds``) and written to
+    ``out_dir`` (if given) as a record. ``questions`` rounds' worth of position questions are
+    asked apart from the games (protocol 2 and later). ``players``, ``editions``, ``bottles``
+    and ``teams`` narrow what the peer declares it supports; ``cwd`` is the peer's working
+    directory."""
     _require_hypothesis()
     from hypothesis import given
     from hypothesis import seed as hypothesis_seed
