@@ -39,16 +39,18 @@ def _rules(report: HarnessReport) -> list[str]:
 def test_four_independent_bugs_give_four_groups_each_with_its_rule(tmp_path: Path) -> None:
     report = run_harness(_bugs("pass-reversed", "swap-colours", "random-dealer",
                                "devils-trick-assign"),
-                         examples=300, seed=0, shrink_seconds=20, out_dir=tmp_path)
-    assert _rules(report) == ["DECK", "SCORE-BOTTLE-PENALTY", "SETUP-ORDER", "SETUP-RESOLVE"]
+                         examples=30, seed=0, shrink_seconds=2, out_dir=tmp_path, questions=0)
+    assert _rules(report) == ["DEALER-ROTATION", "DECK", "SCORE-BOTTLE-PENALTY", "SETUP-RESOLVE"]
     by_rule = {group.rule: group for group in report.groups}
-    assert by_rule["SETUP-ORDER"].op == "new_round"
+    assert by_rule["DEALER-ROTATION"].op == "end_round"
     assert by_rule["SETUP-RESOLVE"].op == "setup"
     assert by_rule["SCORE-BOTTLE-PENALTY"].op == "scores"
+    assert by_rule["DECK"].op == "colours"
     deck = by_rule["DECK"].deck
-    assert deck is not None and deck.source == "inferred"
+    assert deck is not None and deck.source == "inferred" and deck.kind == "colours"
     assert {card.rank for card in deck.cards} <= {3, 4, 4.5}
-    assert sum(len(group.games) for group in report.groups) == report.failed
+    # Games go on after a disagreement: a game can be in several groups.
+    assert sum(len(group.games) for group in report.groups) > report.failed
     for group in report.groups:
         assert group.written is not None and validate_file(group.written).valid
         note = json.loads(dict(read_extensions(group.written))["_harness"])
@@ -62,20 +64,23 @@ def read_extensions(path: Path) -> tuple[tuple[str, str], ...]:
     return read_record_file(path).extensions
 
 
-@pytest.mark.parametrize(("bug", "rule"), [
-    ("pass-reversed", "SETUP-RESOLVE"),
-    ("random-dealer", "SETUP-ORDER"),
-    ("half-rank-int", "TRICK-PRICE"),
-    ("swap-colours", "DECK"),
-    ("wrong-coins", "DECK"),
+@pytest.mark.parametrize(("bug", "rule", "editions"), [
+    ("pass-reversed", "SETUP-RESOLVE", None),
+    ("random-dealer", "DEALER-ROTATION", None),
+    ("half-rank-int", "TRICK-PRICE", None),
+    ("swap-colours", "DECK", None),
+    # In the 54-card deck the bug also gives 9.5 and 33.5 the wrong coins: inferring four cards'
+    # coins needs more games than this test plays.
+    ("wrong-coins", "DECK", ["classic"]),
 ])
-def test_one_planted_bug_is_one_group_with_its_rule(bug: str, rule: str) -> None:
-    report = run_harness(_bugs(bug), examples=120, seed=3, shrink_seconds=2)
+def test_one_planted_bug_is_one_group_with_its_rule(bug: str, rule: str,
+                                                    editions: list[str] | None) -> None:
+    report = run_harness(_bugs(bug), examples=40, seed=3, shrink_seconds=2, editions=editions)
     assert _rules(report) == [rule]
 
 
 def test_the_faithful_peer_gives_no_group_and_agrees_on_every_refusal() -> None:
-    report = run_harness(PEER, examples=150, seed=11, shrink_seconds=1)
+    report = run_harness(PEER, examples=60, seed=11, shrink_seconds=1)
     assert report.groups == () and report.failed == 0 and report.unsupported == 0
     assert report.protocol == PROTOCOL
     for row in report.coverage:
@@ -131,13 +136,17 @@ def test_a_score_disagreement_shows_the_cards_and_coins_behind_each_number() -> 
 
 def test_a_declared_deck_is_one_data_fault_and_the_logic_is_checked_on_it() -> None:
     report = run_harness(_bugs("swap-colours", "wrong-coins", "pass-reversed") + ["--declare-deck"],
-                         examples=120, seed=2, shrink_seconds=2)
-    assert _rules(report) == ["DECK", "SETUP-RESOLVE"]
-    deck = next(group.deck for group in report.groups if group.rule == "DECK")
-    assert deck is not None and deck.source == "declared"
-    assert {(card.edition, card.rank) for card in deck.cards} == {
-        (edition, rank) for edition in ("classic", "matagot-2024") for rank in (3, 4, 9, 33)
+                         examples=30, seed=2, shrink_seconds=2)
+    assert _rules(report) == ["DECK", "DECK", "SETUP-RESOLVE"]
+    decks = {group.op: group.deck for group in report.groups if group.rule == "DECK"}
+    colours, coins = decks["colours"], decks["coins"]
+    assert colours is not None and colours.source == "declared"
+    assert coins is not None and coins.source == "declared"
+    assert {(card.edition, card.rank) for card in colours.cards} == {
+        (edition, rank) for edition in ("classic", "matagot-2024") for rank in (3, 4)
     } | {("matagot-2024", 4.5)}
+    assert {(card.edition, card.rank) for card in coins.cards} == {
+        (edition, rank) for edition in ("classic", "matagot-2024") for rank in (9, 33)}
 
 
 def test_new_round_carries_the_deck_and_the_referee_plays_it() -> None:
@@ -155,7 +164,7 @@ def test_new_round_carries_the_deck_and_the_referee_plays_it() -> None:
     deck[0] = [first[0], "green", 9]
     answer = referee.handle({"op": "new_round", "config": {"players": 3}, "dealer": 0,
                              "hands": [[c.rank for c in h] for h in hands], "deck": deck})
-    assert answer == {"ok": True, "to_act": 1}
+    assert answer == {"ok": True, "dealer": 0, "to_act": 1}
     state = referee.state
     assert state is not None and state.config.card(1).coins == 9
     deck[1] = [19, "blue", 1]
@@ -175,7 +184,7 @@ def test_games_stay_inside_the_declared_capabilities() -> None:
     limited = PEER + ["--players", "3,4", "--editions", "classic", "--bottles", "1", "--no-teams"]
     report = run_harness(limited, examples=60, seed=4, shrink_seconds=1)
     assert report.capabilities == Capabilities(players=(3, 4), editions=("classic",),
-                                               bottles=(1,), teams=False)
+                                               bottles=(1,), teams=False, set_position=True)
     assert report.failed == 0 and report.unsupported == 0 and report.groups == ()
     assert all(row.unsupported == 0 for row in report.coverage)
     teams = next(row for row in report.coverage if row.kind == "config-teams")
@@ -306,7 +315,7 @@ def test_the_table_and_the_printed_failures_are_json_not_python(
     main(["conformance", "--cmd", command, "--examples", "10", "--shrink-seconds", "2",
           "--out", str(tmp_path)])
     out = capsys.readouterr().out
-    assert "group  games  request  rule" in out and "SCORE-BOTTLE-PENALTY" in out
+    assert "group  games  disagreements  request  rule" in out and "SCORE-BOTTLE-PENALTY" in out
     for line in out.splitlines():
         for label in ("request:", "library:", "peer:   ", "detail: "):
             if line.strip().startswith(label.strip()):

@@ -211,8 +211,8 @@ def test_command_reports_a_planted_bug_and_the_record_it_wrote(
                    "--examples", "4", "--out", str(tmp_path)])
     out = capsys.readouterr().out
     assert status == 1
-    assert re.fullmatch(r"0 passed, \d+ failed", out.splitlines()[-1])
-    assert "SCORE-BOTTLE-PENALTY" in out and "owns 1 bottle(s)" in out
+    assert re.fullmatch(r"0 passed, \d+ failed \(\d+ disagreements?\)", out.splitlines()[-1])
+    assert "SCORE-BOTTLE-PENALTY" in out and "owns 1 bottle;" in out
     assert list(tmp_path.glob("harness-failure-seed0-group1.json"))
 
 
@@ -309,7 +309,7 @@ def test_referee_refuses_a_deal_that_is_not_the_deck_DEAL_COUNTS() -> None:
 
 def test_referee_takes_a_setup_whole_or_not_at_all_SETUP_FROM_DEALT() -> None:
     referee = Referee()
-    assert referee.handle(_new_round(4)) == {"ok": True, "to_act": 1}
+    assert referee.handle(_new_round(4)) == {"ok": True, "dealer": 0, "to_act": 1}
     state = referee.state
     assert state is not None
     hand = [card.rank for card in state.round.hands[1]]

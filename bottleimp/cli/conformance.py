@@ -11,7 +11,9 @@
 - ``--serve``: the library itself answers the protocol on stdin/stdout.
 
 Exit status: 0 everything agrees; 1 something failed; 2 the run could not start (bad options,
-Hypothesis missing, the command cannot be started, unreadable cases).
+Hypothesis missing, the command cannot be started, unreadable cases). With ``--json`` exactly one
+JSON object is printed on stdout in every case, exit status 2 included (format
+``bottleimp-conformance-report/1``, schema ``spec/reports/conformance-report.schema.json``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..editions import EDITIONS
 from ..errors import HarnessError, RecordError
-from .arguments import positive_int
+from ..conformance.lines import clip
+from .arguments import non_negative_int, positive_int
 
 if TYPE_CHECKING:
     from ..conformance.differential import HarnessReport
@@ -72,9 +75,45 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--no-teams", action="store_true", help="play no team games")
     parser.add_argument("--min-refusals", type=positive_int, default=3, metavar="N",
                         help="send every kind of illegal request at least N times (default 3)")
+    parser.add_argument("--questions", type=non_negative_int, default=100, metavar="N",
+                        help="ask position questions (legal plays, trick, setup, scores) drawn "
+                        "from N random rounds, apart from the games (default 100; 0: none)")
     parser.add_argument("--json", action="store_true",
                         help="print the result as one JSON object instead of tables")
     parser.set_defaults(run=run, parser=parser)
+    _json_usage_errors(parser)
+
+
+def _json_usage_errors(parser: argparse.ArgumentParser) -> None:
+    """Make a usage error print the report's JSON object too when ``--json`` was given (the
+    options are parsed before ``run`` can see them)."""
+    parse_known = parser.parse_known_args
+    usage_error = parser.error
+    given: list[str] = []
+
+    def remember(args: Sequence[str] | None = None, namespace: Any = None) -> Any:
+        given[:] = list(args or [])
+        return parse_known(args, namespace)
+
+    def error(message: str) -> Any:
+        if "--json" in given:
+            _print_error(message, as_json=True)
+            parser.exit(2)
+        usage_error(message)
+
+    setattr(parser, "parse_known_args", remember)
+    setattr(parser, "error", error)
+
+
+def _print_error(message: str, as_json: bool) -> int:
+    """A run that could not start: the message on stderr, and with ``--json`` the report's one
+    JSON object on stdout. Returns exit status 2."""
+    from ..conformance.report import error_to_json
+
+    print(f"bottleimp conformance: {message}", file=sys.stderr)
+    if as_json:
+        print(json.dumps(error_to_json(message)))
+    return 2
 
 
 def _positive_float(text: str) -> float:
@@ -120,11 +159,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             command = shlex.split(args.cmd)
         except ValueError as error:
-            print(f"bottleimp conformance: --cmd: {error}", file=sys.stderr)
-            return 2
+            return _print_error(f"--cmd: {error}", args.json)
         if not command:
-            print("bottleimp conformance: --cmd is empty", file=sys.stderr)
-            return 2
+            return _print_error("--cmd is empty", args.json)
     if args.vectors is not None:
         if not args.vectors:
             from ..conformance.vectors import conformance_data
@@ -140,14 +177,16 @@ def run(args: argparse.Namespace) -> int:
 def _vectors(directory: str, as_json: bool) -> int:
     from ..conformance.vectors import check_suite
 
+    from ..conformance.report import REPORT_FORMAT
+
     try:
         outcomes = check_suite(directory)
     except RecordError as error:
-        print(f"bottleimp conformance: {error}", file=sys.stderr)
-        return 2
+        return _print_error(str(error), as_json)
     failed = [outcome for outcome in outcomes if not outcome.passed]
     if as_json:
         print(json.dumps({
+            "format": REPORT_FORMAT, "mode": "vectors", "exit_status": 1 if failed else 0,
             "summary": {"passed": len(outcomes) - len(failed), "failed": len(failed)},
             "failures": [{"where": o.case.where, "description": o.case.description,
                           "expected": o.case.expected, "library": o.actual,
@@ -171,8 +210,7 @@ def _remote_vectors(command: list[str], args: argparse.Namespace) -> int:
     try:
         report = run_remote_vectors(command, args.vectors, timeout=args.timeout, cwd=args.cwd)
     except (HarnessError, RecordError, OSError) as error:
-        print(f"bottleimp conformance: {error}", file=sys.stderr)
-        return 2
+        return _print_error(str(error), args.json)
     if args.json:
         print(json.dumps(_remote_json(report)))
     else:
@@ -181,7 +219,11 @@ def _remote_vectors(command: list[str], args: argparse.Namespace) -> int:
 
 
 def _remote_json(report: RemoteReport) -> dict[str, Any]:
+    from ..conformance.report import REPORT_FORMAT
+
     return {
+        "format": REPORT_FORMAT, "mode": "remote-vectors",
+        "exit_status": 1 if report.failed else 0,
         "kinds": report.counts(),
         "failures": [{"where": o.case.where, "kind": o.case.kind,
                       "description": o.case.description, "keys": list(o.keys),
@@ -234,10 +276,10 @@ def _differential(command: list[str], args: argparse.Namespace) -> int:
             bottles=args.bottles,
             teams=False if args.no_teams else None,
             min_refusals=args.min_refusals,
+            questions=args.questions,
         )
     except (HarnessError, OSError) as error:
-        print(f"bottleimp conformance: {error}", file=sys.stderr)
-        return 2
+        return _print_error(str(error), args.json)
     if args.json:
         print(json.dumps(report_to_json(report)))
         return 0 if report.ok else 1
@@ -252,29 +294,57 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
     if report.peer_fault is not None:
         print("the run stops: " + describe(report.peer_fault))
     if report.groups:
-        rows: list[tuple[str, ...]] = [("group", "games", "request", "rule", "shrunk game",
-                                        "record")]
+        rows: list[tuple[str, ...]] = [("group", "games", "disagreements", "request", "rule",
+                                        "shrunk game", "record")]
         for group in report.groups:
             record = str(group.written) if group.written is not None else (
                 "(not written)" if group.failure is not None else "-")
             size = group.size_text + ("" if group.shrunk or group.failure is None else
                                       " (not shrunk)")
-            rows.append((str(group.number), str(len(group.games)), group.op, group.rule, size,
-                         record))
+            rows.append((str(group.number), str(len(group.games)), str(group.count or "-"),
+                         group.op, group.rule, size, record))
         _table(rows)
         for group in report.groups:
             if group.deck is not None:
                 origin = "declared by the peer" if group.deck.source == "declared" else \
                     "the same cards always differ: the deck data look wrong"
-                print(f"group {group.number} [DECK] ({origin}):")
-                for card in group.deck.cards:
-                    print(f"  {card.text}")
+                what = "which cards share a colour" if group.deck.kind == "colours" else "coins"
+                print(f"group {group.number} [DECK, {what}] ({origin}):")
+                for line in group.deck.lines:
+                    print(f"  {line}")
             if group.failure is not None:
                 print(f"group {group.number}, first in game {group.games[0]}; "
                       f"{'smallest game found' if group.shrunk else 'its game'}: "
                       + describe(group.failure))
+            if group.not_shrunk is not None and group.failure is not None:
+                print(f"  not shrunk: {group.not_shrunk}")
             if group.write_error is not None:
                 print(f"bottleimp conformance: {group.write_error}", file=sys.stderr)
+    for finding in report.nondeterministic:
+        print(f"the peer is not deterministic (group {finding.group}, game {finding.game}): after "
+              f"the same {finding.after} requests it answered {json.dumps(finding.request)}")
+        print(f"  first: {json.dumps(finding.first)}")
+        print(f"  again: {json.dumps(finding.again)}")
+    for note in report.notes:
+        print(f"note: {note}")
+    if report.questions:
+        print("position questions (apart from the games):")
+        asked: list[tuple[str, ...]] = [("kind", "asked", "agreed", "failed", "unsupported",
+                                         "rules")]
+        for question in report.questions:
+            asked.append((question.kind, str(question.asked), str(question.agreed),
+                          str(question.failed), str(question.unsupported),
+                          ", ".join(f"{rule} {count}" for rule, count in question.rules) or "-"))
+        _table(asked, indent="  ")
+        for question in report.questions:
+            example = question.example
+            if example is not None:
+                print(f"  first {question.kind} question that differs "
+                      f"[{example.get('rule')}]: {json.dumps(example.get('request'))}")
+                print(f"    library: {json.dumps(example.get('library'))}")
+                print(f"    peer:    {clip(json.dumps(example.get('peer')), 4000)}")
+    if report.questions_fault is not None:
+        print(f"the position questions stop: the peer fails ({report.questions_fault})")
     if not greeted:
         print(report.summary)
         return

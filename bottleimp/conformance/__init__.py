@@ -1,14 +1,19 @@
 """Conformance: checking another implementation against the library.
 
 - ``vectors``: language-neutral cases (``spec/conformance/``) and the library's answers to them.
-- ``protocol``: the library's side of ``bottleimp-protocol/2`` and /1 (``Referee``, ``serve``).
+- ``protocol``: the library's side of ``bottleimp-protocol/3``, /2 and /1 (``Referee``, ``serve``).
 - ``capabilities``: what a peer declares it supports, and the variants inside it.
 - ``peer``: the implementation under test as a subprocess, within timeouts.
 - ``refusals``: every kind of illegal request the harness sends.
 - ``explain``: the rule and the minimal difference of a disagreement.
 - ``deckcheck``: deck data faults, declared or inferred.
-- ``differential``: games generated and played against a peer, failures grouped, shrunk and
-  written, refusal coverage counted.
+- ``scripts``: the games Hypothesis generates.
+- ``game``: one game played against a peer, resynchronised after each disagreement.
+- ``position``: a round's position as ``set_position`` carries it.
+- ``groups``: disagreements grouped, a non-deterministic peer found, one game per group shrunk.
+- ``questions``: position-level questions asked apart from the games.
+- ``report``: the run's report, as text, JSON (``bottleimp-conformance-report/1``) and records.
+- ``differential``: the run itself (``run_harness``).
 - ``remote_vectors``: the conformance cases asked of a peer through the protocol.
 """
 

@@ -50,6 +50,9 @@ class Capabilities:
     teams: bool = True
     decks: tuple[tuple[str, tuple[Card, ...]], ...] = field(default=(), converter=_frozen_decks)
     ignore: tuple[str, ...] = ()
+    set_position: bool = False
+    """Version 3: the peer takes a position whole (``set_position``); a version-1 or -2 peer,
+    or one that does not declare it, is resynchronised at the next round instead."""
 
     def narrowed(self, *, players: Iterable[int] | None = None,
                  editions: Iterable[str] | None = None, bottles: Iterable[int] | None = None,
@@ -65,6 +68,7 @@ class Capabilities:
             teams=self.teams if teams is None else self.teams and teams,
             decks=dict(self.decks),
             ignore=self.ignore,
+            set_position=self.set_position,
         )
 
     def declared_deck(self, config: Config) -> tuple[Card, ...] | None:
@@ -75,6 +79,16 @@ class Capabilities:
             return None
         wanted = {card.rank for card in edition_deck(config.edition, config.players)}
         return tuple(card for card in declared if card.rank in wanted)
+
+    def playing_deck(self, config: Config) -> tuple[Card, ...]:
+        """The cards ``config``'s games are played with: the peer's own where it declared them
+        (ranks it left out keep the library's data), else the library's."""
+        declared = self.declared_deck(config)
+        if declared is None:
+            return config.cards
+        have = {card.rank for card in declared}
+        return tuple(sorted(declared + tuple(c for c in config.cards if c.rank not in have),
+                            key=lambda card: card.rank))
 
     def supports(self, config: Config) -> bool:
         """Whether a game of ``config`` lies inside these capabilities."""
@@ -109,6 +123,8 @@ class Capabilities:
             data["decks"] = {edition: deck_to_json(cards) for edition, cards in self.decks}
         if self.ignore:
             data["ignore"] = list(self.ignore)
+        if self.set_position:
+            data["set_position"] = True
         return data
 
 
@@ -123,7 +139,7 @@ class Variant:
     teams: bool
 
 
-_KEYS: Final = ({"players", "editions", "bottles", "teams"}, {"decks", "ignore"})
+_KEYS: Final = ({"players", "editions", "bottles", "teams"}, {"decks", "ignore", "set_position"})
 
 
 def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabilities:
@@ -147,6 +163,9 @@ def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabil
     teams = obj.get("teams", True)
     if not isinstance(teams, bool):
         raise RecordError(child(path, "teams"), "expected true or false")
+    set_position = obj.get("set_position", False)
+    if not isinstance(set_position, bool):
+        raise RecordError(child(path, "set_position"), "expected true or false")
     decks: dict[str, tuple[Card, ...]] = {}
     if obj.get("decks") is not None:
         decks_path = child(path, "decks")
@@ -155,4 +174,4 @@ def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabil
     ignore = tuple(expect_str(item, child(child(path, "ignore"), i))
                    for i, item in enumerate(expect_list(obj.get("ignore", []), child(path, "ignore"))))
     return Capabilities(players=players, editions=tuple(editions), bottles=bottles, teams=teams,
-                        decks=decks, ignore=ignore)
+                        decks=decks, ignore=ignore, set_position=set_position)

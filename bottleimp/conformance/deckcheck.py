@@ -1,13 +1,16 @@
 """Data faults rather than logic faults: when the peer's deck data differ from the library's.
 
-Two ways to find them:
+Three kinds are told apart: which cards share a colour (it changes play: a ``colours`` fault),
+a consistent renaming of the colours' names (play cannot show it: a note, never a failure), and
+the cards' coins (a ``coins`` fault). Two ways to find them:
 
 - ``declared_deck_fault``: the peer declared its own deck in its ``hello`` answer; each card
   whose colour or coins differ from the library's (or a rank it lacks or adds) is reported once,
   and the games are then played on the peer's own data, so that its logic is checked apart.
 - ``infer_deck_fault``: the peer declared nothing, and disagreements follow a card rather than a
-  rule. Legal-play disagreements say which cards the peer takes for the led colour; score
-  disagreements say which seats' coins differ. A few cards (at most ``MAX_CARDS``) that, given
+  rule. Legal-play disagreements (and plays refused for not following) say which cards the peer
+  takes for the led colour; score disagreements say which seats' coins differ, and so which
+  card "scores as 2 coins, the deck gives 3". A few cards (at most ``MAX_CARDS``) that, given
   other colours or coins, make the library give exactly the peer's answers in several failed
   games are a data fault; the games they explain form one ``DECK`` group.
 """
@@ -27,13 +30,14 @@ from ..engine import legal_actions
 from ..formats.json_input import JSON
 from ..rules.scoring import round_scores
 from ..state import GameState, Phase
+from .lines import plural
 from .vectors import same_json
 
 if TYPE_CHECKING:
     from .capabilities import Capabilities
-    from .differential import Failure
+    from .game import Failure
 
-__all__ = ["CardFault", "DeckFault", "declared_deck_fault", "infer_deck_fault", "MAX_CARDS"]
+__all__ = ["CardFault", "DeckFault", "declared_deck_faults", "infer_deck_faults", "MAX_CARDS"]
 
 MAX_CARDS: Final = 10
 """The most cards an inferred data fault may involve (more is a logic fault)."""
@@ -64,15 +68,23 @@ class CardFault:
                 {"colour": self.library_colour, "coins": self.library_coins},
                 "peer": {"colour": self.peer_colour, "coins": self.peer_coins}}
 
+    def inferred_text(self) -> str:
+        """What the games show of the card: the colour it follows or the coins it scores."""
+        if self.peer_colour is not None:
+            return (f"card {self.rank} follows the library's {self.peer_colour} cards; the deck "
+                    f"makes it {self.library_colour}")
+        return (f"card {self.rank} scores as {plural(self.peer_coins, 'coin')}, the deck gives "
+                f"{self.library_coins}")
+
     @property
     def text(self) -> str:
         library = "no such card" if self.library_colour is None else \
-            f"{self.library_colour}, {self.library_coins} coins"
+            f"{self.library_colour}, {plural(self.library_coins, 'coin')}"
         if self.peer_colour is None and self.peer_coins is None:
             peer = "unknown"
         else:
             peer = ", ".join(part for part in (
-                self.peer_colour, None if self.peer_coins is None else f"{self.peer_coins} coins")
+                self.peer_colour, None if self.peer_coins is None else plural(self.peer_coins, "coin"))
                 if part)
         where = f"{self.edition} " if self.edition else ""
         return f"{where}{self.rank}: the library {library}; the peer {peer}"
@@ -80,14 +92,16 @@ class CardFault:
 
 @frozen
 class DeckFault:
-    """The cards whose data differ (``source``: ``declared`` or ``inferred``), and for an
-    inferred fault the colours and coin changes that explain the failed games."""
+    """The cards whose data differ (``source``: ``declared`` or ``inferred``; ``kind``:
+    ``colours`` or ``coins``), and for an inferred fault the colours and coin changes that
+    explain the failed games."""
 
     source: str
     cards: tuple[CardFault, ...]
     colours: tuple[tuple[Card, Colour], ...] = ()
     coins: tuple[tuple[Card, int], ...] = ()
     explained: frozenset[int] = field(factory=frozenset, eq=False)
+    kind: str = "colours"
 
     def explains(self, failure: Failure) -> bool:
         """Whether the failed game is one this data fault explains."""
@@ -95,16 +109,44 @@ class DeckFault:
                                                           dict(self.coins))
 
     def to_json(self) -> dict[str, JSON]:
-        return {"source": self.source, "cards": [card.to_json() for card in self.cards]}
+        return {"source": self.source, "kind": self.kind,
+                "cards": [card.to_json() for card in self.cards]}
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """One line per card, as a person reads it."""
+        if self.source == "inferred":
+            return tuple(card.inferred_text() for card in self.cards)
+        if self.kind == "colours":
+            return tuple(card.text if card.library_colour is None or card.peer_colour is None
+                         else f"{card.edition} {card.rank}: the library {card.library_colour}; "
+                         f"the peer's deck puts it with the library's {card.peer_colour} cards"
+                         for card in self.cards)
+        return tuple(card.text for card in self.cards)
 
     @property
     def text(self) -> str:
-        return "; ".join(card.text for card in self.cards)
+        return "; ".join(self.lines)
 
 
-def declared_deck_fault(capabilities: Capabilities, editions: Iterable[str]) -> DeckFault | None:
-    """The differences between the decks the peer declared and the library's, for ``editions``."""
-    faults: list[CardFault] = []
+def _renaming(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """The library colour -> peer colour naming that most cards follow (one to one)."""
+    counts = Counter(pairs)
+    naming: dict[str, str] = {}
+    for (mine, theirs), _ in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        if mine not in naming and theirs not in naming.values():
+            naming[mine] = theirs
+    return naming
+
+
+def declared_deck_faults(capabilities: Capabilities,
+                         editions: Iterable[str]) -> tuple[tuple[DeckFault, ...], tuple[str, ...]]:
+    """The differences between the decks the peer declared and the library's, for ``editions``:
+    a ``colours`` fault (cards that share a colour in one deck and not in the other, and ranks
+    one deck lacks), a ``coins`` fault, and notes for a consistent renaming of colours."""
+    colour_faults: list[CardFault] = []
+    coin_faults: list[CardFault] = []
+    notes: list[str] = []
     declared = dict(capabilities.decks)
     for edition in sorted(editions):
         cards = declared.get(edition)
@@ -112,16 +154,33 @@ def declared_deck_fault(capabilities: Capabilities, editions: Iterable[str]) -> 
             continue
         library = {card.rank: card for card in edition_deck(edition, 6 if edition != "classic" else 4)}
         peer = {card.rank: card for card in cards}
+        both = sorted(set(library) & set(peer))
+        naming = _renaming([(library[r].colour.value, peer[r].colour.value) for r in both])
+        renamed = {mine: theirs for mine, theirs in naming.items() if mine != theirs}
+        if renamed:
+            notes.append(f"{edition}: the peer's deck names the colours otherwise ("
+                         + ", ".join(f"the library's {m} is its {p}" for m, p in sorted(renamed.items()))
+                         + "); play cannot show a renaming, so it is no failure")
+        back = {theirs: mine for mine, theirs in naming.items()}
         for rank in sorted(set(library) | set(peer)):
             mine, theirs = library.get(rank), peer.get(rank)
-            if mine is not None and theirs is not None and mine is theirs:
+            if mine is None or theirs is None:
+                colour_faults.append(CardFault(
+                    edition, rank,
+                    None if mine is None else mine.colour.value, None if mine is None else mine.coins,
+                    None if theirs is None else theirs.colour.value,
+                    None if theirs is None else theirs.coins))
                 continue
-            faults.append(CardFault(
-                edition, rank,
-                None if mine is None else mine.colour.value, None if mine is None else mine.coins,
-                None if theirs is None else theirs.colour.value,
-                None if theirs is None else theirs.coins))
-    return DeckFault("declared", tuple(faults)) if faults else None
+            plays_as = back.get(theirs.colour.value, theirs.colour.value)
+            if plays_as != mine.colour.value:
+                colour_faults.append(CardFault(edition, rank, mine.colour.value, mine.coins,
+                                               plays_as, None))
+            if theirs.coins != mine.coins:
+                coin_faults.append(CardFault(edition, rank, mine.colour.value, mine.coins,
+                                             None, theirs.coins))
+    faults = tuple(DeckFault("declared", tuple(found), kind=kind)
+                   for kind, found in (("colours", colour_faults), ("coins", coin_faults)) if found)
+    return faults, tuple(notes)
 
 
 # --- inference --------------------------------------------------------------------------------
@@ -197,11 +256,32 @@ def _recoloured(state: GameState, colours: dict[Card, Colour]) -> GameState:
     ))
 
 
+def _play_refusal_explained(failure: Failure, colours: dict[Card, Colour]) -> bool:
+    """A play the two sides judge otherwise for following the led colour, which the peer's
+    judgement follows once the cards have the given colours."""
+    before = failure.before
+    last = failure.exchanges[-1]
+    if before is None or last.actual is None or failure.disagreement is None \
+            or failure.disagreement.rule not in _COLOUR_RULES or before.phase is not Phase.PLAY:
+        return False
+    card = before.config.cards_by_rank.get(last.request.get("card"))  # type: ignore[arg-type]
+    if card is None:
+        return False
+    try:
+        legal = {a.card.rank for a in legal_actions(_recoloured(before, colours))
+                 if isinstance(a, Play)}
+    except Exception:  # a recoloured state the engine rejects explains nothing
+        return False
+    return (card.rank in legal) == (last.actual.get("ok") is True)
+
+
 def _colours_explain(failure: Failure, colours: dict[Card, Colour]) -> bool:
     before = failure.before
     last = failure.exchanges[-1]
     if before is None or last.actual is None or not colours:
         return False
+    if last.request.get("op") == "play":
+        return _play_refusal_explained(failure, colours)
     if _colour_pairs(failure) is None:
         return False
     try:
@@ -291,8 +371,9 @@ def _greedy(sets: Sequence[Iterable[Card]], limit: int) -> list[Card]:
     return chosen
 
 
-def infer_deck_fault(failures: Sequence[Failure]) -> DeckFault | None:
-    """A data fault that explains several of ``failures`` (see the module), or ``None``."""
+def infer_deck_faults(failures: Sequence[Failure]) -> tuple[DeckFault, ...]:
+    """The data faults that explain several of ``failures`` (see the module): a ``colours``
+    fault, a ``coins`` fault, either, both or none."""
     colour_failures = [(f, p) for f in failures if (p := _colour_pairs(f)) is not None and p[1]]
     colour_options: list[tuple[Card, Colour]] = []
     if len(colour_failures) >= 2:
@@ -352,22 +433,25 @@ def infer_deck_fault(failures: Sequence[Failure]) -> DeckFault | None:
         if score < best + 2:
             break
         best, colours, chosen_coins = score, next_colours, next_coins
-    coins = chosen_coins
-    explained = [f for f in failures if _explained(f, colours, coins)]
-    if len(explained) < 2:
-        return None
-    faults: list[CardFault] = []
-    for changed in sorted(set(colours) | set(coins),
-                          key=lambda card: (rank_key(card), card.colour.value, card.coins)):
-        new_colour = colours.get(changed)
-        new_delta = coins.get(changed)
-        editions = sorted({f.script.config.edition for f in explained
-                           if changed in f.script.config.cards_by_rank.values()})
-        faults.append(CardFault(", ".join(editions) or None, changed.rank, changed.colour.value,
-                                changed.coins, None if new_colour is None else new_colour.value,
-                                None if new_delta is None else changed.coins + new_delta))
-    faults.sort(key=lambda fault: (fault.rank, fault.edition or ""))
-    return DeckFault("inferred", tuple(faults),
-                     tuple(sorted(colours.items(), key=lambda i: rank_key(i[0]))),
-                     tuple(sorted(coins.items(), key=lambda i: rank_key(i[0]))),
-                     frozenset(id(f) for f in explained))
+    faults: list[DeckFault] = []
+    for kind, colour_map, coin_map in (("colours", colours, {}), ("coins", {}, chosen_coins)):
+        explained = [f for f in failures if _explained(f, colour_map, coin_map)]
+        if len(explained) < 2:
+            continue
+        cards: list[CardFault] = []
+        for changed in sorted(set(colour_map) | set(coin_map),
+                              key=lambda card: (rank_key(card), card.colour.value, card.coins)):
+            new_colour = colour_map.get(changed)
+            new_delta = coin_map.get(changed)
+            editions = sorted({f.script.config.edition for f in explained
+                               if changed in f.script.config.cards_by_rank.values()})
+            cards.append(CardFault(", ".join(editions) or None, changed.rank,
+                                   changed.colour.value, changed.coins,
+                                   None if new_colour is None else new_colour.value,
+                                   None if new_delta is None else changed.coins + new_delta))
+        cards.sort(key=lambda fault: (fault.rank, fault.edition or ""))
+        faults.append(DeckFault("inferred", tuple(cards),
+                                tuple(sorted(colour_map.items(), key=lambda i: rank_key(i[0]))),
+                                tuple(sorted(coin_map.items(), key=lambda i: rank_key(i[0]))),
+                                frozenset(id(f) for f in explained), kind))
+    return tuple(faults)

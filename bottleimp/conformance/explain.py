@@ -22,6 +22,7 @@ from ..formats.json_input import JSON
 from ..rules.play import trick_price
 from ..rules.registry import RULE_FUNCTIONS
 from ..state import GameState
+from .lines import plural
 from .vectors import same_json
 
 __all__ = ["Disagreement", "explain", "card_json"]
@@ -87,20 +88,51 @@ def explain(before: GameState | None, after: GameState | None, request: dict[str
         return _play(before, expected, actual, problem)
     if op == "scores":
         return _scores(before, expected, actual, problem)
+    if op == "end_round":
+        return _end_round(before, expected, actual, problem)
     return Disagreement("PROTOCOL", problem, {})
+
+
+def _end_round(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
+               problem: str) -> Disagreement:
+    """The end of a round (version 3): whether the game is over (rule GAME-END), else who deals
+    next (rule DEALER-ROTATION)."""
+    dealer = before.round.dealer
+    if not same_json(expected.get("game_over"), actual.get("game_over")):
+        return Disagreement("GAME-END", problem, {"library_game_over": expected.get("game_over"),
+                                                  "peer_game_over": actual.get("game_over"),
+                                                  "rounds_played": before.round.index + 1})
+    want, got = expected.get("dealer"), actual.get("dealer")
+    return Disagreement(
+        "DEALER-ROTATION",
+        f"seat {dealer} dealt this round: the deal passes clockwise to seat {want}; the peer "
+        f"says seat {json.dumps(got)} deals next",
+        {"dealt": dealer, "library_next_dealer": want, "peer_next_dealer": got})
 
 
 def _new_round(before: GameState, request: dict[str, JSON], expected: dict[str, JSON],
                actual: dict[str, JSON], problem: str) -> Disagreement:
     players = before.config.players
     got = actual.get("to_act")
-    detail: dict[str, JSON] = {"dealer": request.get("dealer"), "library_first": expected.get("to_act"),
-                               "peer_first": got}
+    dealer = before.round.dealer
+    if "dealer" in expected and not same_json(expected["dealer"], actual.get("dealer")):
+        # Version 3: the peer says who deals. The first round's dealer is the one named
+        # (FIRST-DEALER); a later round's is the rotation's (DEALER-ROTATION).
+        first = request.get("round", 0) == 0
+        return Disagreement(
+            "FIRST-DEALER" if first else "DEALER-ROTATION",
+            f"seat {dealer} deals this round" + (" (named by the request)" if "dealer" in request
+                                                 else "") + f"; the peer says seat "
+            f"{json.dumps(actual.get('dealer'))}",
+            {"library_dealer": dealer, "peer_dealer": actual.get("dealer"),
+             "dealer_named": "dealer" in request})
+    detail: dict[str, JSON] = {"dealer": dealer, "dealer_named": "dealer" in request,
+                               "library_first": expected.get("to_act"), "peer_first": got}
     if isinstance(got, int) and not isinstance(got, bool) and 0 <= got < players:
         detail["peer_dealer_seems"] = (got - 1) % players
         problem = (f"the first seat to give its setup is the dealer's left: seat "
                    f"{expected.get('to_act')}; the peer says seat {got}, as if seat "
-                   f"{(got - 1) % players} dealt, not seat {request.get('dealer')}")
+                   f"{(got - 1) % players} dealt, not seat {dealer}")
     return Disagreement("SETUP-ORDER", problem, detail)
 
 
@@ -252,9 +284,10 @@ def _scores(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON
     if "SCORE-BOTTLE-PENALTY" in rules:
         rule = "SCORE-BOTTLE-PENALTY"
     text = "; ".join(f"seat {row['seat']}: the library {row['library']}, the peer {row['peer']}"
-                     + (f" (owns {row['owns_bottles']} bottle(s); the Devil's Trick holds "
-                        f"{row['devils_trick_coins']} coins)" if "owns_bottles" in row else
-                        f" ({row.get('captured_coins')} coins captured)")
+                     + (f" (owns {plural(row['owns_bottles'], 'bottle')}; the Devil's Trick "
+                        f"holds {plural(row['devils_trick_coins'], 'coin')})"
+                        if "owns_bottles" in row else
+                        f" ({plural(row.get('captured_coins'), 'coin')} captured)")
                      for row in seats if isinstance(row, dict))
     return Disagreement(rule, f"the scores differ: {text}" if text else problem, {"seats": seats})
 

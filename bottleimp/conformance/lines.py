@@ -68,3 +68,8 @@ def clip(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit]}... ({len(text)} characters in all)"
+
+
+def plural(count: object, noun: str) -> str:
+    """A count and its noun, singular for one: ``1 coin``, ``2 coins``, ``-1 coin``."""
+    return f"{count} {noun}" if count in (1, -1) else f"{count} {noun}s"

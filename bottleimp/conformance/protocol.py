@@ -1,4 +1,4 @@
-"""The library's side of ``bottleimp-protocol/2`` (and /1) (normative text: spec/protocol.md).
+"""The library's side of ``bottleimp-protocol/3`` (and /2, /1) (normative text: spec/protocol.md).
 
 The protocol is JSON lines: one request per line on the implementation's stdin, one answer per
 line on its stdout. ``Referee`` answers every request through the engine, so the answers it gives
@@ -33,6 +33,9 @@ from ..formats.json_input import (
     loads_json,
 )
 from ..formats.setup_entries import gives_from_entry
+from ..formats.state_json import state_from_json
+from ..rules.deal import next_dealer
+from ..rules.game import add_totals, game_is_over
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase
 from .capabilities import Capabilities
@@ -52,13 +55,17 @@ def with_deck(config: Config, cards: tuple[Card, ...]) -> Config:
         raise RecordError("$.deck", f"invalid deck: [{error.rule_id}] {error.message}",
                           error.rule_id) from error
 
-PROTOCOL: Final = "bottleimp-protocol/2"
-"""The protocol version both sides name in ``hello``: the current one."""
+PROTOCOL: Final = "bottleimp-protocol/3"
+"""The protocol version both sides name in ``hello``: the current one (``end_round``,
+``set_position``, a later round's dealer asked rather than told)."""
+
+PROTOCOL_V2: Final = "bottleimp-protocol/2"
+"""The second version, still answered: capabilities, deck, ``case``, ``UNSUPPORTED``."""
 
 PROTOCOL_V1: Final = "bottleimp-protocol/1"
 """The first version, still answered: no capabilities, no deck, no ``case``."""
 
-PROTOCOLS: Final = (PROTOCOL, PROTOCOL_V1)
+PROTOCOLS: Final = (PROTOCOL, PROTOCOL_V2, PROTOCOL_V1)
 """Every version the library speaks, newest first."""
 
 UNSUPPORTED: Final = "UNSUPPORTED"
@@ -81,6 +88,12 @@ class Referee:
     def __init__(self, version: str = PROTOCOL) -> None:
         self.state: GameState | None = None
         self.version = version
+        # Version 3: the game around the rounds (its configuration's end, the round's index,
+        # the totals so far, and the dealer the last ended round passes the deal to).
+        self.game_config: Config | None = None
+        self.round_index = 0
+        self.totals: tuple[int, ...] = ()
+        self.ended: dict[str, JSON] | None = None
 
     def handle(self, request: JSON) -> dict[str, JSON]:
         """The answer to ``request`` (a parsed JSON value)."""
@@ -105,6 +118,8 @@ class Referee:
             answer: dict[str, JSON] = {"ok": True, "protocol": self.version}
             if self.version != PROTOCOL_V1:
                 answer["capabilities"] = Capabilities().to_json()
+            if self.version == PROTOCOL:
+                answer["capabilities"] = {**Capabilities().to_json(), "set_position": True}
             return answer
         if op == "new_round":
             return self._new_round(obj)
@@ -113,12 +128,16 @@ class Referee:
         if op == "quit":
             check_keys(obj, "$", {"op"}, set())
             return {"ok": True}
+        if op == "set_position" and self.version == PROTOCOL:
+            return self._set_position(obj)
         handlers: dict[str, Callable[[GameState, dict[str, JSON]], dict[str, JSON]]] = {
             "setup": self._setup,
             "legal_plays": self._legal_plays,
             "play": self._play,
             "scores": self._scores,
         }
+        if self.version == PROTOCOL:
+            handlers["end_round"] = self._end_round
         handler = handlers.get(op)
         if handler is None:
             raise RecordError("$.op", f"unknown op {op!r}")
@@ -127,18 +146,76 @@ class Referee:
         return handler(self.state, obj)
 
     def _new_round(self, obj: dict[str, JSON]) -> dict[str, JSON]:
-        optional = {"face_up"} if self.version == PROTOCOL_V1 else {"face_up", "deck"}
-        check_keys(obj, "$", {"op", "config", "dealer", "hands"}, optional)
-        config = config_from_json(obj["config"], "$.config")
-        config = evolve(config, rounds=None, target_score=None)
+        if self.version == PROTOCOL:
+            check_keys(obj, "$", {"op", "config", "hands"}, {"face_up", "deck", "dealer", "round"})
+        else:
+            optional = {"face_up"} if self.version == PROTOCOL_V1 else {"face_up", "deck"}
+            check_keys(obj, "$", {"op", "config", "dealer", "hands"}, optional)
+        game_config = config_from_json(obj["config"], "$.config")
+        config = evolve(game_config, rounds=None, target_score=None)
         if obj.get("deck") is not None:
             config = with_deck(config, deck_from_json(obj["deck"], "$.deck"))
-        dealer = expect_int(obj["dealer"], "$.dealer", 0, config.players - 1)
+        index = 0 if obj.get("round") is None else expect_int(obj["round"], "$.round", 0)
+        if "dealer" in obj:
+            dealer = expect_int(obj["dealer"], "$.dealer", 0, config.players - 1)
+        else:
+            dealer = self._next_dealer(config, index)
         hands = self._rows(config, obj["hands"], "$.hands")
         face_up = None if obj.get("face_up") is None else self._rows(config, obj["face_up"], "$.face_up")
         state = with_deal(new_game(config, 0, first_dealer=dealer), hands, face_up)
         self.state = state
+        if index == 0 or len(self.totals) != config.players:
+            self.totals = (0,) * config.players
+        self.game_config, self.round_index, self.ended = game_config, index, None
+        if self.version == PROTOCOL:
+            return {"ok": True, "dealer": dealer, "to_act": state.to_act}
         return {"ok": True, "to_act": state.to_act}
+
+    def _next_dealer(self, config: Config, index: int) -> int:
+        """The dealer of a later round whose ``new_round`` names none (version 3): the one the
+        last ended round passed the deal to (rule DEALER-ROTATION)."""
+        if index == 0:
+            raise RecordError("$.dealer", "the first round of a game names its dealer")
+        ended = self.ended
+        if ended is None or not isinstance(ended.get("dealer"), int) \
+                or self.round_index != index - 1 or self.state is None \
+                or self.state.config.players != config.players:
+            raise RecordError("$.dealer", f"round {index} names no dealer, and round {index - 1} "
+                              "of the same game has not been ended with end_round")
+        dealer = ended["dealer"]
+        assert isinstance(dealer, int)
+        return dealer
+
+    def _end_round(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
+        """Version 3: the round is over; whether the game is (rule GAME-END) and who deals next
+        (rule DEALER-ROTATION). Asking twice gives the same answer."""
+        check_keys(obj, "$", {"op"}, set())
+        if self.ended is not None:
+            return self.ended
+        scores = state.round.scores
+        if scores is None:
+            raise IllegalActionError("ROUND-END", "the round is not over: cards remain to be played")
+        self.totals = add_totals(self.totals, scores)
+        game_config = self.game_config or state.config
+        over = game_is_over(game_config, self.round_index + 1, self.totals)
+        self.ended = {"ok": True, "game_over": over,
+                      "dealer": None if over else next_dealer(state.config, state.round.dealer)}
+        return self.ended
+
+    def _set_position(self, obj: dict[str, JSON]) -> dict[str, JSON]:
+        """Version 3: take the round given by ``state`` (a ``bottleimp-state/1`` object of one
+        round); ``position`` must be that round's zones as ``position_to_json`` writes them."""
+        from .position import position_to_json
+
+        check_keys(obj, "$", {"op", "state", "position"}, set())
+        state = state_from_json(obj["state"])
+        if len(state.rounds) != 1:
+            raise RecordError("$.state.rounds", "a position is one round")
+        if not same_json(position_to_json(state), obj["position"]):
+            raise RecordError("$.position", "the position is not the one the state reaches")
+        self.state = state
+        self.ended = None
+        return {"ok": True, "to_act": state.to_act if state.phase in (Phase.SETUP, Phase.PLAY) else None}
 
     def _case(self, obj: dict[str, JSON]) -> dict[str, JSON]:
         """A conformance case asked through the protocol: ``output`` is the library's answer in

@@ -21,12 +21,12 @@ from ..errors import HarnessError, PeerFault
 from ..formats.config_json import config_to_json
 from ..formats.json_input import JSON
 from .capabilities import Capabilities
-from .differential import negotiate
+from .game import negotiate
 from .peer import DEFAULT_TIMEOUT, Peer
 from .protocol import PROTOCOL_V1, UNSUPPORTED
 from .vectors import KINDS, Case, read_suite, same_json
 
-__all__ = ["RemoteOutcome", "RemoteReport", "run_remote_vectors"]
+__all__ = ["RemoteOutcome", "RemoteReport", "run_remote_vectors", "case_outcome"]
 
 
 @frozen
@@ -67,7 +67,8 @@ class RemoteReport:
         return f"{passed} passed, {self.failed} failed, {skipped} skipped"
 
 
-def _outcome(case: Case, answer: dict[str, JSON], ignore: Sequence[str]) -> RemoteOutcome:
+def case_outcome(case: Case, answer: dict[str, JSON], ignore: Sequence[str]) -> RemoteOutcome:
+    """The peer's answer to ``case`` compared on the keys that decide it, less ``ignore``."""
     keys = tuple(key for key in case.deciding_keys if key not in ignore)
     if answer.get("ok") is False:
         if answer.get("rule") == UNSUPPORTED:
@@ -119,7 +120,7 @@ def run_remote_vectors(command: Sequence[str], directory: str | Path, *,
             except PeerFault as fault:
                 raise HarnessError(f"{case.where}: the peer fails ({fault.kind}): "
                                    f"{fault.message}") from None
-            outcomes.append(_outcome(case, answer, capabilities.ignore))
+            outcomes.append(case_outcome(case, answer, capabilities.ignore))
     finally:
         peer.close()
     return RemoteReport(tuple(outcomes), capabilities)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A second, independent implementation of The Bottle Imp's rules, speaking
-bottleimp-protocol/2 (and /1) (spec/protocol.md) on stdin/stdout, one JSON object per line.
+bottleimp-protocol/3 (and /2, /1) (spec/protocol.md) on stdin/stdout, one JSON object per line.
 
 It is written from the rules, not from the bottleimp library, and deliberately does not import
 it: it exists so that ``bottleimp conformance --cmd`` has something to compare against, as a
@@ -25,12 +25,20 @@ plants a bug found in other implementations, to show the harness catching it:
 - ``pass-reversed``: the card passed left goes right and the card passed right goes left.
 - ``swap-colours``: its deck data give 3 and 4 each other's colour (every edition).
 - ``wrong-coins``: its deck data give 9 five coins and 33 two (invented coin values).
-- ``random-dealer``: it ignores the dealer it is told and draws one at random each round.
+- ``random-dealer``: after each round it draws the next dealer at random instead of passing the
+  deal clockwise (protocol 3: its ``end_round`` answer; before version 3, when it cannot be
+  asked, it ignores the dealer it is told).
+- ``renamed-colours``: its deck data call yellow "blue" and blue "yellow" everywhere (a
+  consistent renaming: play cannot show it; a declared deck shows it as a note).
+- ``flaky-scores``: one ``scores`` answer in two, at random (not seeded), gives seat 0 one coin
+  more: a peer that answers the same requests differently.
 - ``keep-winning-card``: in the ``trick`` conformance case the winner keeps the winning card in
   its pile as well (an engine that answers ``winner_takes`` otherwise, with the same scores).
 
 Capabilities (declared in the ``hello`` answer; a game outside them is refused ``UNSUPPORTED``):
-``--players 3,4``, ``--editions classic``, ``--bottles 1``, ``--no-teams``. ``--declare-deck``
+``--players 3,4``, ``--editions classic``, ``--bottles 1``, ``--no-teams``; ``--no-set-position``
+does not declare ``set_position`` (protocol 3: the harness then resynchronises it only at the
+next round). ``--declare-deck``
 declares its own deck data; ``--protocol-deck`` plays the deck each ``new_round`` carries
 instead of its own; ``--ignore KEY`` declares a case key it does not compute; ``--protocol 1``
 speaks only the first version.
@@ -44,9 +52,11 @@ import os
 import random
 import sys
 
-PROTOCOL = "bottleimp-protocol/2"
+PROTOCOL = "bottleimp-protocol/3"
+PROTOCOL_V2 = "bottleimp-protocol/2"
 PROTOCOL_V1 = "bottleimp-protocol/1"
 START_PRICE = 19
+DEFAULT_ROUNDS = {2: 6, 3: 9, 4: 8, 5: 5, 6: 6}  # rounds per game when none are configured (BGA)
 COLOURS = ("yellow", "blue", "red", "green")
 
 # The decks: colour -> "rank:coins" for every card. Half ranks (54-card deck, 5-6 players) have
@@ -79,6 +89,9 @@ def build_deck(edition, players, bugs=()):
     if "wrong-coins" in bugs:
         deck[9] = (deck[9][0], 5)
         deck[33] = (deck[33][0], 2)
+    if "renamed-colours" in bugs:
+        names = {"yellow": "blue", "blue": "yellow"}
+        deck = {rank: (names.get(colour, colour), coins) for rank, (colour, coins) in deck.items()}
     if edition == "matagot-2024" and players >= 5:
         for half in MATAGOT_HALVES:
             deck[half] = deck[int(half)]
@@ -194,7 +207,7 @@ class Bottle:
 class Round:
     """One round: the deal, the setup, the tricks and the scores."""
 
-    def __init__(self, config, dealer, hands, face_up, bugs, deck=None):
+    def __init__(self, config, dealer, hands, face_up, bugs, deck=None, ignore_dealer=False):
         self.bugs = bugs
         self.players = players = config["players"]
         self.deck = deck if deck is not None else build_deck(config["edition"], players, bugs)
@@ -203,8 +216,8 @@ class Round:
         self.eye = players == 2
         self.trick_size = 4 if self.eye else players
         self.check_deal(hands, face_up)
-        if "random-dealer" in bugs:
-            # A dealer drawn at random (seeded by the deal, so that a run can be repeated).
+        if "random-dealer" in bugs and ignore_dealer:
+            # Before protocol 3: the dealer it is told is ignored, and one drawn at random (seeded by the deal, so that a run can be repeated).
             self.dealer = dealer = random.Random(json.dumps(hands)).randrange(players)
         self.hands = [set(hand) for hand in hands]
         self.face_up = [set(row) for row in face_up] if self.eye else None
@@ -529,8 +542,8 @@ CASES = {"trick": case_trick, "legal_plays": case_legal_plays, "setup": case_set
 class Peer:
     """Answers one request at a time."""
 
-    def __init__(self, bugs, capabilities=None, versions=(PROTOCOL, PROTOCOL_V1),
-                 declare_deck=False, protocol_deck=False, ignore=()):
+    def __init__(self, bugs, capabilities=None, versions=(PROTOCOL, PROTOCOL_V2, PROTOCOL_V1),
+                 declare_deck=False, protocol_deck=False, ignore=(), set_position=True):
         self.bugs = set(bugs)
         self.capabilities = capabilities or {"players": [2, 3, 4, 5, 6],
                                              "editions": ["classic", "matagot-2024"],
@@ -540,7 +553,13 @@ class Peer:
         self.declare_deck = declare_deck
         self.protocol_deck = protocol_deck
         self.ignore = list(ignore)
+        self.set_position = set_position
         self.round = None
+        # Protocol 3: the game around the rounds.
+        self.config = None
+        self.round_index = 0
+        self.totals = []
+        self.ended = None
 
     def answer(self, request):
         try:
@@ -566,6 +585,8 @@ class Peer:
                     for edition in capabilities["editions"]}
             if self.ignore:
                 capabilities["ignore"] = self.ignore
+            if self.version == PROTOCOL and self.set_position:
+                capabilities["set_position"] = True
             answer["capabilities"] = capabilities
         return answer
 
@@ -577,24 +598,120 @@ class Peer:
                 and (capabilities["teams"] or not config["teams"]))
 
     def new_round(self, request):
-        optional = ("face_up",) if self.version == PROTOCOL_V1 else ("face_up", "deck")
-        need(request, ("op", "config", "dealer", "hands"), optional)
+        if self.version == PROTOCOL:
+            need(request, ("op", "config", "hands"), ("face_up", "deck", "dealer", "round"))
+        else:
+            optional = ("face_up",) if self.version == PROTOCOL_V1 else ("face_up", "deck")
+            need(request, ("op", "config", "dealer", "hands"), optional)
         config = check_config(request["config"])
         players = config["players"]
         sent = request.get("deck", request["config"].get("deck"))
-        deck = None
-        if sent is not None:
-            deck = deck_from_triples(sent, players)
-            own = build_deck(config["edition"], players, self.bugs)
-            if not self.protocol_deck and sorted(deck) == sorted(own):
-                deck = None  # the same cards: play its own data for them
-        dealer = request["dealer"]
-        if not is_int(dealer) or not 0 <= dealer < players:
-            raise Refused("PROTOCOL", "the dealer is a seat")
+        deck = self.playing_deck(sent, config)
+        index = request.get("round", 0)
+        if not is_int(index) or index < 0:
+            raise Refused("PROTOCOL", "round is a number from 0")
+        if "dealer" in request:
+            dealer = request["dealer"]
+            if not is_int(dealer) or not 0 <= dealer < players:
+                raise Refused("PROTOCOL", "the dealer is a seat")
+        elif index == 0 or self.ended is None or self.round_index != index - 1:
+            raise Refused("PROTOCOL", "no dealer named, and no ended round to pass the deal on")
+        else:
+            dealer = self.ended["dealer"]
         if not self.supported(config):
+            if self.version == PROTOCOL_V1:
+                # Version 1 has no UNSUPPORTED: refuse as an engine that lacks the variant would.
+                caps = self.capabilities
+                rule = ("CONFIG-PLAYERS" if players not in caps["players"] else
+                        "CONFIG-EDITION" if config["edition"] not in caps["editions"] else
+                        "CONFIG-BOTTLES" if config["bottles"] not in caps["bottles"] else
+                        "CONFIG-TEAMS")
+                raise Refused(rule, "this engine does not play that variant")
             raise Refused("UNSUPPORTED", "this peer does not play that variant")
-        round_ = Round(config, dealer, request["hands"], request.get("face_up"), self.bugs, deck)
+        round_ = Round(config, dealer, request["hands"], request.get("face_up"), self.bugs, deck,
+                       ignore_dealer=self.version != PROTOCOL)
         self.round = round_
+        if index == 0 or len(self.totals) != players:
+            self.totals = [0] * players
+        self.config = request["config"]
+        self.round_index = index
+        self.ended = None
+        if self.version == PROTOCOL:
+            return {"ok": True, "dealer": round_.dealer, "to_act": round_.to_act}
+        return {"ok": True, "to_act": round_.to_act}
+
+    def playing_deck(self, sent, config):
+        """The deck a round plays: the one sent when it differs from its own cards (or always
+        with --protocol-deck), else its own data (None)."""
+        if sent is None:
+            return None
+        deck = deck_from_triples(sent, config["players"])
+        own = build_deck(config["edition"], config["players"], self.bugs)
+        if not self.protocol_deck and sorted(deck) == sorted(own):
+            return None  # the same cards: play its own data for them
+        return deck
+
+    def end_round(self):
+        """Protocol 3: whether the game is over after this round, and who deals next."""
+        if self.ended is not None:
+            return self.ended
+        round_ = self.round
+        if round_.scores is None:
+            raise Refused("ROUND-END", "the round is not over")
+        self.totals = [total + score for total, score in zip(self.totals, round_.scores)]
+        rounds, target = self.config.get("rounds"), self.config.get("target_score")
+        if target is not None:
+            over = max(self.totals) >= target
+        else:
+            over = self.round_index + 1 >= (rounds if rounds is not None else
+                                            DEFAULT_ROUNDS[round_.players])
+        dealer = None
+        if not over:
+            dealer = (round_.dealer + 1) % round_.players
+            if "random-dealer" in self.bugs:
+                seed = json.dumps(sorted(round_.devils_trick)) + str(self.round_index)
+                dealer = random.Random(seed).randrange(round_.players)
+        self.ended = {"ok": True, "game_over": over, "dealer": dealer}
+        return self.ended
+
+    def take_position(self, request):
+        """Protocol 3: take the position whole (its zones; the state's history is not needed)."""
+        need(request, ("op", "state", "position"))
+        state, position = request["state"], request["position"]
+        need(position, ("phase", "deck", "dealer", "to_act", "hands", "face_up", "setup",
+                        "devils_trick", "bottles", "captured", "trick"))
+        config = check_config(state["config"])
+        deck = self.playing_deck(position["deck"], config)
+        round_ = Round.__new__(Round)
+        round_.bugs = self.bugs
+        round_.players = players = config["players"]
+        round_.deck = deck if deck is not None else build_deck(config["edition"], players,
+                                                               self.bugs)
+        round_.teams = config.get("teams")
+        round_.dealer = position["dealer"]
+        round_.eye = players == 2
+        round_.trick_size = 4 if round_.eye else players
+        round_.hands = [set(hand) for hand in position["hands"]]
+        round_.face_up = [set(row) for row in position["face_up"]] if round_.eye else None
+        round_.given = [None if entry is None else
+                        [("devils_trick", card) for card in entry["discard"]]
+                        + [(key, entry[key]) for key in ("left", "right", "to_face_up",
+                                                         "to_hidden") if key in entry]
+                        for entry in position["setup"]]
+        round_.devils_trick = list(position["devils_trick"])
+        round_.bottles = []
+        for item in position["bottles"]:
+            bottle = Bottle()
+            bottle.price, bottle.owner = item["price"], item["owner"]
+            bottle.card = None if item["price"] == START_PRICE else item["price"]
+            round_.bottles.append(bottle)
+        round_.captured = [list(pile) for pile in position["captured"]]
+        round_.trick = [(seat, card) for seat, card in position["trick"]]
+        round_.phase = position["phase"]
+        round_.to_act = position["to_act"]
+        round_.scores = round_.score() if round_.phase == "over" else None
+        self.round = round_
+        self.ended = None
         return {"ok": True, "to_act": round_.to_act}
 
     def case(self, request):
@@ -618,6 +735,13 @@ class Peer:
             return self.new_round(request)
         if op == "case" and self.version != PROTOCOL_V1:
             return self.case(request)
+        if op == "set_position" and self.version == PROTOCOL and self.set_position:
+            return self.take_position(request)
+        if op == "end_round" and self.version == PROTOCOL:
+            need(request, ("op",))
+            if self.round is None:
+                raise Refused("PROTOCOL", "no round has started")
+            return self.end_round()
         if op not in ("setup", "legal_plays", "play", "scores"):
             raise Refused("PROTOCOL", f"unknown op {op!r}")
         round_ = self.round
@@ -645,11 +769,15 @@ class Peer:
             return round_.play(request["seat"], request["card"])
         if round_.scores is None:
             raise Refused("ROUND-END", "the round is not over")
-        return {"ok": True, "scores": round_.scores}
+        scores = list(round_.scores)
+        if "flaky-scores" in self.bugs and random.SystemRandom().random() < 0.5:
+            scores[0] += 1  # not seeded: the same game can answer otherwise
+        return {"ok": True, "scores": scores}
 
 
 BUGS = ("devils-trick-assign", "half-rank-int", "seat-zero-leads", "pass-back", "pass-reversed",
-        "swap-colours", "wrong-coins", "random-dealer", "keep-winning-card")
+        "swap-colours", "wrong-coins", "random-dealer", "keep-winning-card", "renamed-colours",
+        "flaky-scores")
 
 
 def _numbers(text):
@@ -672,8 +800,10 @@ def main():
                         help="play the deck each new_round carries instead of its own data")
     parser.add_argument("--ignore", action="append", default=[],
                         help="a conformance-case key it does not compute (repeatable)")
-    parser.add_argument("--protocol", choices=("1", "2"), default="2",
-                        help="the newest protocol version it speaks (default 2)")
+    parser.add_argument("--protocol", choices=("1", "2", "3"), default="3",
+                        help="the newest protocol version it speaks (default 3)")
+    parser.add_argument("--no-set-position", action="store_true",
+                        help="do not declare set_position (protocol 3)")
     args = parser.parse_args()
     bugs = set(args.bug)
     bugs.update(bug for bug in os.environ.get("BOTTLEIMP_PEER_BUGS", "").split(",") if bug)
@@ -682,8 +812,9 @@ def main():
         parser.error(f"unknown bug(s) in BOTTLEIMP_PEER_BUGS: {', '.join(sorted(unknown))}")
     capabilities = {"players": args.players, "editions": args.editions.split(","),
                     "bottles": args.bottles, "teams": not args.no_teams}
-    versions = (PROTOCOL, PROTOCOL_V1) if args.protocol == "2" else (PROTOCOL_V1,)
-    peer = Peer(bugs, capabilities, versions, args.declare_deck, args.protocol_deck, args.ignore)
+    versions = (PROTOCOL, PROTOCOL_V2, PROTOCOL_V1)[3 - int(args.protocol):]
+    peer = Peer(bugs, capabilities, versions, args.declare_deck, args.protocol_deck, args.ignore,
+                not args.no_set_position)
     for line in sys.stdin:
         if not line.strip():
             continue

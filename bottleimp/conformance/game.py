@@ -1,0 +1,452 @@
+"""Playing one game against a peer: every request answered by the library alongside and the
+two answers compared (``Exchange``, ``Failure``, ``GameResult``, ``play_game``), and the greeting
+that settles the protocol version and the peer's capabilities (``negotiate``)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from typing import Final, NoReturn
+
+from attrs import evolve, field, frozen
+
+from ..actions import Give, Play
+from ..cards import Card
+from ..engine import apply, legal_actions
+from ..errors import PeerFault, RecordError
+from ..formats.json_input import JSON
+from ..formats.setup_entries import entry_from_gives
+from ..rules.deal import deal, first_dealer, next_dealer
+from ..state import GameState, Phase, RoundState
+from .capabilities import Capabilities, capabilities_from_json
+from .explain import Disagreement, explain
+from .lines import clip
+from .peer import Peer, PeerSlot
+from .position import set_position_request
+from .protocol import PROTOCOL, PROTOCOL_V1, PROTOCOLS, UNSUPPORTED, Referee, compare
+from .refusals import REFUSALS, Moment, round_request
+from .scripts import GameScript, Mistake, RoundScript
+
+__all__ = ["Exchange", "Failure", "Refusal", "GameResult", "Stop", "play_game", "negotiate",
+           "GameRunner"]
+
+
+@frozen
+class Exchange:
+    """One request, the library's answer and the peer's (``None`` when it gave none);
+    ``refusal`` names the kind of illegal request it was, if it was one."""
+
+    request: dict[str, JSON]
+    expected: dict[str, JSON]
+    actual: dict[str, JSON] | None
+    refusal: str | None = None
+
+
+@frozen
+class Failure:
+    """A game on which the peer failed. ``kind`` is ``disagreement``, ``timeout``, ``crash`` or
+    ``malformed``; ``exchanges`` end with the failing one; ``state`` is the library's game up to
+    that point (every round so far), ``None`` when it failed before the first round began;
+    ``disagreement`` the rule and minimal difference of a disagreement; ``before`` the library's
+    state just before the failing request (for the deck analysis)."""
+
+    kind: str
+    message: str
+    script: GameScript
+    exchanges: tuple[Exchange, ...]
+    state: GameState | None
+    disagreement: Disagreement | None = None
+    before: GameState | None = field(default=None, eq=False, repr=False)
+
+    @property
+    def peer_fault(self) -> bool:
+        """True for a timeout, a crash or a malformed answer."""
+        return self.kind != "disagreement"
+
+    @property
+    def rule(self) -> str:
+        """The rule the failure touches (for a peer fault: its kind in capitals)."""
+        return self.kind.upper() if self.disagreement is None else self.disagreement.rule
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """The group of the failure: the failing request's ``op`` and the rule."""
+        return str(self.exchanges[-1].request.get("op")), self.rule
+
+    @property
+    def size(self) -> tuple[int, int, int]:
+        """How big the failing game is: rounds, exchanges, players (smaller is simpler)."""
+        rounds = 0 if self.state is None else len(self.state.rounds)
+        return rounds, len(self.exchanges), self.script.config.players
+
+
+@frozen
+class Refusal:
+    """One illegal request sent, for the coverage table: its kind, the rule the library
+    refused it with, whether the peer agreed, and whether it answered ``UNSUPPORTED``."""
+
+    kind: str
+    rule: str
+    agreed: bool
+    unsupported: bool
+
+
+@frozen
+class GameResult:
+    """How one game went: ``outcome`` is ``passed``, ``failed`` or ``unsupported`` (the peer
+    refused a request inside the rules with ``UNSUPPORTED``); the illegal requests sent, for the
+    coverage table; every disagreement met (the game goes on after each, resynchronised), and a
+    peer fault last if one ended it; whether a round was started. Only a failed game keeps its
+    exchanges (in its failures), so that a long run stays small."""
+
+    outcome: str
+    refusals: tuple[Refusal, ...]
+    failures: tuple[Failure, ...]
+    script: GameScript | None = None
+    started: bool = False
+    exchanges: tuple[Exchange, ...] = ()
+    """Every exchange of the game, kept only when asked for (a replay)."""
+
+    @property
+    def failure(self) -> Failure | None:
+        """The game's first failure, if any."""
+        return self.failures[0] if self.failures else None
+
+    @property
+    def peer_fault(self) -> Failure | None:
+        """The timeout, crash or malformed answer that ended the game, if one did."""
+        last = self.failures[-1] if self.failures else None
+        return last if last is not None and last.peer_fault else None
+
+    @property
+    def disagreements(self) -> tuple[Failure, ...]:
+        """Every disagreement the game met, in order."""
+        return tuple(f for f in self.failures if not f.peer_fault)
+
+
+class Stop(Exception):
+    """The current game has ended early (a peer fault, or a request the peer does not support)."""
+
+
+STATE_OPS: Final = frozenset({"new_round", "setup", "play", "set_position"})
+"""The requests that change a round: after a disagreement on one of them the peer's round may
+differ from the library's, and the game is resynchronised."""
+
+
+class _Game:
+    """One game played against the peer, the library answering every request alongside.
+
+    After a disagreement on a request that changes the round, the peer is put back on the
+    library's answer: with ``set_position`` when it declares it (version 3), else the rest of
+    the round is played by the library alone and the peer rejoins at the next ``new_round``
+    (which then names the dealer). Every disagreement is recorded."""
+
+    def __init__(self, script: GameScript, peer: Peer, *, version: str = PROTOCOL,
+                 capabilities: Capabilities | None = None, fresh: bool = False,
+                 play_declared_decks: bool = True, keep: bool = False) -> None:
+        self.script = script
+        self.keep = keep
+        self.config = script.config
+        self.peer = peer
+        self.version = version
+        self.capabilities = capabilities or Capabilities()
+        self.fresh = fresh
+        self.use_declared = play_declared_decks
+        self.referee = Referee(version)
+        self.exchanges: list[Exchange] = []
+        self.finished: list[RoundState] = []
+        self.failures: list[Failure] = []
+        self.outcome = "passed"
+        self.detached = False
+        """The peer left the round after a disagreement it could not be resynchronised from."""
+        self.tell_dealer = True
+        """The next ``new_round`` names its dealer (the first round; after a resynchronisation
+        or a disagreement on the next dealer; before version 3 always)."""
+
+    def ask(self, request: dict[str, JSON], refusal: str | None = None) -> dict[str, JSON]:
+        before = self.referee.state
+        expected = self.referee.handle(request)
+        if self.detached:
+            return expected
+        try:
+            actual = self.peer.ask(request)
+        except PeerFault as fault:
+            self.exchanges.append(Exchange(request, expected, None, refusal))
+            self._fail(fault.kind, fault.message, None, before)
+        self.exchanges.append(Exchange(request, expected, actual, refusal))
+        if self._unsupported(request, expected, actual):
+            if expected.get("ok") is False:
+                return expected  # an illegal request the peer does not check: coverage
+            self.outcome = "unsupported"
+            raise Stop()
+        op = request.get("op")
+        if op == "hello" and expected.get("ok") is True:
+            # Capabilities are the peer's own: a greeting is compared on its version only.
+            problem = compare({k: expected[k] for k in ("ok", "protocol")},
+                              {k: v for k, v in actual.items() if k in ("ok", "protocol", "error")})
+        else:
+            problem = compare(expected, actual)
+        if problem is not None:
+            disagreement = explain(before, self.referee.state, request, expected, actual, problem)
+            self.failures.append(Failure("disagreement", disagreement.message, self.script,
+                                         tuple(self.exchanges), self.game_state(), disagreement,
+                                         before))
+            self.outcome = "failed"
+            if op == "hello":
+                raise Stop()
+            if op == "end_round":
+                self.tell_dealer = True
+            if op in STATE_OPS:
+                self._resync(op == "set_position")
+        return expected
+
+    def _unsupported(self, request: dict[str, JSON], expected: dict[str, JSON],
+                     actual: dict[str, JSON]) -> bool:
+        """Whether the peer refuses ``request`` as outside what it supports: ``UNSUPPORTED``,
+        or for a version-1 peer (which cannot say so) a ``new_round`` refused with a
+        configuration rule other than the library's answer (a variant it does not play)."""
+        if actual.get("ok") is not False:
+            return False
+        if actual.get("rule") == UNSUPPORTED:
+            return True
+        return (self.version == PROTOCOL_V1 and request.get("op") == "new_round"
+                and str(actual.get("rule")).startswith("CONFIG-")
+                and actual.get("rule") != expected.get("rule"))
+
+    def _resync(self, failed: bool) -> None:
+        """Put the peer back on the library's round (see the class)."""
+        self.tell_dealer = True
+        state = self.referee.state
+        if failed or state is None or self.version != PROTOCOL \
+                or not self.capabilities.set_position:
+            self.detached = True
+            return
+        self.ask(set_position_request(state))
+
+    def _fail(self, kind: str, message: str, disagreement: Disagreement | None,
+              before: GameState | None) -> NoReturn:
+        self.failures.append(Failure(kind, message, self.script, tuple(self.exchanges),
+                                     self.game_state(), disagreement, before))
+        self.outcome = "failed"
+        raise Stop()
+
+    def game_state(self) -> GameState | None:
+        """The library's game so far: the finished rounds and the current one."""
+        current = self.referee.state
+        if current is None:
+            return None
+        past = tuple(evolve(round_, index=i) for i, round_ in enumerate(self.finished))
+        # Each protocol round starts from zero totals: add the finished rounds' scores.
+        totals = tuple(current.totals[s] + sum(r.scores[s] for r in past if r.scores)
+                       for s in range(self.config.players))
+        return evolve(current, round=evolve(current.round, index=len(past)), past_rounds=past,
+                      totals=totals)
+
+    def play(self) -> GameResult:
+        try:
+            self._mistakes_at("start", self.script.rounds[0].mistakes if self.script.rounds else ())
+            hello = self.ask({"op": "hello", "protocol": self.version})
+            del hello
+            if self.fresh:
+                # Once per peer process: a round request before any new_round.
+                kind = next(k for k in REFUSALS if k.when == "fresh")
+                moment = Moment(self.config, None, {}, self.version, self.capabilities.teams)
+                request = kind.build(moment, self.script.rounds[0].deal_seed
+                                     if self.script.rounds else 0)
+                if request is not None:
+                    self.ask(request, kind.name)
+            for index, round_script in enumerate(self.script.rounds):
+                self._play_round(index, round_script)
+                state = self.referee.state
+                assert state is not None
+                self.finished.append(state.round)
+        except Stop:
+            pass
+        refusals = tuple(
+            Refusal(ex.refusal, str(ex.expected.get("rule")),
+                    ex.actual is not None and compare(ex.expected, ex.actual) is None,
+                    ex.actual is not None and self._unsupported(ex.request, ex.expected, ex.actual))
+            for ex in self.exchanges if ex.refusal is not None)
+        started = any(ex.request.get("op") == "new_round" and ex.refusal is None
+                      for ex in self.exchanges)
+        return GameResult(self.outcome, refusals, tuple(self.failures), self.script, started,
+                          tuple(self.exchanges) if self.keep else ())
+
+    def _mistakes_at(self, when: str, mistakes: Sequence[Mistake],
+                     new_round: dict[str, JSON] | None = None,
+                     step: int | None = None, period: int = 1,
+                     fired: set[int] | None = None) -> None:
+        """Send the round's illegal requests whose moment is ``when`` (for ``setup`` and ``play``:
+        those due at decision ``step``, counted modulo ``period``)."""
+        for number, mistake in enumerate(mistakes):
+            if self.detached:
+                return
+            kind = REFUSALS[mistake.kind % len(REFUSALS)]
+            if kind.when != when and not (kind.when == "any" and when in ("deal", "setup", "play")):
+                continue
+            if fired is not None and number in fired:
+                continue
+            if step is not None and step < mistake.step % period:
+                continue
+            moment = Moment(self.config, self.referee.state, new_round or {}, self.version,
+                            self.capabilities.teams)
+            request = kind.build(moment, mistake.pick)
+            if request is None:
+                continue
+            if fired is not None:
+                fired.add(number)
+            self.ask(request, kind.name)
+
+    def _dealer(self, index: int) -> int:
+        """The dealer of round ``index``: the first dealer, then one seat clockwise each round."""
+        dealer = first_dealer(self.config, self.script.first_dealer % self.config.players)
+        for _ in range(index):
+            dealer = next_dealer(self.config, dealer)
+        return dealer
+
+    def _deck(self) -> tuple[Card, ...] | None:
+        """The cards ``new_round`` carries (protocol 2): the peer's own where it declared them."""
+        if self.version == PROTOCOL_V1:
+            return None
+        if not self.use_declared:
+            return self.config.cards
+        # Ranks the peer left out keep the library's data; the data fault is reported apart.
+        return self.capabilities.playing_deck(self.config)
+
+    def _round_request(self, index: int, dealer: int, hands: tuple[tuple[Card, ...], ...],
+                       face_up: tuple[tuple[Card, ...], ...] | None) -> dict[str, JSON]:
+        """The round's ``new_round``. Version 3 adds the round's number and the game's end,
+        and names the dealer only of a game's first round or after a resynchronisation: the
+        peer's own rotation deals the others (it answered ``end_round`` with it)."""
+        request = round_request(self.config, dealer, hands, face_up, self._deck())
+        if self.version == PROTOCOL:
+            config = request["config"]
+            assert isinstance(config, dict)
+            config["rounds"] = len(self.script.rounds)
+            request["round"] = index
+            if not self.tell_dealer:
+                del request["dealer"]
+        return request
+
+    def _play_round(self, index: int, script: RoundScript) -> None:
+        config = self.config
+        dealer = self._dealer(index)
+        hands, face_up = deal(config, script.deal_seed, index, dealer)
+        request = self._round_request(index, dealer, hands, face_up)
+        self.detached = False
+        self._mistakes_at("deal", script.mistakes, request)
+        self.tell_dealer = self.version != PROTOCOL
+        self.ask(request)
+        rng = random.Random(script.play_seed)
+        decision = 0
+        setup_step = play_step = 0
+        fired: set[int] = set()
+
+        def choose(options: int) -> int:
+            nonlocal decision
+            value = script.choices[decision] if decision < len(script.choices) else rng.randrange(256)
+            decision += 1
+            return value % options
+
+        while True:
+            state = self.referee.state
+            assert state is not None
+            if state.phase is Phase.SETUP:
+                self._mistakes_at("setup", script.mistakes, request, setup_step,
+                                  config.players, fired)
+                self.ask(_setup_request(state, choose))
+                setup_step += 1
+            elif state.phase is Phase.PLAY:
+                # legal_plays first: a colour fault shows there before any refusal depends on it.
+                self.ask({"op": "legal_plays"})
+                self._mistakes_at("play", script.mistakes, request, play_step, 24, fired)
+                options = legal_actions(state)
+                play = options[choose(len(options))]
+                assert isinstance(play, Play)
+                self.ask({"op": "play", "seat": play.seat, "card": play.card.rank})
+                play_step += 1
+            else:
+                break
+        self.ask({"op": "scores"})
+        self._mistakes_at("after", script.mistakes, request, fired=fired)
+        if self.version == PROTOCOL:
+            self.ask({"op": "end_round"})
+        if self.detached:
+            self.tell_dealer = True
+
+
+def _setup_request(state: GameState, choose: Callable[[int], int]) -> dict[str, JSON]:
+    """The seat to act's whole setup, each card chosen among its legal gives."""
+    seat = state.to_act
+    assert seat is not None
+    gives: list[Give] = []
+    while state.phase is Phase.SETUP and state.to_act == seat:
+        options = legal_actions(state)
+        give = options[choose(len(options))]
+        assert isinstance(give, Give)
+        gives.append(give)
+        state = apply(state, give)
+    return {"op": "setup", "seat": seat, **entry_from_gives(gives)}
+
+
+def play_game(script: GameScript, peer: Peer, *, version: str = PROTOCOL,
+              capabilities: Capabilities | None = None, fresh: bool = False) -> Failure | None:
+    """Play ``script`` against ``peer``; the first failure, or ``None`` when every answer agrees
+    (or the peer does not support the game)."""
+    return _Game(script, peer, version=version, capabilities=capabilities, fresh=fresh).play().failure
+
+
+def negotiate(peer: Peer) -> tuple[str, Capabilities]:
+    """Greet a freshly started peer with the newest version, then the older ones in turn while
+    it refuses them with rule ``PROTOCOL``: the version it speaks and its capabilities (a
+    version-1 peer declares none: everything is assumed supported). A greeting that is none of
+    them raises ``PeerFault``."""
+    first: dict[str, JSON] | None = None
+    for version in PROTOCOLS:
+        answer = peer.ask({"op": "hello", "protocol": version})
+        first = first or answer
+        if answer.get("ok") is True and answer.get("protocol") == version:
+            if version == PROTOCOL_V1:
+                return version, Capabilities()
+            try:
+                capabilities = capabilities_from_json(answer.get("capabilities"))
+            except RecordError as error:
+                raise PeerFault("malformed",
+                                f"the peer's capabilities are malformed: {error}") from None
+            if version != PROTOCOL:
+                capabilities = evolve(capabilities, set_position=False)
+            return version, capabilities
+        if not (answer.get("ok") is False and answer.get("rule") == "PROTOCOL"):
+            break
+    # A wrong greeting is the peer's fault, reported as such (never a traceback of ours).
+    raise PeerFault("disagreement", f"the peer answers hello with {clip(json.dumps(first), 300)}: "
+                    f"it speaks none of {', '.join(PROTOCOLS)}", first)
+
+
+class GameRunner:
+    """One run: the peer slot, the negotiated version and capabilities, the games played."""
+
+    def __init__(self, slot: PeerSlot, version: str, capabilities: Capabilities) -> None:
+        self.slot = slot
+        self.version = version
+        self.capabilities = capabilities
+        self.greeted: set[int] = set()
+
+    def play(self, script: GameScript) -> GameResult:
+        """Play ``script`` against the peer."""
+        return self._play(script, keep=False)
+
+    def replay(self, script: GameScript) -> GameResult:
+        """Play ``script`` again, keeping every exchange (to compare the peer's answers)."""
+        return self._play(script, keep=True)
+
+    def _play(self, script: GameScript, keep: bool) -> GameResult:
+        peer = self.slot.get()
+        fresh = id(peer) not in self.greeted
+        self.greeted.add(id(peer))
+        result = _Game(script, peer, version=self.version, capabilities=self.capabilities,
+                       fresh=fresh, keep=keep).play()
+        if result.peer_fault is not None:
+            self.slot.discard()
+        return result

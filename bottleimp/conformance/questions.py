@@ -1,0 +1,193 @@
+"""Position-level questions, independent of game flow: the property-based counterpart of the
+conformance vectors.
+
+Whole games stop comparing a rule family once an earlier phase goes wrong in a peer that cannot
+be put into a position. So the harness also asks, through the ``case`` request (protocol 2 and
+later), questions on random positions inside the peer's capabilities: the legal plays of a seat
+in a trick under way, a trick's outcome, a setup's resolution and a round's scores. Each
+position comes from a random round the library plays alone (``position_questions``); the library
+answers each question as it answers a conformance case, and the peer's output is compared on the
+keys that decide it (less the keys its ``ignore`` names). Disagreements are counted per kind and
+named by their rule.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+from attrs import evolve, frozen
+
+from ..actions import Play
+from ..config import Config
+from ..engine import apply, legal_actions, new_game
+from ..formats.config_json import config_to_json
+from ..formats.json_input import JSON
+from ..formats.setup_entries import entry_from_gives
+from ..state import GameState, Phase
+from .capabilities import Capabilities, Variant
+from .peer import Peer
+from .protocol import with_deck
+from .remote_vectors import case_outcome
+from .vectors import Case, answer, bottles_to_json, ranks
+
+__all__ = ["QUESTION_KINDS", "QuestionRow", "position_questions", "ask_questions"]
+
+QUESTION_KINDS = ("legal_plays", "trick", "setup", "scoring")
+"""The kinds of position question, in the order of the report's table."""
+
+
+@frozen
+class QuestionRow:
+    """One kind of question: how many were asked, agreed, failed or unsupported, the rules the
+    failures name (with counts), and the first failure (the question, the library's answer and
+    the peer's)."""
+
+    kind: str
+    asked: int
+    agreed: int
+    failed: int
+    unsupported: int
+    rules: tuple[tuple[str, int], ...]
+    example: dict[str, JSON] | None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"kind": self.kind, "asked": self.asked, "agreed": self.agreed,
+                "failed": self.failed, "unsupported": self.unsupported,
+                "rules": {rule: count for rule, count in self.rules}, "example": self.example}
+
+
+def _case(kind: str, config: Config, input_: dict[str, JSON]) -> Case:
+    case = Case(where=f"<generated {kind}>", kind=kind, group="", description="", rules=(),
+                bug=None, config=config, input=input_, expected=None)
+    return evolve(case, expected=answer(case))
+
+
+def _trick_so_far(state: GameState) -> list[JSON]:
+    plays = state.round.plays
+    trick = plays[len(plays) - len(plays) % state.config.trick_size:]
+    return [[play.seat, play.card.rank] for play in trick]
+
+
+def _round_questions(config: Config, rng: random.Random) -> dict[str, Case]:
+    """One random round played by the library alone, and one question of each kind from it."""
+    state = new_game(config, rng.randrange(2**32), first_dealer=rng.randrange(config.players))
+    dealt = state.round
+    found: dict[str, Case] = {}
+    plays_seen = 0
+    ask_at = rng.randrange(config.trick_size * 3)
+    trick_at = rng.randrange(max(1, len(state.round.dealt[0]) - 2))
+    while state.phase in (Phase.SETUP, Phase.PLAY):
+        if state.phase is Phase.PLAY and state.to_act is not None:
+            seat = state.to_act
+            if plays_seen == ask_at:
+                input_: dict[str, JSON] = {"seat": seat, "hand": ranks(state.round.hands[seat]),
+                                           "trick": _trick_so_far(state)}
+                if state.round.face_up is not None:
+                    input_["face_up"] = ranks(state.round.face_up[seat])
+                found["legal_plays"] = _case("legal_plays", config, input_)
+            if not _trick_so_far(state) and len(state.round.tricks) == trick_at:
+                before = bottles_to_json(state.round.bottles)
+                trick_start = len(state.round.plays)
+                ahead = state
+                while len(ahead.round.plays) < trick_start + config.trick_size:
+                    options = legal_actions(ahead)
+                    ahead = apply(ahead, options[rng.randrange(len(options))])
+                trick: list[JSON] = [[p.seat, p.card.rank]
+                                     for p in ahead.round.plays[trick_start:]]
+                found["trick"] = _case("trick", config, {"bottles": before, "trick": trick})
+            plays_seen += 1
+        options = legal_actions(state)
+        state = apply(state, options[rng.randrange(len(options))])
+        if state.phase is Phase.PLAY and "setup" not in found:
+            setup: list[JSON] = [entry_from_gives(gives) for gives in state.round.setup]
+            input_ = {"dealer": dealt.dealer, "hands": [ranks(h) for h in dealt.dealt],
+                      "setup": setup}
+            if dealt.dealt_face_up is not None:
+                input_["face_up"] = [ranks(row) for row in dealt.dealt_face_up]
+            found["setup"] = _case("setup", config, input_)
+    round_ = state.round
+    found["scoring"] = _case("scoring", config, {
+        "captured": [ranks(pile) for pile in round_.captured],
+        "bottles": bottles_to_json(round_.bottles),
+        "devils_trick": ranks(round_.devils_trick)})
+    return found
+
+
+def position_questions(variants: Sequence[Variant], count: int, seed: int,
+                       capabilities: Capabilities | None = None) -> Iterator[Case]:
+    """``count`` rounds' worth of questions (one of each kind per round) in random variants,
+    on the peer's declared deck where it declared one (its logic is checked on its data)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        variant = variants[rng.randrange(len(variants))]
+        teams = None
+        if variant.teams and rng.random() < 0.5:
+            order = list(range(variant.players))
+            rng.shuffle(order)
+            teams = [order[0:2]] + [[seat] for seat in order[2:]]
+        config = Config(players=variant.players, edition=variant.edition,
+                        bottles=variant.bottles, teams=teams)
+        if capabilities is not None:
+            config = with_deck(config, capabilities.playing_deck(config))
+        yield from _round_questions(config, rng).values()
+
+
+def _rule(case: Case, differs: Sequence[str], output: JSON) -> str:
+    """The rule a differing answer to ``case`` touches."""
+    if case.kind == "legal_plays":
+        return "EYE-FOLLOW-SUIT" if case.config.devils_eye else "FOLLOW-SUIT"
+    if case.kind == "setup":
+        return "FIRST-LEADER" if list(differs) == ["leader"] else "SETUP-RESOLVE"
+    if case.kind == "trick":
+        for key, rule in (("winner", "TRICK-WINNER"), ("winning_card", "TRICK-WINNER"),
+                          ("bottle", "BOTTLE-PURCHASE"), ("bottles", "TRICK-PRICE"),
+                          ("returned_price_card", "PRICE-CARD-RETURN")):
+            if key in differs:
+                return rule
+        return "TRICK-CAPTURE"
+    if case.config.teams is not None:
+        return "SCORE-TEAMS"
+    input_, expected = case.input, case.expected
+    assert isinstance(input_, dict) and isinstance(expected, dict)
+    bottles = input_.get("bottles")
+    owners = {b.get("owner") for b in (bottles if isinstance(bottles, list) else [])
+              if isinstance(b, dict)}
+    want = expected.get("scores")
+    got = output.get("scores") if isinstance(output, dict) else None
+    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
+        seats = {seat for seat, (w, g) in enumerate(zip(want, got)) if w != g}
+        return "SCORE-BOTTLE-PENALTY" if seats & owners else "SCORE-CAPTURED"
+    return "SCORE-ROUND"
+
+
+def ask_questions(peer: Peer, cases: Sequence[Case], ignore: Sequence[str]) -> tuple[QuestionRow, ...]:
+    """Ask the peer every question; a peer fault raises ``PeerFault`` (``errors``)."""
+    counts = {kind: {"asked": 0, "agreed": 0, "failed": 0, "unsupported": 0}
+              for kind in QUESTION_KINDS}
+    rules: dict[str, dict[str, int]] = {kind: {} for kind in QUESTION_KINDS}
+    examples: dict[str, dict[str, JSON]] = {}
+    for case in cases:
+        request: dict[str, JSON] = {"op": "case", "kind": case.kind,
+                                    "config": config_to_json(case.config), "input": case.input}
+        reply = peer.ask(request)
+        outcome = case_outcome(case, reply, ignore)
+        row = counts[case.kind]
+        row["asked"] += 1
+        if outcome.status == "passed":
+            row["agreed"] += 1
+        elif outcome.status == "skipped":
+            row["unsupported"] += 1
+        else:
+            row["failed"] += 1
+            rule = _rule(case, outcome.differs, outcome.output)
+            rules[case.kind][rule] = rules[case.kind].get(rule, 0) + 1
+            examples.setdefault(case.kind, {"request": request, "library": case.expected,
+                                            "peer": reply, "differs": list(outcome.differs),
+                                            "rule": rule})
+    return tuple(QuestionRow(kind, counts[kind]["asked"], counts[kind]["agreed"],
+                             counts[kind]["failed"], counts[kind]["unsupported"],
+                             tuple(sorted(rules[kind].items())), examples.get(kind))
+                 for kind in QUESTION_KINDS)
+
+

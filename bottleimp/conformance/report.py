@@ -1,0 +1,275 @@
+"""What a run found, as the report (``HarnessReport``, ``CoverageRow``), as text (``describe``),
+as JSON (``report_to_json``) and as records written for each group."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from typing import Final
+from pathlib import Path
+
+from attrs import evolve, frozen
+
+from ..config import Config
+from ..formats.json_input import JSON
+from .capabilities import Capabilities
+from .game import Failure, GameResult, Refusal
+from .groups import Group, Nondeterminism
+from .lines import clip, plural
+from .peer import answer_for_record
+from .protocol import PROTOCOL, PROTOCOL_V1
+from .questions import QuestionRow
+from .refusals import REFUSALS, RefusalKind
+
+__all__ = ["REPORT_FORMAT", "error_to_json", "CoverageRow", "HarnessReport", "describe", "failure_to_json", "report_to_json",
+           "coverage", "applicable", "write_group", "write_peer_fault"]
+
+
+@frozen
+class CoverageRow:
+    """One kind of illegal request: the rules it is refused with, how often it was sent, how
+    often the peer agreed, and how often it answered ``UNSUPPORTED``."""
+
+    kind: str
+    rules: tuple[str, ...]
+    sent: int
+    agreed: int
+    unsupported: int
+    note: str
+
+
+@frozen
+class HarnessReport:
+    """The result of a run: games that agreed, failed or were unsupported, the failure groups,
+    the refusal coverage, and the peer fault that stopped the run, if one did."""
+
+    passed: int
+    failed: int
+    groups: tuple[Group, ...]
+    coverage: tuple[CoverageRow, ...] = ()
+    unsupported: int = 0
+    protocol: str = PROTOCOL
+    capabilities: Capabilities = Capabilities()
+    peer_fault: Failure | None = None
+    peer_fault_written: Path | None = None
+    """The record written for the peer fault, if one stopped the run and a folder was given."""
+    added: int = 0
+    """Games added after the generated ones to send every kind of illegal request enough."""
+    disagreements: int = 0
+    """Every disagreement met, over every game (a game goes on after each)."""
+    notes: tuple[str, ...] = ()
+    """Differences that are no failure (a consistent renaming of a declared deck's colours)."""
+    nondeterministic: tuple[Nondeterminism, ...] = ()
+    """Requests the peer answered in two ways when a game was played again."""
+    questions: tuple[QuestionRow, ...] = ()
+    """The position questions asked, per kind (empty: none were asked)."""
+    questions_fault: str | None = None
+    """The timeout, crash or malformed answer that stopped the position questions, if any."""
+
+    @property
+    def failure(self) -> Failure | None:
+        """The peer fault, else the first group's representative (``None``: all agreed)."""
+        if self.peer_fault is not None:
+            return self.peer_fault
+        return next((g.failure for g in self.groups if g.failure is not None), None)
+
+    @property
+    def written(self) -> Path | None:
+        """The record written for the peer fault, else for the first group, if any."""
+        if self.peer_fault_written is not None:
+            return self.peer_fault_written
+        return next((g.written for g in self.groups if g.written is not None), None)
+
+    @property
+    def summary(self) -> str:
+        """The summary line: ``N passed, N failed`` (games), then ``, N unsupported`` if any,
+        and the disagreements the failed games met."""
+        text = f"{self.passed} passed, {self.failed} failed"
+        text += f", {self.unsupported} unsupported" if self.unsupported else ""
+        if self.disagreements:
+            text += f" ({plural(self.disagreements, 'disagreement')})"
+        return text
+
+    @property
+    def ok(self) -> bool:
+        """True when some game passed, none failed and no data fault was found."""
+        return (self.passed > 0 and self.failed == 0 and not self.groups
+                and self.peer_fault is None and not self.nondeterministic
+                and not any(row.failed for row in self.questions) and self.questions_fault is None)
+
+
+def write_peer_fault(failure: Failure, out_dir: str | os.PathLike[str] | None,
+                      seed: int) -> Path | None:
+    """The record of the game a peer fault stopped, written to ``out_dir`` (if given)."""
+    if out_dir is None:
+        return None
+    try:
+        return _write_failure(failure, Path(out_dir), seed, None)
+    except OSError:
+        return None
+
+
+def applicable(kind: RefusalKind, version: str, capabilities: Capabilities) -> bool:
+    if kind.name == "config-deck":
+        return version != PROTOCOL_V1
+    if kind.name == "config-teams":
+        return capabilities.teams
+    return True
+
+
+def coverage(results: Sequence[GameResult], version: str,
+              capabilities: Capabilities) -> tuple[CoverageRow, ...]:
+    by_kind: dict[str, list[Refusal]] = {}
+    for result in results:
+        for refusal in result.refusals:
+            by_kind.setdefault(refusal.kind, []).append(refusal)
+    rows = []
+    for kind in REFUSALS:
+        sent = by_kind.get(kind.name, [])
+        rules = sorted({refusal.rule for refusal in sent}) or list(kind.rules)
+        unsupported = sum(1 for refusal in sent if refusal.unsupported)
+        agreed = sum(1 for refusal in sent if refusal.agreed)
+        note = kind.note if applicable(kind, version, capabilities) else \
+            "not applicable: " + ("protocol 1 has no deck" if kind.name == "config-deck"
+                                  else "the peer plays no teams")
+        rows.append(CoverageRow(kind.name, tuple(rules), len(sent), agreed, unsupported, note))
+    return tuple(rows)
+
+
+def write_group(group: Group, out_dir: str | os.PathLike[str] | None, seed: int) -> Group:
+    if group.failure is None or out_dir is None:
+        return group
+    try:
+        return evolve(group, written=_write_failure(group.failure, Path(out_dir), seed, group))
+    except OSError as error:
+        return evolve(group, write_error=f"cannot write the failing game into {out_dir}: {error}")
+
+
+def _write_failure(failure: Failure, out_dir: Path, seed: int, group: Group | None) -> Path:
+    from ..formats.records import (
+        GameRecord,
+        freeze_extensions,
+        record_from_state,
+        write_record_file,
+    )
+
+    if failure.state is None:
+        record = GameRecord(config=failure.script.config, rounds=())
+    else:
+        record = record_from_state(failure.state)
+    last = failure.exchanges[-1]
+    details: dict[str, JSON] = {
+        "protocol": PROTOCOL,
+        "seed": seed,
+        "kind": failure.kind,
+        "rule": failure.rule,
+        # What came from the peer is cut to a few KB (and a hostile answer kept as text), so
+        # that the record stays small and readable by any record reader.
+        "message": clip(failure.message, 4000),
+        "request": last.request,
+        "library": last.expected,
+        "peer": answer_for_record(last.actual),
+        "exchanges": len(failure.exchanges),
+    }
+    if failure.disagreement is not None:
+        details["detail"] = failure.disagreement.detail
+    if group is not None:
+        details["group"] = group.number
+        details["games_in_group"] = len(group.games)
+        if group.deck is not None:
+            details["deck"] = group.deck.to_json()
+    extensions: dict[str, JSON] = {"_harness": details}
+    record = evolve(record, extensions=freeze_extensions(extensions))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    name = f"harness-failure-seed{seed}" + ("" if group is None else f"-group{group.number}")
+    path = out_dir / f"{name}.json"
+    write_record_file(path, record)
+    return path
+
+
+def _variant_text(config: Config) -> str:
+    variant = f"{config.players} players, {config.edition}"
+    if config.bottles == 2:
+        variant += ", two bottles"
+    if config.teams is not None:
+        variant += f", teams {json.dumps([list(t) for t in config.teams])}"
+    return variant
+
+
+def describe(failure: Failure) -> str:
+    """The failing exchange as a few lines a person reads (JSON, never Python reprs)."""
+    last = failure.exchanges[-1]
+    config = failure.script.config
+    where = "" if failure.state is None else f"; round {len(failure.state.rounds)}"
+    game = (f"{_variant_text(config)}, seat {failure.script.first_dealer} deals first{where}"
+            if failure.script.rounds else "the greeting, before any game")
+    lines = [
+        f"{failure.kind} [{failure.rule}] after {len(failure.exchanges)} requests ({game}):",
+        f"  request: {json.dumps(last.request)}",
+        f"  library: {json.dumps(last.expected)}",
+        f"  peer:    {'(no answer)' if last.actual is None else clip(json.dumps(last.actual), 4000)}",
+        f"  {clip(failure.message, 4000)}",
+    ]
+    if failure.disagreement is not None and failure.disagreement.detail:
+        lines.append(f"  detail:  {json.dumps(failure.disagreement.detail)}")
+    return "\n".join(lines)
+
+
+def failure_to_json(failure: Failure) -> dict[str, JSON]:
+    """A failure as JSON (``--json``)."""
+    last = failure.exchanges[-1]
+    return {
+        "kind": failure.kind,
+        "rule": failure.rule,
+        "message": clip(failure.message, 4000),
+        "variant": _variant_text(failure.script.config),
+        "first_dealer": failure.script.first_dealer,
+        "requests": len(failure.exchanges),
+        "request": last.request,
+        "library": last.expected,
+        "peer": last.actual,
+        "detail": None if failure.disagreement is None else failure.disagreement.detail,
+    }
+
+
+REPORT_FORMAT: Final = "bottleimp-conformance-report/1"
+"""The format ID of ``bottleimp conformance --json`` (schema:
+``spec/reports/conformance-report.schema.json``)."""
+
+
+def report_to_json(report: HarnessReport) -> dict[str, JSON]:
+    """The whole run as one JSON object (``bottleimp conformance --cmd ... --json``)."""
+    return {
+        "format": REPORT_FORMAT,
+        "mode": "differential",
+        "exit_status": 0 if report.ok else 1,
+        "protocol": report.protocol,
+        "capabilities": report.capabilities.to_json(),
+        "summary": {"passed": report.passed, "failed": report.failed,
+                    "unsupported": report.unsupported, "groups": len(report.groups),
+                    "disagreements": report.disagreements,
+                    "added_for_coverage": report.added},
+        "groups": [{
+            "group": g.number, "request": g.op, "rule": g.rule, "games": len(g.games),
+            "disagreements": g.count,
+            "first_game": g.games[0] if g.games else None,
+            "shrunk": g.shrunk, "not_shrunk": g.not_shrunk, "size": g.size_text,
+            "record": None if g.written is None else str(g.written),
+            "failure": None if g.failure is None else failure_to_json(g.failure),
+            "deck": None if g.deck is None else g.deck.to_json(),
+        } for g in report.groups],
+        "notes": list(report.notes),
+        "nondeterministic": [finding.to_json() for finding in report.nondeterministic],
+        "questions": [row.to_json() for row in report.questions],
+        "questions_fault": report.questions_fault,
+        "coverage": [{"kind": row.kind, "rules": list(row.rules), "sent": row.sent,
+                      "agreed": row.agreed, "unsupported": row.unsupported}
+                     for row in report.coverage],
+        "peer_fault": None if report.peer_fault is None else failure_to_json(report.peer_fault),
+    }
+
+
+def error_to_json(message: str) -> dict[str, JSON]:
+    """A run that could not start (exit status 2), as the report's one JSON object."""
+    return {"format": REPORT_FORMAT, "mode": "error", "exit_status": 2, "error": message}
