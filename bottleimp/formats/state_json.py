@@ -125,7 +125,6 @@ def state_from_json(value: JSON) -> GameState:
         raise RecordError("$.format", f"expected {STATE_FORMAT!r}")
     config = config_from_json(obj["config"], "$.config")
     seed = expect_int(obj["seed"], "$.seed")
-    state = new_game(config, seed)
     rounds = expect_list(obj["rounds"], "$.rounds")
     if not rounds:
         raise RecordError("$.rounds", "a state has at least one round")
@@ -133,6 +132,11 @@ def state_from_json(value: JSON) -> GameState:
         path = child("$.rounds", index)
         round_obj = expect_object(round_value, path)
         check_keys(round_obj, path, {"dealer", "hands", "actions"}, {"face_up"})
+        if index == 0:
+            # Any seat may deal first (rule FIRST-DEALER): the first round names it.
+            first_dealer = expect_int(round_obj["dealer"], child(path, "dealer"), 0,
+                                      config.players - 1)
+            state = new_game(config, seed, first_dealer=first_dealer)
         try:
             if index > 0:
                 if state.phase is not Phase.ROUND_OVER:
