@@ -228,10 +228,12 @@ def walk(start: GameState, visit: Visit, rounds_walked: int | None = None) -> No
             stack.append(after)
 
 
-def starts(spec: Exhaustive) -> Iterator[GameState]:
+def starts(spec: Exhaustive, shard: tuple[int, int] | None = None) -> Iterator[GameState]:
     """The states the walks start from: each chosen deal by each dealer, dealt through
     ``with_deal`` into round 0 of a game whose first dealer is that seat, then ``after`` first
-    legal actions. The seeded deal the game began with is checked first (``check_seeded_deal``)."""
+    legal actions. The seeded deal the game began with is checked first (``check_seeded_deal``).
+    ``shard`` ``(k, n)``: only the deals whose position among the chosen ones is ``k`` mod ``n``
+    (to spread one configuration over processes)."""
     for dealer in spec.dealers:
         game = new_game(spec.config, seed=11, first_dealer=dealer)
         machine.check_seeded_deal(game)
@@ -239,6 +241,9 @@ def starts(spec: Exhaustive) -> Iterator[GameState]:
             deals(spec.config, dealer) if spec.deals is None
             else (deal_at(spec.config, dealer, index) for index in spec.deals)
         )
+        if shard is not None:
+            part, parts = shard
+            chosen = (deal for index, deal in enumerate(chosen) if index % parts == part)
         for deal in chosen:
             state = with_deal(game, *deal)
             for _ in range(spec.after):
@@ -340,15 +345,20 @@ class Summary:
     counters: Counter[str]
 
 
-def run(spec: Exhaustive) -> Summary:
+def run(spec: Exhaustive, progress: int = 0, shard: tuple[int, int] | None = None) -> Summary:
     """Walk and check one configuration; raises ``AssertionError`` at the first violation or if
-    a required counter stays at 0."""
+    a required counter stays at 0. With ``progress``, print the running counts every that many
+    deals."""
     started = time.perf_counter()
     checker = Checker(spec.level)
     count = 0
-    for start in starts(spec):
+    for start in starts(spec, shard):
         walk(start, checker, spec.rounds_walked)
         count += 1
+        if progress and count % progress == 0:
+            print(f"    {spec.name}: {count} deals, {checker.states:,} states, "
+                  f"{checker.transitions:,} transitions, no violation so far "
+                  f"({time.perf_counter() - started:.0f} s)", flush=True)
     missing = [name for name in spec.requires if not checker.counters[name]]
     assert not missing, f"{spec.name}: the walk never reached {missing}"
     return Summary(spec.name, count, spec.deal_total(), checker.states, checker.transitions,
@@ -498,6 +508,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help="configurations to check (default: the CI set)")
     parser.add_argument("--all", action="store_true", help="every configuration")
     parser.add_argument("--list", action="store_true", help="list the configurations")
+    parser.add_argument("--shard", metavar="K/N",
+                        help="only the deals whose position is K mod N (0 <= K < N)")
+    parser.add_argument("--progress", type=int, default=0, metavar="N",
+                        help="print the running counts every N deals")
     parser.add_argument("--rotation", action="store_true",
                         help="check the seat-rotation reduction on the named configurations")
     parser.add_argument("--stride", type=int, default=1, help="with --rotation: every Nth deal")
@@ -535,7 +549,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{'configuration':34} {'deals':>22} {'states':>9} {'transitions':>11} "
           f"{'ends':>7} {'seconds':>8}  level", flush=True)
     for spec in chosen_specs:
-        summary = run(spec)
+        shard = tuple(map(int, args.shard.split("/"))) if args.shard else None
+        summary = run(spec, args.progress, shard)  # type: ignore[arg-type]
         print(f"{summary.name:34} {summary.deals:>8} of {summary.all_deals:<12,} "
               f"{summary.states:>9,} {summary.transitions:>11,} {summary.terminal:>7,} "
               f"{summary.seconds:>8.1f}  {spec.level}", flush=True)
