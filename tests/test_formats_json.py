@@ -291,3 +291,13 @@ def test_per_seat_lists_of_devils_eye_and_of_a_finished_round_are_checked() -> N
 def test_not_json_is_refused_at_the_root() -> None:
     with pytest.raises(RecordError, match=r"\$: not JSON"):
         view_loads("{")
+
+
+@pytest.mark.parametrize("value", [
+    {"type": "start_round", "seat": 1, "extra": 0},
+    {"type": "play", "seat": 1, "card": 3, "extra": 0},
+    {"type": "give", "seat": 1, "card": 3, "to": "left", "extra": 0},
+], ids=["start_round", "play", "give"])
+def test_an_action_with_a_key_of_no_action_is_refused_at_it(value: dict[str, JSON]) -> None:
+    with pytest.raises(RecordError, match=r"\$\.actions\[2\]\.extra: unknown key"):
+        action_from_json(value, Config(players=3), "$.actions[2]")
