@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bottleimp import Config, apply, legal_actions, new_game
+from bottleimp import Config, apply, legal_actions, new_game, with_deal
 from bottleimp.errors import RecordError
 from bottleimp.formats.state_json import (
     action_from_json,
@@ -301,3 +301,26 @@ def test_not_json_is_refused_at_the_root() -> None:
 def test_an_action_with_a_key_of_no_action_is_refused_at_it(value: dict[str, JSON]) -> None:
     with pytest.raises(RecordError, match=r"\$\.actions\[2\]\.extra: unknown key"):
         action_from_json(value, Config(players=3), "$.actions[2]")
+
+
+def test_every_seat_of_the_game_and_no_other_is_read_in_an_action() -> None:
+    config = Config(players=3)
+    for seat in range(3):
+        assert action_from_json({"type": "start_round", "seat": seat}, config) == StartRound(seat)
+        give: dict[str, JSON] = {"type": "give", "seat": seat, "card": 3, "to": "left"}
+        assert action_to_json(action_from_json(give, config)) == give
+    kinds: list[dict[str, JSON]] = [{"type": "give", "card": 3, "to": "left"},
+                                    {"type": "play", "card": 3}, {"type": "start_round"}]
+    for kind in kinds:
+        with pytest.raises(RecordError, match=r"\$\.seat: expected an integer from 0 to 2"):
+            action_from_json({**kind, "seat": 3}, config)
+
+
+def test_a_devils_eye_deal_that_changes_only_the_face_up_cards_round_trips() -> None:
+    """The reader keeps the seed's deal only when hands and face-up cards are both the seed's."""
+    game = new_game(Config(players=2), seed=5)
+    face_up = game.round.dealt_face_up
+    assert face_up is not None
+    swapped = with_deal(game, game.round.dealt, (face_up[1], face_up[0]))
+    assert swapped.round.dealt == game.round.dealt and swapped != game
+    assert loads(dumps(swapped)) == swapped
