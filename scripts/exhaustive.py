@@ -515,6 +515,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rotation", action="store_true",
                         help="check the seat-rotation reduction on the named configurations")
     parser.add_argument("--stride", type=int, default=1, help="with --rotation: every Nth deal")
+    parser.add_argument("--sizes", action="store_true",
+                        help="count the states of every deal by dealer 0 (no checks)")
     parser.add_argument("--plants", action="store_true",
                         help="plant each bug of PLANTS in turn and show which walks catch it")
     args = parser.parse_args(argv)
@@ -530,6 +532,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unknown configuration(s) {unknown}; known: {', '.join(known)}")
     chosen_specs = ([known[n] for n in args.names] if args.names
                     else list(CONFIGURATIONS) if args.all else [s for s in CONFIGURATIONS if s.ci])
+    if args.sizes:
+        for spec in chosen_specs:
+            count, states = every_deal_size(spec)
+            print(f"{spec.name}: {count:,} deals by dealer 0, {states:,} states in all", flush=True)
+        return 0
     if args.plants:
         for plant in PLANTS:
             print(plant, flush=True)
