@@ -1,67 +1,106 @@
-"""Exhaustive checking of small games: every reachable state of every deal, every invariant.
+"""Exhaustive checking of small games: every state reachable from the chosen deals, every check.
 
-For each small configuration (a custom deck of a few cards per colour; every player count; one
-and two bottles; teams; Devil's Eye; one or two rounds) this deals the deck through ``with_deal``
-in every legal way (every partition of the deck among the seats, by every dealer) or, where
-that is too many, in a documented set of those deals (every ``stride``-th deal of the fixed
-enumeration order of ``bottleimp.conformance.perft.deals``, by each dealer listed), walks every state
-reachable from each deal to the end of the game (``bottleimp.conformance.perft.reachable``, states
-deduplicated by value), and checks:
+A configuration (``Exhaustive``) names a small custom deck, the deals to start from (``deals``:
+every deal of the deck, ``None``, or the listed indices of the fixed enumeration order of
+``bottleimp.conformance.perft.deals``), the dealers (seat 0 only where seat rotation makes the
+other dealers equivalent: see *Reductions* below) and where the walk starts (``after``: that many
+first-legal actions after the deal; 0 is the deal itself, so every setup choice is walked). From
+each start ``walk`` visits every reachable state to the end of the game (or of the rounds the
+configuration walks) and calls a visitor for every transition: the hook other checkers use
+(``transitions(spec)`` iterates the same transitions).
 
-- at every state, every check the Hypothesis state machines make (``tests/test_state_machine.py``
-  against the independent restatement of the rules in ``tests/invariants.py``): zones partition
-  the deck, bottles, hand sizes, the seat to act and the legal actions, totals and the game's
-  end, the JSON round trip, every seat's view, and the refusal of each kind of illegal action;
+The checks (``Checker``), at level ``full``:
+
+- at every state, every state check of the Hypothesis state machines
+  (``tests/test_state_machine.py``, against the restatement in ``tests/invariants.py``): zones
+  partition the deck, bottles, hand sizes, the seat to act and exactly the legal actions, totals
+  and the game's end, the JSON round trip, every seat's view, and the refusal of each kind of
+  illegal action with its rule ID;
 - at every transition, the transition checks of the machines (follow suit, trick judgement,
-  setup resolution, scoring, dealer rotation, the first dealer and the trick's price);
-- the one-entry legality cache of ``apply``: every action legal in one state of a transition
-  but not in the other is refused by ``apply`` in the other, after ``legal_actions`` of both
-  states in either order; and the actions of every sibling state are refused unless legal.
+  setup resolution, scoring, dealer rotation, the first leader, the trick's price), and
+  ``check_seeded_deal`` at every state whose round was dealt from the seed (the game's first
+  state before ``with_deal`` replaces the deal, and every round a ``StartRound`` deals);
+- every state refuses the actions legal in its parent but not in it, and the actions legal in
+  each of its siblings (every other child of its parent) but not in it, after ``legal_actions``
+  of both states in either order (the one-entry legality cache of ``apply``).
 
-Run from the repository root: ``python scripts/exhaustive.py`` (the configurations small enough
-for CI), ``--all`` (every configuration, some of them for minutes), ``NAME ...`` (those named),
-``--every-deal`` (every deal by every dealer, whatever the configuration's stride).
+Level ``sweep`` (for the runs over every deal, where ``full`` would take hours) keeps every
+transition check, the legal actions against the restatement, zones, bottles, hand sizes, totals,
+``check_seeded_deal`` and the parent and sibling refusals, and leaves out the three costliest
+state checks: the JSON round trip, the views and the catalogue of illegal actions.
+
+Counters record what the walk reached (bottles bought, a bottle changing hands, an old price card
+returned, for each bottle; a trick with every card above the price; a half rank played; a game
+ended at the target score; a round dealt from the seed); a configuration lists the counters it
+must reach (``requires``) and the run fails if one stays at 0.
+
+Reductions. The rules never name a seat except relative to the dealer (the first leader, setup
+order and left/right, the short dealer), so rotating every seat by ``k`` together with the dealer
+maps the game of a deal by dealer ``d`` onto the game of the rotated deal by dealer ``d + k``,
+state by state, scores rotated. Configurations whose teams are unchanged by a rotation (none, or
+partners opposite with 4 or 6 players) therefore walk dealer 0's deals only; ``--rotation NAME``
+checks the claim by walking every deal of every dealer and comparing each tree's size, its
+terminal states and their (rotated) round scores with those of the rotated deal by dealer 0.
+Colours are not renamed: every card has its own rank, so renaming colours maps a deck to another
+deck, never onto itself.
+
+Run from the repository root: ``python scripts/exhaustive.py`` (the CI set), ``--all`` (every
+configuration), ``NAME ...`` (those named), ``--list``, ``--rotation NAME``, ``--sizes NAME``
+(how many states every deal of a configuration has, counted without checks).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Literal
 
 REPO = Path(__file__).resolve().parent.parent
 for _path in (str(REPO), str(REPO / "tests")):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
-import attrs  # noqa: E402
-
 from bottleimp import (  # noqa: E402
     Action,
     Card,
     Colour,
     Config,
+    Destination,
     GameState,
     Phase,
+    Play,
+    StartRound,
     apply,
     legal_actions,
     new_game,
     with_deal,
 )
-from bottleimp.conformance.perft import deal_count, deals  # noqa: E402
+from bottleimp.conformance.perft import Deal, deal_at, deal_count, deals  # noqa: E402
+from bottleimp.errors import BottleImpError  # noqa: E402
 
 import test_state_machine as machine  # type: ignore[import-not-found]  # noqa: E402
 
-_Y, _B, _R, _G = Colour.YELLOW, Colour.BLUE, Colour.RED, Colour.GREEN
+_Y, _B, _R = Colour.YELLOW, Colour.BLUE, Colour.RED
+
+Visit = Callable[[GameState | None, Action | None, GameState], None]
+"""``visit(before, action, after)`` for every transition; ``(None, None, start)`` first."""
+
+_RANKS = [3, 21, 7, 12, 26, 5, 16, 9, 30, 14, 2, 11, 18, 24, 6, 10, 33, 15, 4, 8, 13, 1, 17, 20,
+          22, 23]
 
 
-def small_deck(size: int, colours: Sequence[Colour] = (_Y, _B, _R)) -> tuple[Card, ...]:
+def small_deck(
+    size: int, colours: Sequence[Colour] = (_Y, _B, _R), ranks: Sequence[float] = _RANKS
+) -> tuple[Card, ...]:
     """``size`` cards with distinct ranks, colours dealt round, coins 1-3: most ranks below the
-    start price 19 (so bottles change hands) and a few above it (tricks that buy nothing)."""
-    ranks = [3, 21, 7, 12, 26, 5, 16, 9, 30, 14, 2, 11, 18, 24, 6, 10, 33, 15]
+    start price 19 (so bottles change hands) and some above it (tricks that buy nothing)."""
     assert size <= len(ranks)
     return tuple(
         Card(rank, colours[index % len(colours)], 1 + index % 3)
@@ -69,73 +108,232 @@ def small_deck(size: int, colours: Sequence[Colour] = (_Y, _B, _R)) -> tuple[Car
     )
 
 
+def _config(players: int, size: int, ranks: Sequence[float] = _RANKS, **options: Any) -> Config:
+    colours = (_Y, _B) if players == 3 and size <= 9 else (_Y, _B, _R)
+    return Config(players=players, deck=small_deck(size, colours, ranks), **options)
+
+
 @dataclass(frozen=True)
 class Exhaustive:
-    """One configuration checked exhaustively: which deals (``stride`` 1 is every deal), by
-    which dealers (``None``: every seat), from which point (``after``: the walk starts after
-    that many actions of each deal, the first legal action each time; 0 is the deal itself),
-    and whether CI runs it."""
+    """One configuration walked exhaustively from its deals.
+
+    ``deals``: ``None`` for every deal of the deck, else the indices of the deals (in the order of
+    ``perft.deals``). ``dealers``: the seats that deal the walked round (each deals round 0 of a
+    game started with ``first_dealer``). ``after``: the walk starts after that many actions of
+    each deal, the first legal action each time. ``rounds_walked``: states of later rounds are
+    checked but not expanded (a game to a target score could otherwise go on without end).
+    ``requires``: counters the walk must reach."""
 
     name: str
     config: Config
-    stride: int = 1
-    dealers: tuple[int, ...] | None = None
+    deals: tuple[int, ...] | None = None
+    dealers: tuple[int, ...] = (0,)
     after: int = 0
+    rounds_walked: int | None = None
+    level: Literal["full", "sweep"] = "full"
+    requires: tuple[str, ...] = ()
     ci: bool = False
+    note: str = ""
 
-    def dealer_seats(self, every_deal: bool) -> tuple[int, ...]:
-        if self.dealers is None or every_deal:
-            return tuple(range(self.config.players))
-        return self.dealers
-
-
-def _config(players: int, size: int, **options: object) -> Config:
-    colours = (_Y, _B) if players == 3 and size <= 9 else (_Y, _B, _R)
-    return Config(players=players, deck=small_deck(size, colours), **options)  # type: ignore[arg-type]
+    def deal_total(self) -> int:
+        """How many deals of the deck the walked dealers have in all."""
+        return sum(deal_count(self.config, dealer) for dealer in self.dealers)
 
 
-_SETUP = {2: 8, 3: 8, 4: 12, 5: 14, 6: 18}
-"""Setup actions in a round of the small decks (the short 5-player dealer gives two)."""
+_3P_HALF = [3.5, 21, 7, 12.5, 26, 5, 16.5, 9]
+_5P_2B = [3, 21, 7, 12, 26, 5, 16, 9, 30, 14, 2, 11, 18, 24, 6, 10, 33, 15, 4, 8, 13, 1, 17, 20]
+_TWO_BOTTLE_EVENTS = ("bought 0", "bought 1", "changed hands 0", "changed hands 1",
+                      "price card returned 0", "price card returned 1", "every card above price")
 
 CONFIGURATIONS: tuple[Exhaustive, ...] = (
-    # In CI (well under two minutes in all): whole rounds of the 3-player decks from the deal,
-    # and trick play (with the last setup choices) of the larger ones, over many deals.
-    Exhaustive("3p-8cards", _config(3, 8, rounds=1), stride=560, ci=True),
-    Exhaustive("3p-8cards-2rounds", _config(3, 8, rounds=2), stride=560, dealers=(0, 1),
-               after=12, ci=True),
-    Exhaustive("2p-devils-eye-play", _config(2, 12, rounds=1), stride=138600,
-               after=_SETUP[2], ci=True),
-    Exhaustive("4p-11cards-play", _config(4, 11, rounds=1), stride=18480, after=9, ci=True),
-    Exhaustive("4p-12cards-teams-play", _config(4, 12, rounds=1, teams=((0, 2), (1, 3))),
-               stride=92400, after=_SETUP[4] - 1, ci=True),
-    Exhaustive("5p-14cards-play", _config(5, 14, rounds=1), stride=16816800, after=13,
-               ci=True),
-    Exhaustive("5p-14cards-2bottles-play", _config(5, 14, rounds=1, bottles=2),
-               stride=16816800, after=13, ci=True),
-    Exhaustive("5p-14cards-teams-play", _config(5, 14, rounds=1, teams=((0, 3), (1, 4), (2,))),
-               stride=16816800, after=13, ci=True),
-    Exhaustive("6p-17cards-2bottles-play", _config(6, 17, rounds=1, bottles=2),
-               stride=7623616000, after=_SETUP[6], ci=True),
-    Exhaustive("6p-17cards-teams-play", _config(6, 17, rounds=1, teams=((0, 3), (1, 4), (2, 5))),
-               stride=7623616000, after=_SETUP[6], ci=True),
-    # On demand (minutes to hours): whole rounds from the deal, setup included. (A game to a
-    # target score has no walk of bounded size: rounds in which no total reaches the target can
-    # follow one another without end. The state machines sample those games.)
-    Exhaustive("3p-8cards-every-deal", _config(3, 8, rounds=1)),
-    Exhaustive("3p-9cards-every-deal", _config(3, 9, rounds=1)),
-    Exhaustive("3p-8cards-2rounds-more", _config(3, 8, rounds=2), stride=56, dealers=(0, 1)),
-    Exhaustive("4p-11cards", _config(4, 11, rounds=1), stride=46200),
+    # -- The CI set (tests/test_exhaustive.py): a few deals each, chosen to reach the events. --
+    Exhaustive("3p-8cards", _config(3, 8, rounds=1), deals=(277,), ci=True,
+               note="whole round from the deal: every setup choice, every play"),
+    Exhaustive("3p-8cards-half-ranks", _config(3, 8, _3P_HALF, rounds=1), deals=(91,),
+               requires=("half rank played",), ci=True, note="whole round, half ranks"),
+    Exhaustive("3p-8cards-target", _config(3, 8, target_score=4), deals=(140,), rounds_walked=1,
+               requires=("game over at the target", "round dealt from the seed"), ci=True,
+               note="whole round 1; round 2 dealt from the seed, checked, not walked"),
+    Exhaustive("3p-8cards-2rounds", _config(3, 8, rounds=2), deals=(300,), after=12,
+               requires=("round dealt from the seed",), ci=True,
+               note="end of round 1, then all of round 2 from the seeded deal"),
+    Exhaustive("2p-devils-eye", _config(2, 12, rounds=1), deals=(0, 103950), after=8, ci=True,
+               note="trick play after the setup"),
+    Exhaustive("4p-11cards", _config(4, 11, rounds=1), deals=(0, 46200), after=9, ci=True,
+               note="last two setup choices, trick play"),
     Exhaustive("4p-12cards-teams", _config(4, 12, rounds=1, teams=((0, 2), (1, 3))),
-               stride=369600),
-    Exhaustive("2p-devils-eye", _config(2, 12, rounds=1), stride=207900),
-    Exhaustive("5p-14cards-2bottles", _config(5, 14, rounds=1, bottles=2), stride=33633600),
-    Exhaustive("6p-17cards", _config(6, 17, rounds=1), stride=22870848000),
+               deals=(0, 184800), after=11, ci=True, note="last setup choice, trick play"),
+    Exhaustive("5p-24cards-2bottles", _config(5, 24, _5P_2B, rounds=1, bottles=2),
+               deals=(1000, 10_000_000), after=24, requires=_TWO_BOTTLE_EVENTS, ci=True,
+               note="the last two tricks of four"),
+    Exhaustive("5p-14cards-teams", _config(5, 14, rounds=1, teams=((0, 3), (1, 4), (2,))),
+               deals=(0,), dealers=(0, 1, 2, 3, 4), after=13, ci=True,
+               note="last setup choice, trick play; every dealer (no rotation for these teams)"),
+    Exhaustive("6p-23cards-2bottles", _config(6, 23, rounds=1, bottles=2),
+               deals=(227598240718138,), after=23, requires=_TWO_BOTTLE_EVENTS, ci=True,
+               note="the last two tricks of three"),
+    Exhaustive("6p-17cards-teams", _config(6, 17, rounds=1, teams=((0, 3), (1, 4), (2, 5))),
+               deals=(0,), after=18, ci=True, note="trick play"),
+    # -- On demand. Every deal of the smallest game, every setup choice and every play. --
+    Exhaustive("3p-8cards-every-deal", _config(3, 8, rounds=1), level="sweep",
+               note="every deal (dealer 0; rotation), whole round"),
+    Exhaustive("3p-8cards-half-ranks-every-deal", _config(3, 8, _3P_HALF, rounds=1),
+               level="sweep", requires=("half rank played",),
+               note="every deal (dealer 0; rotation), whole round"),
+    Exhaustive("3p-8cards-target-every-deal", _config(3, 8, target_score=4), rounds_walked=1,
+               level="sweep", requires=("game over at the target", "round dealt from the seed"),
+               note="every deal, round 1; round 2 dealt from the seed, checked, not walked"),
+    # More deals of the larger games, every check.
+    Exhaustive("3p-8cards-more", _config(3, 8, rounds=1), deals=tuple(range(0, 560, 28)),
+               note="20 deals, whole round, every check"),
+    Exhaustive("3p-8cards-2rounds-more", _config(3, 8, rounds=2), deals=tuple(range(0, 560, 56)),
+               after=12, requires=("round dealt from the seed",),
+               note="10 deals: end of round 1, all of round 2"),
+    Exhaustive("2p-devils-eye-more", _config(2, 12, rounds=1),
+               deals=tuple(range(0, 207900, 20790)), after=8, note="10 deals, trick play"),
+    Exhaustive("4p-11cards-setup", _config(4, 11, rounds=1), deals=(0,),
+               note="one deal from the deal itself: every setup choice, every play"),
+    Exhaustive("4p-12cards-teams-more", _config(4, 12, rounds=1, teams=((0, 2), (1, 3))),
+               deals=tuple(range(0, 369600, 36960)), after=10,
+               note="10 deals, last two setup choices, trick play"),
+    Exhaustive("5p-14cards", _config(5, 14, rounds=1), deals=tuple(range(0, 33633600, 3363360)),
+               after=12, note="10 deals, last two setup choices, trick play"),
+    Exhaustive("5p-24cards-2bottles-more", _config(5, 24, _5P_2B, rounds=1, bottles=2),
+               deals=tuple(range(0, 10**9, 10**8)), after=19, requires=_TWO_BOTTLE_EVENTS,
+               note="10 deals, the last three tricks of four"),
+    Exhaustive("6p-23cards-2bottles-more", _config(6, 23, rounds=1, bottles=2),
+               deals=tuple(range(0, 10**12, 10**11)) + (227598240718138,), after=20,
+               requires=_TWO_BOTTLE_EVENTS, note="11 deals, the last two tricks and a play"),
+    Exhaustive("6p-17cards", _config(6, 17, rounds=1), deals=tuple(range(0, 10**10, 10**9)),
+               after=18, note="10 deals, trick play"),
 )
+
+
+def walk(start: GameState, visit: Visit, rounds_walked: int | None = None) -> None:
+    """Visit every state reachable from ``start``, depth first: ``visit(None, None, start)``,
+    then ``visit(before, action, after)`` for every legal action of every state reached.
+
+    A state holds its whole history, so two action sequences never reach equal states: the
+    states form a tree and each is visited once. States of a round of index ``rounds_walked``
+    or later are visited but not expanded."""
+    visit(None, None, start)
+    stack = [start]
+    while stack:
+        state = stack.pop()
+        if rounds_walked is not None and state.round.index >= rounds_walked:
+            continue
+        for action in legal_actions(state):
+            after = apply(state, action)
+            visit(state, action, after)
+            stack.append(after)
+
+
+def starts(spec: Exhaustive, shard: tuple[int, int] | None = None) -> Iterator[GameState]:
+    """The states the walks start from: each chosen deal by each dealer, dealt through
+    ``with_deal`` into round 0 of a game whose first dealer is that seat, then ``after`` first
+    legal actions. The seeded deal the game began with is checked first (``check_seeded_deal``).
+    ``shard`` ``(k, n)``: only the deals whose position among the chosen ones is ``k`` mod ``n``
+    (to spread one configuration over processes)."""
+    for dealer in spec.dealers:
+        game = new_game(spec.config, seed=11, first_dealer=dealer)
+        machine.check_seeded_deal(game)
+        chosen: Iterator[Deal] = (
+            deals(spec.config, dealer) if spec.deals is None
+            else (deal_at(spec.config, dealer, index) for index in spec.deals)
+        )
+        if shard is not None:
+            part, parts = shard
+            chosen = (deal for index, deal in enumerate(chosen) if index % parts == part)
+        for deal in chosen:
+            state = with_deal(game, *deal)
+            for _ in range(spec.after):
+                state = apply(state, legal_actions(state)[0])
+            yield state
+
+
+def transitions(spec: Exhaustive) -> Iterator[tuple[GameState | None, Action | None, GameState]]:
+    """Every transition of every walk of ``spec``: ``(None, None, start)`` for each start, then
+    ``(before, action, after)``; the iterator form of ``walk`` for checkers written elsewhere."""
+    for start in starts(spec):
+        found: list[tuple[GameState | None, Action | None, GameState]] = []
+        walk(start, lambda b, a, s: found.append((b, a, s)), spec.rounds_walked)
+        yield from found
+
+
+@dataclass
+class Checker:
+    """The visitor that checks every state and transition and counts what the walk reached."""
+
+    level: Literal["full", "sweep"] = "full"
+    states: int = 0
+    transitions: int = 0
+    terminal: int = 0
+    counters: Counter[str] = field(default_factory=Counter)
+    _parent: GameState | None = None
+    _family: list[GameState] = field(default_factory=list)
+
+    def __call__(self, before: GameState | None, action: Action | None, after: GameState) -> None:
+        self.states += 1
+        if before is None or action is None:
+            self._parent, self._family = None, []
+        else:
+            self.transitions += 1
+            machine.check_transition(before, action, after)
+            if isinstance(action, StartRound):
+                machine.check_seeded_deal(after)
+                self.counters["round dealt from the seed"] += 1
+            elif isinstance(action, Play):
+                self._count_play(before, action, after)
+        self._check_state(after)
+        if before is not None:
+            # The parent's actions, then those of every sibling: the walk expands a state's
+            # children one after another, so the family so far is the siblings before this one.
+            machine.check_actions_of_other_states(before, after)
+            if self._parent is not before:
+                self._parent, self._family = before, []
+            for sibling in self._family:
+                machine.check_actions_of_other_states(sibling, after)
+            self._family.append(after)
+        if after.phase is Phase.GAME_OVER:
+            self.terminal += 1
+            if after.config.target_score is not None:
+                self.counters["game over at the target"] += 1
+
+    def _check_state(self, state: GameState) -> None:
+        machine.check_zones_and_bottles(state)
+        machine.check_hand_sizes(state)
+        machine.check_legal_actions(state)
+        machine.check_totals_and_game_end(state)
+        if self.level == "full":
+            copy = machine.check_round_trip(state)
+            machine.check_views(state)
+            machine.check_refusals(state, copy)
+
+    def _count_play(self, before: GameState, action: Play, after: GameState) -> None:
+        if not isinstance(action.card.rank, int):
+            self.counters["half rank played"] += 1
+        if after.round.index != before.round.index or len(after.round.tricks) == len(
+            before.round.tricks
+        ):
+            return
+        trick = after.round.tricks[-1]
+        if all(play.card.rank > trick.price_before for play in trick.plays):
+            self.counters["every card above price"] += 1
+        if trick.bottle is None:
+            return
+        old = before.round.bottles[trick.bottle]
+        self.counters[f"bought {trick.bottle}"] += 1
+        if old.owner is not None and old.owner != trick.winner:
+            self.counters[f"changed hands {trick.bottle}"] += 1
+        if old.price_card is not None:
+            assert old.owner is not None
+            assert old.price_card in after.round.captured[old.owner], "PRICE-CARD-RETURN"
+            self.counters[f"price card returned {trick.bottle}"] += 1
 
 
 @dataclass
 class Summary:
-    """What one configuration's exhaustive run found."""
+    """What one configuration's run found."""
 
     name: str
     deals: int
@@ -144,114 +342,227 @@ class Summary:
     transitions: int
     terminal: int
     seconds: float
+    counters: Counter[str]
 
 
-def _check_state(state: GameState) -> None:
-    machine.check_zones_and_bottles(state)
-    machine.check_hand_sizes(state)
-    machine.check_legal_actions(state)
-    machine.check_totals_and_game_end(state)
-    copy = machine.check_round_trip(state)
-    machine.check_views(state)
-    machine.check_refusals(state, copy)
-
-
-def check_game(start: GameState) -> tuple[int, int, int]:
-    """Walk every state reachable from ``start`` and check it; ``(states, transitions, end)``."""
-    from bottleimp.conformance.perft import reachable
-
-    siblings: dict[int, list[GameState]] = {}
-
-    def visit(before: GameState | None, action: Action | None, after: GameState) -> None:
-        if before is None or action is None:
-            _check_state(after)
-            return
-        machine.check_transition(before, action, after)
-        _check_state(after)
-        machine.check_actions_of_other_states(before, after)
-        # The actions of the siblings (states one action apart from the same parent).
-        family = siblings.setdefault(id(before), [])
-        for sibling in family[-2:]:
-            machine.check_actions_of_other_states(sibling, after)
-        family.append(after)
-
-    return reachable(start, visit)
-
-
-def _upcoming_dealer(state: GameState) -> int:
-    """The dealer of the round ``with_deal`` would deal now."""
-    if state.phase is Phase.ROUND_OVER:
-        return (state.round.dealer + 1) % state.config.players
-    return state.round.dealer
-
-
-def dealt_games(spec: Exhaustive, every_deal: bool) -> Iterator[GameState]:
-    """The starting states: the chosen deals of the configuration, dealt through ``with_deal``.
-
-    Seat ``d`` deals round ``d`` (seat 0 deals first), so for a dealer ``d > 0`` the game is
-    configured ``d`` rounds longer and its first ``d`` rounds are played out from the first
-    deal of the enumeration with the first legal action each time: the rounds checked
-    exhaustively are the last ones, dealt by ``d``, with the same number of rounds left."""
-    stride = 1 if every_deal else spec.stride
-    for dealer in spec.dealer_seats(every_deal):
-        config = spec.config
-        if dealer and config.rounds is not None:
-            config = attrs.evolve(config, rounds=config.rounds + dealer)
-        elif dealer:
-            raise ValueError(f"{spec.name}: a dealer other than seat 0 needs a number of rounds")
-        start = new_game(config, seed=11)
-        while _upcoming_dealer(start) != dealer:
-            start = with_deal(start, *next(deals(config, _upcoming_dealer(start))))
-            while start.phase is Phase.SETUP or start.phase is Phase.PLAY:
-                start = apply(start, legal_actions(start)[0])
-            if start.phase is Phase.GAME_OVER:
-                raise ValueError(f"{spec.name}: the game ends before seat {dealer} deals")
-        for deal in deals(config, dealer, stride):
-            game = with_deal(start, *deal)
-            for _ in range(spec.after):
-                game = apply(game, legal_actions(game)[0])
-            yield game
-
-
-def run(spec: Exhaustive, every_deal: bool = False) -> Summary:
-    """Check one configuration exhaustively."""
+def run(spec: Exhaustive, progress: int = 0, shard: tuple[int, int] | None = None) -> Summary:
+    """Walk and check one configuration; raises ``AssertionError`` at the first violation or if
+    a required counter stays at 0. With ``progress``, print the running counts every that many
+    deals."""
     started = time.perf_counter()
-    states = transitions = terminal = count = 0
-    for game in dealt_games(spec, every_deal):
-        found, moves, ends = check_game(game)
-        states, transitions, terminal, count = states + found, transitions + moves, terminal + ends, count + 1
-    all_deals = sum(deal_count(spec.config, d) for d in range(spec.config.players))
-    return Summary(spec.name, count, all_deals, states, transitions, terminal,
-                   time.perf_counter() - started)
+    checker = Checker(spec.level)
+    count = 0
+    for start in starts(spec, shard):
+        walk(start, checker, spec.rounds_walked)
+        count += 1
+        if progress and count % progress == 0:
+            print(f"    {spec.name}: {count} deals, {checker.states:,} states, "
+                  f"{checker.transitions:,} transitions, no violation so far "
+                  f"({time.perf_counter() - started:.0f} s)", flush=True)
+    missing = [name for name in spec.requires if not checker.counters[name]]
+    assert not missing, f"{spec.name}: the walk never reached {missing}"
+    return Summary(spec.name, count, spec.deal_total(), checker.states, checker.transitions,
+                   checker.terminal, time.perf_counter() - started, checker.counters)
+
+
+# -- planted bugs: each must make the walk fail ------------------------------------------------
+
+
+def _plant_second_price_card_kept(original: Callable[..., Any]) -> Callable[..., Any]:
+    def resolve_trick(cards: Any, seats: Any, bottles: Any) -> Any:
+        outcome = original(cards, seats, bottles)
+        return outcome._replace(returned=None) if outcome.bottle == 1 else outcome
+    return resolve_trick
+
+
+def _plant_left_right_swapped(original: Any) -> Any:
+    swapped = dict(original)
+    swapped[Destination.LEFT], swapped[Destination.RIGHT] = original[Destination.RIGHT], original[
+        Destination.LEFT]
+    return swapped
+
+
+PLANTS: dict[str, tuple[str, str, Callable[[Any], Any], str]] = {
+    # name: (module, attribute, how the attribute is replaced, the configuration that catches it)
+    "play: the second bottle's old price card is never returned": (
+        "bottleimp.rules.play", "resolve_trick", _plant_second_price_card_kept,
+        "5p-24cards-2bottles"),
+    "play: no obligation to follow suit": (
+        "bottleimp.rules.play", "follow_suit", lambda original: lambda hand, led: hand,
+        "3p-8cards"),
+    "deal: the deal passes counter-clockwise": (
+        "bottleimp.rules.deal", "next_dealer",
+        lambda original: lambda config, dealer: (dealer - 1) % config.players,
+        "3p-8cards-2rounds"),
+    "setup: the cards given left and right go the other way": (
+        "bottleimp.rules.setup", "_RECEIVER_OFFSET", _plant_left_right_swapped, "3p-8cards"),
+    "scoring: captured cards count one point each, not their coins": (
+        "bottleimp.rules.scoring", "captured_points", lambda original: lambda captured: len(captured),
+        "3p-8cards"),
+    "game: the game ends a round late": (
+        "bottleimp.rules.game", "game_is_over",
+        lambda original: lambda config, rounds, totals: original(config, rounds - 1, totals),
+        "3p-8cards"),
+}
+"""A planted bug in each rule module, and the CI configuration that must catch it."""
+
+
+@contextmanager
+def planted(name: str) -> Iterator[None]:
+    """Apply the planted bug ``name`` (see ``PLANTS``) for the duration of the block."""
+    module_name, attribute, plant, _ = PLANTS[name]
+    module = importlib.import_module(module_name)
+    original = getattr(module, attribute)
+    setattr(module, attribute, plant(original))
+    try:
+        yield
+    finally:
+        setattr(module, attribute, original)
+
+
+def caught(name: str, spec: Exhaustive) -> str | None:
+    """The first violation the walk of ``spec`` finds with the bug ``name`` planted (or None)."""
+    with planted(name):
+        try:
+            run(spec)
+        except AssertionError as violation:
+            return str(violation).splitlines()[0] if str(violation) else "AssertionError"
+        except BottleImpError as error:
+            return f"{type(error).__name__}: {error}"
+    return None
+
+
+# -- the rotation reduction, checked ---------------------------------------------------------
+
+
+def _rotate_deal(deal: Deal, k: int) -> Deal:
+    """The deal with every seat moved ``k`` places clockwise (seat ``s``'s cards to ``s + k``)."""
+    hands, face_up = deal
+    n = len(hands)
+
+    def turn(rows: tuple[tuple[Card, ...], ...]) -> tuple[tuple[Card, ...], ...]:
+        return tuple(rows[(seat - k) % n] for seat in range(n))
+
+    return turn(hands), (None if face_up is None else turn(face_up))
+
+
+def tree_signature(start: GameState, shift: int = 0) -> tuple[int, int, tuple[tuple[int, ...], ...]]:
+    """States, terminal states and the sorted round scores of the terminal states (each seat's
+    score moved ``shift`` places clockwise) of the tree from ``start``, walked without checks."""
+    sizes = [0, 0]
+    scores: list[tuple[int, ...]] = []
+
+    def count(before: GameState | None, action: Action | None, after: GameState) -> None:
+        sizes[0] += 1
+        if after.phase is not Phase.SETUP and after.phase is not Phase.PLAY:
+            sizes[1] += 1
+            round_scores = after.round.scores
+            assert round_scores is not None
+            n = len(round_scores)
+            scores.append(tuple(round_scores[(seat - shift) % n] for seat in range(n)))
+
+    walk(start, count, rounds_walked=start.round.index + 1)
+    return sizes[0], sizes[1], tuple(sorted(scores))
+
+
+def check_rotation(spec: Exhaustive, stride: int = 1) -> int:
+    """Every ``stride``-th deal of every dealer: its tree matches that of the deal rotated to
+    dealer 0, scores rotated back. Returns the number of deals compared."""
+    config, players = spec.config, spec.config.players
+    compared = 0
+    base = new_game(config, seed=11, first_dealer=0)
+    for dealer in range(1, players):
+        game = new_game(config, seed=11, first_dealer=dealer)
+        for index in range(0, deal_count(config, dealer), stride):
+            deal = deal_at(config, dealer, index)
+            mine = tree_signature(with_deal(game, *deal), shift=players - dealer)
+            theirs = tree_signature(with_deal(base, *_rotate_deal(deal, players - dealer)))
+            assert mine == theirs, f"{spec.name}: deal {index} by seat {dealer} is not rotated"
+            compared += 1
+    return compared
+
+
+def every_deal_size(spec: Exhaustive) -> tuple[int, int]:
+    """How many deals dealer 0 has and how many states every deal's whole round has in all,
+    counted (not walked) with the subtrees of equal futures counted once per deal."""
+    from bottleimp.conformance.perft import _future_key, in_round
+
+    config = spec.config
+    game = new_game(config, seed=11)
+    total = 0
+
+    def nodes(state: GameState, memo: dict[object, int]) -> int:
+        key = _future_key(state)
+        if key not in memo:
+            memo[key] = 1 + (sum(nodes(apply(state, a), memo) for a in legal_actions(state))
+                             if in_round(state) else 0)
+        return memo[key]
+
+    for deal in deals(config, 0):
+        total += nodes(with_deal(game, *deal), {})
+    return deal_count(config, 0), total
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="configurations to check (default: the CI set)")
     parser.add_argument("--all", action="store_true", help="every configuration")
-    parser.add_argument("--every-deal", action="store_true",
-                        help="every deal by every dealer, whatever the configuration's stride")
     parser.add_argument("--list", action="store_true", help="list the configurations")
+    parser.add_argument("--shard", metavar="K/N",
+                        help="only the deals whose position is K mod N (0 <= K < N)")
+    parser.add_argument("--progress", type=int, default=0, metavar="N",
+                        help="print the running counts every N deals")
+    parser.add_argument("--rotation", action="store_true",
+                        help="check the seat-rotation reduction on the named configurations")
+    parser.add_argument("--stride", type=int, default=1, help="with --rotation: every Nth deal")
+    parser.add_argument("--sizes", action="store_true",
+                        help="count the states of every deal by dealer 0 (no checks)")
+    parser.add_argument("--plants", action="store_true",
+                        help="plant each bug of PLANTS in turn and show which walks catch it")
     args = parser.parse_args(argv)
     known = {spec.name: spec for spec in CONFIGURATIONS}
     if args.list:
         for spec in CONFIGURATIONS:
-            total = sum(deal_count(spec.config, d) for d in range(spec.config.players))
-            print(f"{spec.name:24} stride {spec.stride:>13} dealers {spec.dealers or 'all'}"
-                  f"  ({total} deals in all){'  [ci]' if spec.ci else ''}")
+            chosen = "every" if spec.deals is None else str(len(spec.deals) * len(spec.dealers))
+            print(f"{spec.name:34} {chosen:>6} of {spec.deal_total():>14} deals  after "
+                  f"{spec.after:>2}  {spec.level:5}{'  [ci]' if spec.ci else ''}  {spec.note}")
         return 0
     unknown = [name for name in args.names if name not in known]
     if unknown:
         parser.error(f"unknown configuration(s) {unknown}; known: {', '.join(known)}")
-    chosen = ([known[n] for n in args.names] if args.names
-              else list(CONFIGURATIONS) if args.all else [s for s in CONFIGURATIONS if s.ci])
-    print(f"{'configuration':24} {'deals':>15} {'states':>10} {'transitions':>12} "
-          f"{'terminal':>9} {'seconds':>8}", flush=True)
-    for spec in chosen:
-        summary = run(spec, args.every_deal)
-        print(f"{summary.name:24} {summary.deals:>6} of {summary.all_deals:<6} "
-              f"{summary.states:>10} {summary.transitions:>12} {summary.terminal:>9} "
-              f"{summary.seconds:>8.1f}", flush=True)
+    chosen_specs = ([known[n] for n in args.names] if args.names
+                    else list(CONFIGURATIONS) if args.all else [s for s in CONFIGURATIONS if s.ci])
+    if args.sizes:
+        for spec in chosen_specs:
+            count, states = every_deal_size(spec)
+            print(f"{spec.name}: {count:,} deals by dealer 0, {states:,} states in all", flush=True)
+        return 0
+    if args.plants:
+        for plant in PLANTS:
+            print(plant, flush=True)
+            for spec in chosen_specs:
+                found = caught(plant, spec)
+                print(f"    {spec.name:30} {'caught: ' + found if found else 'not caught'}"[:150],
+                      flush=True)
+        return 0
+    if args.rotation:
+        for spec in chosen_specs:
+            started = time.perf_counter()
+            compared = check_rotation(spec, args.stride)
+            print(f"{spec.name}: {compared} deals by dealers 1-{spec.config.players - 1} walked "
+                  f"and matched to the rotated deal by dealer 0 "
+                  f"({time.perf_counter() - started:.0f} s)", flush=True)
+        return 0
+    print(f"{'configuration':34} {'deals':>22} {'states':>9} {'transitions':>11} "
+          f"{'ends':>7} {'seconds':>8}  level", flush=True)
+    for spec in chosen_specs:
+        shard = tuple(map(int, args.shard.split("/"))) if args.shard else None
+        summary = run(spec, args.progress, shard)  # type: ignore[arg-type]
+        print(f"{summary.name:34} {summary.deals:>8} of {summary.all_deals:<12,} "
+              f"{summary.states:>9,} {summary.transitions:>11,} {summary.terminal:>7,} "
+              f"{summary.seconds:>8.1f}  {spec.level}", flush=True)
+        reached = ", ".join(f"{k} {v:,}" for k, v in sorted(summary.counters.items()))
+        print(f"    reached: {reached or '-'}", flush=True)
     print("no violation")
     return 0
 

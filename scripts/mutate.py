@@ -127,6 +127,12 @@ TARGETS = (
         0.95,
     ),
     Target(
+        "formats",
+        ("bottleimp/formats/state_json.py", "bottleimp/formats/view_json.py"),
+        ("tests/test_formats_json.py", "tests/test_codec.py", "tests/test_view.py"),
+        1.0,
+    ),
+    Target(
         "validator",
         ("bottleimp/validation/replay.py", "bottleimp/validation/fast_lane.py"),
         ("tests/test_validate.py", "tests/test_fast_lane.py", "tests/test_conformance_vectors.py",

@@ -1,7 +1,9 @@
 """Every reachable state of the small games of ``scripts/exhaustive.py``'s CI set is checked
-against every invariant of the state machines (and the legality cache against the actions of
-other states); the counts of deals, states, transitions and ends are pinned, so a change in
-what the rules allow shows here too. The larger configurations run on demand:
+against every invariant of the state machines (and the legality cache against the actions of the
+parent and of every sibling); the counts of deals, states, transitions and ends are pinned, so a
+change in what the rules allow shows here too. Each planted bug of ``PLANTS`` (one per rule
+module, and the second bottle's price card kept) makes its walk fail, and the seat-rotation
+reduction is checked on a sample of deals. The larger runs are on demand:
 ``python scripts/exhaustive.py --all``."""
 
 from __future__ import annotations
@@ -10,8 +12,11 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
+
+from bottleimp import Phase
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,21 +32,23 @@ def _exhaustive() -> ModuleType:
 
 EXHAUSTIVE = _exhaustive()
 
-# name: (deals, states, transitions, terminal states), as `python scripts/exhaustive.py` prints.
+# name: (deals, states, transitions, ends of the game), as `python scripts/exhaustive.py` prints.
 EXPECTED: dict[str, tuple[int, int, int, int]] = {
-    "3p-8cards": (3, 5518, 5515, 928),
-    "3p-8cards-2rounds": (2, 3666, 3664, 616),
-    "2p-devils-eye-play": (4, 4478, 4474, 1120),
-    "4p-11cards-play": (20, 2288, 2268, 356),
-    "4p-12cards-teams-play": (16, 705, 689, 104),
-    "5p-14cards-play": (10, 1020, 1010, 136),
-    "5p-14cards-2bottles-play": (10, 1020, 1010, 136),
-    "5p-14cards-teams-play": (10, 1020, 1010, 136),
-    "6p-17cards-2bottles-play": (18, 1127, 1109, 128),
-    "6p-17cards-teams-play": (18, 1127, 1109, 128),
+    "3p-8cards": (1, 1858, 1857, 312),
+    "3p-8cards-half-ranks": (1, 1802, 1801, 304),
+    "3p-8cards-target": (1, 1969, 1968, 201),
+    "3p-8cards-2rounds": (1, 1805, 1804, 304),
+    "2p-devils-eye": (2, 1744, 1742, 430),
+    "4p-11cards": (2, 231, 229, 36),
+    "4p-12cards-teams": (2, 105, 103, 16),
+    "5p-24cards-2bottles": (2, 234, 232, 32),
+    "5p-14cards-teams": (5, 541, 536, 72),
+    "6p-23cards-2bottles": (1, 141, 140, 16),
+    "6p-17cards-teams": (1, 37, 36, 4),
 }
 
 CI = [spec for spec in EXHAUSTIVE.CONFIGURATIONS if spec.ci]
+BY_NAME = {spec.name: spec for spec in EXHAUSTIVE.CONFIGURATIONS}
 
 
 def test_the_ci_set_covers_every_player_count_and_variant() -> None:
@@ -49,13 +56,48 @@ def test_the_ci_set_covers_every_player_count_and_variant() -> None:
     configs = [spec.config for spec in CI]
     assert {c.players for c in configs} == {2, 3, 4, 5, 6}
     assert any(c.bottles == 2 for c in configs) and any(c.teams for c in configs)
-    assert any(c.rounds == 2 for c in configs)
+    assert any(c.rounds == 2 for c in configs) and any(c.target_score for c in configs)
+    assert any(not isinstance(card.rank, int) for c in configs for card in c.cards)
     assert any(spec.after == 0 for spec in CI), "some games are walked from the deal itself"
+    two_bottles = [spec for spec in CI if spec.config.bottles == 2]
+    for spec in two_bottles:
+        for event in ("changed hands 0", "changed hands 1", "price card returned 0",
+                      "price card returned 1", "every card above price"):
+            assert event in spec.requires, (spec.name, event)
 
 
 @pytest.mark.parametrize("spec", CI, ids=lambda spec: spec.name)
-def test_every_reachable_state_of_a_small_game_is_checked(spec: object) -> None:
+def test_every_reachable_state_of_a_small_game_is_checked(spec: Any) -> None:
     summary = EXHAUSTIVE.run(spec)
     found = (summary.deals, summary.states, summary.transitions, summary.terminal)
     assert summary.states > summary.deals and summary.terminal > 0
     assert found == EXPECTED[summary.name]
+
+
+@pytest.mark.parametrize("plant", sorted(EXHAUSTIVE.PLANTS))
+def test_a_planted_bug_in_each_rule_module_is_caught(plant: str) -> None:
+    catcher = BY_NAME[EXHAUSTIVE.PLANTS[plant][3]]
+    assert catcher.ci
+    assert EXHAUSTIVE.caught(plant, catcher) is not None, f"{plant} passed {catcher.name}"
+    # The plant is undone afterwards: a walk passes again.
+    assert EXHAUSTIVE.run(BY_NAME["6p-17cards-teams"]).states == EXPECTED["6p-17cards-teams"][1]
+
+
+def test_the_plants_cover_every_rule_module_and_the_second_bottles_price_card() -> None:
+    modules = {module for module, *_ in EXHAUSTIVE.PLANTS.values()}
+    assert modules == {f"bottleimp.rules.{name}" for name in
+                       ("deal", "setup", "play", "scoring", "game")}
+    assert any("second bottle" in plant for plant in EXHAUSTIVE.PLANTS)
+
+
+def test_a_deal_by_another_dealer_walks_as_the_rotated_deal_by_seat_0() -> None:
+    """The seat-rotation reduction, on every 56th deal of the 3-player deck by dealers 1 and 2."""
+    assert EXHAUSTIVE.check_rotation(BY_NAME["3p-8cards"], stride=56) == 20
+
+
+def test_the_transitions_hook_yields_every_walked_transition() -> None:
+    spec = BY_NAME["6p-17cards-teams"]
+    found = list(EXHAUSTIVE.transitions(spec))
+    starts = [after for before, action, after in found if before is None]
+    assert len(starts) == 1 and len(found) == EXPECTED[spec.name][1]
+    assert sum(after.phase is Phase.GAME_OVER for _, _, after in found) == EXPECTED[spec.name][3]

@@ -3,9 +3,12 @@ each pins a behaviour no other test observed."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
-from bottleimp import Config, IllegalActionError, apply, check_action, new_game
+from bottleimp import Config, IllegalActionError, RecordError, apply, check_action, new_game
 
 
 def test_a_value_that_is_no_action_is_refused_as_such_PHASE() -> None:
@@ -64,3 +67,25 @@ def test_legal_actions_registers_a_card_it_has_never_seen() -> None:
     hands[seat] = (strange,)
     odd = attrs.evolve(state, round=attrs.evolve(state.round, hands=tuple(hands)))
     assert legal_actions(odd) == (Play(seat, strange),)
+
+
+def test_a_devils_eye_setup_entry_with_left_and_right_is_unreadable_not_broken() -> None:
+    """A 2-player record whose setup entry is written as a 3-6 player one (``left``/``right``
+    instead of ``to_face_up``/``to_hidden``) is unreadable (status 2, "unknown key" at the
+    entry), not a record that breaks rule SETUP-STEPS (status 1): the inline reading of the
+    usual entry is for 3-6 players only (kills records:_parse_setup ``players > 2`` -> ``>= 2``,
+    once listed as equivalent)."""
+    from bottleimp.formats.records import parse_record, record_from_state, record_to_json
+    from bottleimp.validation import validate_json
+    from games import random_game
+
+    state = random_game(Config(players=2), 5, 8)  # the whole setup given
+    document: Any = json.loads(json.dumps(record_to_json(record_from_state(state))))
+    setup = document["rounds"][0]["setup"]
+    entry = setup[0]
+    setup[0] = {"discard": entry["discard"], "left": entry["to_face_up"],
+                "right": entry["to_hidden"]}
+    with pytest.raises(RecordError, match="unknown key") as unreadable:
+        parse_record(document)
+    assert unreadable.value.path == "$.rounds[0].setup[0].left"
+    assert validate_json(document).status == 2

@@ -143,14 +143,17 @@ def state_from_json(value: JSON) -> GameState:
         path = child("$.rounds", index)
         round_obj = expect_object(round_value, path)
         check_keys(round_obj, path, {"dealer", "hands", "actions"}, {"face_up"})
+        if index == 0:
+            # Any seat may deal first (rule FIRST-DEALER): the first round names it.
+            first_dealer = expect_int(round_obj["dealer"], child(path, "dealer"), 0,
+                                      config.players - 1)
+            state = new_game(config, seed, first_dealer=first_dealer)
         try:
             if index > 0:
                 if state.phase is not Phase.ROUND_OVER:
                     raise RecordError(path, "a round follows a round that has not ended")
+                # The next round's dealer (rule DEALER-ROTATION refuses any other seat).
                 state = apply(state, StartRound(expect_int(round_obj["dealer"], child(path, "dealer"))))
-            dealer = expect_int(round_obj["dealer"], child(path, "dealer"))
-            if dealer != state.round.dealer:
-                raise RecordError(child(path, "dealer"), f"the dealer is seat {state.round.dealer}")
             state = _with_written_deal(state, round_obj, path)
             actions = expect_list(round_obj["actions"], child(path, "actions"))
             for i, action_value in enumerate(actions):

@@ -1,0 +1,636 @@
+"""A symbolic pass over the rule functions: CrossHair explores every path of each property.
+
+For each pure function of ``bottleimp/rules/`` this script states a property and bounds on its
+inputs and asks CrossHair (symbolic execution over the Z3 SMT solver) to explore every execution
+path of the property within those bounds. Integers are symbolic (every value in the bounds at
+once, not samples); colours and destinations are symbolic choices among the enum's members. When
+the exploration is exhausted, the property holds for every input within the bounds; when the time
+bound runs out first, it is reported as not completed, with the paths explored so far.
+
+Cards are stand-ins (``C``: rank, colour, coins) with symbolic fields: the rule functions read
+only those three attributes, compare ranks and test colours by identity. (Real ``Card`` objects
+are interned through a dictionary keyed by their fields, which would make CrossHair pick
+concrete values for every symbolic rank.) Configurations are stand-ins with the fields the rules
+read. Each property begins with ``assert`` statements that bound the inputs (CrossHair's
+``asserts`` mode treats the leading run of asserts as preconditions; an assert after any other
+statement is part of the property).
+
+Run from the repository root (one function at a time, each bounded in time):
+``python scripts/symbolic.py`` (every property, 60 s each), ``--timeout 30``, ``NAME ...``.
+"""
+
+# The properties pass stand-in cards and configurations to the rules on purpose (see above).
+# mypy: disable-error-code="arg-type"
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from bottleimp.actions import Destination, Give, Play, StartRound  # noqa: E402
+from bottleimp.cards import Colour  # noqa: E402
+from bottleimp.errors import IllegalActionError, NoSuchSeatError  # noqa: E402
+from bottleimp.rules import deal, game, play, scoring, setup  # noqa: E402
+from bottleimp.state import Bottle, Phase  # noqa: E402
+
+
+class _Card(NamedTuple):
+    """A card stand-in: the three attributes the rules read."""
+
+    rank: int
+    colour: Colour
+    coins: int
+
+
+C: Any = _Card
+"""Cards of the properties (typed ``Any``: the rules' signatures name ``Card``)."""
+
+
+class Cfg(NamedTuple):
+    """A configuration stand-in: the fields the rules read."""
+
+    players: int
+    cards: tuple[Any, ...]
+    devils_eye: bool
+    teams: tuple[tuple[int, ...], ...] | None = None
+    target_score: int | None = None
+    round_limit: int | None = None
+
+
+def _rank(card: Any) -> Any:
+    return card.rank
+
+
+def _deck(size: int) -> tuple[int, ...]:
+    return tuple(range(size))  # only the deck's length is read by these rules
+
+
+# -- deal.py -----------------------------------------------------------------------------------
+
+
+def p_next_dealer(players: int, dealer: int) -> None:
+    """DEALER-ROTATION: the next dealer is the seat to the dealer's left."""
+    assert 2 <= players <= 6 and 0 <= dealer < players
+    nxt = deal.next_dealer(Cfg(players, (), players == 2), dealer)
+    assert 0 <= nxt < players and nxt == (dealer + 1) % players
+
+
+def p_first_dealer(players: int, chosen: int) -> None:
+    """FIRST-DEALER: any seat of the game may deal first; any other number is refused."""
+    assert 2 <= players <= 6 and -8 <= chosen <= 8
+    try:
+        assert deal.first_dealer(Cfg(players, (), False), chosen) == chosen
+        assert 0 <= chosen < players
+    except NoSuchSeatError:
+        assert not 0 <= chosen < players
+
+
+def p_dealt_counts(players: int, size: int, dealer: int) -> None:
+    """DEAL-COUNTS: the deal gives out the whole deck; every seat the same number of cards, or
+    every seat but the dealer one more; Devil's Eye deals a third face up, evenly."""
+    assert 2 <= players <= 6 and 0 <= dealer < players and 1 <= size <= 60
+    assert (players == 2 and size % 12 == 0) or (
+        players > 2 and size % players in (0, players - 1) and size // players >= 2)
+    config = Cfg(players, _deck(size), players == 2)
+    hidden, face_up = deal.dealt_counts.__wrapped__(config, dealer)
+    assert len(hidden) == players and sum(hidden) + sum(face_up or ()) == size
+    if players == 2:
+        assert face_up is not None and hidden[0] == hidden[1] == size // 3
+        assert face_up[0] == face_up[1] == size // 6
+    else:
+        assert face_up is None
+        others = [hidden[s] for s in range(players) if s != dealer]
+        assert min(others) == max(others)
+        assert hidden[dealer] == others[0] - (1 if size % players else 0)
+
+
+def p_splitmix64(state: int) -> None:
+    """DEAL-SHUFFLE: one SplitMix64 step, restated from its published definition."""
+    assert 0 <= state < 2**64
+    mask = 2**64 - 1
+    nxt = (state + 0x9E3779B97F4A7C15) & mask
+    z = ((nxt ^ (nxt >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    assert deal.splitmix64(state) == (nxt, z ^ (z >> 31))
+
+
+def p_splitmix64_outputs(state: int, count: int) -> None:
+    """DEAL-SHUFFLE: the outputs computed at once (one 128-bit lane per step) are those of
+    ``count`` successive steps."""
+    assert 0 <= state < 2**64 and 1 <= count <= 3
+    outputs, at = [], state
+    for _ in range(count):
+        at, out = deal.splitmix64(at)
+        outputs.append(out)
+    assert deal.splitmix64_outputs(state, count) == tuple(outputs)
+
+
+def p_shuffle(seed: int, round_index: int) -> None:
+    """DEAL-SHUFFLE: the shuffle of three cards is a permutation of them, for every seed."""
+    assert 0 <= seed < 2**64 and 0 <= round_index < 20
+    cards = (C(1, Colour.RED, 1), C(2, Colour.RED, 1), C(3, Colour.RED, 1))
+    assert sorted(deal.shuffle(cards, seed, round_index), key=_rank) == sorted(cards, key=_rank)
+
+
+# -- setup.py ----------------------------------------------------------------------------------
+
+
+def p_setup_steps(players: int, size: int, dealer: int, seat: int) -> None:
+    """SETUP-STEPS: Devil's Eye two to the Devil's Trick, one to the opponent's face-up cards, one
+    to their hidden hand; else one to the Devil's Trick, left, right, and a short dealer only
+    left and right."""
+    assert 2 <= players <= 6 and 1 <= size <= 60 and 0 <= dealer < players and 0 <= seat < players
+    steps = setup.setup_steps(Cfg(players, _deck(size), players == 2), dealer, seat)
+    d = Destination
+    if players == 2:
+        assert steps == (d.DEVILS_TRICK, d.DEVILS_TRICK, d.OPPONENT_FACE_UP, d.OPPONENT_HIDDEN)
+    elif seat == dealer and size % players:
+        assert steps == (d.LEFT, d.RIGHT)
+    else:
+        assert steps == (d.DEVILS_TRICK, d.LEFT, d.RIGHT)
+
+
+def p_setup_to_act(players: int, size: int, dealer: int, given: list[int]) -> None:
+    """SETUP-ORDER: the first seat from the dealer's left whose setup is not complete chooses
+    next; ``None`` once every seat has given its whole setup."""
+    assert 3 <= players <= 6 and 0 <= dealer < players and len(given) == players
+    assert size % players in (0, players - 1)
+    assert all(0 <= given[s] <= (2 if s == dealer and size % players else 3)
+               for s in range(players))
+    config = Cfg(players, _deck(size), False)
+    wanted = [len(setup.setup_steps(config, dealer, s)) for s in range(players)]
+    chosen = tuple(("g",) * given[s] for s in range(players))
+    seat = setup.setup_to_act(config, dealer, chosen)
+    order = [(dealer + k) % players for k in range(1, players + 1)]
+    missing = [s for s in order if given[s] < wanted[s]]
+    assert seat == (missing[0] if missing else None)
+
+
+def p_can_give(a: int, b: int, c: int) -> None:
+    """SETUP-FROM-DEALT: a seat gives only a card it was dealt and has not given."""
+    assert 0 < a < 40 and 0 < b < 40 and 0 < c < 40
+    hand = (C(a, Colour.RED, 1), C(b, Colour.BLUE, 1))
+    card = C(c, Colour.RED, 1)
+    assert setup.can_give(hand, card) == (c == a)
+
+
+def p_resolve_setup(tos: list[Destination]) -> None:
+    """SETUP-RESOLVE: with 3 players each giving its three cards to the steps' destinations in
+    any order, every card lands where its destination says and none is lost or added."""
+    assert len(tos) == 9 and all(
+        Counter(tos[3 * seat: 3 * seat + 3])
+        == Counter((Destination.DEVILS_TRICK, Destination.LEFT, Destination.RIGHT))
+        for seat in range(3))
+    cards = [C(rank, Colour.RED, 1) for rank in range(1, 10)]
+    stand_ins = tuple(
+        tuple(_G(seat, cards[3 * seat + k], tos[3 * seat + k]) for k in range(3))
+        for seat in range(3)
+    )
+    config = Cfg(3, _deck(9), False)
+    hands, face_up, trick = setup.resolve_setup(config, ((), (), ()), None, stand_ins)
+    assert face_up is None and len(trick) == 3
+    for seat in range(3):
+        for k in range(3):
+            card, to = cards[3 * seat + k], tos[3 * seat + k]
+            if to is Destination.DEVILS_TRICK:
+                assert card in trick
+            elif to is Destination.LEFT:
+                assert card in hands[(seat + 1) % 3]
+            else:
+                assert card in hands[(seat + 2) % 3]
+    assert sum(map(len, hands)) == 6
+
+
+class _G(NamedTuple):
+    seat: int
+    card: Any
+    to: Destination
+
+
+# -- play.py -----------------------------------------------------------------------------------
+
+
+def p_first_leader(players: int, dealer: int) -> None:
+    """FIRST-LEADER: the seat to the dealer's left leads."""
+    assert 2 <= players <= 6 and 0 <= dealer < players
+    assert play.first_leader(Cfg(players, (), False), dealer) == (dealer + 1) % players
+
+
+def p_next_to_play(players: int, seat: int) -> None:
+    """TURN-ORDER: play goes clockwise."""
+    assert 2 <= players <= 6 and 0 <= seat < players
+    assert play.next_to_play(Cfg(players, (), False), seat) == (seat + 1) % players
+
+
+def p_led_colour(n: int, c0: Colour, c1: Colour) -> None:
+    """FOLLOW-SUIT: the led colour is the first card's; none while the trick is empty."""
+    assert 0 <= n <= 2
+    trick = (C(1, c0, 1), C(2, c1, 1))[:n]
+    assert play.led_colour(trick) == (c0 if n else None)
+
+
+def p_holds(a: int, b: int, c: int) -> None:
+    """CARD-HELD: a card is held if it is in the hand or among the face-up cards."""
+    assert 0 < a < 40 and 0 < b < 40 and 0 < c < 40
+    card = C(c, Colour.RED, 1)
+    result = play.holds((C(a, Colour.RED, 1),), (C(b, Colour.RED, 1),), card)
+    assert result == (c == a or c == b)
+
+
+def _hand(colours: Sequence[Colour]) -> tuple[Any, ...]:
+    return tuple(C(rank, colour, 1) for rank, colour in enumerate(colours, 1))
+
+
+def p_follow_suit(colours: list[Colour], led: Colour | None) -> None:
+    """FOLLOW-SUIT: the cards of the led colour if the hand has any, else the whole hand (and the
+    whole hand to a leader); for hands of up to three cards of any colours."""
+    assert 0 <= len(colours) <= 3
+    hand = _hand(colours)
+    result = play.follow_suit(hand, led)
+    following = tuple(card for card in hand if card.colour is led)
+    assert result == (following if led is not None and following else hand)
+
+
+def p_follows_suit(colours: list[Colour], led: Colour | None, index: int) -> None:
+    """FOLLOW-SUIT: playing a card follows suit exactly when ``follow_suit`` allows it."""
+    assert 1 <= len(colours) <= 3 and 0 <= index < len(colours)
+    hand = _hand(colours)
+    allowed = play.follow_suit(hand, led)
+    assert play.follows_suit(hand, led, hand[index]) == (hand[index] in allowed)
+
+
+def p_devils_eye_playable(hidden: list[Colour], face_up: list[Colour], led: Colour | None) -> None:
+    """EYE-FOLLOW-SUIT: every hidden card, and the face-up cards ``follow_suit`` allows, in rank
+    order; for up to two hidden and three face-up cards."""
+    assert len(hidden) <= 2 and len(face_up) <= 3
+    hand = _hand(hidden)
+    up = tuple(C(10 + k, colour, 1) for k, colour in enumerate(face_up))
+    result = play.devils_eye_playable(hand, up, led)
+    allowed = hand + play.follow_suit(up, led)
+    assert sorted(result, key=_rank) == sorted(allowed, key=_rank)
+    assert [c.rank for c in result] == sorted(c.rank for c in result)
+
+
+def p_devils_eye_follows_suit(hidden: list[Colour], face_up: list[Colour], led: Colour | None,
+                              index: int) -> None:
+    """EYE-FOLLOW-SUIT: playing a card follows the rule exactly when ``devils_eye_playable``
+    lists it."""
+    assert len(hidden) <= 2 and 1 <= len(face_up) <= 3
+    assert 0 <= index < len(hidden) + len(face_up)
+    hand = _hand(hidden)
+    up = tuple(C(10 + k, colour, 1) for k, colour in enumerate(face_up))
+    card = (hand + up)[index]
+    allowed = play.devils_eye_playable(hand, up, led)
+    assert play.devils_eye_follows_suit(hand, up, led, card) == (card in allowed)
+
+
+def _bottle(price: int, owner: int) -> Bottle:
+    return Bottle(None if price == 19 else C(price, Colour.RED, 1), None if price == 19 else owner)
+
+
+def p_trick_price(n: int, p0: int, p1: int) -> None:
+    """TRICK-PRICE: the highest price; with two bottles at the same price, the first."""
+    assert 1 <= n <= 2 and 1 <= p0 <= 19 and 1 <= p1 <= 19
+    bottles = (_bottle(p0, 0), _bottle(p1, 1))[:n]
+    price, index = play.trick_price(bottles)
+    assert price == max(p0, p1 if n == 2 else 0)
+    assert index == (1 if n == 2 and p1 > p0 else 0)
+
+
+def p_trick_winner(ranks: list[int], price: int) -> None:
+    """TRICK-WINNER: the highest card below the price, else the highest card; for tricks of one
+    to four cards of distinct ranks 1-60 and any price 1-19."""
+    assert 1 <= len(ranks) <= 4 and 1 <= price <= 19
+    assert all(1 <= r <= 60 for r in ranks) and len(set(ranks)) == len(ranks)
+    cards = tuple(C(r, Colour.RED, 1) for r in ranks)
+    below = [r for r in ranks if r < price]
+    assert ranks[play.trick_winner(cards, price)] == (max(below) if below else max(ranks))
+
+
+def p_buys_bottle(rank: int, price: int) -> None:
+    """BOTTLE-PURCHASE: a winning card below the price buys the bottle."""
+    assert 1 <= rank <= 60 and 1 <= price <= 19
+    assert play.buys_bottle(C(rank, Colour.RED, 1), price) == (rank < price)
+
+
+def p_bottle_after_purchase(winner: int, rank: int) -> None:
+    """BOTTLE-PURCHASE: the buyer owns the bottle and the winning card is its price card."""
+    assert 0 <= winner <= 5 and 1 <= rank <= 18
+    card = C(rank, Colour.RED, 1)
+    bottle = play.bottle_after_purchase(winner, card)
+    assert bottle.owner == winner and bottle.price_card is card
+
+
+def p_returned_price_card(price: int, owner: int) -> None:
+    """PRICE-CARD-RETURN: a bought bottle's price card goes to its former owner; the 19 to no one."""
+    assert 1 <= price <= 19 and 0 <= owner <= 5
+    bottle = _bottle(price, owner)
+    returned = play.returned_price_card(bottle)
+    assert returned == (None if price == 19 else (owner, bottle.price_card))
+
+
+def p_captured_by_winner(n: int, winning: int, bought: bool) -> None:
+    """TRICK-CAPTURE: the winner takes every card of the trick but a winning card that bought."""
+    assert 1 <= n <= 4 and 0 <= winning < n
+    cards = tuple(C(r, Colour.RED, 1) for r in range(1, n + 1))
+    taken = play.captured_by_winner(cards, winning, bought)
+    assert taken == (tuple(c for k, c in enumerate(cards) if k != winning) if bought else cards)
+
+
+def p_next_leader(winner: int) -> None:
+    """NEXT-LEADER: the trick's winner leads the next trick."""
+    assert 0 <= winner <= 5
+    assert play.next_leader(winner) == winner
+
+
+def p_resolve_trick(ranks: list[int], p0: int, p1: int, n_bottles: int) -> None:
+    """The trick resolution: the winner, the bottle bought, the price card returned and the cards
+    captured agree with the rules; no card is lost or added (3 cards, 1-2 bottles)."""
+    assert len(ranks) == 3 and all(1 <= r <= 40 for r in ranks) and len(set(ranks)) == 3
+    assert 1 <= n_bottles <= 2 and 1 <= p0 <= 19 and 1 <= p1 <= 19
+    assert p0 not in ranks and p1 not in ranks and (n_bottles == 1 or p0 != p1 or p0 == 19)
+    cards = tuple(C(r, Colour.RED, 1) for r in ranks)
+    bottles = (_bottle(p0, 0), _bottle(p1, 1))[:n_bottles]
+    out = play.resolve_trick(cards, (0, 1, 2), bottles)
+    prices = [p0, p1][:n_bottles]
+    price = max(prices)
+    below = [r for r in ranks if r < price]
+    assert ranks[out.winning] == (max(below) if below else max(ranks))
+    if below:
+        index = prices.index(price)
+        assert out.bottle == index and out.bottles[index].owner == out.winning
+        old = bottles[index]
+        assert out.returned == (None if old.price_card is None else (old.owner, old.price_card))
+        assert len(out.captured) == 2
+    else:
+        assert out.bottle is None and out.bottles == bottles and out.returned is None
+        assert out.captured == cards
+
+
+# -- scoring.py --------------------------------------------------------------------------------
+
+
+def p_captured_points(coins: list[int]) -> None:
+    """SCORE-CAPTURED: the coins of the captured cards."""
+    assert len(coins) <= 4 and all(0 <= c <= 3 for c in coins)
+    pile = tuple(C(k, Colour.RED, c) for k, c in enumerate(coins))
+    assert scoring.captured_points(pile) == sum(coins)
+
+
+def p_bottle_penalty(coins: list[int], owned: int) -> None:
+    """SCORE-BOTTLE-PENALTY: minus the Devil's Trick's coins, once per bottle owned."""
+    assert len(coins) <= 4 and all(0 <= c <= 3 for c in coins) and 0 <= owned <= 2
+    trick = tuple(C(k, Colour.RED, c) for k, c in enumerate(coins))
+    assert scoring.bottle_penalty(trick, owned) == -sum(coins) * owned
+
+
+def p_individual_scores(owners: list[int], coins: list[int], penalty: int) -> None:
+    """SCORE-INDIVIDUAL: 3 seats, 1-2 bottles owned by anyone or no one: an owner scores minus the
+    Devil's Trick per bottle, every other seat its captured coins."""
+    assert 1 <= len(owners) <= 2 and all(-1 <= o <= 2 for o in owners)
+    assert len(coins) == 3 and all(0 <= c <= 9 for c in coins) and 0 <= penalty <= 9
+    bottles = tuple(Bottle(None if o < 0 else C(5, Colour.RED, 1), None if o < 0 else o)
+                    for o in owners)
+    captured = tuple((C(s, Colour.RED, coins[s]),) for s in range(3))
+    trick = (C(9, Colour.RED, penalty),)
+    scores = scoring.individual_scores(3, captured, bottles, trick)
+    for seat in range(3):
+        owned = sum(1 for o in owners if o == seat)
+        assert scores[seat] == (-penalty * owned if owned else coins[seat])
+
+
+def p_team_scores(owner: int, coins: list[int], penalty: int) -> None:
+    """SCORE-TEAMS: 5 seats in teams {0,3}{1,4}{2}: partners pool their coins unless either owns
+    the bottle (then both take the penalty); the single doubles its result."""
+    assert -1 <= owner <= 4 and len(coins) == 5 and all(0 <= c <= 9 for c in coins)
+    assert 0 <= penalty <= 9
+    teams = ((0, 3), (1, 4), (2,))
+    bottles = (Bottle(None if owner < 0 else C(5, Colour.RED, 1), None if owner < 0 else owner),)
+    captured = tuple((C(s, Colour.RED, coins[s]),) for s in range(5))
+    trick = (C(9, Colour.RED, penalty),)
+    scores = scoring.team_scores(teams, captured, bottles, trick)
+    for team in teams:
+        result = -penalty if owner in team else sum(coins[s] for s in team)
+        for seat in team:
+            assert scores[seat] == result * (2 if len(team) == 1 else 1)
+
+
+def p_round_scores(teams: bool, owner: int) -> None:
+    """SCORE-ROUND: team scores in team mode, individual scores otherwise (4 seats)."""
+    assert 0 <= owner <= 3
+    pairs = ((0, 2), (1, 3))
+    config = Cfg(4, (), False, pairs if teams else None)
+    bottles = (Bottle(C(5, Colour.RED, 1), owner),)
+    captured = tuple((C(s, Colour.RED, 1),) for s in range(4))
+    trick = (C(9, Colour.RED, 2),)
+    expected = (scoring.team_scores(pairs, captured, bottles, trick) if teams
+                else scoring.individual_scores(4, captured, bottles, trick))
+    assert scoring.round_scores(config, captured, bottles, trick) == expected
+
+
+def p_round_is_over(sizes: list[int], up: list[int], eye: bool) -> None:
+    """ROUND-END: the round is over when no hand and no face-up row holds a card."""
+    assert len(sizes) == 2 and len(up) == 2 and all(0 <= n <= 2 for n in sizes + up)
+    hands = [tuple(range(n)) for n in sizes]
+    face_up = [tuple(range(n)) for n in up] if eye else None
+    expected = sum(sizes) == 0 and (not eye or sum(up) == 0)
+    assert scoring.round_is_over(hands, face_up) == expected
+
+
+# -- game.py -----------------------------------------------------------------------------------
+
+
+def p_check_not_over(phase: Phase) -> None:
+    """GAME-OVER: no action once the game is over; every other phase passes."""
+    assert isinstance(phase, Phase)  # CrossHair's asserts mode needs a leading assert
+    try:
+        game.check_not_over(phase)
+        assert phase is not Phase.GAME_OVER
+    except IllegalActionError as error:
+        assert phase is Phase.GAME_OVER and error.rule_id == "GAME-OVER"
+
+
+def p_check_phase_admits(phase: Phase, kind: int) -> None:
+    """PHASE: setup admits gives, trick play plays, between rounds the next deal; nothing else."""
+    assert phase is not Phase.GAME_OVER and 0 <= kind <= 3
+    card = C(3, Colour.RED, 1)
+    action: object = (Give.__new__(Give), Play.__new__(Play), StartRound.__new__(StartRound),
+                      card)[kind]
+    del card
+    admitted = {Phase.SETUP: 0, Phase.PLAY: 1, Phase.ROUND_OVER: 2}[phase]
+    try:
+        game.check_phase_admits(phase, action)
+        assert kind == admitted
+    except IllegalActionError as error:
+        assert kind != admitted and error.rule_id == "PHASE"
+
+
+def p_add_totals(totals: list[int], scores: list[int]) -> None:
+    """GAME-TOTALS: each total plus the seat's round score."""
+    assert 2 <= len(totals) <= 6 and len(scores) == len(totals)
+    assert game.add_totals(tuple(totals), tuple(scores)) == tuple(
+        t + s for t, s in zip(totals, scores))
+
+
+def p_game_is_over(rounds: int, limit: int, target: int, use_target: bool,
+                   totals: list[int]) -> None:
+    """GAME-END: after the round limit, or once a total reaches the target score."""
+    assert 1 <= rounds <= 20 and 1 <= limit <= 20 and 1 <= target <= 200 and len(totals) == 3
+    config = Cfg(3, (), False, None, target if use_target else None,
+                 None if use_target else limit)
+    over = game.game_is_over(config, rounds, tuple(totals))
+    assert over == (max(totals) >= target if use_target else rounds >= limit)
+
+
+def p_winners(totals: list[int]) -> None:
+    """WINNERS: every seat with the highest total, in seat order."""
+    assert 2 <= len(totals) <= 6
+    best = max(totals)
+    assert game.winners(tuple(totals)) == tuple(s for s, t in enumerate(totals) if t == best)
+
+
+@dataclass(frozen=True)
+class Property:
+    """A rule function and the property that checks it."""
+
+    module: str
+    function: str
+    check: Callable[..., None]
+
+    @property
+    def name(self) -> str:
+        return f"{self.module}.{self.function}"
+
+
+PROPERTIES: tuple[Property, ...] = tuple(
+    Property(module, fn.__name__[2:], fn) for module, fn in [
+        ("deal", p_splitmix64), ("deal", p_splitmix64_outputs), ("deal", p_shuffle),
+        ("deal", p_dealt_counts), ("deal", p_first_dealer), ("deal", p_next_dealer),
+        ("setup", p_setup_steps), ("setup", p_setup_to_act), ("setup", p_can_give),
+        ("setup", p_resolve_setup),
+        ("play", p_first_leader), ("play", p_next_to_play), ("play", p_led_colour),
+        ("play", p_holds), ("play", p_follow_suit), ("play", p_follows_suit),
+        ("play", p_devils_eye_playable), ("play", p_devils_eye_follows_suit),
+        ("play", p_trick_price), ("play", p_trick_winner), ("play", p_buys_bottle),
+        ("play", p_bottle_after_purchase), ("play", p_returned_price_card),
+        ("play", p_captured_by_winner), ("play", p_next_leader), ("play", p_resolve_trick),
+        ("scoring", p_captured_points), ("scoring", p_bottle_penalty),
+        ("scoring", p_individual_scores), ("scoring", p_team_scores),
+        ("scoring", p_round_scores), ("scoring", p_round_is_over),
+        ("game", p_check_not_over), ("game", p_check_phase_admits), ("game", p_add_totals),
+        ("game", p_game_is_over), ("game", p_winners),
+    ]
+)
+"""Not checked here: ``deal.deal`` (a composition of ``shuffle`` and slicing: the shuffle's 64-bit
+arithmetic already defeats the solver), ``deal.check_deal`` (sets of cards: frozenset hashing
+makes every symbolic card concrete; ``tests/test_deals.py`` tries every wrong count)."""
+
+
+@dataclass
+class Outcome:
+    """What CrossHair found for one property."""
+
+    name: str
+    status: str
+    paths: int
+    completed: bool
+    counterexample: str
+    seconds: float
+
+
+def explore(prop: Property, timeout: float) -> Outcome:
+    """Explore every path of ``prop`` for at most ``timeout`` seconds."""
+    import crosshair.core as core
+    import crosshair.core_and_libs  # noqa: F401  (registers the standard library patches)
+    from crosshair.core import analyze_function
+    from crosshair.options import AnalysisKind, AnalysisOptionSet
+
+    found: dict[str, Any] = {}
+    explore_loop, analyze_calltree = core.explore_loop, core.analyze_calltree
+
+    def counting_loop(*args: Any, **kwargs: Any) -> Any:
+        result = explore_loop(*args, **kwargs)
+        found["paths"] = found.get("paths", 0) + result.iterations
+        found["exhausted"] = result.exhausted
+        return result
+
+    core.explore_loop = counting_loop
+    started = time.perf_counter()
+    messages: list[Any] = []
+    try:
+        options = AnalysisOptionSet(analysis_kind=[AnalysisKind.asserts],
+                                    per_condition_timeout=timeout, per_path_timeout=timeout / 4,
+                                    max_uninteresting_iterations=sys.maxsize)
+        for checkable in analyze_function(prop.check, options):
+            messages.extend(checkable.analyze())
+    finally:
+        core.explore_loop, core.analyze_calltree = explore_loop, analyze_calltree
+    failures = [m for m in messages if m.state.name in _REFUTED]
+    counterexample = "; ".join(m.message for m in failures)[:200]
+    completed = bool(found.get("exhausted")) and not failures
+    status = "refuted" if failures else ("verified" if completed else "not completed")
+    return Outcome(prop.name, status, found.get("paths", 0), completed, counterexample,
+                   time.perf_counter() - started)
+
+
+_REFUTED = {"POST_FAIL", "POST_ERR", "EXEC_ERR", "PRE_UNSAT", "SYNTAX_ERR", "IMPORT_ERR"}
+"""CrossHair's message kinds that report a counterexample or a property that cannot run
+(``CANNOT_CONFIRM`` only says the exploration stopped before it was complete)."""
+
+
+def explore_in_child(prop: Property, timeout: float) -> Outcome:
+    """``explore`` in a child process, killed after five times the time bound: CrossHair's own
+    bound counts the process's CPU seconds, which on a loaded machine take longer to pass."""
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(
+            [sys.executable, __file__, "--one", prop.name, "--timeout", str(timeout)],
+            capture_output=True, text=True, timeout=5 * timeout + 30, check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return Outcome(prop.name, "not completed (killed at the hard time bound)", 0, False, "",
+                       time.perf_counter() - started)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        return Outcome(prop.name, "error", 0, False, done.stderr.strip()[-200:],
+                       time.perf_counter() - started)
+    return Outcome(**json.loads(lines[-1]))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("names", nargs="*", help="rule functions (module.function; default all)")
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="CPU seconds of exploration per function (default 60)")
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.one:
+        (prop,) = [p for p in PROPERTIES if p.name == args.one]
+        print(json.dumps(asdict(explore(prop, args.timeout))))
+        return 0
+    chosen = [p for p in PROPERTIES if not args.names or p.name in args.names
+              or p.function in args.names]
+    print(f"{'rule function':32} {'paths':>6} {'complete':>9} {'seconds':>8}  result", flush=True)
+    refuted = 0
+    for prop in chosen:
+        outcome = explore_in_child(prop, args.timeout)
+        refuted += outcome.status == "refuted"
+        print(f"{outcome.name:32} {outcome.paths:>6} {'yes' if outcome.completed else 'no':>9} "
+              f"{outcome.seconds:>8.1f}  {outcome.status} {outcome.counterexample}", flush=True)
+    return 1 if refuted else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
