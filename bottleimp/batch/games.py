@@ -18,7 +18,7 @@ Actions are numbered as in ``bottleimp.encoding`` (``4 * N + 1`` numbers, the se
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -30,12 +30,11 @@ from ..config import Config
 from ..errors import BottleImpError, IllegalActionError
 from .shuffle import shuffle_many
 
-if TYPE_CHECKING:
-    from .observe import Observer
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float32]
+UInt8Array = npt.NDArray[np.uint8]
 
 SETUP: Final = 0
 """Phase number: seats choose their setup cards."""
@@ -206,7 +205,22 @@ class BatchGames:
         """Slot ``b``'s ``k``-th game has the seed ``base + k * stride`` (the batch size at reset)."""
         self._bank: dict[int, IntArray] = {}
         self._mask: BoolArray | None = None
-        self._observer: Observer | None = None
+        from .observe import Observer
+
+        self._observer = Observer(config)
+        at = self._observer.at
+        self._at_hand, self._at_face_up, self._at_my_setup = at["hand"], at["face_up"], at["my_setup"]
+        self._at_trick, self._at_leader, self._at_played = at["trick"], at["trick_leader"], at["played"]
+        self._at_captured, self._at_price = at["captured"], at["bottle_price"]
+        self._at_owner, self._at_to_act = at["bottle_owner"], at["to_act"]
+        self.seats = np.arange(p)[None, :]
+        self.obs_bits = np.zeros((b, p, self._observer.size), dtype=np.uint8)
+        """``obs_bits[b, s]``: the 0/1 part of seat ``s``'s observation in game ``b``, kept up to
+        date by every step (each play sets a few cells per seat; a deal, the end of a setup or of
+        a round rewrites the game's rows)."""
+        self._obs_out = np.zeros((b, self._observer.size), dtype=np.float32)
+        self._obs_rows = np.zeros((b, self._observer.size), dtype=np.uint8)
+        self._stale: list[IntArray] = []
 
     # -- starting games -----------------------------------------------------------------------
 
@@ -225,6 +239,7 @@ class BatchGames:
         self.generation[:] = 0
         self.first_dealer = dealers
         self._start_games(self.rows)
+        self._refresh()
 
     def _start_games(self, games: IntArray) -> None:
         """Start a new game in each slot of ``games`` (its current generation's seed)."""
@@ -292,6 +307,7 @@ class BatchGames:
         self.dealer[games] = dealer
         self.first_dealer[games] = dealer
         self._begin_round(games, hands[None], face_up[None])
+        self._refresh()
 
     def _begin_round(self, games: IntArray, hands: BoolArray, face_up: BoolArray) -> None:
         self.hand[games] = hands
@@ -314,6 +330,7 @@ class BatchGames:
         self.to_act[games] = first
         self.phase[games] = SETUP
         self._mask = None
+        self._stale.append(games)
 
     # -- what the seat to act may do ----------------------------------------------------------
 
@@ -366,12 +383,37 @@ class BatchGames:
 
     def observe(self, seats: npt.ArrayLike | None = None) -> FloatArray:
         """``(B, D)`` float32 observations in ``encoding.observation``'s layout: of the seat to
-        act in each game (seat 0 once over), or of ``seats[b]`` in game ``b``."""
-        if self._observer is None:
-            from .observe import Observer
+        act in each game (seat 0 once over), or of ``seats[b]`` in game ``b``. The array is
+        reused by the next call: copy it to keep it."""
+        if seats is None:
+            observer = np.maximum(self.to_act, 0)
+        else:
+            observer = np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.size,))
+        flat = self.obs_bits.reshape(self.size * self.t.players, -1)
+        np.take(flat, self.rows * self.t.players + observer, axis=0, out=self._obs_rows)
+        out = self._obs_out
+        np.copyto(out, self._obs_rows)
+        self._observer.values(self, observer, out)
+        return out
 
-            self._observer = Observer(self.config)
-        return self._observer.observe(self, seats)
+    def _refresh(self) -> None:
+        """Rewrite the observation rows of every game whose deal, setup or round ended."""
+        if not self._stale:
+            return
+        games = np.unique(np.concatenate(self._stale))
+        self._stale = []
+        p = self.t.players
+        index = np.repeat(games, p)
+        observer = np.tile(np.arange(p), len(games))
+        self.obs_bits[index, observer] = self._observer.binary(self, index, observer)
+
+    def _move_to_act(self, games: IntArray, new: IntArray) -> None:
+        """Set the seat to act of ``games`` and its cell in every seat's observation."""
+        p = self.t.players
+        g = games[:, None]
+        self.obs_bits[g, self.seats, self._at_to_act + (self.to_act[games][:, None] - self.seats) % p] = 0
+        self.obs_bits[g, self.seats, self._at_to_act + (new[:, None] - self.seats) % p] = 1
+        self.to_act[games] = new
 
     # -- stepping -----------------------------------------------------------------------------
 
@@ -416,6 +458,7 @@ class BatchGames:
             self.dealer[starting] = (self.dealer[starting] + 1) % self.t.players
             self._deal(starting)
         self._mask = None
+        self._refresh()
         return StepResult(rewards, done)
 
     def _give(self, games: IntArray, slots: IntArray, cards: IntArray) -> None:
@@ -426,8 +469,11 @@ class BatchGames:
         self.hand[games, seat, cards] = False
         self.given[games, seat, slots, cards] = True
         self.setup_given[games, seat] += 1
+        self.obs_bits[games, seat, self._at_hand + cards] = 0
+        self.obs_bits[games, seat, self._at_my_setup + slots * t.cards + cards] = 1
         finished = self.setup_given[games, seat] == t.step_count[self.dealer[games], seat]
-        self.to_act[games] = np.where(finished, (seat + 1) % t.players, seat)
+        if finished.any():
+            self._move_to_act(games[finished], (seat[finished] + 1) % t.players)
         resolving = games[finished & (seat == self.dealer[games])]
         if len(resolving):
             self._resolve_setup(resolving)
@@ -446,11 +492,13 @@ class BatchGames:
         self.devils_trick[games] = given[:, :, 0].any(axis=1)
         self.phase[games] = PLAY
         self.to_act[games] = self.leader[games]
+        self._stale.append(games)
 
     def _play(self, games: IntArray, cards: IntArray) -> IntArray:
         """Each seat to act plays a card (rule TURN-ORDER: clockwise; A, B, A, B in Devil's Eye);
         a completed trick is resolved. Returns the games that ended."""
         t = self.t
+        p, n = t.players, t.cards
         seat = self.to_act[games]
         self.hand[games, seat, cards] = False
         self.face_up[games, seat, cards] = False
@@ -460,7 +508,17 @@ class BatchGames:
         self.trick_cards[games, length] = cards
         self.trick_seats[games, length] = seat
         self.trick_length[games] = length + 1
-        self.to_act[games] = (seat + 1) % t.players
+        bits, g, seats = self.obs_bits, games[:, None], self.seats
+        relative = (seat[:, None] - seats) % p
+        column = cards[:, None]
+        bits[games, seat, self._at_hand + cards] = 0
+        if t.devils_eye:
+            bits[g, seats, self._at_face_up + relative * n + column] = 0
+        bits[g, seats, self._at_trick + relative * n + column] = 1
+        bits[g, seats, self._at_played + column] = 1
+        leads = length == 0
+        bits[g[leads], seats, self._at_leader + relative[leads]] = 1
+        self._move_to_act(games, (seat + 1) % p)
         complete = games[length + 1 == t.trick_size]
         if not len(complete):
             return complete
@@ -486,12 +544,11 @@ class BatchGames:
             old_owner = self.bottle_owner[buyers, index]
             back = (old_card >= 0) & (old_owner >= 0)
             self.captured[buyers[back], old_owner[back], old_card[back]] = True
-            self.bottle_card[buyers, index] = won_card[buys]
-            self.bottle_owner[buyers, index] = winner[buys]
+        self._trick_bits(games, winner, taken, buyers, bottle[buys], won_card[buys], winner[buys])
         self.trick[games] = False
         self.trick_length[games] = 0
         self.leader[games] = winner
-        self.to_act[games] = winner
+        self._move_to_act(games, winner)
         self.last_winner[games] = winner
         self.last_card[games] = won_card
         self.last_bottle[games] = np.where(buys, bottle, -1)
@@ -502,6 +559,37 @@ class BatchGames:
         if not len(over):
             return over
         return self._end_round(over)
+
+    def _trick_bits(self, games: IntArray, winner: IntArray, taken: BoolArray, buyers: IntArray,
+                    index: IntArray, card: IntArray, buyer: IntArray) -> None:
+        """The observation cells a completed trick changes, in every seat's rows: the trick
+        cleared, the captured cards (and a returned price card) in the winner's (the former
+        owner's) row, each bought bottle's price card and owner; then the bottles themselves."""
+        t = self.t
+        p, n = t.players, t.cards
+        bits, seats = self.obs_bits, self.seats
+        bits[games, :, self._at_trick:self._at_trick + p * n] = 0
+        bits[games, :, self._at_leader:self._at_leader + p] = 0
+        at, cards = np.nonzero(taken)
+        bits[games[at][:, None], seats,
+             self._at_captured + ((winner[at][:, None] - seats) % p) * n + cards[:, None]] = 1
+        if not len(buyers):
+            return
+        g = buyers[:, None]
+        old_card = self.bottle_card[buyers, index]
+        old_owner = self.bottle_owner[buyers, index]
+        back = (old_card >= 0) & (old_owner >= 0)
+        bits[g[back], seats, self._at_captured + ((old_owner[back][:, None] - seats) % p) * n
+             + old_card[back][:, None]] = 1
+        priced = old_card >= 0
+        bits[g[priced], seats, (self._at_price + index * n + old_card)[priced][:, None]] = 0
+        bits[g, seats, (self._at_price + index * n + card)[:, None]] = 1
+        owned = old_owner >= 0
+        bits[g[owned], seats, self._at_owner + index[owned][:, None] * p
+             + (old_owner[owned][:, None] - seats) % p] = 0
+        bits[g, seats, self._at_owner + index[:, None] * p + (buyer[:, None] - seats) % p] = 1
+        self.bottle_card[buyers, index] = card
+        self.bottle_owner[buyers, index] = buyer
 
     def _end_round(self, games: IntArray) -> IntArray:
         """Score each round (SCORE-ROUND), add the totals (GAME-TOTALS) and end the games whose
@@ -519,6 +607,7 @@ class BatchGames:
             ending = self.round_index[games] + 1 >= t.round_limit
         self.phase[games] = np.where(ending, GAME_OVER, ROUND_OVER)
         self.to_act[games] = np.where(ending, -1, (self.dealer[games] + 1) % t.players)
+        self._stale.append(games)
         return games[ending]
 
     # -- why an action is refused ---------------------------------------------------------------
@@ -559,6 +648,53 @@ class BatchGames:
             return ""
         return "EYE-FOLLOW-SUIT" if self.t.devils_eye else "FOLLOW-SUIT"
 
+    def give_refusal(self, game: int, seat: int, gives: list[tuple[Destination, int]]) -> str:
+        """The rule that forbids ``seat`` to give ``gives`` (destination, card index; ``-1``: no
+        card of the deck) in turn in game ``game``, or ``""``: the checks of a setup in the
+        reference's order (SETUP-ORDER, SETUP-STEPS, SETUP-ORDER; per card SETUP-STEPS then
+        SETUP-FROM-DEALT; SETUP-STEPS when parts are missing)."""
+        t = self.t
+        if not 0 <= seat < t.players:
+            return "SETUP-ORDER"
+        dealer = int(self.dealer[game])
+        steps = t.steps[dealer][seat]
+        done = int(self.setup_given[game, seat])
+        if done == len(steps):
+            return "SETUP-STEPS"
+        if seat != int(self.to_act[game]):
+            return "SETUP-ORDER"
+        hand = self.hand[game, seat].copy()
+        for destination, card in gives:
+            if done == len(steps) or steps[done] is not destination:
+                return "SETUP-STEPS"
+            if card < 0 or not hand[card]:
+                return "SETUP-FROM-DEALT"
+            hand[card] = False
+            done += 1
+        return "" if done == len(steps) else "SETUP-STEPS"
+
+    def load_play(self, game: int, hands: BoolArray, face_up: BoolArray,
+                  bottles: list[tuple[int, int]], trick: list[tuple[int, int]], to_act: int) -> None:
+        """Put game ``game`` in trick play: the seats hold ``hands`` (and ``face_up``), the
+        bottles are ``(price card, owner)`` (``-1`` for the start card, no owner) and ``trick``
+        (``(seat, card)`` pairs) is the trick so far, and ``to_act`` plays next (for the
+        conformance cases, which give a position rather than a game)."""
+        games = np.array([game])
+        self._begin_round(games, hands[None], face_up[None])
+        for index, (card, owner) in enumerate(bottles):
+            self.bottle_card[game, index] = card
+            self.bottle_owner[game, index] = owner
+        self.phase[game] = PLAY
+        for position, (seat, card) in enumerate(trick):
+            self.trick[game, seat, card] = True
+            self.played[game, card] = True
+            self.trick_cards[game, position] = card
+            self.trick_seats[game, position] = seat
+        self.trick_length[game] = len(trick)
+        self.leader[game] = trick[0][0] if trick else to_act
+        self.to_act[game] = to_act
+        self._refresh()
+
     # -- copies (perft, the protocol's all-or-nothing setup) ------------------------------------
 
     _FIELDS: Final = (
@@ -566,7 +702,7 @@ class BatchGames:
         "bottle_card", "bottle_owner", "trick_cards", "trick_seats", "trick_length", "phase",
         "to_act", "dealer", "leader", "round_index", "setup_given", "scores", "totals",
         "last_winner", "last_card", "last_bottle", "seeds", "generation", "first_dealer",
-        "_base_seeds",
+        "_base_seeds", "obs_bits",
     )
 
     def take(self, games: npt.ArrayLike) -> BatchGames:
@@ -585,6 +721,34 @@ class BatchGames:
         """The bytes the state arrays hold (the bank of shuffled deals included)."""
         total = sum(getattr(self, name).nbytes for name in self._FIELDS)
         return total + sum(bank.nbytes for bank in self._bank.values())
+
+
+def dealt_counts(t: Tables, dealer: int) -> tuple[list[int], list[int]]:
+    """How many hidden and face-up cards each seat is dealt (rule DEAL-COUNTS): the deal goes
+    round from the dealer's left, so the seats nearest it get one more when cards are left over."""
+    def split(total: int) -> list[int]:
+        return [total // t.players + ((seat - dealer - 1) % t.players < total % t.players)
+                for seat in range(t.players)]
+
+    return split(t.hidden_count), split(t.cards - t.hidden_count)
+
+
+def deal_refusal(t: Tables, dealer: int, hands: list[list[int]], face_up: list[list[int]] | None) -> str:
+    """``"DEAL-COUNTS"`` unless ``hands`` (and in Devil's Eye ``face_up``), card indices per
+    seat, deal the whole deck once with each seat's count; else ``""``."""
+    hidden, up = dealt_counts(t, dealer)
+    if len(hands) != t.players or (face_up is None) == t.devils_eye:
+        return "DEAL-COUNTS"
+    zones = [(hands, hidden)] + ([(face_up, up)] if face_up is not None else [])
+    seen: list[int] = []
+    for rows, counts in zones:
+        if len(rows) != t.players:
+            return "DEAL-COUNTS"
+        for row, count in zip(rows, counts):
+            if len(row) != count:
+                return "DEAL-COUNTS"
+            seen.extend(row)
+    return "" if sorted(seen) == list(range(t.cards)) else "DEAL-COUNTS"
 
 
 def resolve_tricks(

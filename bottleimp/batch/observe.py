@@ -8,16 +8,12 @@ may see (rule VIEW-HIDDEN).
 
 from __future__ import annotations
 
-from typing import Final
-
 import numpy as np
 import numpy.typing as npt
 
 from ..config import Config
 from ..encoding import observation_layout
-from .games import GAME_OVER, ROUND_OVER, SETUP, BatchGames, FloatArray
-
-_PHASES: Final = 4
+from .games import ROUND_OVER, SETUP, BatchGames, BoolArray, FloatArray, IntArray, UInt8Array
 
 
 class Observer:
@@ -30,70 +26,75 @@ class Observer:
         self.size = last.offset + last.size
         self.coins = float(sum(card.coins for card in config.cards))
 
-    def observe(self, games: BatchGames, seats: npt.ArrayLike | None = None) -> FloatArray:
-        """``(B, D)`` observations: of ``seats[b]`` in game ``b`` (default: the seat to act,
-        seat 0 in a game that is over)."""
+    def binary(self, games: BatchGames, index: IntArray, observer: IntArray) -> UInt8Array:
+        """``(G, D)``: the 0/1 part of the observation of ``observer[i]`` in game ``index[i]``
+        (every value segment left at 0: ``values`` writes those)."""
         t = games.t
-        b, p, n = games.size, t.players, t.cards
-        rows = games.rows
-        if seats is None:
-            observer = np.maximum(games.to_act, 0)
-        else:
-            observer = np.broadcast_to(np.asarray(seats, dtype=np.int64), (b,))
+        b, p, n = len(index), t.players, t.cards
+        rows = np.arange(b)
         at = self.at
-        out = np.zeros((b, self.size), dtype=np.float32)
+        out = np.zeros((b, self.size), dtype=np.uint8)
         rot = (observer[:, None] + np.arange(p)[None, :]) % p
-        column = rows[:, None]
+        column = index[:, None]
 
         def put(name: str, value: npt.NDArray[np.generic]) -> None:
             flat = value.reshape(b, -1)
             out[:, at[name]:at[name] + flat.shape[1]] = flat
 
-        def one_hot(name: str, position: npt.NDArray[np.int64], present: npt.NDArray[np.bool_]) -> None:
-            hit = rows[present]
-            out[hit, at[name] + position[present]] = 1.0
+        def one_hot(name: str, position: IntArray, present: BoolArray) -> None:
+            out[rows[present], at[name] + position[present]] = 1
 
-        phase = games.phase
+        phase = games.phase[index]
         revealed = phase >= ROUND_OVER
-        put("hand", games.hand[rows, observer])
+        put("hand", games.hand[index, observer])
         if t.devils_eye:
             put("face_up", games.face_up[column, rot])
-        put("my_setup", games.given[rows, observer])
-        resolved = phase != SETUP
+        put("my_setup", games.given[index, observer])
         received = np.zeros((b, p, n), dtype=np.bool_)
         if t.devils_eye:
-            from_opponent = games.given[rows, rot[:, 1]]
+            from_opponent = games.given[index, rot[:, 1]]
             received[:, 1] = from_opponent[:, 1] | from_opponent[:, 2]
         else:
-            received[:, 1] = games.given[rows, rot[:, 1], 2]  # passed right by the next seat
-            received[:, p - 1] |= games.given[rows, rot[:, p - 1], 1]  # passed left by the one before
-        received &= resolved[:, None, None]
+            received[:, 1] = games.given[index, rot[:, 1], 2]  # passed right by the next seat
+            received[:, p - 1] |= games.given[index, rot[:, p - 1], 1]  # passed left to us
+        received &= (phase != SETUP)[:, None, None]
         put("received", received)
         put("trick", games.trick[column, rot])
-        one_hot("trick_leader", (games.trick_seats[:, 0] - observer) % p, games.trick_length > 0)
-        put("played", games.played)
+        one_hot("trick_leader", (games.trick_seats[index, 0] - observer) % p,
+                games.trick_length[index] > 0)
+        put("played", games.played[index])
         put("captured", games.captured[column, rot])
         for bottle in range(t.bottles):
-            card = games.bottle_card[:, bottle]
+            card = games.bottle_card[index, bottle]
             one_hot("bottle_price", bottle * n + card, card >= 0)
-            owner = games.bottle_owner[:, bottle]
+            owner = games.bottle_owner[index, bottle]
             one_hot("bottle_owner", bottle * p + (owner - observer) % p, owner >= 0)
-        put("devils_trick", games.devils_trick & revealed[:, None])
-        discarded = games.given[:, :, 0].sum(axis=(1, 2))
-        out[:, at["devils_trick_size"]] = discarded / n
-        put("hand_sizes", games.hand.sum(axis=2)[column, rot] / n)
-        put("setup_given", games.setup_given[column, rot] / 4)
+        put("devils_trick", games.devils_trick[index] & revealed[:, None])
         one_hot("phase", phase, np.ones(b, dtype=np.bool_))
-        one_hot("to_act", (games.to_act - observer) % p, games.to_act >= 0)
-        one_hot("dealer", (games.dealer - observer) % p, np.ones(b, dtype=np.bool_))
+        to_act = games.to_act[index]
+        one_hot("to_act", (to_act - observer) % p, to_act >= 0)
+        one_hot("dealer", (games.dealer[index] - observer) % p, np.ones(b, dtype=np.bool_))
         put("team", t.same_team[observer[:, None], rot])
-        put("scores", np.where(revealed[:, None], games.scores[column, rot] / self.coins, 0.0))
-        put("totals", games.totals[column, rot] / self.coins)
+        return out
+
+    def values(self, games: BatchGames, observer: IntArray, out: FloatArray) -> None:
+        """Write the value segments (sizes, totals, scores, progress) of every game's
+        ``observer[b]`` into ``out`` (``(B, D)``)."""
+        t = games.t
+        p, n = t.players, t.cards
+        at = self.at
+        rot = (observer[:, None] + np.arange(p)[None, :]) % p
+        column = games.rows[:, None]
+        revealed = games.phase >= ROUND_OVER
+        out[:, at["devils_trick_size"]] = games.given[:, :, 0].sum(axis=(1, 2)) / n
+        out[:, at["hand_sizes"]:at["hand_sizes"] + p] = games.hand.sum(axis=2)[column, rot] / n
+        out[:, at["setup_given"]:at["setup_given"] + p] = games.setup_given[column, rot] / 4
+        scores = games.scores[column, rot] / self.coins
+        out[:, at["scores"]:at["scores"] + p] = np.where(revealed[:, None], scores, 0.0)
+        out[:, at["totals"]:at["totals"] + p] = games.totals[column, rot] / self.coins
         if t.target_score is not None:
             progress = np.minimum(1.0, games.totals.max(axis=1) / t.target_score)
         else:
             assert t.round_limit is not None
             progress = (games.round_index + revealed) / t.round_limit
         out[:, at["progress"]] = progress
-        assert GAME_OVER == _PHASES - 1
-        return out
