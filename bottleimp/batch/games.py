@@ -163,13 +163,17 @@ class BatchGames:
     game played in slot ``b`` uses the seed ``seeds[b] + k * batch_size``.
     """
 
-    def __init__(self, config: Config, batch_size: int, *, autoreset: bool = True) -> None:
+    def __init__(self, config: Config, batch_size: int, *, autoreset: bool = True,
+                 observations: bool = True) -> None:
         if type(batch_size) is not int or batch_size < 1:
             raise BatchError(f"batch_size must be a positive int, not {batch_size!r}")
         self.config = config
         self.t = tables_of(config)
         self.size = batch_size
         self.autoreset = autoreset
+        self.observations = observations
+        """Whether the observation bits are kept up to date (``observe`` needs them; search and
+        perft, which never observe, run faster and smaller without)."""
         t, b = self.t, batch_size
         p, n, k = t.players, t.cards, t.bottles
         self.num_actions = 4 * n + 1
@@ -214,7 +218,7 @@ class BatchGames:
         self._at_captured, self._at_price = at["captured"], at["bottle_price"]
         self._at_owner, self._at_to_act = at["bottle_owner"], at["to_act"]
         self.seats = np.arange(p)[None, :]
-        self.obs_bits = np.zeros((b, p, self._observer.size), dtype=np.uint8)
+        self.obs_bits = np.zeros((b, p, self._observer.size if observations else 0), dtype=np.uint8)
         """``obs_bits[b, s]``: the 0/1 part of seat ``s``'s observation in game ``b``, kept up to
         date by every step (each play sets a few cells per seat; a deal, the end of a setup or of
         a round rewrites the game's rows)."""
@@ -385,6 +389,8 @@ class BatchGames:
         """``(B, D)`` float32 observations in ``encoding.observation``'s layout: of the seat to
         act in each game (seat 0 once over), or of ``seats[b]`` in game ``b``. The array is
         reused by the next call: copy it to keep it."""
+        if not self.observations:
+            raise BatchError("this batch keeps no observations (observations=False)")
         if seats is None:
             observer = np.maximum(self.to_act, 0)
         else:
@@ -398,7 +404,8 @@ class BatchGames:
 
     def _refresh(self) -> None:
         """Rewrite the observation rows of every game whose deal, setup or round ended."""
-        if not self._stale:
+        if not self._stale or not self.observations:
+            self._stale = []
             return
         games = np.unique(np.concatenate(self._stale))
         self._stale = []
@@ -409,6 +416,9 @@ class BatchGames:
 
     def _move_to_act(self, games: IntArray, new: IntArray) -> None:
         """Set the seat to act of ``games`` and its cell in every seat's observation."""
+        if not self.observations:
+            self.to_act[games] = new
+            return
         p = self.t.players
         g = games[:, None]
         self.obs_bits[g, self.seats, self._at_to_act + (self.to_act[games][:, None] - self.seats) % p] = 0
@@ -469,8 +479,9 @@ class BatchGames:
         self.hand[games, seat, cards] = False
         self.given[games, seat, slots, cards] = True
         self.setup_given[games, seat] += 1
-        self.obs_bits[games, seat, self._at_hand + cards] = 0
-        self.obs_bits[games, seat, self._at_my_setup + slots * t.cards + cards] = 1
+        if self.observations:
+            self.obs_bits[games, seat, self._at_hand + cards] = 0
+            self.obs_bits[games, seat, self._at_my_setup + slots * t.cards + cards] = 1
         finished = self.setup_given[games, seat] == t.step_count[self.dealer[games], seat]
         if finished.any():
             self._move_to_act(games[finished], (seat[finished] + 1) % t.players)
@@ -498,7 +509,7 @@ class BatchGames:
         """Each seat to act plays a card (rule TURN-ORDER: clockwise; A, B, A, B in Devil's Eye);
         a completed trick is resolved. Returns the games that ended."""
         t = self.t
-        p, n = t.players, t.cards
+        p = t.players
         seat = self.to_act[games]
         self.hand[games, seat, cards] = False
         self.face_up[games, seat, cards] = False
@@ -508,6 +519,18 @@ class BatchGames:
         self.trick_cards[games, length] = cards
         self.trick_seats[games, length] = seat
         self.trick_length[games] = length + 1
+        if self.observations:
+            self._play_bits(games, seat, cards, length)
+        self._move_to_act(games, (seat + 1) % p)
+        complete = games[length + 1 == t.trick_size]
+        if not len(complete):
+            return complete
+        return self._end_trick(complete)
+
+    def _play_bits(self, games: IntArray, seat: IntArray, cards: IntArray, length: IntArray) -> None:
+        """The observation cells a play changes, in every seat's rows."""
+        t = self.t
+        p, n = t.players, t.cards
         bits, g, seats = self.obs_bits, games[:, None], self.seats
         relative = (seat[:, None] - seats) % p
         column = cards[:, None]
@@ -518,11 +541,6 @@ class BatchGames:
         bits[g, seats, self._at_played + column] = 1
         leads = length == 0
         bits[g[leads], seats, self._at_leader + relative[leads]] = 1
-        self._move_to_act(games, (seat + 1) % p)
-        complete = games[length + 1 == t.trick_size]
-        if not len(complete):
-            return complete
-        return self._end_trick(complete)
 
     def _end_trick(self, games: IntArray) -> IntArray:
         """Resolve each completed trick (TRICK-PRICE, TRICK-WINNER, BOTTLE-PURCHASE,
@@ -568,6 +586,10 @@ class BatchGames:
         t = self.t
         p, n = t.players, t.cards
         bits, seats = self.obs_bits, self.seats
+        if not self.observations:
+            self.bottle_card[buyers, index] = card
+            self.bottle_owner[buyers, index] = buyer
+            return
         bits[games, :, self._at_trick:self._at_trick + p * n] = 0
         bits[games, :, self._at_leader:self._at_leader + p] = 0
         at, cards = np.nonzero(taken)
@@ -709,7 +731,8 @@ class BatchGames:
         """A new batch whose game ``i`` is a copy of this batch's game ``games[i]`` (for search
         and perft: repeat a game once per action to try)."""
         picked = np.asarray(games, dtype=np.int64).reshape(-1)
-        copy = BatchGames(self.config, max(1, len(picked)), autoreset=self.autoreset)
+        copy = BatchGames(self.config, max(1, len(picked)), autoreset=self.autoreset,
+                          observations=self.observations)
         copy.t = self.t
         for name in self._FIELDS:
             setattr(copy, name, getattr(self, name)[picked].copy())

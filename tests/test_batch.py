@@ -1,0 +1,264 @@
+"""The batch engine (bottleimp.batch) against the reference: the same deals bit for bit, the
+same legal-action masks and observations at every state of games of every variant, the perft
+counts of spec/conformance/perft, the conformance cases through its protocol peer, records that
+validate, and a core that still imports without numpy."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import bottleimp
+from bottleimp import Config, IllegalActionError
+from bottleimp.actions import Destination
+from bottleimp.batch import BatchGames
+from bottleimp.batch.peer import BatchPeer
+from bottleimp.batch.perft import perft_counts
+from bottleimp.batch.records import RecordingGames
+from bottleimp.batch.shuffle import shuffle_many, shuffle_one
+from bottleimp.conformance.vectors import read_suite, same_json
+from bottleimp.editions import CLASSIC
+from bottleimp.encoding import action_from_int, legal_action_mask, observation, setup_destinations
+from bottleimp.formats.config_json import config_from_json
+from bottleimp.formats.json_input import JSON
+from bottleimp.rules.deal import shuffle
+from bottleimp.validation.replay import validate_json
+from bottleimp.view import view
+
+ROOT = Path(__file__).resolve().parent.parent
+
+VARIANTS = [
+    Config(players=2, rounds=2),
+    Config(players=2, edition="matagot-2024", rounds=1),
+    Config(players=3, target_score=40),
+    Config(players=4, rounds=2),
+    Config(players=4, edition="matagot-2024", teams=((0, 2), (1, 3)), rounds=1),
+    Config(players=5, rounds=1),
+    Config(players=5, bottles=2, rounds=1),
+    Config(players=5, teams=((0, 3), (1, 4), (2,)), rounds=1),
+    Config(players=6, bottles=2, rounds=1),
+    Config(players=6, teams=((0, 3), (1, 4), (2, 5)), rounds=1),
+    Config(players=3, deck=CLASSIC[:15], rounds=2),
+]
+
+
+def _mismatch(config: Config, reference: np.ndarray, batch: np.ndarray) -> str:
+    from bottleimp.encoding import observation_layout
+
+    wrong = np.flatnonzero(reference != batch)
+    names = {s.name for s in observation_layout(config) for i in wrong
+             if s.offset <= i < s.offset + s.size}
+    return f"segments {sorted(names)} differ"
+
+
+@pytest.mark.parametrize("config", VARIANTS, ids=repr)
+def test_masks_observations_and_totals_equal_the_reference_at_every_state(config: Config) -> None:
+    size = 2
+    games = BatchGames(config, size, autoreset=False)
+    seeds = [11 + 1000 * game for game in range(size)]
+    dealers = [game % config.players for game in range(size)]
+    games.reset(seeds, dealers)
+    states = [bottleimp.new_game(config, seed, first_dealer=dealer)
+              for seed, dealer in zip(seeds, dealers)]
+    rng = random.Random(3)
+    while not all(state.is_over for state in states):
+        mask, obs = games.legal_mask(), games.observe().copy()  # observe reuses its array
+        others = games.observe((games.to_act + 1) % config.players)
+        actions = np.zeros(size, dtype=np.int64)
+        for game, state in enumerate(states):
+            if state.is_over:
+                assert games.phase[game] == 3
+                continue
+            seat = state.to_act
+            assert seat is not None and games.to_act[game] == seat
+            reference = np.array(legal_action_mask(state), dtype=np.bool_)
+            assert (mask[game] == reference).all()
+            expected = np.array(observation(view(state, seat)), dtype=np.float32)
+            assert (obs[game] == expected).all(), _mismatch(config, expected, obs[game])
+            other = (seat + 1) % config.players
+            expected = np.array(observation(view(state, other)), dtype=np.float32)
+            assert (others[game] == expected).all(), _mismatch(config, expected, others[game])
+            legal = np.flatnonzero(reference)
+            actions[game] = legal[rng.randrange(len(legal))]
+            states[game] = bottleimp.apply(state, action_from_int(config, int(actions[game]), seat))
+        games.step(actions)
+    assert [list(row) for row in games.totals] == [list(state.totals) for state in states]
+
+
+def test_deals_are_the_reference_shuffle_bit_for_bit_DEAL_SHUFFLE() -> None:
+    cards = Config(players=5).cards
+    seeds = [0, 1, 7, 2**64 - 1, 2**63, 123456789123456789] + list(range(100, 140))
+    rounds = [0, 3, 1, 7, 2, 100] + list(range(40))
+    batch = shuffle_many(len(cards), np.array(seeds, dtype=np.uint64), np.array(rounds))
+    for row, seed, round_index in zip(batch, seeds, rounds):
+        reference = shuffle(cards, seed, round_index)
+        assert [cards[i] for i in row] == list(reference)
+        assert [cards[i] for i in shuffle_one(len(cards), seed, round_index)] == list(reference)
+
+
+def test_reset_deals_every_round_as_new_game_does_negative_seeds_too() -> None:
+    config = Config(players=4)
+    games = BatchGames(config, 3)
+    games.reset([-5, 2**70 + 3, 9], first_dealer=[1, 2, 3])
+    for game, (seed, dealer) in enumerate([(-5, 1), (2**70 + 3, 2), (9, 3)]):
+        state = bottleimp.new_game(config, seed, first_dealer=dealer)
+        for seat in range(4):
+            held = {config.cards[i] for i in np.flatnonzero(games.hand[game, seat])}
+            assert held == set(state.round.hands[seat])
+
+
+def test_auto_reset_restarts_an_ended_game_with_the_next_seed_and_rewards_the_winners() -> None:
+    config = Config(players=3, rounds=1)
+    games = BatchGames(config, 2)
+    games.reset([4, 5])
+    rng = np.random.default_rng(0)
+    ended = None
+    for _ in range(200):
+        mask = games.legal_mask()
+        choices = [rng.choice(np.flatnonzero(row)) for row in mask]
+        totals = games.totals.copy()
+        result = games.step(choices)
+        if result.done.any():
+            ended = int(np.flatnonzero(result.done)[0])
+            break
+    assert ended is not None
+    assert set(result.rewards[ended].tolist()) <= {1.0, -1.0} and 1.0 in result.rewards[ended]
+    assert games.phase[ended] == 0 and games.totals[ended].sum() == 0
+    state = bottleimp.new_game(config, [4, 5][ended] + 2)  # the slot's next seed: seed + B
+    for seat in range(3):
+        held = {config.cards[i] for i in np.flatnonzero(games.hand[ended, seat])}
+        assert held == set(state.round.hands[seat])
+    del totals
+
+
+def test_an_illegal_action_raises_with_its_rule_and_changes_no_game() -> None:
+    config = Config(players=4)
+    games = BatchGames(config, 2)
+    games.reset([1, 2])
+    hand = games.hand.copy()
+    not_held = int(np.flatnonzero(~games.hand[1, games.to_act[1]])[0])
+    first_legal = int(np.flatnonzero(games.legal_mask()[0])[0])
+    with pytest.raises(IllegalActionError) as caught:
+        games.step([first_legal, not_held])
+    assert caught.value.rule_id == "SETUP-FROM-DEALT"
+    assert (games.hand == hand).all() and games.setup_given.sum() == 0
+    with pytest.raises(IllegalActionError) as caught:
+        games.step([first_legal, 3 * len(config.cards)])
+    assert caught.value.rule_id == "PHASE"
+
+
+def _position(config: Config, case: dict[str, JSON]) -> BatchGames:
+    games = BatchGames(config, 1, autoreset=False, observations=False)
+    input_ = case["input"]
+    assert isinstance(input_, dict)
+    n = len(config.cards)
+    index = {card.rank: i for i, card in enumerate(config.cards)}
+
+    def plane(rows: JSON) -> np.ndarray:
+        out = np.zeros((config.players, n), dtype=np.bool_)
+        for seat, row in enumerate(rows or []):  # type: ignore[arg-type]
+            out[seat, [index[rank] for rank in row]] = True  # type: ignore[union-attr,index]
+        return out
+
+    games.load_round(0, int(input_["dealer"]), plane(input_["hands"]),  # type: ignore[arg-type]
+                     plane(input_.get("face_up")))
+    for action in input_["actions"]:  # type: ignore[union-attr]
+        games.step([_number(config, action)])
+    return games
+
+
+def _number(config: Config, action: JSON) -> int:
+    assert isinstance(action, dict)
+    card = [c.rank for c in config.cards].index(action["card"])
+    if action["type"] == "play":
+        return 3 * len(config.cards) + card
+    block = setup_destinations(config).index(Destination(action["to"]))
+    return block * len(config.cards) + card
+
+
+def _perft_cases() -> list[tuple[Config, dict[str, JSON]]]:
+    data = json.loads((ROOT / "spec" / "conformance" / "perft" / "counts.json").read_text())
+    return [(config_from_json(group["config"], "$"), case)
+            for group in data["groups"] for case in group["cases"]]
+
+
+@pytest.mark.parametrize("config, case", _perft_cases(), ids=lambda v: getattr(v, "players", ""))
+def test_perft_counts_equal_the_stored_counts(config: Config, case: dict[str, JSON]) -> None:
+    expected = case["expected"]
+    assert isinstance(expected, dict)
+    position = _position(config, case)
+    depths = {int(depth): count for depth, count in expected["depths"].items()}  # type: ignore[union-attr]
+    deepest = max(depths)
+    counts, _ = perft_counts(position, deepest)
+    assert {depth: counts[depth - 1] for depth in depths} == depths
+    if expected.get("round") is not None:
+        counts, _ = perft_counts(position, int(expected["remaining"]))  # type: ignore[arg-type]
+        assert counts[-1] == expected["round"]
+    divide = expected.get("divide")
+    if divide is not None:
+        assert isinstance(divide, dict)
+        _, under = perft_counts(position, int(divide["depth"]))  # type: ignore[arg-type]
+        wanted = {_number(config, item["action"]): item["count"]  # type: ignore[index]
+                  for item in divide["counts"]}  # type: ignore[union-attr]
+        assert {a: c for a, c in enumerate(under) if c} == wanted
+
+
+def test_every_conformance_case_but_records_is_answered_as_expected_by_the_peer() -> None:
+    from bottleimp.formats.config_json import config_to_json
+
+    peer = BatchPeer()
+    answered = 0
+    for case in read_suite(ROOT / "spec" / "conformance"):
+        answer = peer.handle({"op": "case", "kind": case.kind, "config": config_to_json(case.config),
+                              "input": case.input})
+        if case.kind == "record":
+            assert answer == {"ok": False, "rule": "UNSUPPORTED", "error": answer["error"]}
+            continue
+        assert answer["ok"] is True, (case.where, answer)
+        output = answer["output"]
+        assert isinstance(output, dict)
+        keys = case.decides or tuple(case.expected)
+        assert all(same_json(case.expected[key], output.get(key)) for key in keys), case.where
+        answered += 1
+    assert answered > 400
+
+
+def test_the_harness_finds_no_group_against_the_batch_peer(capsys: pytest.CaptureFixture[str]) -> None:
+    from bottleimp.cli import main
+
+    command = f"{sys.executable} -m bottleimp.batch.peer"
+    status = main(["conformance", "--cmd", command, "--examples", "12", "--seed", "5"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "0 failed" in out.splitlines()[-1]
+
+
+@pytest.mark.parametrize("config", [Config(players=2, rounds=1), Config(players=5, bottles=2, rounds=2),
+                                    Config(players=4, teams=((0, 2), (1, 3)), target_score=30)],
+                         ids=repr)
+def test_records_of_batch_games_validate(config: Config) -> None:
+    games = RecordingGames(BatchGames(config, 2, autoreset=False))
+    games.reset([8, 9])
+    rng = np.random.default_rng(1)
+    steps = 0
+    while (games.games.phase != 3).any():
+        mask = games.games.legal_mask()
+        games.step([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask])
+        steps += 1
+        if steps == 7:  # a record cut during the setup validates too
+            report = validate_json(games.records()[0])
+            assert report.valid, report
+    for record in games.records():
+        report = validate_json(record)
+        assert report.valid and report.complete, report
+
+
+def test_importing_bottleimp_does_not_import_numpy() -> None:
+    code = "import sys, bottleimp; sys.exit('numpy' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
