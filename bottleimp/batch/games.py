@@ -196,6 +196,8 @@ class BatchGames:
         self.leader = np.zeros(b, dtype=np.int64)
         self.round_index = np.zeros(b, dtype=np.int64)
         self.setup_given = np.zeros((b, p), dtype=np.int64)
+        self.hand_count = np.zeros((b, p), dtype=np.int64)
+        """Cards in each seat's hidden hand (``hand.sum(axis=2)``, kept by each step)."""
         self.scores = np.zeros((b, p), dtype=np.int64)
         self.totals = np.zeros((b, p), dtype=np.int64)
         self.last_winner = np.full(b, -1, dtype=np.int64)
@@ -209,6 +211,13 @@ class BatchGames:
         """Slot ``b``'s ``k``-th game has the seed ``base + k * stride`` (the batch size at reset)."""
         self._bank: dict[int, IntArray] = {}
         self._mask: BoolArray | None = None
+        self._mask_buffer = np.zeros((b, self.num_actions), dtype=np.bool_)
+        self._mask_blocks = self._mask_buffer[:, :4 * n].reshape(b, 4, n)
+        assert np.shares_memory(self._mask_blocks, self._mask_buffer)
+        colours = int(t.colour.max()) + 1
+        self._colour_cards = np.zeros((colours + 1, n), dtype=np.bool_)
+        """Row ``c``: the cards of colour ``c``; the last row: no card (no led colour)."""
+        self._colour_cards[t.colour, np.arange(n)] = True
         from .observe import Observer
 
         self._observer = Observer(config)
@@ -222,6 +231,8 @@ class BatchGames:
         """``obs_bits[b, s]``: the 0/1 part of seat ``s``'s observation in game ``b``, kept up to
         date by every step (each play sets a few cells per seat; a deal, the end of a setup or of
         a round rewrites the game's rows)."""
+        self._obs_size = self.obs_bits.shape[2]
+        self._flat_bits = self.obs_bits.reshape(-1)
         self._obs_out = np.zeros((b, self._observer.size), dtype=np.float32)
         self._obs_rows = np.zeros((b, self._observer.size), dtype=np.uint8)
         self._stale: list[IntArray] = []
@@ -315,6 +326,7 @@ class BatchGames:
 
     def _begin_round(self, games: IntArray, hands: BoolArray, face_up: BoolArray) -> None:
         self.hand[games] = hands
+        self.hand_count[games] = hands.sum(axis=2)
         self.face_up[games] = face_up
         self.captured[games] = False
         self.trick[games] = False
@@ -346,42 +358,50 @@ class BatchGames:
         phase = self.phase[games]
         seat = np.maximum(self.to_act[games], 0)
         hand = self.hand[games, seat]
-        cards = hand & (phase == SETUP)[:, None]
         playing = phase == PLAY
-        if playing.any():
-            led = np.where(self.trick_length[games] > 0,
-                           t.colour[self.trick_cards[games, 0]], -1)
-            of_led = t.colour[None, :] == led[:, None]
-            if t.devils_eye:
-                up = self.face_up[games, seat]
-                up_led = up & of_led
-                playable = hand | np.where(up_led.any(axis=1)[:, None], up_led, up)
-            else:
-                hand_led = hand & of_led
-                playable = np.where(hand_led.any(axis=1)[:, None], hand_led, hand)
-            cards = np.where(playing[:, None], playable, cards)
-        return cards
+        if not playing.any():
+            return hand & (phase == SETUP)[:, None]
+        # FOLLOW-SUIT: the led colour's cards (the last row of ``colour_cards``: none, to lead).
+        led = np.where(self.trick_length[games] > 0, t.colour[self.trick_cards[games, 0]],
+                       len(self._colour_cards) - 1)
+        of_led = self._colour_cards[led]
+        if t.devils_eye:  # EYE-FOLLOW-SUIT: hidden cards always; face-up ones follow
+            up = self.face_up[games, seat]
+            up_led = up & of_led
+            playable = hand | np.where(up_led.any(axis=1)[:, None], up_led, up)
+        else:
+            hand_led = hand & of_led
+            playable = np.where(hand_led.any(axis=1)[:, None], hand_led, hand)
+        if playing.all():
+            return playable
+        return np.where(playing[:, None], playable, hand & (phase == SETUP)[:, None])
 
     def legal_mask(self) -> BoolArray:
         """``(B, 4N + 1)``: True at each legal action number of the seat to act (as
-        ``encoding.legal_action_mask``)."""
+        ``encoding.legal_action_mask``). The array is reused after the next step: copy it to
+        keep it."""
         if self._mask is not None:
             return self._mask
         t = self.t
-        n = t.cards
-        mask = np.zeros((self.size, self.num_actions), dtype=np.bool_)
-        cards = self.legal_cards()
+        mask, blocks = self._mask_buffer, self._mask_blocks
+        mask.fill(False)
         phase = self.phase
-        block = np.where(phase == PLAY, 3, 0)
-        setup = phase == SETUP
-        if setup.any():
-            seat = np.maximum(self.to_act, 0)
-            count = self.setup_given[self.rows, seat]
-            slot = t.step_slot[self.dealer, seat, np.minimum(count, 4)]
-            block = np.where(setup, slot, block)
-        columns = block[:, None] * n + np.arange(n)[None, :]
-        mask[self.rows[:, None], columns] = cards
-        mask[:, 4 * n] = phase == ROUND_OVER
+        first = int(phase[0])
+        same = bool((phase == first).all())
+        if same and first == PLAY:
+            blocks[:, 3] = self.legal_cards()
+        elif same and first in (ROUND_OVER, GAME_OVER):
+            mask[:, 4 * t.cards] = first == ROUND_OVER
+        else:
+            block = np.where(phase == PLAY, 3, 0)
+            setup = phase == SETUP
+            if setup.any():
+                seat = np.maximum(self.to_act, 0)
+                count = self.setup_given[self.rows, seat]
+                slot = t.step_slot[self.dealer, seat, np.minimum(count, 4)]
+                block = np.where(setup, slot, block)
+            blocks[self.rows, block] = self.legal_cards()
+            mask[:, 4 * t.cards] = phase == ROUND_OVER
         self._mask = mask
         return mask
 
@@ -414,6 +434,12 @@ class BatchGames:
         observer = np.tile(np.arange(p), len(games))
         self.obs_bits[index, observer] = self._observer.binary(self, index, observer)
 
+    def _put(self, games: IntArray, seats: IntArray, positions: IntArray, value: int) -> None:
+        """``obs_bits[games, seats, positions] = value`` (broadcast), through flat indices: one
+        index array instead of three."""
+        flat = (games * self.t.players + seats) * self._obs_size + positions
+        self._flat_bits[flat.ravel()] = value
+
     def _move_to_act(self, games: IntArray, new: IntArray) -> None:
         """Set the seat to act of ``games`` and its cell in every seat's observation."""
         if not self.observations:
@@ -421,8 +447,8 @@ class BatchGames:
             return
         p = self.t.players
         g = games[:, None]
-        self.obs_bits[g, self.seats, self._at_to_act + (self.to_act[games][:, None] - self.seats) % p] = 0
-        self.obs_bits[g, self.seats, self._at_to_act + (new[:, None] - self.seats) % p] = 1
+        self._put(g, self.seats, self._at_to_act + (self.to_act[games][:, None] - self.seats) % p, 0)
+        self._put(g, self.seats, self._at_to_act + (new[:, None] - self.seats) % p, 1)
         self.to_act[games] = new
 
     # -- stepping -----------------------------------------------------------------------------
@@ -477,11 +503,12 @@ class BatchGames:
         t = self.t
         seat = self.to_act[games]
         self.hand[games, seat, cards] = False
+        self.hand_count[games, seat] -= 1
         self.given[games, seat, slots, cards] = True
         self.setup_given[games, seat] += 1
         if self.observations:
-            self.obs_bits[games, seat, self._at_hand + cards] = 0
-            self.obs_bits[games, seat, self._at_my_setup + slots * t.cards + cards] = 1
+            self._put(games, seat, self._at_hand + cards, 0)
+            self._put(games, seat, self._at_my_setup + slots * t.cards + cards, 1)
         finished = self.setup_given[games, seat] == t.step_count[self.dealer[games], seat]
         if finished.any():
             self._move_to_act(games[finished], (seat[finished] + 1) % t.players)
@@ -500,6 +527,7 @@ class BatchGames:
         else:
             self.hand[games] |= np.roll(given[:, :, 1], 1, axis=1)
             self.hand[games] |= np.roll(given[:, :, 2], -1, axis=1)
+        self.hand_count[games] = self.hand[games].sum(axis=2)
         self.devils_trick[games] = given[:, :, 0].any(axis=1)
         self.phase[games] = PLAY
         self.to_act[games] = self.leader[games]
@@ -511,6 +539,10 @@ class BatchGames:
         t = self.t
         p = t.players
         seat = self.to_act[games]
+        if t.devils_eye:
+            self.hand_count[games, seat] -= self.hand[games, seat, cards]
+        else:
+            self.hand_count[games, seat] -= 1
         self.hand[games, seat, cards] = False
         self.face_up[games, seat, cards] = False
         self.trick[games, seat, cards] = True
@@ -531,16 +563,16 @@ class BatchGames:
         """The observation cells a play changes, in every seat's rows."""
         t = self.t
         p, n = t.players, t.cards
-        bits, g, seats = self.obs_bits, games[:, None], self.seats
+        g, seats = games[:, None], self.seats
         relative = (seat[:, None] - seats) % p
         column = cards[:, None]
-        bits[games, seat, self._at_hand + cards] = 0
+        self._put(games, seat, self._at_hand + cards, 0)
         if t.devils_eye:
-            bits[g, seats, self._at_face_up + relative * n + column] = 0
-        bits[g, seats, self._at_trick + relative * n + column] = 1
-        bits[g, seats, self._at_played + column] = 1
+            self._put(g, seats, self._at_face_up + relative * n + column, 0)
+        self._put(g, seats, self._at_trick + relative * n + column, 1)
+        self._put(g, seats, self._at_played + column, 1)
         leads = length == 0
-        bits[g[leads], seats, self._at_leader + relative[leads]] = 1
+        self._put(g[leads], seats, self._at_leader + relative[leads], 1)
 
     def _end_trick(self, games: IntArray) -> IntArray:
         """Resolve each completed trick (TRICK-PRICE, TRICK-WINNER, BOTTLE-PURCHASE,
@@ -570,7 +602,7 @@ class BatchGames:
         self.last_winner[games] = winner
         self.last_card[games] = won_card
         self.last_bottle[games] = np.where(buys, bottle, -1)
-        left = self.hand[games].any(axis=(1, 2))
+        left = self.hand_count[games].any(axis=1)
         if t.devils_eye:
             left |= self.face_up[games].any(axis=(1, 2))
         over = games[~left]
@@ -593,23 +625,23 @@ class BatchGames:
         bits[games, :, self._at_trick:self._at_trick + p * n] = 0
         bits[games, :, self._at_leader:self._at_leader + p] = 0
         at, cards = np.nonzero(taken)
-        bits[games[at][:, None], seats,
-             self._at_captured + ((winner[at][:, None] - seats) % p) * n + cards[:, None]] = 1
+        self._put(games[at][:, None], seats,
+             self._at_captured + ((winner[at][:, None] - seats) % p) * n + cards[:, None], 1)
         if not len(buyers):
             return
         g = buyers[:, None]
         old_card = self.bottle_card[buyers, index]
         old_owner = self.bottle_owner[buyers, index]
         back = (old_card >= 0) & (old_owner >= 0)
-        bits[g[back], seats, self._at_captured + ((old_owner[back][:, None] - seats) % p) * n
-             + old_card[back][:, None]] = 1
+        self._put(g[back], seats, self._at_captured + ((old_owner[back][:, None] - seats) % p) * n
+             + old_card[back][:, None], 1)
         priced = old_card >= 0
-        bits[g[priced], seats, (self._at_price + index * n + old_card)[priced][:, None]] = 0
-        bits[g, seats, (self._at_price + index * n + card)[:, None]] = 1
+        self._put(g[priced], seats, (self._at_price + index * n + old_card)[priced][:, None], 0)
+        self._put(g, seats, (self._at_price + index * n + card)[:, None], 1)
         owned = old_owner >= 0
-        bits[g[owned], seats, self._at_owner + index[owned][:, None] * p
-             + (old_owner[owned][:, None] - seats) % p] = 0
-        bits[g, seats, self._at_owner + index[:, None] * p + (buyer[:, None] - seats) % p] = 1
+        self._put(g[owned], seats, self._at_owner + index[owned][:, None] * p
+             + (old_owner[owned][:, None] - seats) % p, 0)
+        self._put(g, seats, self._at_owner + index[:, None] * p + (buyer[:, None] - seats) % p, 1)
         self.bottle_card[buyers, index] = card
         self.bottle_owner[buyers, index] = buyer
 
@@ -722,7 +754,7 @@ class BatchGames:
     _FIELDS: Final = (
         "hand", "face_up", "captured", "trick", "given", "played", "devils_trick",
         "bottle_card", "bottle_owner", "trick_cards", "trick_seats", "trick_length", "phase",
-        "to_act", "dealer", "leader", "round_index", "setup_given", "scores", "totals",
+        "to_act", "dealer", "leader", "round_index", "setup_given", "hand_count", "scores", "totals",
         "last_winner", "last_card", "last_bottle", "seeds", "generation", "first_dealer",
         "_base_seeds", "obs_bits",
     )

@@ -83,15 +83,24 @@ class Observer:
         t = games.t
         p, n = t.players, t.cards
         at = self.at
-        rot = (observer[:, None] + np.arange(p)[None, :]) % p
-        column = games.rows[:, None]
+        b = games.size
         revealed = games.phase >= ROUND_OVER
+        per_seat = np.empty((b, p, 4), dtype=np.float32)
+        per_seat[:, :, 0] = games.hand_count
+        per_seat[:, :, 0] /= n
+        per_seat[:, :, 1] = games.setup_given
+        per_seat[:, :, 1] /= 4
+        per_seat[:, :, 2] = games.scores
+        per_seat[:, :, 2] *= revealed[:, None] / self.coins
+        per_seat[:, :, 3] = games.totals
+        per_seat[:, :, 3] /= self.coins
+        rows = (games.rows * p)[:, None] + (observer[:, None] + np.arange(p)[None, :]) % p
+        relative = np.take(per_seat.reshape(b * p, 4), rows, axis=0)
+        out[:, at["hand_sizes"]:at["hand_sizes"] + p] = relative[:, :, 0]
+        out[:, at["setup_given"]:at["setup_given"] + p] = relative[:, :, 1]
+        out[:, at["scores"]:at["scores"] + p] = relative[:, :, 2]
+        out[:, at["totals"]:at["totals"] + p] = relative[:, :, 3]
         out[:, at["devils_trick_size"]] = games.given[:, :, 0].sum(axis=(1, 2)) / n
-        out[:, at["hand_sizes"]:at["hand_sizes"] + p] = games.hand.sum(axis=2)[column, rot] / n
-        out[:, at["setup_given"]:at["setup_given"] + p] = games.setup_given[column, rot] / 4
-        scores = games.scores[column, rot] / self.coins
-        out[:, at["scores"]:at["scores"] + p] = np.where(revealed[:, None], scores, 0.0)
-        out[:, at["totals"]:at["totals"] + p] = games.totals[column, rot] / self.coins
         if t.target_score is not None:
             progress = np.minimum(1.0, games.totals.max(axis=1) / t.target_score)
         else:
