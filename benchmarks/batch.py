@@ -36,7 +36,8 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action number per row of ``mask`` (a row with none: 0)."""
     running = np.cumsum(mask, axis=1, dtype=np.uint8)  # at most 4 * 54 + 1 actions
     pick = (rng.random(len(mask)) * running[:, -1]).astype(np.uint8)
-    return np.argmax(running > pick[:, None], axis=1)
+    chosen: np.ndarray = np.argmax(running > pick[:, None], axis=1)
+    return chosen
 
 
 def batch_slice(config: bottleimp.Config, size: int) -> tuple[Slice, BatchGames]:

@@ -96,7 +96,7 @@ def tables_of(config: Config) -> Tables:
     colours = sorted({card.colour.value for card in config.cards})
     steps = []
     for dealer in range(players):
-        row = []
+        row: list[tuple[Destination, ...]] = []
         for seat in range(players):
             if config.devils_eye:
                 row.append(_EYE_STEPS)
@@ -360,18 +360,19 @@ class BatchGames:
         hand = self.hand[games, seat]
         playing = phase == PLAY
         if not playing.any():
-            return hand & (phase == SETUP)[:, None]
+            giving: BoolArray = hand & (phase == SETUP)[:, None]
+            return giving
         # FOLLOW-SUIT: the led colour's cards (the last row of ``colour_cards``: none, to lead).
         led = np.where(self.trick_length[games] > 0, t.colour[self.trick_cards[games, 0]],
                        len(self._colour_cards) - 1)
         of_led = self._colour_cards[led]
         if t.devils_eye:  # EYE-FOLLOW-SUIT: hidden cards always; face-up ones follow
             up = self.face_up[games, seat]
-            up_led = up & of_led
-            playable = hand | np.where(up_led.any(axis=1)[:, None], up_led, up)
+            up_led: BoolArray = up & of_led
+            playable: BoolArray = hand | np.where(np.any(up_led, axis=1)[:, None], up_led, up)
         else:
-            hand_led = hand & of_led
-            playable = np.where(hand_led.any(axis=1)[:, None], hand_led, hand)
+            hand_led: BoolArray = hand & of_led
+            playable = np.where(np.any(hand_led, axis=1)[:, None], hand_led, hand)
         if playing.all():
             return playable
         return np.where(playing[:, None], playable, hand & (phase == SETUP)[:, None])
@@ -554,7 +555,7 @@ class BatchGames:
         if self.observations:
             self._play_bits(games, seat, cards, length)
         self._move_to_act(games, (seat + 1) % p)
-        complete = games[length + 1 == t.trick_size]
+        complete: IntArray = games[length + 1 == t.trick_size]
         if not len(complete):
             return complete
         return self._end_trick(complete)
@@ -584,7 +585,7 @@ class BatchGames:
         winning, bottle, buys = resolve_tricks(t, cards, self.bottle_card[games])
         won_card = cards[g, winning]
         winner = self.trick_seats[games, winning]
-        taken = self.trick[games].any(axis=1)
+        taken: BoolArray = np.any(self.trick[games], axis=1)
         taken[g[buys], won_card[buys]] = False
         self.captured[games, winner] |= taken
         buyers = games[buys]
@@ -662,7 +663,8 @@ class BatchGames:
         self.phase[games] = np.where(ending, GAME_OVER, ROUND_OVER)
         self.to_act[games] = np.where(ending, -1, (self.dealer[games] + 1) % t.players)
         self._stale.append(games)
-        return games[ending]
+        ended: IntArray = games[ending]
+        return ended
 
     # -- why an action is refused ---------------------------------------------------------------
 
@@ -774,8 +776,8 @@ class BatchGames:
 
     def nbytes(self) -> int:
         """The bytes the state arrays hold (the bank of shuffled deals included)."""
-        total = sum(getattr(self, name).nbytes for name in self._FIELDS)
-        return total + sum(bank.nbytes for bank in self._bank.values())
+        total = sum(int(getattr(self, name).nbytes) for name in self._FIELDS)
+        return total + sum(int(bank.nbytes) for bank in self._bank.values())
 
 
 def dealt_counts(t: Tables, dealer: int) -> tuple[list[int], list[int]]:

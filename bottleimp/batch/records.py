@@ -71,7 +71,9 @@ class RecordingGames:
                 if games.phase[game] != SETUP:
                     current["setup"] = [entry_from_gives(g) for g in self._gives[game]]
             elif before[game] == PLAY and current is not None:
-                current["plays"].append([seat, config.cards[action - 3 * n].rank])
+                plays = current["plays"]
+                assert isinstance(plays, list)
+                plays.append([seat, config.cards[action - 3 * n].rank])
                 if games.phase[game] > PLAY:
                     current["scores"] = [int(score) for score in games.scores[game]]
             elif games.phase[game] == SETUP and before[game] != SETUP:
