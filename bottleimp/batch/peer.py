@@ -83,7 +83,7 @@ class BatchPeer:
     def _engine(self, config: Config) -> BatchGames:
         games = self._by_config.get(config)
         if games is None:
-            games = BatchGames(config, 1, autoreset=False)
+            games = BatchGames(config, 1, autoreset=False, observations=False)
             self._by_config[config] = games
         return games
 
@@ -195,7 +195,7 @@ class BatchPeer:
         input_ = expect_object(obj["input"], "$.input")
         if kind == "record":
             raise _Refused("UNSUPPORTED", "the batch engine does not validate records")
-        games = BatchGames(config, 1, autoreset=False)
+        games = BatchGames(config, 1, autoreset=False, observations=False)
         answers = {"trick": _case_trick, "legal_plays": _case_legal_plays,
                    "setup": _case_setup, "scoring": _case_scoring}
         return {"ok": True, "output": answers[kind](games, input_)}
