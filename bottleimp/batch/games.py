@@ -463,8 +463,11 @@ class BatchGames:
             raise BatchError(f"step needs {self.size} actions, not {acts.shape}")
         live = self.phase != GAME_OVER
         inside = (acts >= 0) & (acts < self.num_actions)
-        legal = np.zeros(self.size, dtype=np.bool_)
-        legal[inside] = self.legal_mask()[self.rows[inside], acts[inside]]
+        if inside.all():
+            legal = self.legal_mask()[self.rows, acts]
+        else:
+            legal = np.zeros(self.size, dtype=np.bool_)
+            legal[inside] = self.legal_mask()[self.rows[inside], acts[inside]]
         bad = np.flatnonzero(live & ~legal)
         if len(bad):
             game = int(bad[0])
@@ -545,7 +548,8 @@ class BatchGames:
         else:
             self.hand_count[games, seat] -= 1
         self.hand[games, seat, cards] = False
-        self.face_up[games, seat, cards] = False
+        if t.devils_eye:
+            self.face_up[games, seat, cards] = False
         self.trick[games, seat, cards] = True
         self.played[games, cards] = True
         length = self.trick_length[games]
