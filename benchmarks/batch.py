@@ -33,10 +33,12 @@ Slice = Callable[[float], tuple[int, int]]
 
 
 def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action number per row of ``mask`` (a row with none: 0)."""
-    running = np.cumsum(mask, axis=1, dtype=np.uint8)  # at most 4 * 54 + 1 actions
-    pick = (rng.random(len(mask)) * running[:, -1]).astype(np.uint8)
-    chosen: np.ndarray = np.argmax(running > pick[:, None], axis=1)
+    """One uniformly random legal action number per row of ``mask`` (every row has one: with
+    auto-reset no game is ever over)."""
+    rows, columns = np.nonzero(mask)  # row by row, columns ascending
+    counts = np.bincount(rows, minlength=len(mask))
+    firsts = np.cumsum(counts) - counts
+    chosen: np.ndarray = columns[firsts + (rng.random(len(mask)) * counts).astype(np.int64)]
     return chosen
 
 
