@@ -209,7 +209,7 @@ class BatchGames:
         self._base_seeds = np.zeros(b, dtype=np.uint64)
         self._stride = b
         """Slot ``b``'s ``k``-th game has the seed ``base + k * stride`` (the batch size at reset)."""
-        self._bank: dict[int, IntArray] = {}
+        self._bank: dict[int, npt.NDArray[np.int8]] = {}
         self._mask: BoolArray | None = None
         self._mask_buffer = np.zeros((b, self.num_actions), dtype=np.bool_)
         self._mask_blocks = self._mask_buffer[:, :4 * n].reshape(b, 4, n)
@@ -288,11 +288,12 @@ class BatchGames:
             orders[outside] = shuffle_many(n, self.seeds[games[outside]], rounds[outside])
         return orders
 
-    def _shuffle_generation(self, gen: int, rounds: int) -> IntArray:
+    def _shuffle_generation(self, gen: int, rounds: int) -> npt.NDArray[np.int8]:
         seeds = self._base_seeds + np.uint64((gen * self._stride) & _MASK)
         all_seeds = np.repeat(seeds, rounds)
         all_rounds = np.tile(np.arange(rounds, dtype=np.int64), self.size)
-        return shuffle_many(self.t.cards, all_seeds, all_rounds).reshape(self.size, rounds, -1)
+        orders = shuffle_many(self.t.cards, all_seeds, all_rounds).reshape(self.size, rounds, -1)
+        return orders.astype(np.int8)  # positions below 54: a byte each
 
     def _deal(self, games: IntArray) -> None:
         """Deal the current round of ``games`` (rule DEAL): card ``k`` of the shuffled deck to
