@@ -114,6 +114,21 @@ def test_an_illegal_action_raises_with_its_rule_and_changes_no_game() -> None:
     assert caught.value.rule_id == "PHASE"
 
 
+def test_copies_taken_from_a_batch_play_on_as_the_originals() -> None:
+    games = BatchGames(Config(players=3), 2)
+    games.reset([5, 6])
+    rng = np.random.default_rng(2)
+    for _ in range(40):  # into trick play
+        games.step([rng.choice(np.flatnonzero(row)) for row in games.legal_mask()])
+    copies = games.take([1, 0, 1])
+    for _ in range(30):
+        actions = [rng.choice(np.flatnonzero(row)) for row in games.legal_mask()]
+        games.step(actions)
+        copies.step([actions[1], actions[0], actions[1]])
+        assert (copies.observe() == games.observe()[[1, 0, 1]]).all()
+        assert (copies.legal_mask() == games.legal_mask()[[1, 0, 1]]).all()
+
+
 def _position(config: Config, case: Any) -> BatchGames:
     games = BatchGames(config, 1, autoreset=False, observations=False)
     input_ = case["input"]

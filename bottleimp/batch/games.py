@@ -776,6 +776,7 @@ class BatchGames:
         for name in self._FIELDS:
             setattr(copy, name, getattr(self, name)[picked].copy())
         copy._stride = self._stride
+        copy._flat_bits = copy.obs_bits.reshape(-1)
         copy._bank = {}
         return copy
 
