@@ -18,7 +18,7 @@ from attrs import evolve
 import bottleimp
 from bottleimp import Config, IllegalActionError
 from bottleimp.actions import Destination
-from bottleimp.batch import BatchGames
+from bottleimp.batch import BatchError, BatchGames
 from bottleimp.batch.check import VARIANTS, Mismatch, compare_games
 from bottleimp.batch.peer import BatchPeer
 from bottleimp.batch.perft import perft_counts
@@ -112,6 +112,21 @@ def test_an_illegal_action_raises_with_its_rule_and_changes_no_game() -> None:
     with pytest.raises(IllegalActionError) as caught:
         games.step([first_legal, 3 * len(config.cards)])
     assert caught.value.rule_id == "PHASE"
+
+
+def test_bad_batch_input_is_a_batch_error_naming_it() -> None:
+    games = BatchGames(Config(players=3), 2)
+    with pytest.raises(BatchError, match="2 seeds"):
+        games.reset([1, 2, 3])
+    with pytest.raises(BatchError, match="first dealer"):
+        games.reset([1, 2], first_dealer=3)
+    with pytest.raises(BatchError, match="first_dealer"):
+        games.reset([1, 2], first_dealer=[0, 1, 2])
+    games.reset([1, 2])
+    with pytest.raises(BatchError, match="2 actions"):
+        games.step([0])
+    with pytest.raises(BatchError, match="batch_size"):
+        BatchGames(Config(players=3), 0)
 
 
 def test_copies_taken_from_a_batch_play_on_as_the_originals() -> None:

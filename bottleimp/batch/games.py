@@ -245,7 +245,11 @@ class BatchGames:
         values = [int(seed) & _MASK for seed in np.asarray(seeds, dtype=object).reshape(-1)]
         if len(values) != self.size:
             raise BatchError(f"reset needs {self.size} seeds, not {len(values)}")
-        dealers = np.broadcast_to(np.asarray(first_dealer, dtype=np.int64), (self.size,)).copy()
+        try:
+            dealers = np.broadcast_to(np.asarray(first_dealer, dtype=np.int64), (self.size,)).copy()
+        except (TypeError, ValueError):
+            raise BatchError(f"first_dealer must be one seat or {self.size} seats, "
+                             f"not {first_dealer!r}") from None
         if ((dealers < 0) | (dealers >= self.t.players)).any():
             raise BatchError(f"a first dealer is no seat of a {self.t.players}-player game")
         self._base_seeds = np.array(values, dtype=np.uint64)
