@@ -9,7 +9,10 @@ mask, and the step (with auto-reset). Hearts and the pure engine are measured as
 interleaved slices, so a load that comes and goes on a shared machine slows them alike: compare
 the ratios, which hold better than the figures.
 
-    python benchmarks/batch.py [--seconds S] [--players P] [--sizes 1,64,1024,8192]
+    python benchmarks/batch.py [--seconds S] [--players P] [--sizes 1,64,1024,8192] [--breakdown]
+
+``--breakdown`` also prints where the time of a batch step goes at B = 1024: the mask, the
+observation, the random choice and the step.
 """
 
 from __future__ import annotations
@@ -61,11 +64,34 @@ def batch_slice(config: bottleimp.Config, size: int) -> tuple[Slice, BatchGames]
     return play, games
 
 
+def breakdown(config: bottleimp.Config, size: int, steps: int = 300) -> dict[str, float]:
+    """Seconds per batch step spent in the mask, the observation, the choice and the step."""
+    games = BatchGames(config, size)
+    games.reset(np.arange(size))
+    rng = np.random.default_rng(1)
+    spent = dict.fromkeys(("mask", "observation", "random choice", "step"), 0.0)
+    for index in range(steps + 50):
+        moments = [time.perf_counter()]
+        mask = games.legal_mask()
+        moments.append(time.perf_counter())
+        games.observe()
+        moments.append(time.perf_counter())
+        actions = random_legal(mask, rng)
+        moments.append(time.perf_counter())
+        games.step(actions)
+        moments.append(time.perf_counter())
+        if index >= 50:  # after a warm-up
+            for name, start, end in zip(spent, moments, moments[1:]):
+                spent[name] += end - start
+    return {name: seconds / steps for name, seconds in spent.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per contender")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--sizes", default="1,64,1024,8192", help="batch sizes, comma-separated")
+    parser.add_argument("--breakdown", action="store_true", help="where a B = 1024 step's time goes")
     args = parser.parse_args()
     config = bottleimp.Config(players=args.players)
     sizes = [int(size) for size in args.sizes.split(",")]
@@ -100,6 +126,11 @@ def main() -> None:
         print(line)
     if base is None:
         print("OpenSpiel Hearts: not measured (pip install -e '.[bench]' to compare)")
+    if args.breakdown:
+        parts = breakdown(config, 1024)
+        whole = sum(parts.values())
+        print(f"one step of B=1024: {whole * 1e3:.2f} ms; " + ", ".join(
+            f"{name} {seconds / whole:.0%}" for name, seconds in parts.items()))
 
 
 if __name__ == "__main__":
