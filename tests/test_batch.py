@@ -38,6 +38,11 @@ def test_masks_observations_and_totals_equal_the_reference_at_every_state(config
     assert compare_games(short, [11, 1011], seed=3) > 40
 
 
+def test_rounds_past_the_deals_shuffled_ahead_are_dealt_as_the_reference_deals_them() -> None:
+    # A target score far away: more than the 8 rounds of deals the batch shuffles ahead.
+    assert compare_games(Config(players=3, target_score=250), [3], seed=1) > 8 * 42
+
+
 def test_a_planted_difference_is_reported_with_its_segment(monkeypatch: pytest.MonkeyPatch) -> None:
     from bottleimp.batch import observe
 
