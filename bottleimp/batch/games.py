@@ -329,6 +329,15 @@ class BatchGames:
         self._begin_round(games, hands[None], face_up[None])
         self._refresh()
 
+    def load_next_round(self, game: int, hands: BoolArray, face_up: BoolArray) -> None:
+        """Start the next round of game ``game`` (between rounds) dealt as given, by the next
+        dealer (rule DEALER-ROTATION), the totals kept (for replaying a record's deals)."""
+        games = np.array([game])
+        self.round_index[games] += 1
+        self.dealer[games] = (self.dealer[games] + 1) % self.t.players
+        self._begin_round(games, hands[None], face_up[None])
+        self._refresh()
+
     def _begin_round(self, games: IntArray, hands: BoolArray, face_up: BoolArray) -> None:
         self.hand[games] = hands
         self.hand_count[games] = hands.sum(axis=2)
@@ -713,11 +722,12 @@ class BatchGames:
             return ""
         return "EYE-FOLLOW-SUIT" if self.t.devils_eye else "FOLLOW-SUIT"
 
-    def give_refusal(self, game: int, seat: int, gives: list[tuple[Destination, int]]) -> str:
+    def give_refusal(self, game: int, seat: int, gives: list[tuple[Destination, int]],
+                     whole: bool = True) -> str:
         """The rule that forbids ``seat`` to give ``gives`` (destination, card index; ``-1``: no
         card of the deck) in turn in game ``game``, or ``""``: the checks of a setup in the
         reference's order (SETUP-ORDER, SETUP-STEPS, SETUP-ORDER; per card SETUP-STEPS then
-        SETUP-FROM-DEALT; SETUP-STEPS when parts are missing)."""
+        SETUP-FROM-DEALT; with ``whole``, SETUP-STEPS when parts are missing)."""
         t = self.t
         if not 0 <= seat < t.players:
             return "SETUP-ORDER"
@@ -736,7 +746,7 @@ class BatchGames:
                 return "SETUP-FROM-DEALT"
             hand[card] = False
             done += 1
-        return "" if done == len(steps) else "SETUP-STEPS"
+        return "" if done == len(steps) or not whole else "SETUP-STEPS"
 
     def load_play(self, game: int, hands: BoolArray, face_up: BoolArray,
                   bottles: list[tuple[int, int]], trick: list[tuple[int, int]], to_act: int) -> None:

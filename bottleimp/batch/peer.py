@@ -10,8 +10,8 @@ any other implementation::
 Requests are read with the library's JSON readers and setup codec (they are formats, not rules);
 every rule the answers depend on (the deal's counts, the setup's steps and order, legal plays,
 the tricks, the bottles, the scores) is decided by the batch engine. It answers the conformance
-cases of kinds ``trick``, ``legal_plays``, ``setup`` and ``scoring``, and refuses ``record``
-(a validator's verdict, not an engine's answer) with ``UNSUPPORTED``.
+cases of every kind: ``trick``, ``legal_plays``, ``setup``, ``scoring`` and ``record`` (a
+record's verdict, its deals, setups and plays replayed by the batch engine: ``verdict.py``).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from ..formats.json_input import (
 )
 from ..formats.setup_entries import gives_from_entry
 from .games import PLAY, ROUND_OVER, SETUP, BatchGames, deal_refusal, round_scores
+from .verdict import verdict
 
 PROTOCOL: Final = "bottleimp-protocol/2"
 _PASS_KEYS: Final = ("left", "right", "to_face_up", "to_hidden")
@@ -194,7 +195,8 @@ class BatchPeer:
         config = config_from_json(obj["config"], "$.config")
         input_ = expect_object(obj["input"], "$.input")
         if kind == "record":
-            raise _Refused("UNSUPPORTED", "the batch engine does not validate records")
+            check_keys(input_, "$.input", {"record"}, set())
+            return {"ok": True, "output": verdict(input_["record"])}
         games = BatchGames(config, 1, autoreset=False, observations=False)
         answers = {"trick": _case_trick, "legal_plays": _case_legal_plays,
                    "setup": _case_setup, "scoring": _case_scoring}
