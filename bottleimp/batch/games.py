@@ -482,9 +482,8 @@ class BatchGames:
         else:
             legal = np.zeros(self.size, dtype=np.bool_)
             legal[inside] = self.legal_mask()[self.rows[inside], acts[inside]]
-        bad = np.flatnonzero(live & ~legal)
-        if len(bad):
-            game = int(bad[0])
+        if not (legal | ~live).all():
+            game = int(np.flatnonzero(live & ~legal)[0])
             rule = self.refusal(game, int(acts[game]))
             raise IllegalActionError(rule, f"game {game}: action {int(acts[game])} is not legal "
                                            f"for seat {int(self.to_act[game])}")
@@ -493,9 +492,16 @@ class BatchGames:
         self._mask = None
         done = np.zeros(self.size, dtype=np.bool_)
         rewards = np.zeros((self.size, self.t.players), dtype=np.float32)
-        giving = np.flatnonzero(phase == SETUP)
-        playing = np.flatnonzero(phase == PLAY)
-        starting = np.flatnonzero(phase == ROUND_OVER)
+        empty = self.rows[:0]
+        first = int(phase[0])
+        if (phase == first).all():  # the usual case: games in lockstep share their phase
+            giving = self.rows if first == SETUP else empty
+            playing = self.rows if first == PLAY else empty
+            starting = self.rows if first == ROUND_OVER else empty
+        else:
+            giving = np.flatnonzero(phase == SETUP)
+            playing = np.flatnonzero(phase == PLAY)
+            starting = np.flatnonzero(phase == ROUND_OVER)
         if len(giving):
             self._give(giving, acts[giving] // n, acts[giving] % n)
         if len(playing):
