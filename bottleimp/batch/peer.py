@@ -1,0 +1,435 @@
+"""The batch engine as a peer of the differential protocol (``spec/protocol.md``).
+
+``python -m bottleimp.batch.peer`` answers ``bottleimp-protocol/2`` on stdin/stdout from a
+``BatchGames`` of one game, so that the conformance harness checks the batch engine as it would
+any other implementation::
+
+    bottleimp conformance --cmd "python -m bottleimp.batch.peer"
+    bottleimp conformance --vectors spec/conformance --cmd "python -m bottleimp.batch.peer"
+
+Requests are read with the library's JSON readers and setup codec (they are formats, not rules);
+every rule the answers depend on (the deal's counts, the setup's steps and order, legal plays,
+the tricks, the bottles, the scores) is decided by the batch engine. It answers the conformance
+cases of every kind: ``trick``, ``legal_plays``, ``setup``, ``scoring`` and ``record`` (a
+record's verdict, its deals, setups and plays replayed by the batch engine: ``verdict.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Final
+
+import numpy as np
+from attrs import evolve
+
+from ..actions import Destination
+from ..cards import START_PRICE, Card
+from ..config import Config
+from ..errors import ConfigError, RecordError, UnknownCardError
+from ..formats.config_json import config_from_json, deck_from_json
+from ..formats.json_input import (
+    JSON,
+    check_keys,
+    child,
+    expect_int,
+    expect_list,
+    expect_object,
+    expect_rank,
+    expect_str,
+    loads_json,
+)
+from ..formats.setup_entries import gives_from_entry
+from .games import PLAY, ROUND_OVER, SETUP, BatchGames, deal_refusal, round_scores
+from .verdict import verdict
+
+PROTOCOL: Final = "bottleimp-protocol/2"
+_PASS_KEYS: Final = ("left", "right", "to_face_up", "to_hidden")
+_CASE_KINDS: Final = ("trick", "legal_plays", "setup", "scoring", "record")
+_CAPABILITIES: Final[dict[str, JSON]] = {
+    "players": [2, 3, 4, 5, 6], "editions": ["classic", "matagot-2024"], "bottles": [1, 2],
+    "teams": True,
+}
+
+
+class _Refused(Exception):
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
+def _refusal(rule: str, message: str) -> dict[str, JSON]:
+    return {"ok": False, "error": message, "rule": rule}
+
+
+class BatchPeer:
+    """Answers protocol requests, one at a time, from a one-game ``BatchGames``."""
+
+    def __init__(self) -> None:
+        self.games: BatchGames | None = None
+        self._by_config: dict[Config, BatchGames] = {}
+
+    def handle(self, request: JSON) -> dict[str, JSON]:
+        """The answer to one parsed request (a refusal, never an exception, for bad input)."""
+        try:
+            return self._handle(request)
+        except _Refused as refused:
+            return _refusal(refused.rule, refused.message)
+        except ConfigError as error:
+            return _refusal(error.rule_id, error.message)
+        except RecordError as error:
+            return _refusal(error.rule_id or "PROTOCOL", str(error))
+
+    def _engine(self, config: Config) -> BatchGames:
+        games = self._by_config.get(config)
+        if games is None:
+            games = BatchGames(config, 1, autoreset=False, observations=False)
+            self._by_config[config] = games
+        return games
+
+    def _handle(self, request: JSON) -> dict[str, JSON]:
+        obj = expect_object(request, "$")
+        op = expect_str(obj.get("op"), "$.op")
+        if op == "hello":
+            check_keys(obj, "$", {"op", "protocol"}, set())
+            if obj["protocol"] != PROTOCOL:
+                return _refusal("PROTOCOL", f"this side speaks {PROTOCOL} only")
+            return {"ok": True, "protocol": PROTOCOL, "capabilities": dict(_CAPABILITIES)}
+        if op == "quit":
+            check_keys(obj, "$", {"op"}, set())
+            return {"ok": True}
+        if op == "new_round":
+            return self._new_round(obj)
+        if op == "case":
+            return self._case(obj)
+        if op not in ("setup", "legal_plays", "play", "scores"):
+            raise RecordError("$.op", f"unknown op {op!r}")
+        if self.games is None:
+            raise RecordError("$.op", f"{op!r} before any new_round")
+        if op == "setup":
+            return self._setup(self.games, obj)
+        if op == "legal_plays":
+            check_keys(obj, "$", {"op"}, set())
+            return self._legal_plays(self.games)
+        if op == "play":
+            return self._play(self.games, obj)
+        check_keys(obj, "$", {"op"}, set())
+        if int(self.games.phase[0]) < ROUND_OVER:
+            raise _Refused("ROUND-END", "the round is not over: cards remain to be played")
+        return {"ok": True, "scores": [int(score) for score in self.games.scores[0]]}
+
+    # -- a round ----------------------------------------------------------------------------
+
+    def _new_round(self, obj: dict[str, JSON]) -> dict[str, JSON]:
+        check_keys(obj, "$", {"op", "config", "dealer", "hands"}, {"face_up", "deck"})
+        config = evolve(config_from_json(obj["config"], "$.config"), rounds=None, target_score=None)
+        if obj.get("deck") is not None:
+            config = _with_deck(config, deck_from_json(obj["deck"], "$.deck"))
+        dealer = expect_int(obj["dealer"], "$.dealer", 0, config.players - 1)
+        hands = _rows(config, obj["hands"], "$.hands")
+        face_up = None if obj.get("face_up") is None else _rows(config, obj["face_up"], "$.face_up")
+        games = self._engine(config)
+        _load_deal(games, dealer, hands, face_up)
+        self.games = games
+        return {"ok": True, "to_act": int(games.to_act[0])}
+
+    def _setup(self, games: BatchGames, obj: dict[str, JSON]) -> dict[str, JSON]:
+        check_keys(obj, "$", {"op", "seat", "discard"}, set(_PASS_KEYS))
+        seat = expect_int(obj["seat"], "$.seat")
+        for index, item in enumerate(expect_list(obj["discard"], "$.discard")):
+            expect_rank(item, child("$.discard", index))
+        for key in _PASS_KEYS:
+            if key in obj:
+                expect_rank(obj[key], child("$", key))
+        if int(games.phase[0]) != SETUP:
+            raise _Refused("PHASE", "the setup is over")
+        entry = {key: value for key, value in obj.items() if key not in ("op", "seat")}
+        _give_entry(games, seat, entry, "$", _PASS_KEYS)
+        answer: dict[str, JSON] = {"ok": True, "to_act": int(games.to_act[0])}
+        if int(games.phase[0]) == PLAY:
+            answer.update(_after_setup(games))
+        return answer
+
+    def _legal_plays(self, games: BatchGames) -> dict[str, JSON]:
+        if int(games.phase[0]) != PLAY:
+            raise _Refused("PHASE", "no card is played outside trick play")
+        cards = np.flatnonzero(games.legal_cards()[0])
+        return {"ok": True, "seat": int(games.to_act[0]), "cards": _ranks(games, cards)}
+
+    def _play(self, games: BatchGames, obj: dict[str, JSON]) -> dict[str, JSON]:
+        check_keys(obj, "$", {"op", "seat", "card"}, set())
+        seat = expect_int(obj["seat"], "$.seat")
+        rank = expect_rank(obj["card"], "$.card")
+        if int(games.phase[0]) != PLAY:
+            raise _Refused("PHASE", "no card is played outside trick play")
+        card = _index(games.config, rank)
+        if card < 0:
+            rule = "TURN-ORDER" if seat != int(games.to_act[0]) else "CARD-HELD"
+            raise _Refused(rule, f"{rank} is not a card of this deck")
+        rule = games.play_refusal(0, seat, card)
+        if rule:
+            raise _Refused(rule, f"seat {seat} cannot play {rank} now")
+        completes = int(games.trick_length[0]) + 1 == games.t.trick_size
+        games.step(np.array([3 * games.t.cards + card]))
+        answer: dict[str, JSON] = {
+            "ok": True, "to_act": int(games.to_act[0]) if int(games.phase[0]) == PLAY else None,
+        }
+        if completes:
+            bottle = int(games.last_bottle[0])
+            answer["trick"] = {
+                "winner": int(games.last_winner[0]),
+                "card": games.config.cards[int(games.last_card[0])].rank,
+                "bottle": None if bottle < 0 else bottle,
+                "bottles": _bottles(games),
+            }
+        return answer
+
+    # -- conformance cases --------------------------------------------------------------------
+
+    def _case(self, obj: dict[str, JSON]) -> dict[str, JSON]:
+        check_keys(obj, "$", {"op", "kind", "config", "input"}, set())
+        kind = expect_str(obj["kind"], "$.kind")
+        if kind not in _CASE_KINDS:
+            raise RecordError("$.kind", f"unknown kind {kind!r}")
+        config = config_from_json(obj["config"], "$.config")
+        input_ = expect_object(obj["input"], "$.input")
+        if kind == "record":
+            check_keys(input_, "$.input", {"record"}, set())
+            return {"ok": True, "output": verdict(input_["record"])}
+        games = BatchGames(config, 1, autoreset=False, observations=False)
+        answers = {"trick": _case_trick, "legal_plays": _case_legal_plays,
+                   "setup": _case_setup, "scoring": _case_scoring}
+        return {"ok": True, "output": answers[kind](games, input_)}
+
+
+def _with_deck(config: Config, cards: tuple[Card, ...]) -> Config:
+    if set(cards) == set(config.cards) and len(cards) == len(config.cards):
+        return config
+    try:
+        return evolve(config, deck=cards)
+    except ConfigError as error:
+        raise RecordError("$.deck", f"invalid deck: {error.message}", error.rule_id) from error
+
+
+def _index(config: Config, rank: float) -> int:
+    """The card's index in ``config.cards``, or -1 for a rank that is no card of the deck."""
+    try:
+        return config.cards.index(config.card(rank))
+    except UnknownCardError:
+        return -1
+
+
+def _rows(config: Config, value: JSON, path: str) -> list[list[int]]:
+    """Card indices per seat; a rank the deck does not have breaks rule DEAL-COUNTS."""
+    rows = []
+    for seat, row in enumerate(expect_list(value, path)):
+        cards = []
+        for index, item in enumerate(expect_list(row, child(path, seat))):
+            card = _index(config, expect_rank(item, child(child(path, seat), index)))
+            if card < 0:
+                raise _Refused("DEAL-COUNTS", f"{item} is not a card of this deck")
+            cards.append(card)
+        rows.append(cards)
+    return rows
+
+
+def _planes(games: BatchGames, rows: list[list[int]] | None) -> np.ndarray:
+    plane = np.zeros((games.t.players, games.t.cards), dtype=np.bool_)
+    for seat, cards in enumerate(rows or ()):
+        plane[seat, cards] = True
+    return plane
+
+
+def _load_deal(games: BatchGames, dealer: int, hands: list[list[int]],
+               face_up: list[list[int]] | None) -> None:
+    rule = deal_refusal(games.t, dealer, hands, face_up)
+    if rule:
+        raise _Refused(rule, "the deal does not give out the deck with each seat's count")
+    games.load_round(0, dealer, _planes(games, hands), _planes(games, face_up))
+
+
+def _give_entry(games: BatchGames, seat: int, entry: JSON, path: str,
+                keys: tuple[str, ...] | None) -> None:
+    """Give a seat's whole setup entry (all or nothing), checked by the batch engine."""
+    config = games.config
+    gives = [(give.to, config.cards.index(give.card))
+             for give, _ in gives_from_entry(config, seat, entry, path, keys)]
+    rule = games.give_refusal(0, seat, gives)
+    if rule:
+        raise _Refused(rule, f"seat {seat} cannot give this setup now")
+    blocks = _blocks(games)
+    for destination, card in gives:
+        games.step(np.array([blocks[destination] * games.t.cards + card]))
+
+
+def _blocks(games: BatchGames) -> dict[Destination, int]:
+    if games.t.devils_eye:
+        return {Destination.DEVILS_TRICK: 0, Destination.OPPONENT_FACE_UP: 1,
+                Destination.OPPONENT_HIDDEN: 2}
+    return {Destination.DEVILS_TRICK: 0, Destination.LEFT: 1, Destination.RIGHT: 2}
+
+
+def _ranks(games: BatchGames, indices: np.ndarray | list[int]) -> list[JSON]:
+    """Card ranks in ascending order (indices follow the deck's rank order)."""
+    return [games.config.cards[int(index)].rank for index in sorted(indices)]
+
+
+def _after_setup(games: BatchGames) -> dict[str, JSON]:
+    return {
+        "hands": [_ranks(games, np.flatnonzero(row)) for row in games.hand[0]],
+        "face_up": [_ranks(games, np.flatnonzero(row)) for row in games.face_up[0]]
+        if games.t.devils_eye else None,
+        "devils_trick": _ranks(games, np.flatnonzero(games.devils_trick[0])),
+    }
+
+
+def _bottles(games: BatchGames) -> list[JSON]:
+    bottles: list[JSON] = []
+    for card, owner in zip(games.bottle_card[0], games.bottle_owner[0]):
+        price = START_PRICE if card < 0 else games.config.cards[int(card)].rank
+        bottles.append({"price": price, "owner": None if owner < 0 else int(owner)})
+    return bottles
+
+
+def _card(games: BatchGames, value: JSON, path: str) -> int:
+    card = _index(games.config, expect_rank(value, path))
+    if card < 0:
+        raise RecordError(path, f"{value} is not a card of this deck")
+    return card
+
+
+def _cards(games: BatchGames, value: JSON, path: str) -> list[int]:
+    return [_card(games, item, child(path, i)) for i, item in enumerate(expect_list(value, path))]
+
+
+def _pairs(games: BatchGames, value: JSON, path: str) -> list[tuple[int, int]]:
+    pairs = []
+    for index, item in enumerate(expect_list(value, path)):
+        pair = expect_list(item, child(path, index))
+        if len(pair) != 2:
+            raise RecordError(child(path, index), "expected [seat, card]")
+        seat = expect_int(pair[0], child(child(path, index), 0), 0, games.t.players - 1)
+        pairs.append((seat, _card(games, pair[1], child(child(path, index), 1))))
+    return pairs
+
+
+def _bottles_in(games: BatchGames, value: JSON, path: str) -> list[tuple[int, int]]:
+    bottles = []
+    for index, item in enumerate(expect_list(value, path)):
+        obj = expect_object(item, child(path, index))
+        if expect_rank(obj["price"], child(child(path, index), "price")) == START_PRICE:
+            bottles.append((-1, -1))
+        else:
+            owner = expect_int(obj["owner"], child(child(path, index), "owner"))
+            bottles.append((_card(games, obj["price"], child(child(path, index), "price")), owner))
+    return bottles
+
+
+def _case_trick(games: BatchGames, input_: dict[str, JSON]) -> JSON:
+    bottles = _bottles_in(games, input_["bottles"], "$.input.bottles")
+    trick = _pairs(games, input_["trick"], "$.input.trick")
+    hands = np.zeros((games.t.players, games.t.cards), dtype=np.bool_)
+    for seat, card in trick:
+        hands[seat, card] = True
+    games.load_play(0, hands, np.zeros_like(hands), bottles, [], trick[0][0])
+    n = games.t.cards
+    for _, card in trick:
+        games.step(np.array([3 * n + card]))
+    winner = int(games.last_winner[0])
+    bottle = int(games.last_bottle[0])
+    returned: JSON = None
+    taken = set(np.flatnonzero(games.captured[0, winner]).tolist())
+    if bottle >= 0:
+        old_card, old_owner = bottles[bottle]
+        if old_card >= 0 and old_owner >= 0:
+            returned = {"seat": old_owner, "card": games.config.cards[old_card].rank}
+            if old_owner == winner:
+                taken.discard(old_card)
+    return {
+        "winner": winner,
+        "winning_card": games.config.cards[int(games.last_card[0])].rank,
+        "bottle": None if bottle < 0 else bottle,
+        "bottles": _bottles(games),
+        "winner_takes": _ranks(games, sorted(taken)),
+        "returned_price_card": returned,
+    }
+
+
+def _case_legal_plays(games: BatchGames, input_: dict[str, JSON]) -> JSON:
+    t = games.t
+    seat = expect_int(input_["seat"], "$.input.seat", 0, t.players - 1)
+    hands = np.zeros((t.players, t.cards), dtype=np.bool_)
+    face_up = np.zeros_like(hands)
+    hands[seat, _cards(games, input_["hand"], "$.input.hand")] = True
+    if input_.get("face_up") is not None:
+        face_up[seat, _cards(games, input_["face_up"], "$.input.face_up")] = True
+    trick = _pairs(games, input_["trick"], "$.input.trick")
+    games.load_play(0, hands, face_up, [(-1, -1)] * t.bottles, trick, seat)
+    result: dict[str, JSON] = {"legal": _ranks(games, np.flatnonzero(games.legal_cards()[0]))}
+    if "attempts" in input_:
+        refusals: list[JSON] = []
+        for index, item in enumerate(expect_list(input_["attempts"], "$.input.attempts")):
+            card = _card(games, item, child("$.input.attempts", index))
+            refusals.append(games.play_refusal(0, seat, card) or None)
+        result["attempts"] = refusals
+    return result
+
+
+def _case_setup(games: BatchGames, input_: dict[str, JSON]) -> JSON:
+    config = games.config
+    dealer = expect_int(input_["dealer"], "$.input.dealer", 0, config.players - 1)
+    entries = expect_list(input_["setup"], "$.input.setup")
+    try:
+        hands = _rows(config, input_["hands"], "$.input.hands")
+        face_up = (None if input_.get("face_up") is None
+                   else _rows(config, input_["face_up"], "$.input.face_up"))
+        _load_deal(games, dealer, hands, face_up)
+        while int(games.phase[0]) == SETUP:
+            seat = int(games.to_act[0])
+            _give_entry(games, seat, entries[seat], child("$.input.setup", seat), None)
+    except _Refused as refused:
+        return {"error": refused.rule}
+    except RecordError as error:
+        if error.rule_id is None:
+            raise
+        return {"error": error.rule_id}
+    answer = _after_setup(games)
+    answer["leader"] = int(games.to_act[0])
+    return answer
+
+
+def _case_scoring(games: BatchGames, input_: dict[str, JSON]) -> JSON:
+    t = games.t
+    captured = np.zeros((1, t.players, t.cards), dtype=np.bool_)
+    for seat, row in enumerate(expect_list(input_["captured"], "$.input.captured")):
+        captured[0, seat, _cards(games, row, child("$.input.captured", seat))] = True
+    owners = np.array([[owner for _, owner in _bottles_in(games, input_["bottles"],
+                                                          "$.input.bottles")]])
+    devils_trick = np.zeros((1, t.cards), dtype=np.bool_)
+    devils_trick[0, _cards(games, input_["devils_trick"], "$.input.devils_trick")] = True
+    return {"scores": [int(score) for score in round_scores(t, captured, owners, devils_trick)[0]]}
+
+
+def main() -> int:
+    """Answer protocol requests on stdin/stdout until ``quit`` or the end of input."""
+    peer = BatchPeer()
+    for line in sys.stdin.buffer:
+        if not line.strip():
+            continue
+        request: JSON = None
+        try:
+            request = loads_json(line)
+        except RecordError as error:
+            answer = _refusal("PROTOCOL", f"not a request: {error}")
+        else:
+            answer = peer.handle(request)
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+        if isinstance(request, dict) and request.get("op") == "quit" and answer.get("ok"):
+            break
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

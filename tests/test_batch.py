@@ -1,0 +1,256 @@
+"""The batch engine (bottleimp.batch) against the reference: the same deals bit for bit, the
+same legal-action masks and observations at every state of games of every variant, the perft
+counts of spec/conformance/perft, the conformance cases through its protocol peer, records that
+validate, and a core that still imports without numpy."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from attrs import evolve
+
+import bottleimp
+from bottleimp import Config, IllegalActionError
+from bottleimp.actions import Destination
+from bottleimp.batch import BatchError, BatchGames
+from bottleimp.batch.check import VARIANTS, Mismatch, compare_games
+from bottleimp.batch.peer import BatchPeer
+from bottleimp.batch.perft import perft_counts
+from bottleimp.batch.records import RecordingGames
+from bottleimp.batch.shuffle import shuffle_many, shuffle_one
+from bottleimp.conformance.vectors import read_suite, same_json
+from bottleimp.encoding import setup_destinations
+from bottleimp.formats.config_json import config_from_json
+from bottleimp.rules.deal import shuffle
+from bottleimp.validation.replay import validate_json
+
+ROOT = Path(__file__).resolve().parent.parent
+
+@pytest.mark.parametrize("config", VARIANTS, ids=repr)
+def test_masks_observations_and_totals_equal_the_reference_at_every_state(config: Config) -> None:
+    short = config if config.target_score is not None else evolve(config, rounds=1)
+    assert compare_games(short, [11, 1011], seed=3) > 40
+
+
+def test_rounds_past_the_deals_shuffled_ahead_are_dealt_as_the_reference_deals_them() -> None:
+    # A target score far away: more than the 8 rounds of deals the batch shuffles ahead.
+    assert compare_games(Config(players=3, target_score=250), [3], seed=1) > 8 * 42
+
+
+def test_a_planted_difference_is_reported_with_its_segment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bottleimp.batch import observe
+
+    values = observe.Observer.values
+
+    def wrong(self: observe.Observer, games: BatchGames, observer: np.ndarray, out: np.ndarray) -> None:
+        values(self, games, observer, out)
+        out[:, self.at["totals"]] += 1.0
+
+    monkeypatch.setattr(observe.Observer, "values", wrong)
+    with pytest.raises(Mismatch, match="totals"):
+        compare_games(Config(players=3, rounds=1), [1])
+
+
+def test_deals_are_the_reference_shuffle_bit_for_bit_DEAL_SHUFFLE() -> None:
+    cards = Config(players=5).cards
+    seeds = [0, 1, 7, 2**64 - 1, 2**63, 123456789123456789] + list(range(100, 140))
+    rounds = [0, 3, 1, 7, 2, 100] + list(range(40))
+    batch = shuffle_many(len(cards), np.array(seeds, dtype=np.uint64), np.array(rounds))
+    for row, seed, round_index in zip(batch, seeds, rounds):
+        reference = shuffle(cards, seed, round_index)
+        assert [cards[i] for i in row] == list(reference)
+        assert [cards[i] for i in shuffle_one(len(cards), seed, round_index)] == list(reference)
+
+
+def test_reset_deals_every_round_as_new_game_does_negative_seeds_too() -> None:
+    config = Config(players=4)
+    games = BatchGames(config, 3)
+    games.reset([-5, 2**70 + 3, 9], first_dealer=[1, 2, 3])
+    for game, (seed, dealer) in enumerate([(-5, 1), (2**70 + 3, 2), (9, 3)]):
+        state = bottleimp.new_game(config, seed, first_dealer=dealer)
+        for seat in range(4):
+            held = {config.cards[i] for i in np.flatnonzero(games.hand[game, seat])}
+            assert held == set(state.round.hands[seat])
+
+
+def test_auto_reset_restarts_an_ended_game_with_the_next_seed_and_rewards_the_winners() -> None:
+    config = Config(players=3, rounds=1)
+    games = BatchGames(config, 2)
+    games.reset([4, 5])
+    rng = np.random.default_rng(0)
+    ended = None
+    for _ in range(200):
+        mask = games.legal_mask()
+        choices = [rng.choice(np.flatnonzero(row)) for row in mask]
+        totals = games.totals.copy()
+        result = games.step(choices)
+        if result.done.any():
+            ended = int(np.flatnonzero(result.done)[0])
+            break
+    assert ended is not None
+    assert set(result.rewards[ended].tolist()) <= {1.0, -1.0} and 1.0 in result.rewards[ended]
+    assert games.phase[ended] == 0 and games.totals[ended].sum() == 0
+    state = bottleimp.new_game(config, [4, 5][ended] + 2)  # the slot's next seed: seed + B
+    for seat in range(3):
+        held = {config.cards[i] for i in np.flatnonzero(games.hand[ended, seat])}
+        assert held == set(state.round.hands[seat])
+    del totals
+
+
+def test_an_illegal_action_raises_with_its_rule_and_changes_no_game() -> None:
+    config = Config(players=4)
+    games = BatchGames(config, 2)
+    games.reset([1, 2])
+    hand = games.hand.copy()
+    not_held = int(np.flatnonzero(~games.hand[1, games.to_act[1]])[0])
+    first_legal = int(np.flatnonzero(games.legal_mask()[0])[0])
+    with pytest.raises(IllegalActionError) as caught:
+        games.step([first_legal, not_held])
+    assert caught.value.rule_id == "SETUP-FROM-DEALT"
+    assert (games.hand == hand).all() and games.setup_given.sum() == 0
+    with pytest.raises(IllegalActionError) as caught:
+        games.step([first_legal, 3 * len(config.cards)])
+    assert caught.value.rule_id == "PHASE"
+
+
+def test_bad_batch_input_is_a_batch_error_naming_it() -> None:
+    games = BatchGames(Config(players=3), 2)
+    with pytest.raises(BatchError, match="2 seeds"):
+        games.reset([1, 2, 3])
+    with pytest.raises(BatchError, match="first dealer"):
+        games.reset([1, 2], first_dealer=3)
+    with pytest.raises(BatchError, match="first_dealer"):
+        games.reset([1, 2], first_dealer=[0, 1, 2])
+    games.reset([1, 2])
+    with pytest.raises(BatchError, match="2 actions"):
+        games.step([0])
+    with pytest.raises(BatchError, match="batch_size"):
+        BatchGames(Config(players=3), 0)
+
+
+def test_copies_taken_from_a_batch_play_on_as_the_originals() -> None:
+    games = BatchGames(Config(players=3), 2)
+    games.reset([5, 6])
+    rng = np.random.default_rng(2)
+    for _ in range(40):  # into trick play
+        games.step([rng.choice(np.flatnonzero(row)) for row in games.legal_mask()])
+    copies = games.take([1, 0, 1])
+    for _ in range(30):
+        actions = [rng.choice(np.flatnonzero(row)) for row in games.legal_mask()]
+        games.step(actions)
+        copies.step([actions[1], actions[0], actions[1]])
+        assert (copies.observe() == games.observe()[[1, 0, 1]]).all()
+        assert (copies.legal_mask() == games.legal_mask()[[1, 0, 1]]).all()
+
+
+def _position(config: Config, case: Any) -> BatchGames:
+    games = BatchGames(config, 1, autoreset=False, observations=False)
+    input_ = case["input"]
+    n = len(config.cards)
+    index = {card.rank: i for i, card in enumerate(config.cards)}
+
+    def plane(rows: Any) -> np.ndarray:
+        out = np.zeros((config.players, n), dtype=np.bool_)
+        for seat, row in enumerate(rows or []):
+            out[seat, [index[rank] for rank in row]] = True
+        return out
+
+    games.load_round(0, int(input_["dealer"]), plane(input_["hands"]),
+                     plane(input_.get("face_up")))
+    for action in input_["actions"]:
+        games.step([_number(config, action)])
+    return games
+
+
+def _number(config: Config, action: Any) -> int:
+    card = [c.rank for c in config.cards].index(action["card"])
+    if action["type"] == "play":
+        return 3 * len(config.cards) + card
+    block = setup_destinations(config).index(Destination(action["to"]))
+    return block * len(config.cards) + card
+
+
+def _perft_cases() -> list[tuple[Config, Any]]:
+    data = json.loads((ROOT / "spec" / "conformance" / "perft" / "counts.json").read_text())
+    return [(config_from_json(group["config"], "$"), case)
+            for group in data["groups"] for case in group["cases"]]
+
+
+@pytest.mark.parametrize("config, case", _perft_cases(), ids=lambda v: getattr(v, "players", ""))
+def test_perft_counts_equal_the_stored_counts(config: Config, case: Any) -> None:
+    expected = case["expected"]
+    assert isinstance(expected, dict)
+    position = _position(config, case)
+    depths = {int(depth): count for depth, count in expected["depths"].items()}
+    deepest = max(depths)
+    counts, _ = perft_counts(position, deepest)
+    assert {depth: counts[depth - 1] for depth in depths} == depths
+    if expected.get("round") is not None:
+        counts, _ = perft_counts(position, int(expected["remaining"]))
+        assert counts[-1] == expected["round"]
+    divide = expected.get("divide")
+    if divide is not None:
+        assert isinstance(divide, dict)
+        _, under = perft_counts(position, int(divide["depth"]))
+        wanted = {_number(config, item["action"]): item["count"]
+                  for item in divide["counts"]}
+        assert {a: c for a, c in enumerate(under) if c} == wanted
+
+
+def test_every_conformance_case_is_answered_as_expected_by_the_peer() -> None:
+    from bottleimp.formats.config_json import config_to_json
+
+    peer = BatchPeer()
+    answered = 0
+    for case in read_suite(ROOT / "spec" / "conformance"):
+        answer = peer.handle({"op": "case", "kind": case.kind, "config": config_to_json(case.config),
+                              "input": case.input})
+        assert answer["ok"] is True, (case.where, answer)
+        output = answer["output"]
+        assert isinstance(output, dict)
+        expected: Any = case.expected
+        keys = case.decides or tuple(expected)
+        assert all(same_json(expected[key], output.get(key)) for key in keys), case.where
+        answered += 1
+    assert answered == 580
+
+
+def test_the_harness_finds_no_group_against_the_batch_peer(capsys: pytest.CaptureFixture[str]) -> None:
+    from bottleimp.cli import main
+
+    command = f"{sys.executable} -m bottleimp.batch.peer"
+    status = main(["conformance", "--cmd", command, "--examples", "12", "--seed", "5"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "0 failed" in out.splitlines()[-1]
+
+
+@pytest.mark.parametrize("config", [Config(players=2, rounds=1), Config(players=5, bottles=2, rounds=2),
+                                    Config(players=4, teams=((0, 2), (1, 3)), target_score=30)],
+                         ids=repr)
+def test_records_of_batch_games_validate(config: Config) -> None:
+    games = RecordingGames(BatchGames(config, 2, autoreset=False))
+    games.reset([8, 9])
+    rng = np.random.default_rng(1)
+    steps = 0
+    while (games.games.phase != 3).any():
+        mask = games.games.legal_mask()
+        games.step([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask])
+        steps += 1
+        if steps == 7:  # a record cut during the setup validates too
+            report = validate_json(games.records()[0])
+            assert report.valid, report
+    for record in games.records():
+        report = validate_json(record)
+        assert report.valid and report.complete, report
+
+
+def test_importing_bottleimp_does_not_import_numpy() -> None:
+    code = "import sys, bottleimp; sys.exit('numpy' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
