@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-import time
 from typing import Any
 
 from ..bots.arena import ArenaReport, play_arena
@@ -61,7 +59,8 @@ def format_report(report: ArenaReport) -> str:
     lines = [
         f"{config.players} players, {length}, lineup {','.join(report.lineup)}: "
         f"{report.deals} deals x {config.players} rotations = {report.games} games "
-        f"(seed {report.seed}, search worlds {report.worlds})",
+        f"(seed {report.seed}"
+        + (f", search worlds {report.worlds})" if "search" in report.lineup else ")"),
         f"{'agent':<10} {'games':>6} {'wins':>6} {'win rate':>9}  {'95% CI':<16}"
         f"{'mean score':>11}  95% CI",
     ]
@@ -85,7 +84,6 @@ def run(args: argparse.Namespace) -> int:
         config = config_from_args(args)
     except ConfigError as error:
         parser.error(str(error))
-    started = time.perf_counter()
     try:
         report = play_arena(
             config, args.agents, args.games, args.seed, worlds=args.worlds, jobs=args.jobs
@@ -96,5 +94,4 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report.to_json(), indent=1))
     else:
         print(format_report(report))
-        print(f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     return 0

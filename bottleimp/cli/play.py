@@ -184,7 +184,7 @@ def _tell_step(before: GameState, action: Action, after: GameState, me: int, out
     config = after.config
     if isinstance(action, Give):
         if action.seat != me and len(before.round.setup[action.seat]) == 0:
-            print(f"{_name(action.seat, me)} chooses setup cards face down.", file=out)
+            print(f"{_name(action.seat, me).capitalize()} chooses setup cards face down.", file=out)
         if after.phase is not Phase.SETUP:
             seen = view(after, me)
             print("Everyone has chosen; the cards move.", file=out)
