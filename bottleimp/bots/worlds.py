@@ -139,23 +139,7 @@ def _setup_world(view: SeatView, rng: random.Random) -> GameState:
         _sorted(list(hands[other]) + [give.card for give in setup[other]])
         for other in range(config.players)
     )
-    round_ = RoundState(
-        index=view.round_index,
-        dealer=view.dealer,
-        dealt=dealt_hands,
-        dealt_face_up=view.face_up,
-        hands=tuple(hands),
-        face_up=view.face_up,
-        setup=tuple(setup),
-        devils_trick=(),
-        plays=(),
-        leader=view.leader,
-        bottles=view.bottles,
-        captured=view.captured,
-        tricks=(),
-        scores=None,
-    )
-    return _game(view, round_)
+    return _game(view, dealt_hands, tuple(hands), tuple(setup), ())
 
 
 def _known_places(view: SeatView) -> tuple[dict[int, list[Card]], list[Card]]:
@@ -195,15 +179,27 @@ def _play_world(view: SeatView, rng: random.Random) -> GameState:
         view.hand if other == seat else _sorted(known[other] + dealt[other])
         for other in range(config.players)
     )
+    setup = tuple(view.my_setup if other == seat else () for other in range(config.players))
+    return _game(view, hands, hands, setup, _sorted(discards + dealt[-1]))
+
+
+def _game(
+    view: SeatView,
+    dealt: tuple[tuple[Card, ...], ...],
+    hands: tuple[tuple[Card, ...], ...],
+    setup: tuple[tuple[Give, ...], ...],
+    devils_trick: tuple[Card, ...],
+) -> GameState:
+    """The world: the drawn zones, everything else as the view shows it."""
     round_ = RoundState(
         index=view.round_index,
         dealer=view.dealer,
-        dealt=hands,
+        dealt=dealt,
         dealt_face_up=view.face_up,
         hands=hands,
         face_up=view.face_up,
-        setup=tuple(view.my_setup if other == seat else () for other in range(config.players)),
-        devils_trick=_sorted(discards + dealt[-1]),
+        setup=setup,
+        devils_trick=devils_trick,
         plays=view.plays,
         leader=view.leader,
         bottles=view.bottles,
@@ -211,10 +207,6 @@ def _play_world(view: SeatView, rng: random.Random) -> GameState:
         tricks=view.tricks,
         scores=None,
     )
-    return _game(view, round_)
-
-
-def _game(view: SeatView, round_: RoundState) -> GameState:
     return GameState(
         config=view.config,
         seed=view.round_index,
