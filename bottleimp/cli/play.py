@@ -178,42 +178,39 @@ def _person_chooses(
         return action
 
 
+def _does(seat: int, me: int, verb: str) -> str:
+    """``"You play"`` or ``"Seat 2 plays"``."""
+    return f"You {verb}" if seat == me else f"Seat {seat} {verb}s"
+
+
 def _tell_step(before: GameState, action: Action, after: GameState, me: int, out: TextIO) -> None:
     """What the person learns from one action: the plays, each trick's result, the setup once
     it resolves, each round's scores. Nothing hidden from their seat."""
-    config = after.config
     if isinstance(action, Give):
         if action.seat != me and len(before.round.setup[action.seat]) == 0:
-            print(f"{_name(action.seat, me).capitalize()} chooses setup cards face down.", file=out)
+            print(f"Seat {action.seat} chooses setup cards face down.", file=out)
         if after.phase is not Phase.SETUP:
             seen = view(after, me)
             print("Everyone has chosen; the cards move.", file=out)
             for give in seen.received:
                 print(f"You received {give.card} from seat {give.seat}.", file=out)
-            print(f"{_name(seen.leader, me).capitalize()} lead"
-                  + ("" if seen.leader == me else "s") + " the first trick.", file=out)
+            print(f"{_does(seen.leader, me, 'lead')} the first trick.", file=out)
         return
     if isinstance(action, Play):
-        print(f"{_name(action.seat, me).capitalize()} play"
-              + ("" if action.seat == me else "s") + f" {action.card}.", file=out)
+        print(f"{_does(action.seat, me, 'play')} {action.card}.", file=out)
         if len(after.round.tricks) > len(before.round.tricks):
             result = after.round.tricks[-1]
-            winner = _name(result.winner, me)
+            wins = f"{_does(result.winner, me, 'win')} the trick with {result.winning_card}"
             if result.bottle is not None:
-                print(f"{winner.capitalize()} win" + ("" if result.winner == me else "s")
-                      + f" the trick with {result.winning_card}, under the price "
-                      f"{result.price_before:g}, and buy" + ("" if result.winner == me else "s")
-                      + f" the bottle: its price is now {result.price_after:g}.", file=out)
+                print(f"{wins}, under the price {result.price_before:g}, and "
+                      f"{'buy' if result.winner == me else 'buys'} the bottle: its price is now "
+                      f"{result.price_after:g}.", file=out)
             else:
-                print(f"{winner.capitalize()} win" + ("" if result.winner == me else "s")
-                      + f" the trick with {result.winning_card}: no card was under the price "
-                      f"{result.price_before:g}.", file=out)
+                print(f"{wins}: no card was under the price {result.price_before:g}.", file=out)
         if after.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
             _tell_round_end(after, me, out)
         return
-    print(f"{_name(action.seat, me).capitalize()} deal" + ("" if action.seat == me else "s")
-          + f" round {after.round.index + 1}.", file=out)
-    del config
+    print(f"{_does(action.seat, me, 'deal')} round {after.round.index + 1}.", file=out)
 
 
 def _tell_round_end(state: GameState, me: int, out: TextIO) -> None:
@@ -224,8 +221,8 @@ def _tell_round_end(state: GameState, me: int, out: TextIO) -> None:
           f"({coins(round_.devils_trick)} coins).", file=out)
     for bottle in round_.bottles:
         if bottle.owner is not None:
-            print(f"{_name(bottle.owner, me).capitalize()} own" + ("" if bottle.owner == me else "s")
-                  + f" the bottle (price {bottle.price:g}).", file=out)
+            print(f"{_does(bottle.owner, me, 'own')} the bottle (price {bottle.price:g}).",
+                  file=out)
     assert round_.scores is not None
     print("Round scores: " + " | ".join(f"{_name(s, me)} {round_.scores[s]}" for s in range(players)),
           file=out)
@@ -243,6 +240,9 @@ def play_session(
     print(f"A game of {config.players} players, seed {seed}. You are seat {seat}; "
           + ", ".join(f"seat {s}: {type(bot).__name__}" for s, bot in sorted(bots.items()))
           + ".", file=out)
+    partners = [s for team in config.teams or () if seat in team for s in team if s != seat]
+    if partners:
+        print(f"Your partner is seat {partners[0]}: you share your scores.", file=out)
     print(f"Round 1: seat {state.round.dealer} deals.", file=out)
     while state.to_act is not None:
         acting = state.to_act
