@@ -1,6 +1,7 @@
 """The reference bots (``bottleimp.bots``): they choose legal actions from their seat's view only,
-are deterministic for a seed, the heuristic beats random and the search beats the heuristic on
-fixed seeded deals, and the search's worlds and playouts agree with the engine."""
+are deterministic for a seed, the heuristic beats random on fixed seeded deals, and the search's
+worlds and playouts agree with the views and the engine. (That the search beats the heuristic is
+measured by the arena ladder in docs/guide/agents.md, too long for the suite.)"""
 
 from __future__ import annotations
 
