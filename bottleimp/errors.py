@@ -141,3 +141,8 @@ class EncodingError(BottleImpError, ValueError):
 
 class GameNotOverError(BottleImpError, ValueError):
     """A result (such as the winners) asked of a game that has not ended."""
+
+
+class BotError(BottleImpError, ValueError):
+    """A bot asked for by a name no bot has, or with a budget it cannot use (see
+    ``bottleimp.bots``)."""

@@ -16,7 +16,8 @@ from rich.console import Console
 
 from bottleimp.cards import Colour
 from bottleimp.cli import build_parser, main
-from bottleimp.cli.simulate import config_from_args, play_game
+from bottleimp.cli.arguments import config_from_args
+from bottleimp.cli.simulate import play_game
 from bottleimp.cli.narrate import (
     CARD_STYLES,
     Block,

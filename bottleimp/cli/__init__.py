@@ -1,5 +1,5 @@
-"""The ``bottleimp`` command line: ``simulate``, ``validate``, ``conformance``, ``render``,
-``perft``.
+"""The ``bottleimp`` command line: ``simulate``, ``play``, ``arena``, ``validate``,
+``conformance``, ``render``, ``perft``.
 
 Each subcommand lives in ``bottleimp.cli.<name>`` and offers ``add_parser(subparsers)`` and
 ``run(args) -> int``. A bad option value gets a clear message and exit status 2 (argparse's own);
@@ -18,11 +18,11 @@ from types import ModuleType
 from typing import NoReturn
 
 from .. import __version__
-from . import conformance, perft, render, simulate, validate
+from . import arena, conformance, perft, play, render, simulate, validate
 
 
 def _commands() -> tuple[ModuleType, ...]:
-    return (simulate, validate, conformance, render, perft)
+    return (simulate, play, arena, validate, conformance, render, perft)
 
 
 class _UsageError(Exception):

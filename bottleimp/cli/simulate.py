@@ -10,14 +10,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..bots import make_bot
-from ..config import Config, default_teams
-from ..editions import EDITIONS
+from ..bots import BOTS, make_bot
+from ..config import Config
 from ..engine import apply, legal_actions, new_game
 from ..errors import ConfigError
 from ..state import GameState
 from ..view import view
-from .arguments import positive_int
+from .arguments import add_game_options, config_from_args
 from .narrate import (
     Block,
     Narrator,
@@ -39,22 +38,9 @@ def add_parser(subparsers: Any) -> None:
         "Rounds and tricks are numbered from 1. Colour on a terminal when rich is installed; "
         "plain text wrapped to 80 columns when piped, under NO_COLOR or with --plain.",
     )
-    parser.add_argument("--players", type=int, default=4, choices=range(2, 7), metavar="N",
-                        help="number of players, 2 to 6 (default 4)")
-    parser.add_argument("--edition", default=None, choices=EDITIONS,
-                        help="classic or matagot-2024 (default: Config's, classic for 2-4 players, "
-                        "matagot-2024 for 5-6)")
-    end = parser.add_mutually_exclusive_group()
-    end.add_argument("--rounds", type=positive_int, metavar="R", help="play R rounds")
-    end.add_argument("--target-score", type=positive_int, metavar="T",
-                     help="play until a total reaches T")
-    parser.add_argument("--bottles", type=int, default=1, choices=(1, 2),
-                        help="2 for the Second Bottle variant (5-6 players)")
-    parser.add_argument("--teams", action="store_true",
-                        help="team mode with the default partition for the player count")
-    parser.add_argument("--seed", type=int, default=7, help="the game's seed (default 7)")
-    parser.add_argument("--bot", default="heuristic", choices=("random", "heuristic"),
-                        help="the bot every seat uses (default heuristic)")
+    add_game_options(parser)
+    parser.add_argument("--bot", default="heuristic", choices=BOTS,
+                        help="the bot every seat uses (default heuristic; see docs/guide/agents.md)")
     parser.add_argument("--record", metavar="FILE",
                         help="write the game as a bottleimp-record/1 record to FILE (checked "
                         "before the game is played)")
@@ -66,20 +52,6 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--rules", action="store_true",
                         help="name the rules that decided each step")
     parser.set_defaults(run=run, parser=parser)
-
-
-def config_from_args(args: argparse.Namespace) -> Config:
-    """The game's configuration from the parsed options."""
-    teams = default_teams(args.players) if args.teams else None
-    edition = {} if args.edition is None else {"edition": args.edition}  # else Config's default
-    return Config(
-        players=args.players,
-        **edition,
-        bottles=args.bottles,
-        teams=teams,
-        rounds=args.rounds,
-        target_score=args.target_score,
-    )
 
 
 def _use_rich(args: argparse.Namespace, stream: TextIO) -> bool:

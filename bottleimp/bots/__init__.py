@@ -1,0 +1,55 @@
+"""Reference bots: players that see only their seat's view (rule VIEW-HIDDEN) and the legal
+actions, and choose one. Every bot is deterministic for its seed.
+
+- ``random`` (``RandomBot``): a uniform choice among the legal actions.
+- ``heuristic`` (``HeuristicBot``): a fixed strategy that stays clear of the bottle at the end
+  of the round (``bottleimp.bots.heuristic`` documents it).
+- ``search`` (``SearchBot``): determinised look-ahead, heuristic playouts over worlds sampled
+  from its view (``bottleimp.bots.search``); its budget is the number of worlds per decision.
+
+``make_bot(kind, seed)`` builds one by name; ``docs/guide/agents.md`` shows their measured
+strength (``bottleimp arena``).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ..actions import Action
+from ..errors import BotError
+from ..view import SeatView
+from .heuristic import HeuristicBot
+from .search import DEFAULT_WORLDS, SearchBot
+from .uniform import RandomBot
+
+__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
+
+BOTS = ("random", "heuristic", "search")
+"""The names ``make_bot`` knows, weakest first."""
+
+
+class Bot(Protocol):
+    """Anything that chooses one of the legal actions from a seat's view."""
+
+    def choose(self, view: SeatView, legal: tuple[Action, ...]) -> Action:
+        """One of ``legal``."""
+
+
+def make_bot(kind: str, seed: int, *, worlds: int = DEFAULT_WORLDS) -> Bot:
+    """A bot by name (one of ``BOTS``), seeded; ``worlds`` is the search bot's budget.
+
+    >>> from bottleimp.bots import make_bot
+    >>> type(make_bot("heuristic", 0)).__name__
+    'HeuristicBot'
+    >>> make_bot("clever", 0)
+    Traceback (most recent call last):
+    ...
+    bottleimp.errors.BotError: unknown bot 'clever'; known bots: random, heuristic, search
+    """
+    if kind == "random":
+        return RandomBot(seed)
+    if kind == "heuristic":
+        return HeuristicBot(seed)
+    if kind == "search":
+        return SearchBot(seed, worlds)
+    raise BotError(f"unknown bot {kind!r}; known bots: {', '.join(BOTS)}")

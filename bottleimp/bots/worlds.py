@@ -1,0 +1,218 @@
+"""Possible worlds for search: a whole state that agrees with everything one seat has seen.
+
+A search bot sees only its seat's view (rule VIEW-HIDDEN). To look ahead it samples a
+*determinisation*: the cards it has not seen dealt at random to the places they may be (the
+other hands, the other seats' setup cards in flight, the hidden Devil's Trick), with every card
+it knows the place of put there (the cards it passed, its own discards). A seat that showed it
+lacks a colour (by not following it) is dealt no card of that colour when a draw allows it.
+
+``bottleimp.adapters.sampling.resample`` does the same from a whole state, replaying the round;
+a bot has only the view, so this module builds the state directly from it. The world is meant
+for looking ahead within the current round: the other seats' setup choices of a world in trick
+play are not known and are left empty, and its seed is the view's round number (a world is
+never played into the next round).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+
+from ..actions import Destination, Give
+from ..cards import Card, Colour, rank_key
+from ..errors import IllegalActionError
+from ..rules.setup import setup_steps
+from ..state import GameState, Phase, RoundState
+from ..view import SeatView
+
+__all__ = ["sample_world"]
+
+_TRIES = 50
+"""Random draws tried before the constrained hands are filled first."""
+
+
+def _voids(view: SeatView) -> dict[int, set[Colour]]:
+    """The colours each other seat has shown it lacks this round (none in Devil's Eye, where a
+    hidden card may always be played)."""
+    voids: dict[int, set[Colour]] = defaultdict(set)
+    if view.config.devils_eye:
+        return voids
+    size = view.config.trick_size
+    plays = view.plays
+    for start in range(0, len(plays), size):
+        trick = plays[start : start + size]
+        led = trick[0].card.colour
+        for play in trick[1:]:
+            if play.card.colour is not led and play.seat != view.seat:
+                voids[play.seat].add(led)
+    return voids
+
+
+def _deal(
+    places: list[tuple[int, int]],
+    pool: list[Card],
+    voids: dict[int, set[Colour]],
+    rng: random.Random,
+) -> dict[int, list[Card]]:
+    """``pool`` dealt to ``places`` (a seat, or -1 for the Devil's Trick, and how many cards),
+    giving no seat a colour it lacks when a draw allows it."""
+
+    def fits(place: int, card: Card) -> bool:
+        return card.colour not in voids.get(place, ())
+
+    cards = pool[:]
+    for _ in range(_TRIES):
+        rng.shuffle(cards)
+        dealt: dict[int, list[Card]] = {}
+        start = 0
+        for place, count in places:
+            dealt[place] = cards[start : start + count]
+            start += count
+        if all(fits(place, card) for place, given in dealt.items() for card in given):
+            return dealt
+    # The most constrained places first, each card drawn among those that fit; if even that
+    # fails the last draw stands (a world for looking ahead, with every play still legal in it).
+    remaining = cards[:]
+    greedy: dict[int, list[Card]] = {}
+    for place, count in sorted(places, key=lambda item: -len(voids.get(item[0], ()))):
+        fitting = [card for card in remaining if fits(place, card)]
+        if len(fitting) < count:
+            return dealt
+        chosen = rng.sample(fitting, count)
+        for card in chosen:
+            remaining.remove(card)
+        greedy[place] = chosen
+    return greedy
+
+
+def _sorted(cards: list[Card] | tuple[Card, ...]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=rank_key))
+
+
+def sample_world(view: SeatView, rng: random.Random) -> GameState:
+    """A state of the current round that ``view``'s seat cannot tell from the real one, drawn
+    at random (see the module's docstring). Only for views in the setup or trick play.
+
+    >>> import random
+    >>> import bottleimp
+    >>> from bottleimp.bots.worlds import sample_world
+    >>> state = bottleimp.new_game(bottleimp.Config(players=4), seed=7)
+    >>> for _ in range(20):
+    ...     state = bottleimp.apply(state, bottleimp.legal_actions(state)[0])
+    >>> world = sample_world(bottleimp.view(state, 2), random.Random(1))
+    >>> bottleimp.view(world, 2).hand == state.round.hands[2], world.round.hands == state.round.hands
+    (True, False)
+    >>> bottleimp.legal_actions(bottleimp.view(world, 2)) == bottleimp.legal_actions(bottleimp.view(state, 2))
+    True
+    """
+    if view.phase is Phase.SETUP:
+        return _setup_world(view, rng)
+    if view.phase is Phase.PLAY:
+        return _play_world(view, rng)
+    raise IllegalActionError(
+        "PHASE", f"a world is sampled in the setup or trick play, not in the {view.phase.value} phase"
+    )
+
+
+def _setup_world(view: SeatView, rng: random.Random) -> GameState:
+    """During the setup: every other seat's hand and the cards it has given so far (to the
+    destinations its setup steps name) drawn from the cards this seat has not seen."""
+    config, seat = view.config, view.seat
+    seen = view.cards()
+    pool = [card for card in config.cards if card not in seen]
+    others = [other for other in range(config.players) if other != seat]
+    places = [(other, view.hand_sizes[other] + view.setup_given[other]) for other in others]
+    dealt = _deal(places, pool, {}, rng)
+    hands: list[tuple[Card, ...]] = []
+    setup = []
+    for other in range(config.players):
+        if other == seat:
+            hands.append(view.hand)
+            setup.append(view.my_setup)
+            continue
+        cards = dealt[other]
+        given = view.setup_given[other]
+        steps = setup_steps(config, view.dealer, other)
+        setup.append(tuple(Give(other, cards[step], steps[step]) for step in range(given)))
+        hands.append(_sorted(cards[given:]))
+    dealt_hands = tuple(
+        _sorted(list(hands[other]) + [give.card for give in setup[other]])
+        for other in range(config.players)
+    )
+    return _game(view, dealt_hands, tuple(hands), tuple(setup), ())
+
+
+def _known_places(view: SeatView) -> tuple[dict[int, list[Card]], list[Card]]:
+    """In trick play, the cards this seat knows the place of: the cards it passed (in the
+    receiving hand until played) and its own discards (in the Devil's Trick)."""
+    config, seat = view.config, view.seat
+    played = {play.card for play in view.plays}
+    known: dict[int, list[Card]] = defaultdict(list)
+    discards: list[Card] = []
+    opponent = (seat + 1) % config.players
+    for give in view.my_setup:
+        if give.to is Destination.DEVILS_TRICK:
+            discards.append(give.card)
+        elif give.card in played or give.to is Destination.OPPONENT_FACE_UP:
+            continue  # played already, or among the public face-up cards
+        elif give.to is Destination.LEFT:
+            known[(seat + 1) % config.players].append(give.card)
+        elif give.to is Destination.RIGHT:
+            known[(seat - 1) % config.players].append(give.card)
+        else:
+            known[opponent].append(give.card)
+    return known, discards
+
+
+def _play_world(view: SeatView, rng: random.Random) -> GameState:
+    """During trick play: the other hands and the hidden part of the Devil's Trick drawn from
+    the cards this seat has not seen, the cards it passed still in the hands it passed them to."""
+    config, seat = view.config, view.seat
+    seen = view.cards()
+    known, discards = _known_places(view)
+    pool = [card for card in config.cards if card not in seen]
+    others = [other for other in range(config.players) if other != seat]
+    places = [(other, view.hand_sizes[other] - len(known[other])) for other in others]
+    places.append((-1, view.devils_trick_size - len(discards)))
+    dealt = _deal(places, pool, _voids(view), rng)
+    hands = tuple(
+        view.hand if other == seat else _sorted(known[other] + dealt[other])
+        for other in range(config.players)
+    )
+    setup = tuple(view.my_setup if other == seat else () for other in range(config.players))
+    return _game(view, hands, hands, setup, _sorted(discards + dealt[-1]))
+
+
+def _game(
+    view: SeatView,
+    dealt: tuple[tuple[Card, ...], ...],
+    hands: tuple[tuple[Card, ...], ...],
+    setup: tuple[tuple[Give, ...], ...],
+    devils_trick: tuple[Card, ...],
+) -> GameState:
+    """The world: the drawn zones, everything else as the view shows it."""
+    round_ = RoundState(
+        index=view.round_index,
+        dealer=view.dealer,
+        dealt=dealt,
+        dealt_face_up=view.face_up,
+        hands=hands,
+        face_up=view.face_up,
+        setup=setup,
+        devils_trick=devils_trick,
+        plays=view.plays,
+        leader=view.leader,
+        bottles=view.bottles,
+        captured=view.captured,
+        tricks=view.tricks,
+        scores=None,
+    )
+    return GameState(
+        config=view.config,
+        seed=view.round_index,
+        phase=view.phase,
+        to_act=view.to_act,
+        round=round_,
+        past_rounds=(),
+        totals=view.totals,
+    )
