@@ -223,4 +223,5 @@ def test_infos_hold_the_legal_actions_of_the_agent_to_act() -> None:
                 assert game.infos[other]["legal_actions"] == []
         game.step(info["legal_actions"][-1])
         steps += 1
-    assert steps == 3 * 4 + 36
+    last = game.unwrapped.game_state.round
+    assert steps == sum(len(gives) for gives in last.setup) + len(last.plays)

@@ -17,8 +17,9 @@ is the learner's turn again::
 - **Seat**: ``seat=None`` (the default) draws the learner's seat at each ``reset`` from the
   environment's generator, so a policy learns every position; an ``int`` fixes it.
 - **Opponents**: a bot name for all of them (``"random"`` or ``"heuristic"``, made by
-  ``bottleimp.bots.make_bot`` with seeds drawn at ``reset``), or one name or ``Bot`` object per
-  other seat, in seat order.
+  ``bottleimp.bots.make_bot`` with seeds drawn at ``reset``, so a seed replays a game), or one
+  name or ``Bot`` object per other seat, in seat order (an object plays on as it is, its own
+  state carrying over from game to game).
 - **Observation** ``Box(float32, (observation_size(config),))``: ``bottleimp.observation`` of the
   learner's view. **Action** ``Discrete(num_actions(config))``. ``action_masks()`` is the
   boolean mask of the learner's legal actions (``MaskablePPO`` asks for it by that name), also
