@@ -146,7 +146,8 @@ def main(argv: list[str] | None = None) -> dict[int, dict[str, WinRate]]:
     torch.set_num_threads(1)
     started = time.time()
     if args.address is None:
-        ray.init(include_dashboard=False, num_cpus=args.env_runners + 1)
+        # "local": a Ray of its own, even where a cluster started with `ray start` is running.
+        ray.init(address="local", include_dashboard=False, num_cpus=args.env_runners + 1)
     else:
         package = Path(bottleimp.__file__).parent
         ray.init(address=args.address, runtime_env={"py_modules": [str(package)]})
