@@ -175,24 +175,25 @@ def test_reward_options_give_the_results_the_round_scores_or_their_differences(
     games = {reward: game for reward, (game, _) in finals.items()}
     state = games["game"].game_state
     assert all(game.game_state == state for game in games.values())  # same seed, same play
-    rounds = [r.scores for r in state.rounds]
+    rounds = [r.scores for r in state.rounds if r.scores is not None]
     players = config.players
     assert len(rounds) == config.rounds
-    for seat, agent in enumerate(games["game"].possible_agents):
+    agents = games["game"].possible_agents
+    for seat, agent in enumerate(agents):
         assert finals["game"][1][agent] == [bottleimp.returns(state)[seat]]
-        assert finals["round"][1][agent] == [float(scores[seat]) for scores in rounds]
-        assert finals["difference"][1][agent] == pytest.approx(
-            [scores[seat] - (sum(scores) - scores[seat]) / (players - 1) for scores in rounds])
-    for round_number in range(len(rounds)):
-        assert sum(finals["difference"][1][a][round_number] for a in games["game"].agents
-                   or games["game"].possible_agents) == pytest.approx(0.0)
+        assert finals["round"][1][agent] == [float(s[seat]) for s in rounds if s[seat]]
+        differences = [s[seat] - (sum(s) - s[seat]) / (players - 1) for s in rounds]
+        assert finals["difference"][1][agent] == pytest.approx([d for d in differences if d])
+    for scores in rounds:
+        assert sum(s - (sum(scores) - s) / (players - 1) for s in scores) == pytest.approx(0.0)
     with pytest.raises(ValueError, match="reward must be one of game, round, difference"):
         raw_env(players=3, reward="points")
 
 
 def collect(game: BottleImpEnv, seed: int) -> tuple[BottleImpEnv, dict[str, list[float]]]:
     """Play a game with the first legal action; each agent's nonzero rewards, as ``last()``
-    reported them at its turns and at the end."""
+    reported them at its turns and at the end (a round ends at one agent's action, so each
+    agent sees each round's reward once)."""
     game.reset(seed=seed)
     rewards: dict[str, list[float]] = {agent: [] for agent in game.possible_agents}
     for agent in game.agent_iter():

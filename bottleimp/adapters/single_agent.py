@@ -75,7 +75,8 @@ class SingleSeatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
         players = self.config.players
         if seat is not None and (isinstance(seat, bool) or not 0 <= seat < players):
             raise ValueError(f"seat must be None or a seat from 0 to {players - 1}, not {seat!r}")
-        chosen = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        chosen: list[str | Bot] = (
+            [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents))
         if len(chosen) != players - 1:
             raise ValueError(
                 f"give one opponent for each of the other {players - 1} seats, not {len(chosen)}")
@@ -163,7 +164,7 @@ class SingleSeatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
             info["winners"] = winners(state) if state.is_over else ()
         return seen["observation"], terminated, info
 
-    def render(self) -> str | None:
+    def render(self) -> str | None:  # type: ignore[override]
         """The whole table as text (``render_mode="ansi"``)."""
         return self._raw.render()
 
