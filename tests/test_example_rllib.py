@@ -5,29 +5,19 @@ two-node Ray cluster are in docs/guide/bots.md."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from example_scripts import load_example
+
 pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed (extra rllib)")
 pytest.importorskip("torch", reason="PyTorch is not installed (extra rllib)")
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "rllib_train.py"
-
-
-def load_example() -> Any:
-    spec = importlib.util.spec_from_file_location("rllib_train", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_the_rllib_environment_plays_whole_games_with_masks() -> None:
-    example = load_example()
+    example = load_example("rllib_train")
     env = example.make_env({"players": 3, "rounds": 1})
     rng = np.random.default_rng(0)
     observations, _ = env.reset(seed=4)
@@ -46,7 +36,7 @@ def test_the_rllib_environment_plays_whole_games_with_masks() -> None:
 
 
 def test_the_rllib_example_trains_an_iteration_and_prints_win_rates(capsys: Any) -> None:
-    example = load_example()
+    example = load_example("rllib_train")
     curve = example.main(["--players", "3", "--iterations", "1", "--batch", "200",
                           "--minibatch", "100", "--epochs", "1", "--games", "4"])
     assert list(curve) == [0, 1]

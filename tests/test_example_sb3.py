@@ -4,28 +4,18 @@ in docs/guide/bots.md."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from example_scripts import load_example
+
 pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed (extra sb3)")
 pytest.importorskip("torch", reason="PyTorch is not installed (extra sb3)")
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sb3_train.py"
-
-
-def load_example() -> Any:
-    spec = importlib.util.spec_from_file_location("sb3_train", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_the_masked_ppo_example_trains_and_prints_win_rates(capsys: Any) -> None:
-    example = load_example()
+    example = load_example("sb3_train")
     curve = example.main(["--players", "3", "--steps", "128", "--evaluations", "2",
                           "--games", "6", "--n-steps", "64"])
     assert list(curve) == ["0", "64", "128"]
