@@ -1,26 +1,40 @@
 """Train one shared policy for every seat of The Bottle Imp with RLlib's PPO (self-play), on the
-PettingZoo environment, masking illegal actions.
+PettingZoo environment, masking illegal actions, and print its win rates against random and
+heuristic bots before training and after each iteration.
 
-Needs the ``rllib`` extra (Ray RLlib, PyTorch, PettingZoo)::
+Needs the ``rllib`` extra (Ray RLlib, PyTorch, PettingZoo; on a machine without a GPU, install
+PyTorch's CPU build first)::
 
     pip install -e '.[rllib]'
-    python examples/rllib_train.py --players 4 --iterations 5
+    python examples/rllib_train.py --players 4 --iterations 10
 
-Each iteration samples games with the current policy, updates it with PPO and prints the mean
-return of the policy's seats over the games that ended (+1 for a winner, -1 for the others: a
-policy that learns wins more often against itself only as far as ties are shared, so watch the
-policy's loss and entropy, or evaluate it against ``bottleimp.bots.HeuristicBot``).
+Why win rates: in self-play every seat plays the same policy, so the policy's mean return is
+fixed by the game, not by how well it plays (one winner +1 and three losers -1 average -0.5 at
+four players, a little more with shared wins) and cannot show learning. After each iteration
+the driver plays ``--games`` games of the policy (its most likely legal action) in one seat
+against bots in the others, with the same seats and deals each time
+(``bottleimp.adapters.single_agent.win_rate``), and prints the share it won with a 95%
+interval; a seat that plays at random wins about ``1 / players`` of them against random bots.
 
-Ray is started on this machine; to use a cluster, start Ray there and pass ``--address auto``.
+**On a Ray cluster**: ``--address HOST:PORT`` (or ``auto`` on a cluster node) joins a running
+cluster instead of starting Ray on this machine. The environment samplers (``--env-runners``,
+one CPU each) are placed by Ray on the cluster's nodes; the driver prints each sampler's node.
+The driver ships this checkout's ``bottleimp`` package to the cluster (Ray's ``py_modules``),
+so the nodes need only the third-party packages of the ``rllib`` extra, in the same versions.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import socket
+import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import ray
+import torch
 from gymnasium import spaces
 from pettingzoo.utils import BaseWrapper
 from ray.rllib.algorithms.ppo import PPOConfig
@@ -32,7 +46,12 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
 )
 from ray.tune.registry import register_env
 
+import bottleimp
+from bottleimp import Config
 from bottleimp.adapters.pettingzoo import raw_env
+from bottleimp.adapters.single_agent import WinRate, win_rate
+
+YARDSTICKS = ("random", "heuristic")
 
 
 class RLlibKeys(BaseWrapper):  # type: ignore[misc]
@@ -64,20 +83,79 @@ class RLlibKeys(BaseWrapper):  # type: ignore[misc]
 
 
 def make_env(env_config: dict[str, Any]) -> PettingZooEnv:
+    """The environment RLlib samples: the raw PettingZoo environment (masks keep every action
+    legal) with RLlib's key names."""
     return PettingZooEnv(RLlibKeys(raw_env(**env_config)))
 
 
-def main() -> None:
+def where_am_i(_: Any = None) -> tuple[str, str, str, int, str]:
+    """(Ray node ID, node IP, host name, process ID, the bottleimp package's folder) of the
+    process it runs in."""
+    context = ray.get_runtime_context()
+    return (
+        context.get_node_id(),
+        ray.util.get_node_ip_address(),
+        socket.gethostname(),
+        os.getpid(),
+        str(Path(bottleimp.__file__).parent),
+    )
+
+
+def evaluate(module: Any, config: Config, games: int) -> dict[str, WinRate]:
+    """The policy's win rates in one seat against each yardstick (greedy, legal actions)."""
+
+    def policy(observation: np.ndarray[Any, Any], mask: np.ndarray[Any, Any]) -> int:
+        batch = {
+            "obs": {
+                "observations": torch.from_numpy(observation[None]),
+                "action_mask": torch.from_numpy(mask[None].astype(np.float32)),
+            }
+        }
+        with torch.no_grad():
+            logits = module.forward_inference(batch)["action_dist_inputs"][0]
+        return int(torch.argmax(logits))
+
+    return {
+        kind: win_rate(policy, games, config, opponents=kind, seed=10**9)
+        for kind in YARDSTICKS
+    }
+
+
+def row(label: str, rates: dict[str, WinRate], extra: str = "") -> str:
+    cells = " | ".join(f"{str(rates[kind]):>15}" for kind in YARDSTICKS)
+    return f"{label:>9} | {cells}{extra}"
+
+
+def main(argv: list[str] | None = None) -> dict[int, dict[str, WinRate]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=1, help="rounds per game")
-    parser.add_argument("--iterations", type=int, default=5)
-    parser.add_argument("--env-runners", type=int, default=1)
-    parser.add_argument("--batch", type=int, default=2000, help="decisions per iteration")
-    parser.add_argument("--address", default=None, help="a Ray cluster's address")
-    args = parser.parse_args()
+    parser.add_argument("--iterations", type=int, default=10)
+    parser.add_argument("--env-runners", type=int, default=1, help="sampling processes")
+    parser.add_argument("--batch", type=int, default=8000, help="decisions per iteration")
+    parser.add_argument("--minibatch", type=int, default=500)
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--lr", type=float, default=5e-4)
+    parser.add_argument("--games", type=int, default=500, help="games per evaluation")
+    parser.add_argument("--address", default=None,
+                        help="a running Ray cluster's address (HOST:PORT, or auto)")
+    parser.add_argument("--checkpoint", action="store_true", help="save the trained policy")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
 
-    ray.init(address=args.address, include_dashboard=False)
+    torch.set_num_threads(1)
+    started = time.time()
+    if args.address is None:
+        # "local": a Ray of its own, even where a cluster started with `ray start` is running.
+        ray.init(address="local", include_dashboard=False, num_cpus=args.env_runners + 1)
+    else:
+        package = Path(bottleimp.__file__).parent
+        ray.init(address=args.address, runtime_env={"py_modules": [str(package)]})
+        nodes = [node for node in ray.nodes() if node["Alive"]]
+        print(f"cluster at {args.address}: {len(nodes)} nodes")
+        for node in nodes:
+            print(f"  node {node['NodeID'][:12]} at {node['NodeManagerAddress']}, "
+                  f"{node['Resources'].get('CPU', 0):.0f} CPU")
     register_env("bottle_imp", make_env)
     env_config = {"players": args.players, "rounds": args.rounds}
     config = (
@@ -86,7 +164,10 @@ def main() -> None:
         .environment("bottle_imp", env_config=env_config, disable_env_checking=True)
         # A slow machine may take longer than RLlib's default minute to sample a batch: wait.
         .env_runners(
-            num_env_runners=args.env_runners, num_envs_per_env_runner=1, sample_timeout_s=900
+            num_env_runners=args.env_runners,
+            num_envs_per_env_runner=1,
+            num_cpus_per_env_runner=1,
+            sample_timeout_s=900,
         )
         .multi_agent(
             policies={"shared"},
@@ -104,31 +185,53 @@ def main() -> None:
         )
         .training(
             train_batch_size_per_learner=args.batch,
-            minibatch_size=256,
-            num_epochs=4,
-            lr=3e-4,
+            minibatch_size=args.minibatch,
+            num_epochs=args.epochs,
+            lr=args.lr,
+            gamma=1.0,
+            lambda_=0.95,
+            entropy_coeff=0.01,
         )
+        .debugging(seed=args.seed)
     )
     algorithm = config.build_algo()
+    places = algorithm.env_runner_group.foreach_env_runner(where_am_i, local_env_runner=False)
+    driver = where_am_i()
+    print(f"driver: node {driver[0][:12]} ({driver[1]}, {driver[2]}, pid {driver[3]})")
+    for index, (node, ip, host, pid, package) in enumerate(places, 1):
+        print(f"env runner {index}: node {node[:12]} ({ip}, {host}, pid {pid}), "
+              f"bottleimp from {package}")
+
+    config_for_games = Config(
+        players=args.players,
+        edition="classic" if args.players <= 4 else "matagot-2024",
+        rounds=args.rounds,
+    )
+    module = algorithm.get_module("shared")
+    print(f"win rates over {args.games} games each, one seat against bots, 95% intervals")
+    print(f"{'iteration':>9} | {'vs random':>15} | {'vs heuristic':>15} | games, decisions "
+          f"sampled, self-play return of player_0, seconds")
+    curve = {0: evaluate(module, config_for_games, args.games)}
+    print(row("0", curve[0]), flush=True)
     for iteration in range(1, args.iterations + 1):
         result = algorithm.train()
         runners = result.get("env_runners", {})
-        learner = result.get("learners", {}).get("shared", {})
-        print(
-            f"iteration {iteration}: "
-            f"games {int(runners.get('num_episodes_lifetime', 0))}, "
-            f"decisions {int(runners.get('num_env_steps_sampled_lifetime', 0))}, "
-            f"mean return {runners.get('agent_episode_returns_mean', {}).get('player_0', float('nan')):+.3f} "
-            f"(player_0), "
-            f"policy loss {learner.get('policy_loss', float('nan')):.4f}, "
-            f"entropy {learner.get('entropy', float('nan')):.3f}, "
-            f"{result.get('time_this_iter_s', 0.0):.1f}s",
-            flush=True,
+        returns = runners.get("agent_episode_returns_mean", {})
+        module = algorithm.get_module("shared")
+        curve[iteration] = evaluate(module, config_for_games, args.games)
+        extra = (
+            f" | {int(runners.get('num_episodes_lifetime', 0))}, "
+            f"{int(runners.get('num_env_steps_sampled_lifetime', 0))}, "
+            f"{returns.get('player_0', float('nan')):+.2f}, "
+            f"{result.get('time_this_iter_s', 0.0):.0f}"
         )
-    checkpoint = algorithm.save()
-    print("checkpoint:", checkpoint.checkpoint.path)
+        print(row(str(iteration), curve[iteration], extra), flush=True)
+    if args.checkpoint:
+        print("checkpoint:", algorithm.save().checkpoint.path)
     algorithm.stop()
     ray.shutdown()
+    print(f"{time.time() - started:.0f} s in all")
+    return curve
 
 
 if __name__ == "__main__":

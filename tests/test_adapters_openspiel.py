@@ -8,12 +8,21 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+from absl import flags
 import pytest
-from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.algorithms import evaluate_bots, generate_playthrough, ismcts, mcts
 
 import bottleimp
 from bottleimp import Config, Phase, observation, observation_string, view
-from bottleimp.adapters.openspiel import GAME_NAME, BottleImpState, config_from_params
+from bottleimp.adapters.openspiel import (
+    GAME_NAME,
+    BottleImpState,
+    ISMCTSBot,
+    PerfectRecallObserver,
+    action_text,
+    config_from_params,
+)
+from bottleimp.encoding import observation_size
 from bottleimp.adapters.sampling import resample, unseen_cards
 from games import VARIANTS, random_game
 
@@ -231,3 +240,139 @@ def test_an_mcts_bot_plays_a_whole_game_through_chance_nodes() -> None:
         else:
             state.apply_action(bots[state.current_player()].step(state))
     assert state.game_state.is_over
+
+
+@pytest.mark.parametrize("name", ["classic-2p", "classic-3p"])
+def test_openspiel_playthrough_replays_identically_with_perfect_recall(
+    name: str, tmp_path: Any
+) -> None:
+    # OpenSpiel's playthrough generator calls every API function (strings, tensors, legal
+    # actions, returns, serialisation...) at every state of a game; replaying it must give the
+    # same text, as OpenSpiel's own playthrough tests require. (Two small variants: a
+    # playthrough prints every tensor of every state; random_sim_test covers all variants.)
+    params = dict(PARAMS[name], perfect_recall=True)
+    text = ",".join(f"{key}={value}" for key, value in params.items())
+    path = tmp_path / "playthrough.txt"
+    if not flags.FLAGS.is_parsed():  # replay reads an absl flag, as under OpenSpiel's absltest
+        flags.FLAGS.mark_as_parsed()
+    path.write_text(generate_playthrough.playthrough(
+        f"{GAME_NAME}({text})", action_sequence=None, seed=3))
+    original, again = generate_playthrough.replay(str(path))
+    assert original == again
+    assert "InformationStateString(0)" in original
+
+
+@pytest.mark.parametrize("name", ["classic-4p", "matagot-6p-teams"])
+def test_openspiel_random_simulation_test_passes_with_perfect_recall(name: str) -> None:
+    game = load(dict(PARAMS[name], rounds=2, perfect_recall=True))
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_perfect_recall_information_states_remember_every_earlier_round() -> None:
+    params = {"players": 3, "rounds": 3}
+    recall, plain = load(dict(params, perfect_recall=True)), load(params)
+    config = recall.config
+    size, cards = observation_size(config), len(config.cards)
+    assert recall.information_state_tensor_size() == 4 * (size + cards)
+    assert plain.information_state_tensor_size() == size
+    rng, checked = random.Random(9), 0
+    state, other = recall.new_initial_state(), plain.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = rng.choice(state.legal_actions())
+        else:
+            action = rng.choice(state.legal_actions())
+            seat = state.current_player()
+            ended = state.rounds_ended()
+            assert len(ended) == state.game_state.round.index
+            lines = state.information_state_string(seat).split("\n")
+            assert lines == [observation_string(view(e, seat)) for e in ended] + [
+                observation_string(view(state.game_state, seat))]
+            assert other.information_state_string(seat) == lines[-1]
+            tensor = np.array(state.information_state_tensor(seat))
+            current, rest = np.split(tensor, [size + cards])
+            rounds, orders = np.split(rest, [3 * size])
+            records = [(current[:size], current[size:])] + list(
+                zip(rounds.reshape(3, size), orders.reshape(3, cards)))
+            for (vector, order), past in zip(records, [state.game_state, *ended]):
+                assert np.array_equal(vector, np.array(observation(view(past, seat)), np.float32))
+                plays = past.round.plays
+                assert [config.cards[i] for i in np.argsort(order)[cards - len(plays):]] == [
+                    play.card for play in plays]
+            for vector, order in records[1 + len(ended):]:
+                assert not vector.any() and not order.any()
+            checked += 1
+        state.apply_action(action)
+        other.apply_action(action)
+    assert checked > 60
+
+
+def test_the_order_of_play_tells_apart_what_the_plain_information_state_does_not() -> None:
+    # Two rounds in which a seat played the same cards in a different order leave the same
+    # view once over; only the perfect-recall information state tells them apart.
+    game = load({"players": 2, "rounds": 2, "perfect_recall": True})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    observer = PerfectRecallObserver(game.config)
+    observer.set_from(state, 0)
+    size = observation_size(game.config)
+    assert not observer.dict["current_order"].any()
+    state.apply_action(state.legal_actions()[0])
+    while state.game_state.phase is not Phase.PLAY:
+        state.apply_action(state.legal_actions()[0])
+    state.apply_action(state.legal_actions()[0])
+    observer.set_from(state, 0)
+    played = state.game_state.round.plays[0].card
+    assert observer.dict["current_order"][game.config.cards.index(played)] == np.float32(1 / 36)
+    assert observer.tensor[size + game.config.cards.index(played)] == np.float32(1 / 36)
+    assert np.array_equal(observer.tensor, np.array(state.information_state_tensor(0)))
+
+
+def test_unknown_parameters_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown game parameters: rounds_"):
+        config_from_params({"rounds_": 2})
+
+
+def test_people_read_rounds_from_one_and_actions_in_words() -> None:
+    game = load({"players": 4, "rounds": 2})
+    state = game.new_initial_state()
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 0) == "deal 1 yellow"
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    assert str(state).startswith("round 1 setup to act 1 |")
+    seat = state.current_player()
+    texts = [state.action_to_string(seat, n) for n in state.legal_actions()]
+    assert texts[0] == f"seat 1 gives {game.config.cards[state.legal_actions()[0]].rank} " \
+        f"{game.config.cards[state.legal_actions()[0]].colour.value} to the Devil's Trick"
+    assert all("devils_trick" not in text for text in texts)
+    config = game.config
+    card = config.cards[5]
+    assert action_text(config, bottleimp.Give(3, card, bottleimp.Destination.LEFT)) == \
+        f"seat 3 gives {card.rank} {card.colour.value} to seat 0 (left)"
+    assert action_text(config, bottleimp.Give(0, card, bottleimp.Destination.RIGHT)) == \
+        f"seat 0 gives {card.rank} {card.colour.value} to seat 3 (right)"
+    assert action_text(config, bottleimp.Play(2, card)) == \
+        f"seat 2 plays {card.rank} {card.colour.value}"
+    eye = Config(players=2)
+    assert action_text(eye, bottleimp.Give(1, card, bottleimp.Destination.OPPONENT_HIDDEN)) == \
+        f"seat 1 gives {card.rank} {card.colour.value} to seat 0's hidden hand"
+    assert action_text(eye, bottleimp.Give(0, card, bottleimp.Destination.OPPONENT_FACE_UP)) == \
+        f"seat 0 gives {card.rank} {card.colour.value} to seat 1's face-up cards"
+    while not state.is_terminal() and state.game_state.round.index == 0:
+        state.apply_action(state.legal_actions()[0])
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    assert str(state).startswith("round 2 setup")
+
+
+def test_evaluate_bots_plays_information_set_mcts_against_random_bots() -> None:
+    # OpenSpiel's evaluate_bots calls restart_at on every bot; OpenSpiel's own ISMCTSBot lacks
+    # it (pyspiel raises "RestartAt(state) not implemented"); the adapter's ISMCTSBot has it.
+    game = load({"players": 3, "rounds": 1})
+    rng = np.random.RandomState(2)
+    bot = ISMCTSBot(game=game, evaluator=mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0,
+                    max_simulations=5, random_state=rng)
+    bots = [bot, pyspiel.make_uniform_random_bot(1, 1), pyspiel.make_uniform_random_bot(2, 2)]
+    results = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+    assert sorted(set(results)) in ([-1.0, 1.0], [1.0])

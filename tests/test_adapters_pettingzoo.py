@@ -1,5 +1,6 @@
-"""The PettingZoo environment: PettingZoo's own api_test for every variant, observations and
-masks from the views, rewards, seeding and rendering."""
+"""The PettingZoo environment: PettingZoo's own api_test for every variant and reward option,
+observations and masks from the views, infos, rewards, illegal actions, seeding and
+rendering."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pettingzoo.test import api_test
 
 import bottleimp
 from bottleimp import Config, Phase, observation, view
-from bottleimp.adapters.pettingzoo import BottleImpEnv, env, raw_env
+from bottleimp.adapters.pettingzoo import REWARDS, BottleImpEnv, env, raw_env
 from games import VARIANTS
 
 SHORT = {
@@ -31,9 +32,17 @@ SHORT = {
 # too): the warnings say nothing about this environment.
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.parametrize("reward", REWARDS)
 @pytest.mark.parametrize("name", SHORT)
-def test_pettingzoo_api_test_passes(name: str) -> None:
-    api_test(env(config=SHORT[name], render_mode="ansi"), num_cycles=200)
+def test_pettingzoo_api_test_passes(name: str, reward: str) -> None:
+    api_test(env(config=SHORT[name], render_mode="ansi", reward=reward), num_cycles=200)
+
+
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.parametrize("reward", REWARDS)
+def test_pettingzoo_api_test_passes_when_illegal_actions_raise(reward: str) -> None:
+    api_test(env(players=4, rounds=2, reward=reward, illegal_reward=None), num_cycles=300)
 
 
 def play(game: Any, seed: int) -> dict[str, float]:
@@ -119,12 +128,101 @@ def test_ansi_rendering_shows_the_table() -> None:
         BottleImpEnv(render_mode="human")
 
 
-def test_illegal_actions_are_refused() -> None:
-    game = raw_env(players=4, rounds=1)
+def illegal_number(game: Any) -> int:
+    mask = game.observe(game.agent_selection)["action_mask"]
+    return int(np.flatnonzero(mask == 0)[0])
+
+
+@pytest.mark.parametrize("make", [raw_env, lambda **kw: env(illegal_reward=None, **kw)])
+def test_illegal_actions_raise_when_asked_and_change_nothing(make: Any) -> None:
+    game = make(players=4, rounds=1)
     game.reset(seed=2)
-    illegal = next(n for n, bit in enumerate(game.observe(game.agent_selection)["action_mask"])
-                   if not bit)
+    before = game.unwrapped.game_state
     with pytest.raises(bottleimp.IllegalActionError):
-        game.step(illegal)
+        game.step(illegal_number(game))
+    assert game.unwrapped.game_state is before
     with pytest.raises(TypeError):
         raw_env(config=Config(players=4), players=4)
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_an_illegal_action_ends_the_game_with_a_penalty_for_its_author() -> None:
+    # As PettingZoo's classic games (TerminateIllegalWrapper): -1 for the offender, 0 for the
+    # others, every agent done, then each steps None until none is left.
+    game = env(players=4, rounds=2, reward="round", illegal_reward=-2.5)
+    game.reset(seed=2)
+    for _ in range(13):  # into the play of the first round
+        game.step(int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0]))
+    offender = game.agent_selection
+    before = game.unwrapped.game_state
+    game.step(illegal_number(game))
+    assert game.unwrapped.game_state is before
+    seen = {}
+    for agent in game.agent_iter():
+        _, reward, termination, truncation, _ = game.last()
+        assert termination and truncation
+        seen[agent] = reward
+        game.step(None)
+    assert seen == {agent: (-2.5 if agent == offender else 0.0) for agent in game.possible_agents}
+
+
+@pytest.mark.parametrize("config", [Config(players=3, rounds=3), Config(players=5,
+                         edition="matagot-2024", rounds=2, teams=((0, 2), (1, 3), (4,)))])
+def test_reward_options_give_the_results_the_round_scores_or_their_differences(
+    config: Config,
+) -> None:
+    finals = {reward: collect(raw_env(config=config, reward=reward), 21) for reward in REWARDS}
+    games = {reward: game for reward, (game, _) in finals.items()}
+    state = games["game"].game_state
+    assert all(game.game_state == state for game in games.values())  # same seed, same play
+    rounds = [r.scores for r in state.rounds if r.scores is not None]
+    players = config.players
+    assert len(rounds) == config.rounds
+    agents = games["game"].possible_agents
+    for seat, agent in enumerate(agents):
+        assert finals["game"][1][agent] == [bottleimp.returns(state)[seat]]
+        assert finals["round"][1][agent] == [float(s[seat]) for s in rounds if s[seat]]
+        differences = [s[seat] - (sum(s) - s[seat]) / (players - 1) for s in rounds]
+        assert finals["difference"][1][agent] == pytest.approx([d for d in differences if d])
+    for scores in rounds:
+        assert sum(s - (sum(scores) - s) / (players - 1) for s in scores) == pytest.approx(0.0)
+    with pytest.raises(ValueError, match="reward must be one of game, round, difference"):
+        raw_env(players=3, reward="points")
+
+
+def collect(game: BottleImpEnv, seed: int) -> tuple[BottleImpEnv, dict[str, list[float]]]:
+    """Play a game with the first legal action; each agent's nonzero rewards, as ``last()``
+    reported them at its turns and at the end (a round ends at one agent's action, so each
+    agent sees each round's reward once)."""
+    game.reset(seed=seed)
+    rewards: dict[str, list[float]] = {agent: [] for agent in game.possible_agents}
+    for agent in game.agent_iter():
+        obs, reward, termination, truncation, _ = game.last()
+        if reward:
+            rewards[agent].append(reward)
+        if termination or truncation:
+            game.step(None)
+        else:
+            game.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    return game, rewards
+
+
+def test_infos_hold_the_legal_actions_of_the_agent_to_act() -> None:
+    game = env(players=4, rounds=1)
+    game.reset(seed=6)
+    steps = 0
+    for agent in game.agent_iter():
+        obs, _, termination, truncation, info = game.last()
+        if termination or truncation:
+            assert info["legal_actions"] == []
+            game.step(None)
+            continue
+        assert info["legal_actions"] == list(np.flatnonzero(obs["action_mask"]))
+        assert info["legal_actions"] == bottleimp.legal_action_ints(game.unwrapped.game_state)
+        for other in game.possible_agents:
+            if other != agent:
+                assert game.infos[other]["legal_actions"] == []
+        game.step(info["legal_actions"][-1])
+        steps += 1
+    last = game.unwrapped.game_state.round
+    assert steps == sum(len(gives) for gives in last.setup) + len(last.plays)

@@ -16,6 +16,8 @@ Parameters (every variant of ``bottleimp.Config``):
   written ``"0 2|1 3"`` (teams separated by ``|``, seats by spaces).
 - ``rounds`` (int, 0): the number of rounds; 0 for the default of the player count.
 - ``target_score`` (int, 0): end after the round in which a total reaches it; 0 for none.
+- ``perfect_recall`` (bool, false): the information state remembers every earlier round (see
+  below); false: it is the seat's view of the current round, as the observation.
 
 The game:
 
@@ -26,31 +28,49 @@ The game:
   library's ``StartRound`` action is implied, never a decision).
 - **Decisions**: the action numbers of ``bottleimp.encoding`` (``num_actions(config)``).
 - **Observations**: the observation string and tensor are ``bottleimp.observation_string`` and
-  ``bottleimp.observation`` of the player's ``SeatView``; the information state is the same
-  view (it holds everything the seat has seen this round, the running totals and the round
-  number; earlier rounds' cards are not in it, and matter to the future only through the totals).
-  During a deal a player observes the cards dealt to it so far.
+  ``bottleimp.observation`` of the player's ``SeatView``. The information state is by default
+  the same view (it holds everything the seat has seen this round in order, the running totals
+  and the round number; earlier rounds' cards are not in it, and matter to the future only
+  through the totals). With ``perfect_recall`` it remembers every round: the string is the
+  view strings of each earlier round as it ended (Devil's Trick revealed) and of the current
+  round, one a line; the tensor is the current round's observation vector and order of play
+  (for each card, its place among the round's plays / cards, 0 if unplayed: the observation
+  alone holds which cards were played, not in what order), then for each round slot of the game
+  (``config.round_limit``, or 100 with only a target score) the observation vector of the
+  round as it ended, then each slot's order of play; zero for rounds not yet played. During a deal a player observes the cards dealt to it so far.
+- **Text for people**: rounds count from 1 in ``str(state)``; action strings read
+  ``seat 2 gives 17 red to the Devil's Trick``, ``seat 0 gives 4 blue to seat 1 (left)``,
+  ``seat 3 plays 23 yellow``, and chance outcomes ``deal 17 red``.
 - **Returns**: ``bottleimp.returns``: +1 for each winner, -1 for everyone else (general sum).
 - **Serialisation**: OpenSpiel's own, by replaying the action history.
 - ``resample_from_infostate(player, sampler)`` deals the cards the player has not seen anew,
-  consistently with everything it has seen, for information-set search (``ismcts``).
+  consistently with everything it has seen, for information-set search (``ismcts``). Earlier
+  rounds are kept as they were.
+- **Bots**: OpenSpiel's ``evaluate_bots`` calls ``restart_at`` on every bot, and its Python
+  ``ismcts.ISMCTSBot`` does not implement it (pyspiel.Bot's default raises ``RestartAt(state)
+  not implemented``). ISMCTS keeps nothing from one move to the next, so ``ISMCTSBot`` here is
+  OpenSpiel's with a ``restart_at`` that does nothing, for ``evaluate_bots``.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeVar
 
 import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import ismcts
 
 from .. import (
     Action,
     Card,
     Config,
+    Destination,
     GameState,
+    Give,
     Phase,
+    Play,
     apply,
     default_teams,
     legal_actions,
@@ -66,6 +86,7 @@ from ..encoding import (
     observation_size,
     observation_string,
 )
+from ..cards import format_rank
 from .sampling import resample
 
 __all__ = [
@@ -73,7 +94,10 @@ __all__ = [
     "BottleImpGame",
     "BottleImpObserver",
     "BottleImpState",
+    "ISMCTSBot",
+    "PerfectRecallObserver",
     "action_of",
+    "action_text",
     "config_from_params",
 ]
 
@@ -86,6 +110,7 @@ _DEFAULTS: Final[dict[str, Any]] = {
     "teams": "",
     "rounds": 0,
     "target_score": 0,
+    "perfect_recall": False,
 }
 
 _CHANCE: Final[int] = int(pyspiel.PlayerId.CHANCE)
@@ -108,6 +133,9 @@ def config_from_params(params: dict[str, Any]) -> Config:
         teams = default_teams(players)
     else:
         teams = [[int(seat) for seat in team.split()] for team in teams_text.split("|")]
+    unknown = set(values) - set(_DEFAULTS)
+    if unknown:
+        raise ValueError(f"unknown game parameters: {', '.join(sorted(unknown))}")
     return Config(
         players=players,
         edition=edition,
@@ -136,8 +164,13 @@ _GAME_TYPE: Final = pyspiel.GameType(
 )
 
 
+def _round_slots(config: Config) -> int:
+    """The rounds a game can have: its limit, or a nominal cap when only a score ends it."""
+    return config.round_limit or _TARGET_ROUNDS_CAP
+
+
 def _max_game_length(config: Config) -> int:
-    rounds = config.round_limit or _TARGET_ROUNDS_CAP
+    rounds = _round_slots(config)
     setup_steps = 8 if config.devils_eye else 3 * config.players
     return rounds * (setup_steps + len(config.cards))
 
@@ -148,6 +181,8 @@ class BottleImpGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(_DEFAULTS, **(params or {}))
         self.config = config_from_params(params)
+        self.perfect_recall = bool(params["perfect_recall"])
+        """Whether information states remember earlier rounds (parameter ``perfect_recall``)."""
         config = self.config
         info = pyspiel.GameInfo(
             num_distinct_actions=_tables(config).size,
@@ -167,18 +202,21 @@ class BottleImpGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> BottleImpObserver:
-        """The observer of the views (the same for observations and information states)."""
+    ) -> BottleImpObserver | None:
+        """The observer of the views: of the current round's view, or for information states
+        with ``perfect_recall``, of every round's. Only a seat's own view is observable (public
+        and single-player private information together): for any other kind of observation
+        (public alone, private alone) it returns ``None``, which OpenSpiel reads as not
+        supported."""
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         if iig_obs_type is not None and (
             iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
             or not iig_obs_type.public_info
         ):
-            raise ValueError(
-                "only a seat's own view is observable (public info and single-player private "
-                f"info), not {iig_obs_type}"
-            )
+            return None
+        if self.perfect_recall and iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return PerfectRecallObserver(self.config)
         return BottleImpObserver(self.config)
 
 
@@ -186,7 +224,8 @@ class _Fixed:
     """What every state of one game shares and never changes: the configuration and the action
     tables. Copies of a state (pyspiel clones them with ``copy.deepcopy``) share it."""
 
-    __slots__ = ("config", "decode", "encode", "numbers", "ranks", "cards", "initial", "outcomes")
+    __slots__ = ("config", "decode", "encode", "numbers", "ranks", "cards", "initial", "outcomes",
+                 "names")
 
     def __init__(self, config: Config) -> None:
         self.config = config
@@ -195,6 +234,8 @@ class _Fixed:
         self.numbers = _tables(config).numbers
         self.cards = config.cards
         self.ranks = [str(card.rank) for card in config.cards]
+        self.names = [f"{card.rank} {card.colour.value}" for card in config.cards]
+        """Each card as people write it: ``17 red``."""
         self.initial = new_game(config, 0)
         """The placeholder before the first deal (its cards are replaced by the chance deal)."""
         count = len(config.cards)
@@ -215,22 +256,25 @@ class _Fixed:
         return _Fixed, (self.config,)
 
 
-class _Shared:
+_Value = TypeVar("_Value")
+
+
+class _Shared(Generic[_Value]):
     """An immutable value that copies of a state share: ``copy.deepcopy`` (pyspiel's clone of a
     Python state) returns it as it is instead of walking the whole frozen game state."""
 
     __slots__ = ("value",)
 
-    def __init__(self, value: GameState) -> None:
+    def __init__(self, value: _Value) -> None:
         self.value = value
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared[_Value]:
         return self
 
-    def __copy__(self) -> _Shared:
+    def __copy__(self) -> _Shared[_Value]:
         return self
 
-    def __reduce__(self) -> tuple[type[_Shared], tuple[GameState]]:
+    def __reduce__(self) -> tuple[type[_Shared[_Value]], tuple[_Value]]:
         return _Shared, (self.value,)
 
 
@@ -242,6 +286,8 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._fixed = game._fixed
         self._shared = _Shared(self._fixed.initial)
+        self._ended: _Shared[tuple[GameState, ...]] = _Shared(())
+        """Each earlier round as it ended (phase ``ROUND_OVER``), for perfect recall."""
         self._dealt: list[int] | None = []
         self._undealt: list[int] = list(range(len(game.config.cards)))
         self._player: int = _CHANCE
@@ -308,6 +354,7 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
             elif state.phase is Phase.ROUND_OVER:
                 self._dealt, self._undealt = [], list(range(len(self._fixed.cards)))
                 self._player = _CHANCE
+                self._ended = _Shared(self._ended.value + (state,))
             else:
                 self._player = seat
             return
@@ -322,9 +369,9 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {self._fixed.ranks[action]}"
+            return f"deal {self._fixed.names[action]}"
         seat = player if player >= 0 else (self._shared.value.to_act or 0)
-        return str(self._fixed.decode[seat][action])
+        return action_text(self._fixed.config, self._fixed.decode[seat][action])
 
     def returns(self) -> list[float]:
         if self._dealt is not None:
@@ -343,6 +390,16 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
                 f"|h{' '.join(str(card.rank) for card in mine) or '-'}"
             )
         return observation_string(view(self._shared.value, player))
+
+    def rounds_ended(self) -> tuple[GameState, ...]:
+        """Each earlier round as it ended (its last state, phase ``ROUND_OVER``), in order."""
+        return self._ended.value
+
+    def perfect_recall_string(self, player: int) -> str:
+        """The information-state string with perfect recall: ``player``'s view string of each
+        earlier round as it ended and of the current state, one a line."""
+        lines = [observation_string(view(ended, player)) for ended in self._ended.value]
+        return "\n".join([*lines, self.observation_of(player)])
 
     def _dealt_to(self, player: int) -> list[Card]:
         """The cards dealt to ``player`` so far in the deal in progress."""
@@ -376,8 +433,8 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
         hands = " / ".join(" ".join(str(card.rank) for card in hand) for hand in round_.hands)
         plays = " ".join(f"{p.seat}:{p.card.rank}" for p in round_.plays)
         return (
-            f"round {round_.index} {state.phase.value} to act {state.to_act} | hands {hands} | "
-            f"plays {plays} | totals {state.totals}"
+            f"round {round_.index + 1} {state.phase.value} to act {state.to_act} | "
+            f"hands {hands} | plays {plays} | totals {state.totals}"
         )
 
 
@@ -428,35 +485,115 @@ class BottleImpObserver:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.tensor = np.zeros(observation_size(config), np.float32)
-        self.dict = {
-            segment.name: self.tensor[segment.offset : segment.offset + segment.size].reshape(
-                segment.shape)
-            for segment in observation_layout(config)
-        }
-        self._hand = self.dict["hand"].reshape(-1)
+        self.dict = _segments(self.tensor, config)
         self._totals_at = next(s.offset for s in observation_layout(config) if s.name == "totals")
         self._index = _tables(config).card_index
         self._coins = float(sum(card.coins for card in config.cards))
 
     def set_from(self, state: BottleImpState, player: int) -> None:
-        tensor = self.tensor
-        tensor.fill(0.0)
+        self.tensor.fill(0.0)
+        self._write_current(state, player, self.tensor)
+
+    def _write_current(self, state: BottleImpState, player: int, tensor: np.ndarray[Any, Any]) -> (
+        None
+    ):
+        """``player``'s observation of ``state`` into ``tensor`` (all zero to begin with)."""
         if state._dealt is not None:
-            index = self._index
+            index = self._index  # the hand comes first
             for card in state._dealt_to(player):
-                self._hand[index[card]] = 1.0
+                tensor[index[card]] = 1.0
             totals = state.game_state.totals
             players = self.config.players
             for seat in range(players):
                 tensor[self._totals_at + (seat - player) % players] = totals[seat] / self._coins
             return
-        ones, values = observation_entries(view(state.game_state, player))
-        tensor[ones] = 1.0
-        for position, value in values:
-            tensor[position] = value
+        _write_view(tensor, state.game_state, player)
 
     def string_from(self, state: BottleImpState, player: int) -> str:
         return state.observation_of(player)
+
+
+def _segments(tensor: np.ndarray[Any, Any], config: Config) -> dict[str, np.ndarray[Any, Any]]:
+    """The named views of an observation vector."""
+    return {
+        segment.name: tensor[segment.offset : segment.offset + segment.size].reshape(
+            segment.shape)
+        for segment in observation_layout(config)
+    }
+
+
+def _write_view(tensor: np.ndarray[Any, Any], state: GameState, player: int) -> None:
+    """``bottleimp.observation`` of ``player``'s view of ``state`` into ``tensor`` (all zero)."""
+    ones, values = observation_entries(view(state, player))
+    tensor[ones] = 1.0
+    for position, value in values:
+        tensor[position] = value
+
+
+class PerfectRecallObserver(BottleImpObserver):
+    """The information state with perfect recall (game parameter ``perfect_recall``): for the
+    current round and then for each round slot, the observation vector and the order of play
+    (see the module's docstring); the string is ``BottleImpState.perfect_recall_string``."""
+
+    def __init__(self, config: Config) -> None:
+        super().__init__(config)
+        size, cards, slots = self.tensor.size, len(config.cards), _round_slots(config)
+        self.tensor = np.zeros((1 + slots) * (size + cards), np.float32)
+        # pyspiel reads the tensor as the concatenation of ``dict``'s arrays, in this order.
+        current_order, rounds = size + cards, size + cards + slots * size
+        self.dict = {
+            "current": self.tensor[:size],
+            "current_order": self.tensor[size:current_order],
+            "rounds": self.tensor[current_order:rounds].reshape(slots, size),
+            "rounds_order": self.tensor[rounds:].reshape(slots, cards),
+        }
+        self._cards = float(cards)
+
+    def set_from(self, state: BottleImpState, player: int) -> None:
+        self.tensor.fill(0.0)
+        self._write_current(state, player, self.dict["current"])
+        if not state.dealing:
+            self._write_order(state.game_state, self.dict["current_order"])
+        rounds, orders = self.dict["rounds"], self.dict["rounds_order"]
+        for number, ended in enumerate(state.rounds_ended()):
+            _write_view(rounds[number], ended, player)
+            self._write_order(ended, orders[number])
+
+    def _write_order(self, state: GameState, order: np.ndarray[Any, Any]) -> None:
+        """For each card played in ``state``'s round, its place among the plays / cards."""
+        index = self._index
+        for place, play in enumerate(state.round.plays, 1):
+            order[index[play.card]] = place / self._cards
+
+    def string_from(self, state: BottleImpState, player: int) -> str:
+        return state.perfect_recall_string(player)
+
+
+class ISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's information-set MCTS bot, usable with ``evaluate_bots``: ``restart_at`` (which
+    OpenSpiel's Python bot lacks) does nothing, since the bot searches anew at every move."""
+
+    def restart_at(self, state: Any) -> None:
+        self.reset()
+
+
+def action_text(config: Config, action: Action) -> str:
+    """An action as people read it: ``seat 2 gives 17 red to the Devil's Trick``, ``seat 0 gives
+    4 blue to seat 1 (left)``, ``seat 3 plays 23 yellow``."""
+    if isinstance(action, Play):
+        return f"seat {action.seat} plays {format_rank(action.card.rank)} {action.card.colour.value}"
+    if not isinstance(action, Give):
+        return str(action)
+    seat, players = action.seat, config.players
+    to = {
+        Destination.DEVILS_TRICK: "the Devil's Trick",
+        Destination.LEFT: f"seat {(seat + 1) % players} (left)",
+        Destination.RIGHT: f"seat {(seat - 1) % players} (right)",
+        Destination.OPPONENT_FACE_UP: f"seat {(seat + 1) % players}'s face-up cards",
+        Destination.OPPONENT_HIDDEN: f"seat {(seat + 1) % players}'s hidden hand",
+    }[action.to]
+    card = action.card
+    return f"seat {seat} gives {format_rank(card.rank)} {card.colour.value} to {to}"
 
 
 def action_of(state: BottleImpState, number: int) -> Action:

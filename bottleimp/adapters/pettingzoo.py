@@ -19,13 +19,23 @@
   players and no edition, the ``matagot-2024`` deck.
 - **Actions** ``Discrete(num_actions(config))``: the action numbers of ``bottleimp.encoding``.
   Between rounds the next dealer's ``StartRound`` is applied by the environment (it is never a
-  choice), so every step is a setup card or a card played. An illegal number raises
-  ``IllegalActionError`` (or ``EncodingError``).
+  choice), so every step is a setup card or a card played.
+- **Illegal actions**, as in PettingZoo's classic environments: ``env()`` ends the game at once
+  with ``illegal_reward`` (-1) for the agent that chose an action outside its mask and 0 for
+  the others (PettingZoo's ``TerminateIllegalWrapper``; every agent is then terminated and
+  truncated). ``env(illegal_reward=None)`` and ``raw_env()`` raise ``IllegalActionError`` (or
+  ``EncodingError`` for a number out of range) instead, and leave the game as it was.
 - **Observations** ``Dict(observation=Box(float32, (observation_size(config),)),
   action_mask=Box(int8, (num_actions(config),)))``: ``bottleimp.observation`` of the agent's
   ``SeatView`` and the mask of its legal actions (all zero when it is not its turn).
-- **Rewards** at the end of the game only: ``bottleimp.returns`` (+1 for each winner, -1 for the
-  others). ``infos[agent]`` holds nothing; the library's state is ``env.unwrapped.game_state``.
+- **Rewards** (``reward=``, see ``REWARDS``): ``"game"`` (the default) gives
+  ``bottleimp.returns`` at the end of the game only (+1 for each winner, -1 for the others);
+  ``"round"`` gives each seat its score of each round (points, ``RoundState.scores``: team
+  scores in team games) when the round is scored; ``"difference"`` gives each seat its round
+  score minus the mean of the other seats' round scores (zero-sum), when the round is scored.
+- **Infos** ``infos[agent]["legal_actions"]``: the legal action numbers of the agent to act
+  (the nonzero places of its mask), an empty list for every other agent. The library's state
+  is ``env.unwrapped.game_state``.
 - ``reset(seed=s)`` deals the game ``bottleimp.new_game(config, s)``: the same seed, the same
   deals. ``render()`` (``render_mode="ansi"``) returns the whole table as text.
 """
@@ -63,9 +73,21 @@ from ..encoding import (
 )
 from ..view import _received
 
-__all__ = ["BottleImpEnv", "env", "raw_env"]
+__all__ = ["REWARDS", "BottleImpEnv", "env", "raw_env"]
 
 _SEED_BOUND: Final = 2**63
+
+REWARDS: Final = ("game", "round", "difference")
+"""The reward options: the game's result, each round's score, each round's score difference."""
+
+
+def _round_rewards(scores: tuple[int, ...], reward: str) -> list[float]:
+    """Each seat's reward for a scored round: its score, or its score minus the mean of the
+    others' (``reward="difference"``)."""
+    if reward == "round":
+        return [float(score) for score in scores]
+    total, others = sum(scores), len(scores) - 1
+    return [score - (total - score) / others for score in scores]
 
 
 def _config(config: Config | None, kwargs: dict[str, Any]) -> Config:
@@ -88,13 +110,21 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
     }
 
     def __init__(
-        self, config: Config | None = None, render_mode: str | None = None, **kwargs: Any
+        self,
+        config: Config | None = None,
+        render_mode: str | None = None,
+        reward: str = "game",
+        **kwargs: Any,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         self.config = _config(config, kwargs)
         self.render_mode = render_mode
+        self.reward = reward
+        """The reward option (one of ``REWARDS``)."""
         players = self.config.players
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = self.possible_agents[:]
@@ -134,9 +164,20 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {}
         seat = self.game_state.to_act
         self.agent_selection = self.possible_agents[seat if seat is not None else 0]
+        self._update_infos()
+
+    def _update_infos(self) -> None:
+        """``infos``: the legal action numbers of the agent to act, none for the others."""
+        state = self.game_state
+        seat = state.to_act
+        for agent in self.agents:
+            self.infos[agent] = {"legal_actions": []}
+        if seat is not None and not state.is_over:
+            self.infos[self.possible_agents[seat]]["legal_actions"] = self._numbers(
+                legal_actions(state))
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game: ``new_game(config, seed)`` (a random seed if none is given)."""
@@ -168,21 +209,31 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
         before = self.game_state
         chosen = self._decode[seat][int(action)]
         state = apply(before, chosen)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        rewards = None
+        if state.phase is Phase.ROUND_OVER or state.is_over:
+            if self.reward != "game":
+                assert state.round.scores is not None
+                rewards = _round_rewards(state.round.scores, self.reward)
+            elif state.is_over:
+                rewards = list(returns(state))
         if state.phase is Phase.ROUND_OVER:
             assert state.to_act is not None
             state = apply(state, StartRound(state.to_act))
         self._tracker.advance(before, chosen, state)
         self.game_state = state
-        self._cumulative_rewards[agent] = 0.0
-        if state.is_over:
-            result = returns(state)
-            for index, name in enumerate(self.possible_agents):
-                self.rewards[name] = result[index]
-                self.terminations[name] = True
+        if rewards is not None:
+            for name, value in zip(self.possible_agents, rewards):
+                self.rewards[name] = value
             self._accumulate_rewards()
+        if state.is_over:
+            for name in self.possible_agents:
+                self.terminations[name] = True
         else:
             assert state.to_act is not None
             self.agent_selection = self.possible_agents[state.to_act]
+        self._update_infos()
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``): every hand, the trick, bottles, totals."""
@@ -399,15 +450,29 @@ class _Observations:
                     array[owners + relative[new.owner]] = 1.0
 
 
-def raw_env(config: Config | None = None, render_mode: str | None = None, **kwargs: Any) -> (
-    BottleImpEnv
-):
-    """The environment without PettingZoo's wrappers (fastest)."""
-    return BottleImpEnv(config, render_mode, **kwargs)
+def raw_env(
+    config: Config | None = None,
+    render_mode: str | None = None,
+    reward: str = "game",
+    **kwargs: Any,
+) -> BottleImpEnv:
+    """The environment without PettingZoo's wrappers (fastest; an illegal action raises)."""
+    return BottleImpEnv(config, render_mode, reward, **kwargs)
 
 
-def env(config: Config | None = None, render_mode: str | None = None, **kwargs: Any) -> AECEnv:
-    """The environment in PettingZoo's usual wrappers (action bounds, call order)."""
-    wrapped: AECEnv = BottleImpEnv(config, render_mode, **kwargs)
+def env(
+    config: Config | None = None,
+    render_mode: str | None = None,
+    reward: str = "game",
+    illegal_reward: float | None = -1.0,
+    **kwargs: Any,
+) -> AECEnv:
+    """The environment in PettingZoo's usual wrappers, as its classic games have them: an
+    illegal action ends the game with ``illegal_reward`` for its author and 0 for the others
+    (``None``: it raises ``IllegalActionError`` instead), action bounds checked, call order
+    enforced."""
+    wrapped: AECEnv = BottleImpEnv(config, render_mode, reward, **kwargs)
+    if illegal_reward is not None:
+        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=illegal_reward)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
