@@ -387,3 +387,18 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     drawn = pictures.expand(markdown, src)
     linked = autolink(console_sessions(drawn), src)
     return MARKER.sub(lambda match: _expand(match, src), linked) + abbreviations()
+
+
+HYPHENATED_CODE = re.compile(r"<code>(?=[^<\s]{0,48}-)([^<\s]{1,48})</code>")
+"""Inline code without spaces that holds a hyphen (``--plain``, ``TRICK-WINNER``): a browser
+would break its line after the hyphen ("-" / "-plain")."""
+
+
+def keep_hyphenated_code_whole(html: str) -> str:
+    """Inline code such as ``--plain`` never breaks across lines (class ``nobreak``, see
+    ``docs/stylesheets/extra.css``); code blocks (their text holds spans) are left alone."""
+    return HYPHENATED_CODE.sub(r'<code class="nobreak">\1</code>', html)
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    return keep_hyphenated_code_whole(html)
