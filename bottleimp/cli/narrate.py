@@ -535,10 +535,10 @@ class RichRenderer:
                 table.caption_justify = "left"
             return Padding(table, (0, 0, 0, 4))
         pieces = [(span, self._fragment(span)) for span in block.spans]
-        for index, (span, (text, style)) in enumerate(pieces[:-1]):
+        for index, (span, (chip, style)) in enumerate(pieces[:-1]):
             # A card's chip touches the punctuation after it: "36." rather than "36 .".
             if span.card is not None and pieces[index + 1][1][0][:1] in tuple(".,:;)"):
-                pieces[index] = (span, (text.rstrip(), style))
+                pieces[index] = (span, (chip.rstrip(), style))
         if self.show_rules and block.rules:
             for rule in block.rules:
                 pieces += [(_text(" "), (" ", "")), (Span(rule, keep=True), (rule, "dim"))]
