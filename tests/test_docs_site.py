@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -23,6 +24,9 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 pytest.importorskip("mkdocs", reason="the docs extra (mkdocs) is not installed")
+
+# One worker builds the site once for every test of this file (under pytest-xdist).
+pytestmark = pytest.mark.xdist_group("docs-site")
 
 
 def _load_script() -> ModuleType:
@@ -204,3 +208,70 @@ def test_a_headless_browser_draws_the_home_page_at_a_phones_width(
     body = _Page()
     body.feed(dom)
     assert "executable reference for the rules" in " ".join("".join(body.text).split())
+
+
+# -- pictures that read everywhere --------------------------------------------------------------
+
+WIDTHS = (390, 768, 1280)
+
+MEASURE_PICTURES = """(function(){
+  var small = [], wide = [];
+  document.querySelectorAll('svg.bottleimp-picture').forEach(function(svg, index){
+    var box = svg.getBoundingClientRect(), scale = box.width / svg.viewBox.baseVal.width;
+    svg.querySelectorAll('text').forEach(function(text){
+      var size = parseFloat(getComputedStyle(text).fontSize) * scale;
+      if (size < 9.95) small.push('picture ' + index + ': ' + JSON.stringify(text.textContent)
+                                + ' at ' + size.toFixed(1) + ' px');
+    });
+    var figure = svg.closest('figure') || svg.parentElement;
+    if (figure.scrollWidth > figure.clientWidth + 1 || box.right > innerWidth)
+      wide.push('picture ' + index + ' scrolls sideways');
+  });
+  var broken = [].filter.call(document.querySelectorAll('article :not(pre) > code'), function(code){
+    return /-/.test(code.textContent) && !/\\s/.test(code.textContent)
+      && code.getClientRects().length > 1;
+  }).map(function(code){ return code.textContent + ' breaks across lines'; });
+  return {pictures: document.querySelectorAll('svg.bottleimp-picture').length,
+          small: small, wide: wide, broken: broken,
+          page_scrolls: document.documentElement.scrollWidth > innerWidth};
+})()"""
+
+
+def picture_pages(site: Path) -> list[str]:
+    """The pages of the site that show a picture drawn by the library."""
+    return [page for page in screenshots.pages(site)
+            if "bottleimp-picture" in (site / page / "index.html").read_text(encoding="utf-8")]
+
+
+def unreadable_pictures(browser: Any, base: str, pages: list[str]) -> list[str]:
+    """For each page and width: labels of pictures smaller than 10 CSS px on screen, pictures
+    that scroll sideways, inline code such as ``--plain`` broken across lines."""
+    problems = []
+    for width in WIDTHS:
+        browser.call("Emulation.setDeviceMetricsOverride", width=width, height=900,
+                     deviceScaleFactor=1, mobile=width < 500)
+        for page in pages:
+            browser.events.clear()
+            browser.call("Page.navigate", url=base + page)
+            browser.wait_for("Page.loadEventFired")
+            found = browser.evaluate(MEASURE_PICTURES)
+            if page and not found["pictures"]:
+                problems.append(f"{page} at {width} px: no picture drawn")
+            for problem in found["small"][:3] + found["wide"] + found["broken"]:
+                problems.append(f"{page or 'home'} at {width} px: {problem}")
+            if found["page_scrolls"]:
+                problems.append(f"{page or 'home'} at {width} px: the page scrolls sideways")
+    return problems
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
+def test_every_picture_reads_at_390_768_and_1280_px(site: Path) -> None:
+    from browser import Chromium
+
+    assert CHROMIUM is not None
+    pages = picture_pages(site)
+    assert len(pages) >= 10 and "rules/passing/" in pages
+    with screenshots.serve(site) as base, Chromium(CHROMIUM, timeout=60) as browser:
+        problems = unreadable_pictures(browser, base, ["", *pages])
+        assert browser.errors == []
+    assert not problems, "\n".join(problems)
