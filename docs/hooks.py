@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import pkgutil
 import posixpath
 import re
@@ -381,8 +382,39 @@ def abbreviations() -> str:
     return "\n" + "\n".join(lines) + "\n"
 
 
+RULE_LINKS = "<!-- rule-links -->"
+"""In docs/play.md: becomes the JSON map from each rule ID to the page that explains it."""
+
+
+def _site_url(src: str, target: str) -> str:
+    """The address of the page ``target`` (``rules/tricks.md``) from the page ``src``, as the
+    site has it (one folder per page)."""
+    def folder(uri: str) -> str:
+        stem = uri.removesuffix(".md")
+        return "" if stem == "index" else stem.removesuffix("/index") + "/"
+    relative = posixpath.relpath(folder(target) or ".", folder(src) or ".")
+    return "./" if relative == "." else relative + "/"
+
+
+def rule_links(src: str) -> str:
+    """Each rule's page for a reader, as JSON: the first narrative page that holds its box, else
+    its entry in the rules catalogue."""
+    links = {}
+    for rule in _the_catalogue().rules:
+        pages = _pages_by_rule.get(rule.id, [])
+        if pages:
+            uri, title = pages[0]
+            links[rule.id] = {"href": _site_url(src, uri), "title": title}
+        else:
+            links[rule.id] = {"href": _site_url(src, RULES_PAGE) + "#" + rule.id.lower(),
+                              "title": "Rules catalogue"}
+    return json.dumps(links, sort_keys=True).replace("</", "<\\/")
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     src = page.file.src_uri
+    if RULE_LINKS in markdown:
+        markdown = markdown.replace(RULE_LINKS, rule_links(src))
     # Pictures first: they run the page's own python blocks, before those become console sessions.
     drawn = pictures.expand(markdown, src)
     linked = autolink(console_sessions(drawn), src)
@@ -402,3 +434,22 @@ def keep_hyphenated_code_whole(html: str) -> str:
 
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     return keep_hyphenated_code_whole(html)
+
+
+def _load_play_builder() -> Any:
+    """``scripts/build_play.py``, loaded by its path."""
+    spec = importlib.util.spec_from_file_location(
+        "bottleimp_build_play", REPO / "scripts" / "build_play.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def on_post_build(config: Any) -> None:
+    """Pyodide and the wheels for docs/play.md (``scripts/build_play.py``)."""
+    try:
+        _load_play_builder().build(Path(config["site_dir"]))
+    except (OSError, RuntimeError) as error:
+        raise PluginError(f"docs/play.md: {error}") from error

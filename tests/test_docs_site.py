@@ -9,6 +9,7 @@ at)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import sys
@@ -275,3 +276,108 @@ def test_every_picture_reads_at_390_768_and_1280_px(site: Path) -> None:
         problems = unreadable_pictures(browser, base, ["", *pages])
         assert browser.errors == []
     assert not problems, "\n".join(problems)
+
+
+# -- play a game in the browser -----------------------------------------------------------------
+
+PLAY_STATE = """(function(){
+  var root = document.getElementById('bottleimp-play');
+  var refused = document.getElementById('play-refused');
+  return {ready: root.dataset.ready || null, phase: root.dataset.phase || null,
+          legal: document.querySelectorAll('#play-hand .play-card.legal').length,
+          illegal: document.querySelectorAll('#play-hand .play-card:not(.legal)').length,
+          deal: !document.getElementById('play-next-round').hidden,
+          prompt: document.getElementById('play-prompt').textContent,
+          refused: refused.hidden ? null : refused.textContent,
+          rule_href: refused.hidden ? null : (refused.querySelector('a.rule-page') || {}).href,
+          download: document.getElementById('play-download').hidden ? null
+                    : document.getElementById('play-download').href,
+          story: document.getElementById('play-story').textContent.length};
+})()"""
+
+
+def _play_state(browser: Any) -> dict[str, Any]:
+    found = browser.evaluate(PLAY_STATE)
+    assert isinstance(found, dict)
+    return found
+
+
+def _wait(browser: Any, condition: Any, seconds: float, what: str) -> dict[str, Any]:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        found = _play_state(browser)
+        if condition(found):
+            return found
+        assert time.monotonic() < deadline, f"{what}: {found} {browser.errors}"
+        time.sleep(0.1)
+
+
+def _click(browser: Any, selector: str) -> None:
+    """Scroll the element into view and click it with the mouse, as a person would."""
+    browser.evaluate(f"document.querySelector({json.dumps(selector)})"
+                     ".scrollIntoView({block: 'center'})")
+    browser.click(selector)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
+def test_a_reader_plays_a_whole_game_in_the_browser_against_the_bots(site: Path) -> None:
+    """The library itself, in Pyodide served by the site: the page is driven by clicks as a
+    person would; an illegal card is refused with its rule and a link to the rule's page; the
+    record downloaded at the end is a valid complete game; nothing is loaded from elsewhere."""
+    from browser import Chromium
+
+    from bottleimp.validation import validate_json
+
+    assert CHROMIUM is not None
+    assert (site / "assets" / "pyodide" / "pyodide.asm.wasm").is_file()
+    with screenshots.serve(site) as base, Chromium(CHROMIUM, timeout=120) as browser:
+        browser.events.clear()
+        browser.call("Page.navigate", url=base + "play/")
+        browser.wait_for("Page.loadEventFired")
+        _wait(browser, lambda s: s["ready"] == "true", 150, "Pyodide and the library load")
+        browser.evaluate("(function(){var f=document.getElementById('play-options');"
+                         "f.elements.players.value='3';f.elements.length.value='--rounds 1';"
+                         "return true;})()")
+        _click(browser, "#play-start")
+        state = _wait(browser, lambda s: s["legal"] > 0, 30, "the game starts")
+        refused_once = None
+        for _ in range(200):
+            if state["phase"] == "over":
+                break
+            if state["deal"]:
+                _click(browser, "#play-next-round")
+            elif refused_once is None and state["phase"] == "play" and state["illegal"]:
+                _click(browser, "#play-hand .play-card:not(.legal)")
+                refused_once = _wait(browser, lambda s: bool(s["refused"]), 10, "a refusal")
+            else:
+                before = state["legal"] + state["illegal"]
+                _click(browser, "#play-hand .play-card.legal")
+                state = _wait(browser, lambda s: s["legal"] + s["illegal"] != before
+                              or s["phase"] == "over", 30, "the card is played")
+                continue
+            state = _play_state(browser)
+        assert state["phase"] == "over", state
+        assert refused_once is not None, "no illegal card was ever offered"
+        assert re.search(r"Refused by rule (FOLLOW-SUIT|DEVILS-EYE-\S+|\S+-\S+): ",
+                         refused_once["refused"])
+        rule = refused_once["refused"].split("Refused by rule ")[1].split(":")[0]
+        page = urlsplit(refused_once["rule_href"]).path
+        assert (site / page.lstrip("/") / "index.html").is_file(), page
+        assert f"<code>{rule}</code>" in (site / page.lstrip("/") / "index.html").read_text(
+            encoding="utf-8") or rule in (site / page.lstrip("/") / "index.html").read_text(
+            encoding="utf-8")
+        assert state["download"] and state["download"].startswith("blob:")
+        record = browser.call(
+            "Runtime.evaluate", awaitPromise=True, returnByValue=True,
+            expression="fetch(document.getElementById('play-download').href)"
+                       ".then(function(r){return r.text();})",
+        )["result"]["value"]
+        report = validate_json(json.loads(record))
+        assert report.valid and report.complete, report
+        loaded = browser.evaluate(
+            "performance.getEntriesByType('resource').map(function(e){return e.name;})"
+        )
+        assert loaded and all(name.startswith(base) for name in loaded), loaded
+        assert browser.errors == []
