@@ -30,6 +30,14 @@ def new_game(config: Config | None = None, seed: int = 7, *, first_dealer: int =
 
     Later rounds are dealt from the same seed and their round index, so a whole game follows
     deterministically from ``(config, seed, first_dealer)``.
+
+    Examples:
+        >>> from bottleimp import Config, new_game
+        >>> state = new_game(Config(players=3), seed=1)
+        >>> state.phase, state.to_act, state.round.dealer, len(state.round.hands[0])
+        (Phase.SETUP, 1, 0, 12)
+        >>> new_game(Config(players=3), seed=1) == state  # the seed decides the deal
+        True
     """
     config = Config() if config is None else config
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -60,6 +68,14 @@ def with_deal(
     ``ROUND_OVER``) it starts the next round, dealt by the next dealer, with this deal (as
     ``apply(state, StartRound(next dealer))`` would, but without dealing from the seed).
     The deal must satisfy rule DEAL-COUNTS, else ``IllegalActionError``.
+
+    Examples:
+        >>> from bottleimp import Config, new_game
+        >>> state = new_game(Config(players=3), seed=1)
+        >>> hands = state.round.hands
+        >>> moved = with_deal(state, hands[1:] + hands[:1])  # each seat gets the next one's
+        >>> moved.round.hands[0] == hands[1], moved.to_act == state.to_act
+        (True, True)
     """
     config = state.config
     round_ = state.round
@@ -97,6 +113,14 @@ def legal_actions(state: GameState | SeatView) -> tuple[Action, ...]:
 
     Given a ``SeatView`` instead of a state, the legal actions of the view's seat when it is the
     seat to act (the same as the state's), else ``()``: a view holds all its seat needs to know.
+
+    Examples:
+        >>> from bottleimp import Config, new_game, view
+        >>> state = new_game(Config(players=3), seed=1)
+        >>> legal_actions(state)[0]
+        Give(seat=1, card=Card(rank=1, colour=Colour.YELLOW, coins=1), to=Destination.DEVILS_TRICK)
+        >>> legal_actions(view(state, 1)) == legal_actions(state), legal_actions(view(state, 0))
+        (True, ())
     """
     global _last_legal
     seat = state.to_act
@@ -191,7 +215,17 @@ def _check_play(state: GameState, action: Play) -> None:
 
 
 def check_action(state: GameState, action: Action) -> None:
-    """Raise ``IllegalActionError`` (with the broken rule's ID) unless ``action`` is legal now."""
+    """Raise ``IllegalActionError`` (with the broken rule's ID) unless ``action`` is legal now.
+
+    Examples:
+        >>> from bottleimp import Config, IllegalActionError, Play, new_game
+        >>> state = new_game(Config(players=3), seed=1)
+        >>> try:
+        ...     check_action(state, Play(seat=1, card=state.round.hands[1][0]))
+        ... except IllegalActionError as error:
+        ...     print(error.rule_id, error.message)
+        PHASE a Play is not possible in the setup phase; it needs a Give
+    """
     game.check_not_over(state.phase)
     game.check_phase_admits(state.phase, action)
     if isinstance(action, Give):
@@ -203,7 +237,16 @@ def check_action(state: GameState, action: Action) -> None:
 
 
 def is_legal(state: GameState, action: Action) -> bool:
-    """Whether ``action`` is legal in ``state``."""
+    """Whether ``action`` is legal in ``state``.
+
+    Examples:
+        >>> from bottleimp import Config, Play, new_game
+        >>> state = new_game(Config(players=3), seed=1)
+        >>> is_legal(state, legal_actions(state)[0])
+        True
+        >>> is_legal(state, Play(seat=1, card=state.round.hands[1][0]))
+        False
+    """
     try:
         check_action(state, action)
     except IllegalActionError:
@@ -213,7 +256,19 @@ def is_legal(state: GameState, action: Action) -> bool:
 
 def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action``. An illegal action raises ``IllegalActionError``; ``state`` is
-    immutable, so it is unchanged either way."""
+    immutable, so it is unchanged either way.
+
+    Examples:
+        >>> from bottleimp import Config, new_game
+        >>> state = new_game(Config(players=3), seed=1)
+        >>> after = apply(state, legal_actions(state)[0])
+        >>> after.round.setup[1], state.round.setup[1]
+        ((Give(seat=1, card=Card(rank=1, colour=Colour.YELLOW, coins=1), to=Destination.DEVILS_TRICK),), ())
+        >>> while not after.is_over:  # a whole game, the first legal action each time
+        ...     after = apply(after, legal_actions(after)[0])
+        >>> len(after.rounds), legal_actions(after)
+        (9, ())
+    """
     cached_state, cached_actions = _last_legal
     if cached_state is state:
         # Searched by identity in a plain loop: ``in`` would call the actions' ``__eq__`` (Python

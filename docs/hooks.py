@@ -20,6 +20,8 @@ Doctest blocks are shown as Python console sessions, their output plain (``conso
 
 from __future__ import annotations
 
+import ast
+import html
 import importlib
 import importlib.util
 import json
@@ -432,7 +434,51 @@ def keep_hyphenated_code_whole(html: str) -> str:
     return HYPHENATED_CODE.sub(r'<code class="nobreak">\1</code>', html)
 
 
+SIGNATURE = re.compile(
+    r'(<div class="language-python doc-signature highlight"><pre><span></span><code>)(.*?)'
+    r"(</code></pre></div>)",
+    re.DOTALL,
+)
+ATTRS_FIELD = re.compile(r"^(?P<name>\w+: .+?) = (?P<call>field\(.*\))$", re.DOTALL)
+
+
+def _field_default(call: str) -> str | None:
+    """What an attrs ``field(...)`` defaults to, as a person writes it (``None``: no default
+    to show): ``Factory(lambda self: f(self.x), takes_self=True)`` reads ``f(x)``."""
+    node = ast.parse(call, mode="eval").body
+    assert isinstance(node, ast.Call)
+    keywords = {keyword.arg: keyword.value for keyword in node.keywords}
+    default, init = keywords.get("default"), keywords.get("init")
+    if default is None or (isinstance(init, ast.Constant) and not init.value):
+        return None
+    if isinstance(default, ast.Call) and ast.unparse(default.func) == "Factory" and default.args:
+        made = default.args[0]
+        if isinstance(made, ast.Lambda):
+            return ast.unparse(made.body).replace("self.", "")
+        return f"{ast.unparse(made)}()"
+    return ast.unparse(default)
+
+
+def person_signatures(page_html: str) -> str:
+    """Attribute signatures that show attrs' machinery (``field(...)``, ``Factory(lambda self:
+    ...)``) rewritten as a person writes them: ``edition: str = default_edition(players)``,
+    ``seat: int``."""
+
+    def rewrite(match: re.Match[str]) -> str:
+        text = html.unescape(re.sub(r"<[^>]+>", "", match[2])).strip()
+        found = ATTRS_FIELD.match(text)
+        if found is None:
+            return match[0]
+        default = _field_default(found["call"])
+        plain = found["name"] + ("" if default is None else f" = {default}")
+        return match[1] + html.escape(plain, quote=False) + match[3]
+
+    return SIGNATURE.sub(rewrite, page_html)
+
+
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    if page.file.src_uri.startswith("reference/api/"):
+        html = person_signatures(html)
     return keep_hyphenated_code_whole(html)
 
 

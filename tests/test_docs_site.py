@@ -381,3 +381,21 @@ def test_a_reader_plays_a_whole_game_in_the_browser_against_the_bots(site: Path)
         )
         assert loaded and all(name.startswith(base) for name in loaded), loaded
         assert browser.errors == []
+
+
+def test_the_api_reference_starts_where_a_reader_starts(site: Path) -> None:
+    core = (site / "reference" / "api" / "core" / "index.html").read_text(encoding="utf-8")
+    headings = re.findall(r'<h[23] id="([^"]+)"', core)
+    assert headings[:5] == ["playing-a-game", "bottleimp.engine.new_game",
+                            "bottleimp.engine.legal_actions", "bottleimp.engine.apply",
+                            "bottleimp.engine.check_action"]
+    assert headings.index("bottleimp.view.view") < headings.index("bottleimp.config.Config")
+    for name in ("new_game", "legal_actions", "apply", "check_action", "is_legal", "with_deal"):
+        start = core.index(f'id="bottleimp.engine.{name}"')
+        section = core[start:core.index("<h3", start + 10)]
+        assert "&gt;&gt;&gt;" in section, f"{name} has no example"
+    for page in sorted((site / "reference" / "api").rglob("index.html")):
+        text = page.read_text(encoding="utf-8")
+        assert "Factory" not in text and "lambda self" not in text, page
+        assert "field(" not in re.sub(r"<[^>]+>", "", text), page
+    assert "edition: str = default_edition(players)" in re.sub(r"<[^>]+>", "", core)
