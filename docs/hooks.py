@@ -41,18 +41,17 @@ from bottleimp.rules.registry import RULE_FUNCTIONS
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _load_pictures() -> Any:
-    """``docs/pictures.py``, loaded by its path (MkDocs loads this file the same way)."""
-    spec = importlib.util.spec_from_file_location(
-        "bottleimp_docs_pictures", Path(__file__).with_name("pictures.py")
-    )
+def _load(name: str, path: Path) -> Any:
+    """The module of the file ``path``, loaded by its path (MkDocs loads this file the same
+    way): ``docs/pictures.py``, ``scripts/build_play.py``."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-pictures = _load_pictures()
+pictures = _load("bottleimp_docs_pictures", Path(__file__).with_name("pictures.py"))
 RULES_PAGE = "reference/rules.md"
 INTERPRETATIONS_PAGE = "reference/interpretations.md"
 CATALOGUE_TESTS = frozenset({"test_traceability.py", "test_catalogue.py"})
@@ -482,20 +481,11 @@ def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     return keep_hyphenated_code_whole(html)
 
 
-def _load_play_builder() -> Any:
-    """``scripts/build_play.py``, loaded by its path."""
-    spec = importlib.util.spec_from_file_location(
-        "bottleimp_build_play", REPO / "scripts" / "build_play.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def on_post_build(config: Any) -> None:
     """Pyodide and the wheels for docs/play.md (``scripts/build_play.py``)."""
     try:
-        _load_play_builder().build(Path(config["site_dir"]))
+        _load("bottleimp_build_play", REPO / "scripts" / "build_play.py").build(
+            Path(config["site_dir"])
+        )
     except (OSError, RuntimeError) as error:
         raise PluginError(f"docs/play.md: {error}") from error

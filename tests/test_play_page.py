@@ -5,28 +5,19 @@ Pyodide.)"""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from bottleimp.validation import validate_json
+from helpers import load_module
 
 SESSION = Path(__file__).resolve().parents[1] / "docs" / "play" / "session.py"
 
 
-def _session_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bottleimp_play_session", SESSION)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-play = _session_module()
+play = load_module("bottleimp_play_session", SESSION)
 
 
 def _play_to_the_end(options: list[str]) -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
