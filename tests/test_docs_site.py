@@ -213,7 +213,7 @@ def test_a_headless_browser_draws_the_home_page_at_a_phones_width(
 
 # -- pictures that read everywhere --------------------------------------------------------------
 
-WIDTHS = (390, 768, 1280)
+WIDTHS = (1280, 768, 390)
 
 MEASURE_PICTURES = """(function(){
   var small = [], wide = [];
@@ -238,6 +238,11 @@ MEASURE_PICTURES = """(function(){
 })()"""
 
 
+SETTLED = ("new Promise(function(done){setTimeout(function(){requestAnimationFrame(function(){"
+           "requestAnimationFrame(done);});}, 50);})")
+"""A promise that resolves once the page has laid itself out and drawn after a resize."""
+
+
 def picture_pages(site: Path) -> list[str]:
     """The pages of the site that show a picture drawn by the library."""
     return [page for page in screenshots.pages(site)
@@ -248,13 +253,14 @@ def unreadable_pictures(browser: Any, base: str, pages: list[str]) -> list[str]:
     """For each page and width: labels of pictures smaller than 10 CSS px on screen, pictures
     that scroll sideways, inline code such as ``--plain`` broken across lines."""
     problems = []
-    for width in WIDTHS:
-        browser.call("Emulation.setDeviceMetricsOverride", width=width, height=900,
-                     deviceScaleFactor=1, mobile=width < 500)
-        for page in pages:
-            browser.events.clear()
-            browser.call("Page.navigate", url=base + page)
-            browser.wait_for("Page.loadEventFired")
+    for page in pages:
+        browser.events.clear()
+        browser.call("Page.navigate", url=base + page)
+        browser.wait_for("Page.loadEventFired")
+        for width in WIDTHS:  # the page lays itself out anew at each width
+            browser.call("Emulation.setDeviceMetricsOverride", width=width, height=900,
+                         deviceScaleFactor=1, mobile=False)
+            browser.call("Runtime.evaluate", awaitPromise=True, expression=SETTLED)
             found = browser.evaluate(MEASURE_PICTURES)
             if page and not found["pictures"]:
                 problems.append(f"{page} at {width} px: no picture drawn")
