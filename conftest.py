@@ -11,6 +11,9 @@ docstrings, runs it and checks its output.
 - Docstrings (bottleimp/): doctest examples.
 
 Examples of one page share a namespace, in page order, so a page can build a state step by step.
+Under pytest-xdist (the README's ``python -m pytest -n auto``, with ``--dist loadgroup`` from
+``pyproject.toml``) each page's examples therefore form one group that runs on one worker, in
+order; every other test goes to whichever worker is free.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sybil import Example, Sybil
 from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser, SkipParser
 from sybil.parsers.rest import DocTestParser
@@ -112,3 +116,11 @@ docstrings = Sybil(
 )
 
 pytest_collect_file = (markdown + docstrings).pytest()
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep each page's examples (or each file's docstring examples) on one xdist worker."""
+    for item in items:
+        if type(item).__module__.startswith("sybil"):
+            item.add_marker(pytest.mark.xdist_group(f"sybil:{item.path}"))

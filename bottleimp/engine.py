@@ -40,6 +40,14 @@ def new_game(config: Config | None = None, seed: int = 7, *, first_dealer: int =
     Traceback (most recent call last):
     ...
     bottleimp.errors.ArgumentError: new_game(config): needs a Config, not 4 (an int) (for 4 ...
+
+    Examples:
+        >>> from bottleimp import Config, new_game
+        >>> state = new_game(Config(players=3), seed=1)
+        >>> state.phase, state.to_act, state.round.dealer, len(state.round.hands[0])
+        (Phase.SETUP, 1, 0, 12)
+        >>> new_game(Config(players=3), seed=1) == state  # the seed decides the deal
+        True
     """
     config = Config() if config is None else expect_config(config, "new_game(config)")
     seed = _seed(seed)
@@ -85,6 +93,14 @@ def with_deal(
     ``ROUND_OVER``) it starts the next round, dealt by the next dealer, with this deal (as
     ``apply(state, StartRound(next dealer))`` would, but without dealing from the seed).
     The deal must satisfy rule DEAL-COUNTS, else ``IllegalActionError``.
+
+    Examples:
+        >>> from bottleimp import Config, new_game
+        >>> state = new_game(Config(players=3), seed=1)
+        >>> hands = state.round.hands
+        >>> moved = with_deal(state, hands[1:] + hands[:1])  # each seat gets the next one's
+        >>> moved.round.hands[0] == hands[1], moved.to_act == state.to_act
+        (True, True)
     """
     state = expect_state(state, "with_deal(state)")
     _expect_rows(hands, "with_deal(hands)")
@@ -127,6 +143,14 @@ def legal_actions(state: GameState | SeatView) -> tuple[Action, ...]:
     Given a ``SeatView`` instead of a state, the legal actions of the view's seat when it is the
     seat to act (the same as the state's), else ``()``: a view holds all its seat needs to know.
     Anything else is refused with an ``ArgumentError``.
+
+    Examples:
+        >>> from bottleimp import Config, new_game, view
+        >>> state = new_game(Config(players=3), seed=1)
+        >>> legal_actions(state)[0]
+        Give(seat=1, card=Card(rank=1, colour=Colour.YELLOW, coins=1), to=Destination.DEVILS_TRICK)
+        >>> legal_actions(view(state, 1)) == legal_actions(state), legal_actions(view(state, 0))
+        (True, ())
     """
     global _last_legal
     if type(state) is not GameState:
@@ -226,6 +250,16 @@ def check_action(state: GameState, action: Action) -> None:
     """Raise ``IllegalActionError`` (with the broken rule's ID) unless ``action`` is legal now
     (``ArgumentError`` when ``state`` is not a ``GameState``)."""
     state = expect_state(state, "check_action(state)")
+
+    Examples:
+        >>> from bottleimp import Config, IllegalActionError, Play, new_game
+        >>> state = new_game(Config(players=3), seed=1)
+        >>> try:
+        ...     check_action(state, Play(seat=1, card=state.round.hands[1][0]))
+        ... except IllegalActionError as error:
+        ...     print(error.rule_id, error.message)
+        PHASE a Play is not possible in the setup phase; it needs a Give
+    """
     game.check_not_over(state.phase)
     game.check_phase_admits(state.phase, action)
     if isinstance(action, Give):
@@ -237,7 +271,16 @@ def check_action(state: GameState, action: Action) -> None:
 
 
 def is_legal(state: GameState, action: Action) -> bool:
-    """Whether ``action`` is legal in ``state``."""
+    """Whether ``action`` is legal in ``state``.
+
+    Examples:
+        >>> from bottleimp import Config, Play, new_game
+        >>> state = new_game(Config(players=3), seed=1)
+        >>> is_legal(state, legal_actions(state)[0])
+        True
+        >>> is_legal(state, Play(seat=1, card=state.round.hands[1][0]))
+        False
+    """
     try:
         check_action(state, action)
     except IllegalActionError:
@@ -255,6 +298,17 @@ def apply(state: GameState, action: Action) -> GameState:
     Traceback (most recent call last):
     ...
     bottleimp.errors.ArgumentError: apply(state): needs a GameState, not a SeatView: ...
+
+    Examples:
+        >>> from bottleimp import Config, new_game
+        >>> state = new_game(Config(players=3), seed=1)
+        >>> after = apply(state, legal_actions(state)[0])
+        >>> after.round.setup[1], state.round.setup[1]
+        ((Give(seat=1, card=Card(rank=1, colour=Colour.YELLOW, coins=1), to=Destination.DEVILS_TRICK),), ())
+        >>> while not after.is_over:  # a whole game, the first legal action each time
+        ...     after = apply(after, legal_actions(after)[0])
+        >>> len(after.rounds), legal_actions(after)
+        (9, ())
     """
     cached_state, cached_actions = _last_legal
     if cached_state is state:

@@ -20,8 +20,11 @@ Doctest blocks are shown as Python console sessions, their output plain (``conso
 
 from __future__ import annotations
 
+import ast
+import html
 import importlib
 import importlib.util
+import json
 import pkgutil
 import posixpath
 import re
@@ -38,18 +41,17 @@ from bottleimp.rules.registry import RULE_FUNCTIONS
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _load_pictures() -> Any:
-    """``docs/pictures.py``, loaded by its path (MkDocs loads this file the same way)."""
-    spec = importlib.util.spec_from_file_location(
-        "bottleimp_docs_pictures", Path(__file__).with_name("pictures.py")
-    )
+def _load(name: str, path: Path) -> Any:
+    """The module of the file ``path``, loaded by its path (MkDocs loads this file the same
+    way): ``docs/pictures.py``, ``scripts/build_play.py``."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-pictures = _load_pictures()
+pictures = _load("bottleimp_docs_pictures", Path(__file__).with_name("pictures.py"))
 RULES_PAGE = "reference/rules.md"
 INTERPRETATIONS_PAGE = "reference/interpretations.md"
 CATALOGUE_TESTS = frozenset({"test_traceability.py", "test_catalogue.py"})
@@ -381,9 +383,109 @@ def abbreviations() -> str:
     return "\n" + "\n".join(lines) + "\n"
 
 
+RULE_LINKS = "<!-- rule-links -->"
+"""In docs/play.md: becomes the JSON map from each rule ID to the page that explains it."""
+
+
+def _site_url(src: str, target: str) -> str:
+    """The address of the page ``target`` (``rules/tricks.md``) from the page ``src``, as the
+    site has it (one folder per page)."""
+    def folder(uri: str) -> str:
+        stem = uri.removesuffix(".md")
+        return "" if stem == "index" else stem.removesuffix("/index") + "/"
+    relative = posixpath.relpath(folder(target) or ".", folder(src) or ".")
+    return "./" if relative == "." else relative + "/"
+
+
+def rule_links(src: str) -> str:
+    """Each rule's page for a reader, as JSON: the first narrative page that holds its box, else
+    its entry in the rules catalogue."""
+    links = {}
+    for rule in _the_catalogue().rules:
+        pages = _pages_by_rule.get(rule.id, [])
+        if pages:
+            uri, title = pages[0]
+            links[rule.id] = {"href": _site_url(src, uri), "title": title}
+        else:
+            links[rule.id] = {"href": _site_url(src, RULES_PAGE) + "#" + rule.id.lower(),
+                              "title": "Rules catalogue"}
+    return json.dumps(links, sort_keys=True).replace("</", "<\\/")
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     src = page.file.src_uri
+    if RULE_LINKS in markdown:
+        markdown = markdown.replace(RULE_LINKS, rule_links(src))
     # Pictures first: they run the page's own python blocks, before those become console sessions.
     drawn = pictures.expand(markdown, src)
     linked = autolink(console_sessions(drawn), src)
     return MARKER.sub(lambda match: _expand(match, src), linked) + abbreviations()
+
+
+HYPHENATED_CODE = re.compile(r"<code>(?=[^<\s]{0,48}-)([^<\s]{1,48})</code>")
+"""Inline code without spaces that holds a hyphen (``--plain``, ``TRICK-WINNER``): a browser
+would break its line after the hyphen ("-" / "-plain")."""
+
+
+def keep_hyphenated_code_whole(html: str) -> str:
+    """Inline code such as ``--plain`` never breaks across lines (class ``nobreak``, see
+    ``docs/stylesheets/extra.css``); code blocks (their text holds spans) are left alone."""
+    return HYPHENATED_CODE.sub(r'<code class="nobreak">\1</code>', html)
+
+
+SIGNATURE = re.compile(
+    r'(<div class="language-python doc-signature highlight"><pre><span></span><code>)(.*?)'
+    r"(</code></pre></div>)",
+    re.DOTALL,
+)
+ATTRS_FIELD = re.compile(r"^(?P<name>\w+: .+?) = (?P<call>field\(.*\))$", re.DOTALL)
+
+
+def _field_default(call: str) -> str | None:
+    """What an attrs ``field(...)`` defaults to, as a person writes it (``None``: no default
+    to show): ``Factory(lambda self: f(self.x), takes_self=True)`` reads ``f(x)``."""
+    node = ast.parse(call, mode="eval").body
+    assert isinstance(node, ast.Call)
+    keywords = {keyword.arg: keyword.value for keyword in node.keywords}
+    default, init = keywords.get("default"), keywords.get("init")
+    if default is None or (isinstance(init, ast.Constant) and not init.value):
+        return None
+    if isinstance(default, ast.Call) and ast.unparse(default.func) == "Factory" and default.args:
+        made = default.args[0]
+        if isinstance(made, ast.Lambda):
+            return ast.unparse(made.body).replace("self.", "")
+        return f"{ast.unparse(made)}()"
+    return ast.unparse(default)
+
+
+def person_signatures(page_html: str) -> str:
+    """Attribute signatures that show attrs' machinery (``field(...)``, ``Factory(lambda self:
+    ...)``) rewritten as a person writes them: ``edition: str = default_edition(players)``,
+    ``seat: int``."""
+
+    def rewrite(match: re.Match[str]) -> str:
+        text = html.unescape(re.sub(r"<[^>]+>", "", match[2])).strip()
+        found = ATTRS_FIELD.match(text)
+        if found is None:
+            return match[0]
+        default = _field_default(found["call"])
+        plain = found["name"] + ("" if default is None else f" = {default}")
+        return match[1] + html.escape(plain, quote=False) + match[3]
+
+    return SIGNATURE.sub(rewrite, page_html)
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    if page.file.src_uri.startswith("reference/api/"):
+        html = person_signatures(html)
+    return keep_hyphenated_code_whole(html)
+
+
+def on_post_build(config: Any) -> None:
+    """Pyodide and the wheels for docs/play.md (``scripts/build_play.py``)."""
+    try:
+        _load("bottleimp_build_play", REPO / "scripts" / "build_play.py").build(
+            Path(config["site_dir"])
+        )
+    except (OSError, RuntimeError) as error:
+        raise PluginError(f"docs/play.md: {error}") from error

@@ -1,8 +1,10 @@
 """Hypothesis settings profiles for the whole suite, chosen with ``HYPOTHESIS_PROFILE``.
 
-- ``dev`` (the default): quick enough to run before every commit.
-- ``ci``: twice the examples, no example database (CI starts clean every run), and the
-  blob of any failure printed so it can be reproduced with ``@reproduce_failure``.
+- ``dev`` (the default, the README's test command): quick enough to run before every commit,
+  every test still run, with a quarter of CI's examples.
+- ``ci`` (``.ci/run``): the strongest, 200 examples, no example database (CI starts clean every
+  run), and the blob of any failure printed so it can be reproduced with
+  ``@reproduce_failure``.
 
 The state machines in ``test_state_machine.py`` derive their own example counts from the
 profile's ``max_examples``, so one switch scales the whole suite.
@@ -16,7 +18,7 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "dev",
-    max_examples=100,
+    max_examples=50,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

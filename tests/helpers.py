@@ -7,8 +7,11 @@ that setup through the engine. Tests then play the tricks they are about with ``
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from types import ModuleType
 
 from bottleimp import (
     Card,
@@ -179,3 +182,13 @@ def position(
             assert state.round.face_up is not None
             assert sorted(ranks_of(state.round.face_up[seat])) == sorted(final_up[seat])
     return state
+
+
+def load_module(name: str, path: Path) -> ModuleType:
+    """The module of a file that is not in a package (a script, a page's Python), loaded by its
+    path under ``name``."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -9,6 +9,7 @@ at)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import sys
@@ -16,6 +17,7 @@ from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -23,6 +25,9 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 pytest.importorskip("mkdocs", reason="the docs extra (mkdocs) is not installed")
+
+# One worker builds the site once for every test of this file (under pytest-xdist).
+pytestmark = pytest.mark.xdist_group("docs-site")
 
 
 def _load_script() -> ModuleType:
@@ -204,3 +209,199 @@ def test_a_headless_browser_draws_the_home_page_at_a_phones_width(
     body = _Page()
     body.feed(dom)
     assert "executable reference for the rules" in " ".join("".join(body.text).split())
+
+
+# -- pictures that read everywhere --------------------------------------------------------------
+
+WIDTHS = (1280, 768, 390)
+
+MEASURE_PICTURES = """(function(){
+  var small = [], wide = [];
+  document.querySelectorAll('svg.bottleimp-picture').forEach(function(svg, index){
+    var box = svg.getBoundingClientRect(), scale = box.width / svg.viewBox.baseVal.width;
+    svg.querySelectorAll('text').forEach(function(text){
+      var size = parseFloat(getComputedStyle(text).fontSize) * scale;
+      if (size < 9.95) small.push('picture ' + index + ': ' + JSON.stringify(text.textContent)
+                                + ' at ' + size.toFixed(1) + ' px');
+    });
+    var figure = svg.closest('figure') || svg.parentElement;
+    if (figure.scrollWidth > figure.clientWidth + 1 || box.right > innerWidth)
+      wide.push('picture ' + index + ' scrolls sideways');
+  });
+  var broken = [].filter.call(document.querySelectorAll('article :not(pre) > code'), function(code){
+    return /-/.test(code.textContent) && !/\\s/.test(code.textContent)
+      && code.getClientRects().length > 1;
+  }).map(function(code){ return code.textContent + ' breaks across lines'; });
+  return {pictures: document.querySelectorAll('svg.bottleimp-picture').length,
+          small: small, wide: wide, broken: broken,
+          page_scrolls: document.documentElement.scrollWidth > innerWidth};
+})()"""
+
+
+SETTLED = ("new Promise(function(done){setTimeout(function(){requestAnimationFrame(function(){"
+           "requestAnimationFrame(done);});}, 50);})")
+"""A promise that resolves once the page has laid itself out and drawn after a resize."""
+
+
+def picture_pages(site: Path) -> list[str]:
+    """The pages of the site that show a picture drawn by the library."""
+    return [page for page in screenshots.pages(site)
+            if "bottleimp-picture" in (site / page / "index.html").read_text(encoding="utf-8")]
+
+
+def unreadable_pictures(browser: Any, base: str, pages: list[str]) -> list[str]:
+    """For each page and width: labels of pictures smaller than 10 CSS px on screen, pictures
+    that scroll sideways, inline code such as ``--plain`` broken across lines."""
+    problems = []
+    for page in pages:
+        browser.events.clear()
+        browser.call("Page.navigate", url=base + page)
+        browser.wait_for("Page.loadEventFired")
+        for width in WIDTHS:  # the page lays itself out anew at each width
+            browser.call("Emulation.setDeviceMetricsOverride", width=width, height=900,
+                         deviceScaleFactor=1, mobile=False)
+            browser.call("Runtime.evaluate", awaitPromise=True, expression=SETTLED)
+            found = browser.evaluate(MEASURE_PICTURES)
+            if page and not found["pictures"]:
+                problems.append(f"{page} at {width} px: no picture drawn")
+            for problem in found["small"][:3] + found["wide"] + found["broken"]:
+                problems.append(f"{page or 'home'} at {width} px: {problem}")
+            if found["page_scrolls"]:
+                problems.append(f"{page or 'home'} at {width} px: the page scrolls sideways")
+    return problems
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
+def test_every_picture_reads_at_390_768_and_1280_px(site: Path) -> None:
+    from browser import Chromium
+
+    assert CHROMIUM is not None
+    pages = picture_pages(site)
+    assert len(pages) >= 10 and "rules/passing/" in pages
+    with screenshots.serve(site) as base, Chromium(CHROMIUM, timeout=60) as browser:
+        problems = unreadable_pictures(browser, base, ["", *pages])
+        assert browser.errors == []
+    assert not problems, "\n".join(problems)
+
+
+# -- play a game in the browser -----------------------------------------------------------------
+
+PLAY_STATE = """(function(){
+  var root = document.getElementById('bottleimp-play');
+  var refused = document.getElementById('play-refused');
+  return {ready: root.dataset.ready || null, phase: root.dataset.phase || null,
+          legal: document.querySelectorAll('#play-hand .play-card.legal').length,
+          illegal: document.querySelectorAll('#play-hand .play-card:not(.legal)').length,
+          deal: !document.getElementById('play-next-round').hidden,
+          prompt: document.getElementById('play-prompt').textContent,
+          refused: refused.hidden ? null : refused.textContent,
+          rule_href: refused.hidden ? null : (refused.querySelector('a.rule-page') || {}).href,
+          download: document.getElementById('play-download').hidden ? null
+                    : document.getElementById('play-download').href,
+          story: document.getElementById('play-story').textContent.length};
+})()"""
+
+
+def _play_state(browser: Any) -> dict[str, Any]:
+    found = browser.evaluate(PLAY_STATE)
+    assert isinstance(found, dict)
+    return found
+
+
+def _wait(browser: Any, condition: Any, seconds: float, what: str) -> dict[str, Any]:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        found = _play_state(browser)
+        if condition(found):
+            return found
+        assert time.monotonic() < deadline, f"{what}: {found} {browser.errors}"
+        time.sleep(0.1)
+
+
+def _click(browser: Any, selector: str) -> None:
+    """Scroll the element into view and click it with the mouse, as a person would."""
+    browser.evaluate(f"document.querySelector({json.dumps(selector)})"
+                     ".scrollIntoView({block: 'center'})")
+    browser.click(selector)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
+def test_a_reader_plays_a_whole_game_in_the_browser_against_the_bots(site: Path) -> None:
+    """The library itself, in Pyodide served by the site: the page is driven by clicks as a
+    person would; an illegal card is refused with its rule and a link to the rule's page; the
+    record downloaded at the end is a valid complete game; nothing is loaded from elsewhere."""
+    from browser import Chromium
+
+    from bottleimp.validation import validate_json
+
+    assert CHROMIUM is not None
+    assert (site / "assets" / "pyodide" / "pyodide.asm.wasm").is_file()
+    with screenshots.serve(site) as base, Chromium(CHROMIUM, timeout=120) as browser:
+        browser.events.clear()
+        browser.call("Page.navigate", url=base + "play/")
+        browser.wait_for("Page.loadEventFired")
+        _wait(browser, lambda s: s["ready"] == "true", 150, "Pyodide and the library load")
+        browser.evaluate("(function(){var f=document.getElementById('play-options');"
+                         "f.elements.players.value='3';f.elements.length.value='--rounds 1';"
+                         "return true;})()")
+        _click(browser, "#play-start")
+        state = _wait(browser, lambda s: s["legal"] > 0, 30, "the game starts")
+        refused_once = None
+        for _ in range(200):
+            if state["phase"] == "over":
+                break
+            if state["deal"]:
+                _click(browser, "#play-next-round")
+            elif refused_once is None and state["phase"] == "play" and state["illegal"]:
+                _click(browser, "#play-hand .play-card:not(.legal)")
+                refused_once = _wait(browser, lambda s: bool(s["refused"]), 10, "a refusal")
+            else:
+                before = state["legal"] + state["illegal"]
+                _click(browser, "#play-hand .play-card.legal")
+                state = _wait(browser, lambda s: s["legal"] + s["illegal"] != before
+                              or s["phase"] == "over", 30, "the card is played")
+                continue
+            state = _play_state(browser)
+        assert state["phase"] == "over", state
+        assert refused_once is not None, "no illegal card was ever offered"
+        assert re.search(r"Refused by rule (FOLLOW-SUIT|DEVILS-EYE-\S+|\S+-\S+): ",
+                         refused_once["refused"])
+        rule = refused_once["refused"].split("Refused by rule ")[1].split(":")[0]
+        page = urlsplit(refused_once["rule_href"]).path
+        assert (site / page.lstrip("/") / "index.html").is_file(), page
+        assert f"<code>{rule}</code>" in (site / page.lstrip("/") / "index.html").read_text(
+            encoding="utf-8") or rule in (site / page.lstrip("/") / "index.html").read_text(
+            encoding="utf-8")
+        assert state["download"] and state["download"].startswith("blob:")
+        record = browser.call(
+            "Runtime.evaluate", awaitPromise=True, returnByValue=True,
+            expression="fetch(document.getElementById('play-download').href)"
+                       ".then(function(r){return r.text();})",
+        )["result"]["value"]
+        report = validate_json(json.loads(record))
+        assert report.valid and report.complete, report
+        loaded = browser.evaluate(
+            "performance.getEntriesByType('resource').map(function(e){return e.name;})"
+        )
+        assert loaded and all(name.startswith(base) for name in loaded), loaded
+        assert browser.errors == []
+
+
+def test_the_api_reference_starts_where_a_reader_starts(site: Path) -> None:
+    core = (site / "reference" / "api" / "core" / "index.html").read_text(encoding="utf-8")
+    headings = re.findall(r'<h[23] id="([^"]+)"', core)
+    assert headings[:5] == ["playing-a-game", "bottleimp.engine.new_game",
+                            "bottleimp.engine.legal_actions", "bottleimp.engine.apply",
+                            "bottleimp.engine.check_action"]
+    assert headings.index("bottleimp.view.view") < headings.index("bottleimp.config.Config")
+    for name in ("new_game", "legal_actions", "apply", "check_action", "is_legal", "with_deal"):
+        start = core.index(f'id="bottleimp.engine.{name}"')
+        section = core[start:core.index("<h3", start + 10)]
+        assert "&gt;&gt;&gt;" in section, f"{name} has no example"
+    for page in sorted((site / "reference" / "api").rglob("index.html")):
+        text = page.read_text(encoding="utf-8")
+        assert "Factory" not in text and "lambda self" not in text, page
+        assert "field(" not in re.sub(r"<[^>]+>", "", text), page
+    assert "edition: str = default_edition(players)" in re.sub(r"<[^>]+>", "", core)

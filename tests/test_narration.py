@@ -168,3 +168,82 @@ def test_plain_width_is_80_when_not_a_terminal(monkeypatch: pytest.MonkeyPatch) 
     assert plain_width(io.StringIO()) == 80
     monkeypatch.setenv("COLUMNS", "72")
     assert plain_width(io.StringIO()) == 72
+
+
+NUMBER_CUT = re.compile(r"\b(?:seats?|round|trick|play)$", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("name", ["devils-eye", "second-bottle-five", "teams-six"])
+@pytest.mark.parametrize("width", [40, 60, 80])
+def test_a_line_never_breaks_between_a_seat_and_its_number_nor_before_punctuation(
+    name: str, width: int
+) -> None:
+    plain = ANSI.sub("", _rich_narration(_options(name), width=width)).splitlines()
+    plain_text = io.StringIO()
+    args = build_parser().parse_args(["simulate", *_options(name)])
+    renderer = PlainRenderer(width=width, show_rules=True)
+    play_game(config_from_args(args), args.seed, args.bot,
+              lambda blocks: renderer.write(blocks, plain_text))
+    for lines in (plain, plain_text.getvalue().splitlines()):
+        cut = [
+            f"{line.strip()!r} / {after.strip()!r}" for line, after in zip(lines, lines[1:])
+            if NUMBER_CUT.search(line.rstrip()) and after.strip()[:1].isdigit()
+        ]
+        assert not cut, cut
+        # A card's chip touches the punctuation after it ("36." and never "36 .").
+        spaced = [line for line in lines if re.search(r"\d [.,:;](?: |$)", line)]
+        assert not spaced, spaced
+
+
+# -- one numbering: rounds, tricks and plays from 1 wherever people read them ------------------
+
+OTHER_NUMBERING = re.compile(
+    r"\b(?:rounds?|tricks?|plays?)\b[^.]{0,60}?\b(?:numbered|counted) from 0\b"
+    r"|\b(?:round|trick|play) 0\b",
+    re.IGNORECASE,
+)
+"""Rounds, tricks or plays counted from 0 in text for people (seats and JSON indices are)."""
+CODE = re.compile(r"^```.*?^```|`[^`\n]*`", re.MULTILINE | re.DOTALL)
+
+
+def other_numbering(text: str) -> list[str]:
+    """The places in ``text`` (code and code spans left out) that number rounds, tricks or plays
+    from 0."""
+    prose = " ".join(CODE.sub(" ", text).split())
+    return [match[0] for match in OTHER_NUMBERING.finditer(prose)]
+
+
+def test_other_numbering_is_found() -> None:
+    assert other_numbering("Rounds, tricks and plays are numbered from 0, as in") == [
+        "Rounds, tricks and plays are numbered from 0"
+    ]
+    assert other_numbering("the fault lies in round 0, play 5.") == ["round 0"]
+    assert other_numbering("Seats are numbered from 0. `round 0` is code.") == []
+
+
+def test_the_docs_number_rounds_tricks_and_plays_from_1() -> None:
+    pages = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md")),
+             *sorted((REPO / "spec").glob("*.md"))]
+    found = [f"{page.relative_to(REPO)}: {match!r}" for page in pages
+             for match in other_numbering(page.read_text(encoding="utf-8"))]
+    assert not found, found
+
+
+def test_the_messages_number_rounds_tricks_and_plays_from_1() -> None:
+    from bottleimp.conformance.vectors import read_suite
+    from bottleimp.pictures.replay import render_record_html
+    from bottleimp.validation import validate_json
+
+    records = [case.input["record"] for case in read_suite(REPO / "spec" / "conformance")
+               if case.kind == "record" and isinstance(case.input, dict)
+               and isinstance(case.expected, dict) and case.expected.get("verdict") == "broken"]
+    messages = []
+    for record in records:
+        report = validate_json(record)
+        messages += [fault.message for fault in report.errors]
+    assert len(messages) > 20
+    pages = [render_record_html(record) for record in records[::10]]
+    narration = ANSI.sub("", _rich_narration(["--players", "4", "--rounds", "2"]))
+    found = [match for text in (*messages, *pages, narration) for match in other_numbering(text)]
+    assert not found, found
+    assert any("round 1" in message for message in messages)

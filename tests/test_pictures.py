@@ -247,3 +247,34 @@ def test_score_sheet_marks_the_winners() -> None:
     for row, seat in zip(rows, range(3)):
         scores = [t.text for t in row.iter(f"{SVG}text") if t.get("class") == "label score"]
         assert scores == [str(r.scores[seat]) for r in state.rounds if r.scores is not None]
+
+
+def _all_pictures() -> list[str]:
+    from bottleimp.pictures import scores_svg
+
+    pictures = [card_svg(card[37]), deck_svg(MATAGOT_2024_54, title="The Matagot deck")]
+    for config, seed in ((Config(players=2, rounds=1), 3), (Config(players=6, bottles=2, rounds=1), 5)):
+        state = new_game(config, seed)
+        steps = 0
+        while not state.is_over:
+            if steps % 9 == 1:
+                pictures.append(round_svg(state, viewer=0 if steps % 2 else None))
+            state = apply(state, legal_actions(state)[0])
+            steps += 1
+        pictures += [trick_svg(t, bottles=2) for t in state.rounds[-1].tricks]
+        pictures += [round_svg(state.rounds[-1]), scores_svg(state),
+                     bottles_svg(state.rounds[-1].bottles, names=("Annabelle",) * 6)]
+    long_game = new_game(Config(players=6, rounds=8), 2)
+    while not long_game.is_over:
+        long_game = apply(long_game, legal_actions(long_game)[0])
+    return [*pictures, scores_svg(long_game, names=[f"player {seat}" for seat in range(6)])]
+
+
+def test_every_picture_fits_a_phone_and_every_label_is_at_least_10_px() -> None:
+    from bottleimp.pictures.svg import MAX_WIDTH, MIN_FONT
+
+    for svg in _all_pictures():
+        root = parse(svg)
+        assert float(root.get("width") or 0) <= MAX_WIDTH, root.get("aria-label")
+        sizes = [float(text.get("font-size") or 0) for text in root.iter(f"{SVG}text")]
+        assert sizes and min(sizes) >= MIN_FONT, root.get("aria-label")

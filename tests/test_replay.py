@@ -13,6 +13,7 @@ import html.parser
 import json
 import os
 import re
+import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +24,12 @@ import pytest
 from bottleimp import Config, GameState, apply, legal_actions, new_game
 from bottleimp.cli import main
 from bottleimp.errors import RecordError
-from bottleimp.pictures.replay import render_record, render_record_html, replay_steps
+from bottleimp.pictures.replay import (
+    render_record,
+    render_record_html,
+    replay_steps,
+    unpack_pictures,
+)
 from bottleimp.formats.json_input import JSON
 from bottleimp.formats.records import record_from_state, record_to_json
 from bottleimp.validation import validate_json
@@ -78,8 +84,17 @@ class _Sections(html.parser.HTMLParser):
         if tag == "section":
             self.sections.append(attributes)
         for name in ("src", "href"):
-            if attributes.get(name):
-                self.sources.append(attributes[name] or "")
+            value = attributes.get(name)
+            if value and not (name == "href" and value.startswith("#")):  # links to steps
+                self.sources.append(value)
+
+
+def page_pictures(page: str) -> str:
+    """The packed pictures a page carries."""
+    found = re.search(r'<script type="application/octet-stream" id="pictures">([^<]*)</script>',
+                      page)
+    assert found is not None
+    return found[1]
 
 
 def sections(page: str) -> list[dict[str, str | None]]:
@@ -184,10 +199,17 @@ def test_page_is_self_contained_and_holds_every_step(valid: dict[str, JSON]) -> 
     assert [("hidden" in s) for s in found] == [False] + [True] * (len(found) - 1)
     assert "game &lt;1&gt;.json" in page and "game <1>.json" not in page
     # No address but the SVG namespace: nothing is fetched.
-    addresses = set(re.findall(r"https?://[^\s\"'<>)]+", page))
+    pictures = unpack_pictures(page_pictures(page))
+    addresses = set(re.findall(r"https?://[^\s\"'<>)]+", page + "".join(pictures)))
     assert addresses == {"http://www.w3.org/2000/svg"}
-    for svg in re.findall(r"<svg .*?</svg>", page, flags=re.S):
+    assert len(pictures) == len(set(pictures)) >= len(replay.steps)
+    for svg in pictures:
         ET.fromstring(svg)
+    # Each figure names a picture of the list; in step order they are the steps' pictures.
+    numbers = [int(n) for n in re.findall(r'<figure data-picture="(\d+)">', page)]
+    assert [pictures[n] for n in numbers] == [p for step in replay.steps for p in step.pictures]
+    assert [s.get("id") for s in found][:3] == ["round-1-deal", "round-1-setup", "round-1-trick-1"]
+    assert len({s.get("id") for s in found}) == len(found)
 
 
 def test_broken_page_names_the_rule_and_the_message(valid: dict[str, JSON]) -> None:
@@ -262,11 +284,24 @@ def shown(browser: Chromium) -> dict[str, Any]:
         "(function(){var s=[].filter.call(document.querySelectorAll('section.step'),"
         "function(e){return !e.hidden;});return {counter: document.getElementById('counter')"
         ".textContent, visible: s.map(function(e){return e.id;}), title: s.length ? "
-        "s[0].querySelector('h2').textContent : null, kind: s.length ? s[0].dataset.kind : null,"
+        "s[0].querySelector('h2').firstChild.textContent : null, address: location.hash,"
+        " drawn: s.length ? s[0].querySelectorAll('figure > svg').length : 0,"
+        " kind: s.length ? s[0].dataset.kind : null,"
         " width: document.documentElement.scrollWidth};})()"
     )
     assert isinstance(value, dict)
     return value
+
+
+def open_replay(browser: Chromium, page: Path, anchor: str = "") -> None:
+    """Load a replay page (at the step ``anchor``) and wait until its script has drawn it."""
+    browser.events.clear()
+    browser.call("Page.navigate", url=page.resolve().as_uri() + (f"#{anchor}" if anchor else ""))
+    browser.wait_for("Page.loadEventFired")
+    deadline = time.monotonic() + 20
+    while browser.evaluate("document.body.dataset.ready") != "true":
+        assert time.monotonic() < deadline, f"the page did not start: {browser.errors}"
+        time.sleep(0.05)
 
 
 def save_screenshot(browser: Chromium, tmp_path: Path, name: str) -> Path:
@@ -281,6 +316,7 @@ def save_screenshot(browser: Chromium, tmp_path: Path, name: str) -> Path:
     return path
 
 
+@pytest.mark.xdist_group("replay-browser")  # one browser for these tests
 def test_browser_steps_through_a_valid_record(
     browser: Chromium, valid: dict[str, JSON], tmp_path: Path
 ) -> None:
@@ -289,12 +325,13 @@ def test_browser_steps_through_a_valid_record(
     page.write_text(replay.page, encoding="utf-8")
     total = len(replay.steps)
     browser.errors.clear()
-    browser.open(page)
+    open_replay(browser, page)
     first = shown(browser)
-    assert first == {"counter": f"Step 1 of {total}", "visible": ["step-0"],
-                     "title": "Round 1 · the deal", "kind": "deal", "width": first["width"]}
+    assert first == {"counter": f"Step 1 of {total}", "visible": ["round-1-deal"],
+                     "title": "Round 1 · the deal", "kind": "deal", "width": first["width"],
+                     "address": "#round-1-deal", "drawn": 1}
     browser.press("ArrowRight")
-    assert shown(browser)["visible"] == ["step-1"]
+    assert shown(browser)["visible"] == ["round-1-setup"]
     browser.click("#next")
     after = shown(browser)
     assert after["counter"] == f"Step 3 of {total}" and after["kind"] == "trick"
@@ -305,13 +342,14 @@ def test_browser_steps_through_a_valid_record(
     browser.click("#prev")
     assert shown(browser)["counter"] == f"Step {total - 1} of {total}"
     browser.press("Home")
-    assert shown(browser)["visible"] == ["step-0"]
+    assert shown(browser)["visible"] == ["round-1-deal"]
     browser.press("ArrowLeft")  # nothing before the first step
-    assert shown(browser)["visible"] == ["step-0"]
+    assert shown(browser)["visible"] == ["round-1-deal"]
     assert browser.evaluate("document.getElementById('prev').disabled") is True
     assert browser.errors == []
 
 
+@pytest.mark.xdist_group("replay-browser")  # one browser for these tests
 def test_browser_stops_a_broken_record_at_the_fault(
     browser: Chromium, valid: dict[str, JSON], tmp_path: Path
 ) -> None:
@@ -321,7 +359,7 @@ def test_browser_stops_a_broken_record_at_the_fault(
     replay = render_record(broken, "broken.json")
     page.write_text(replay.page, encoding="utf-8")
     browser.errors.clear()
-    browser.open(page)
+    open_replay(browser, page)
     assert shown(browser)["kind"] == "deal"
     browser.click("#to-fault")
     last = shown(browser)
@@ -379,3 +417,57 @@ def test_every_conformance_record_replays_to_its_verdict() -> None:
                 tricks_before = report.rounds[fault.round].tricks
                 assert in_round.count("trick") == len(tricks_before), (path.name, fault)
     assert seen > 100
+
+
+def eight_round_record(players: int) -> dict[str, JSON]:
+    return record_of(finished(Config(players=players, rounds=8), 3))
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_an_eight_round_page_is_small_enough_to_share(players: int) -> None:
+    replay = render_record(eight_round_record(players), "game.json")
+    limit = 400_000 if players == 4 else 450_000
+    assert len(replay.page.encode("utf-8")) <= limit
+    assert len(replay.steps) > 80
+
+
+@pytest.mark.xdist_group("replay-browser")  # one browser for these tests
+def test_browser_opens_a_linked_step_and_the_address_follows_the_steps(
+    browser: Chromium, tmp_path: Path
+) -> None:
+    page = tmp_path / "eight.html"
+    replay = render_record(eight_round_record(4), "eight.json")
+    page.write_bytes(replay.page.encode("utf-8"))
+    browser.errors.clear()
+    open_replay(browser, page, "round-2-trick-3")
+    there = shown(browser)
+    index = [step.anchor for step in replay.steps].index("round-2-trick-3")
+    assert there["visible"] == ["round-2-trick-3"] and there["title"] == "Round 2 · trick 3"
+    assert there["counter"] == f"Step {index + 1} of {len(replay.steps)}"
+    assert there["drawn"] == 2 and there["width"] <= 1280  # the trick and the table
+    browser.press("ArrowRight")
+    assert shown(browser)["address"] == "#round-2-trick-4"
+    browser.click("#last")
+    assert shown(browser)["address"] == "#game-end"
+    # Following a link to another step of the page (as pasting an address would).
+    browser.evaluate("location.hash = '#round-8-scores'")
+    deadline = time.monotonic() + 10
+    while shown(browser)["visible"] != ["round-8-scores"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert shown(browser)["title"] == "Round 8 · the scores"
+    # Every picture the page draws is the library's own drawing of that step.
+    browser.press("Home")
+    drawn = browser.evaluate(
+        "(function(){var svg=document.querySelector('section.step figure > svg');"
+        "return [svg.getAttribute('aria-label'), [].map.call(svg.querySelectorAll('text'),"
+        "function(t){return t.textContent;}), [].map.call(svg.querySelectorAll('g.card'),"
+        "function(g){return g.getAttribute('data-rank');})];})()"
+    )
+    picture = ET.fromstring(replay.steps[0].pictures[0])
+    svg = "{http://www.w3.org/2000/svg}"
+    assert drawn == [picture.get("aria-label"),
+                     [t.text for t in picture.iter(f"{svg}text")],
+                     [g.get("data-rank") for g in picture.iter(f"{svg}g")
+                      if "card" in (g.get("class") or "").split()]]
+    assert browser.errors == []

@@ -356,20 +356,31 @@ Fragment = tuple[str, str]
 plain text)."""
 
 
+_NUMBERED: Final = frozenset({"seat", "seats", "round", "trick", "play", "price"})
+"""Words that name the number after them: a line never breaks between the two (``seat 2``)."""
+
+
 def _words(pieces: Sequence[tuple[Span, Fragment]]) -> list[list[Fragment]]:
     """Split rendered spans into words: a line may break only at a space of a span that is
-    neither a card nor kept whole; the spaces that separate words are dropped."""
+    neither a card nor kept whole, and never between a word of ``_NUMBERED`` and its number;
+    the spaces that separate words are dropped."""
     words: list[list[Fragment]] = [[]]
+    previous = ""
     for span, (text, style) in pieces:
         if span.keep or span.card is not None:
             if text:
                 words[-1].append((text, style))
+                previous = text
             continue
         for position, part in enumerate(text.split(" ")):
             if position:
-                words.append([])
+                if previous.lower() in _NUMBERED and part[:1].isdigit():
+                    words[-1].append((" ", style))
+                else:
+                    words.append([])
             if part:
                 words[-1].append((part, style))
+                previous = part
     return [word for word in words if word]
 
 
@@ -524,6 +535,10 @@ class RichRenderer:
                 table.caption_justify = "left"
             return Padding(table, (0, 0, 0, 4))
         pieces = [(span, self._fragment(span)) for span in block.spans]
+        for index, (span, (chip, style)) in enumerate(pieces[:-1]):
+            # A card's chip touches the punctuation after it: "36." rather than "36 .".
+            if span.card is not None and pieces[index + 1][1][0][:1] in tuple(".,:;)"):
+                pieces[index] = (span, (chip.rstrip(), style))
         if self.show_rules and block.rules:
             for rule in block.rules:
                 pieces += [(_text(" "), (" ", "")), (Span(rule, keep=True), (rule, "dim"))]

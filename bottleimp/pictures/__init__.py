@@ -14,7 +14,9 @@ values the engine computes, a picture cannot drift from the rules.
 - ``deck_svg``: a deck as a coloured table, one row per colour.
 
 Every function returns a complete ``<svg>`` element as a string, with no dependency beyond the
-standard library; every text in it is escaped.
+standard library; every text in it is escaped. A picture is at most 320 px wide (what is wider
+flows onto further lines) and no label is smaller than 10 px, so it reads on a phone as it
+does on a desktop, never scaled down below its size.
 
     >>> from bottleimp import CLASSIC
     >>> svg = card_svg(CLASSIC[16])

@@ -23,7 +23,10 @@ gives the validator's message.
 
 from __future__ import annotations
 
+import base64
+import gzip
 import html
+import json
 from collections.abc import Sequence
 from typing import Final
 
@@ -44,7 +47,15 @@ from ..validation import (
 )
 from .svg import round_svg, trick_svg
 
-__all__ = ["Replay", "Step", "render_record", "render_record_html", "replay_steps"]
+__all__ = [
+    "Replay",
+    "Step",
+    "pack_pictures",
+    "render_record",
+    "render_record_html",
+    "replay_steps",
+    "unpack_pictures",
+]
 
 
 @frozen
@@ -61,6 +72,9 @@ class Step:
     pictures: tuple[str, ...]
     rule: str | None = None
     path: str | None = None
+    anchor: str = ""
+    """The step's name in the page's address (``round-2-trick-3``), unique within a replay: a
+    link to ``page.html#round-2-trick-3`` opens the page at that step."""
 
 
 def _numbers(values: Sequence[int]) -> str:
@@ -81,11 +95,11 @@ class _Steps:
         round_ = state.round
         number = round_.index + 1
         if event == "deal":
-            self._add(state, "deal", f"Round {number} · the deal",
+            self._add(state, "deal", f"round-{number}-deal", f"Round {number} · the deal",
                       f"Seat {round_.dealer} deals round {number}; the bottle starts at the "
                       "price 19.")
         elif event == "setup":
-            self._add(state, "setup", f"Round {number} · the setup",
+            self._add(state, "setup", f"round-{number}-setup", f"Round {number} · the setup",
                       f"Every seat has given its setup cards: {len(round_.devils_trick)} lie "
                       f"face down in the Devil's Trick. Seat {state.to_act} leads the first "
                       "trick.")
@@ -93,20 +107,21 @@ class _Steps:
             result = round_.tricks[-1]
             last = len(round_.plays)
             first = last + 1 - len(result.plays)
-            self._add(state, "trick", f"Round {number} · trick {len(round_.tricks)}",
+            self._add(state, "trick", f"round-{number}-trick-{len(round_.tricks)}",
+                      f"Round {number} · trick {len(round_.tricks)}",
                       f"Plays {first} to {last} of round {number}.",
                       trick_svg(result, bottles=len(round_.bottles)))
         elif event == "round":
             done = sum(len(trick.plays) for trick in round_.tricks)
             if len(round_.plays) > done:
-                self._add(state, "trick-so-far",
+                self._add(state, "trick-so-far", f"round-{number}-trick-{len(round_.tricks) + 1}",
                           f"Round {number} · trick {len(round_.tricks) + 1} (unfinished)",
                           f"The record ends during this trick, after play {len(round_.plays)}.")
             self._round_end(state)
         elif event == "end" and state.is_over:
             totals = state.totals
             won = [str(seat) for seat in winners(totals)]
-            self._add(state, "game-end", "The game is over",
+            self._add(state, "game-end", "game-end", "The game is over",
                       f"Totals: {_numbers(totals)}. Won by seat{'s' if len(won) > 1 else ''} "
                       f"{', '.join(won)}.")
         elif event == "broken" and fault is not None:
@@ -115,14 +130,15 @@ class _Steps:
     def _round_end(self, state: GameState) -> None:
         round_ = state.round
         if round_.scores is not None:
-            self._add(state, "round-end", f"Round {round_.index + 1} · the scores",
+            number = round_.index + 1
+            self._add(state, "round-end", f"round-{number}-scores", f"Round {number} · the scores",
                       f"The round is over; the Devil's Trick is revealed. Round scores: "
                       f"{_numbers(round_.scores)}. Totals: {_numbers(state.totals)}.")
 
-    def _add(self, state: GameState, kind: str, title: str, caption: str,
+    def _add(self, state: GameState, kind: str, anchor: str, title: str, caption: str,
              *pictures: str) -> None:
         self.steps.append(Step(kind, state.round.index, title, caption,
-                               (*pictures, round_svg(state))))
+                               (*pictures, round_svg(state)), anchor=anchor))
 
     def _broken(self, state: GameState, action: Action | None, fault: Fault) -> None:
         if fault.rule in ("SCORE-ROUND", "GAME-TOTALS"):
@@ -141,7 +157,7 @@ class _Steps:
         played = (f"Seat {attempted.seat} plays {attempted.card}, refused: "
                   if attempted is not None else "")
         self.steps.append(Step("broken", fault.round, title, played + fault.message, pictures,
-                               fault.rule, fault.path))
+                               fault.rule, fault.path, anchor="broken"))
 
 
 def replay_steps(value: JSON, source: str = "<record>") -> tuple[ValidationReport, tuple[Step, ...]]:
@@ -157,7 +173,7 @@ def replay_steps(value: JSON, source: str = "<record>") -> tuple[ValidationRepor
     assert replayed == report, "the fast lane and the engine replay disagree"
     if not steps.steps:
         steps.steps.append(Step("empty", None, "No round recorded",
-                                "The record holds no round to replay.", ()))
+                                "The record holds no round to replay.", (), anchor="empty"))
     return report, tuple(steps.steps)
 
 
@@ -189,7 +205,8 @@ nav button:focus-visible { outline: 2px solid var(--accent); }
 main { padding: 12px 20px 40px; }
 .step h2 { margin: 6px 0; font-size: 18px; }
 .step p { margin: 4px 0 12px; max-width: 70em; }
-.step figure { margin: 0 0 14px; overflow-x: auto; }
+.step h2 a { color: var(--muted); text-decoration: none; margin-left: 6px; font-size: 15px; }
+.step figure { margin: 0 0 14px; }
 .fault { border: 2px solid var(--bad); border-radius: 8px; padding: 8px 12px; margin: 8px 0 14px; }
 .fault strong { color: var(--bad); }
 .fault code { font-size: 14px; }
@@ -204,31 +221,62 @@ _SCRIPT: Final = """
     first: document.getElementById("first"), prev: document.getElementById("prev"),
     next: document.getElementById("next"), last: document.getElementById("last")
   };
+  var pictures = null;
   var current = 0;
+  function draw(step) {
+    Array.prototype.forEach.call(step.querySelectorAll("figure[data-picture]"), function (f) {
+      if (!f.firstChild) { f.innerHTML = pictures[Number(f.dataset.picture)]; }
+    });
+  }
   function show(index) {
     current = Math.max(0, Math.min(steps.length - 1, index));
     steps.forEach(function (step, i) { step.hidden = i !== current; });
+    draw(steps[current]);
     counter.textContent = "Step " + (current + 1) + " of " + steps.length;
     document.body.dataset.step = String(current);
     buttons.first.disabled = buttons.prev.disabled = current === 0;
     buttons.next.disabled = buttons.last.disabled = current === steps.length - 1;
-  }
-  buttons.first.addEventListener("click", function () { show(0); });
-  buttons.prev.addEventListener("click", function () { show(current - 1); });
-  buttons.next.addEventListener("click", function () { show(current + 1); });
-  buttons.last.addEventListener("click", function () { show(steps.length - 1); });
-  var fault = document.getElementById("to-fault");
-  if (fault) { fault.addEventListener("click", function () { show(steps.length - 1); }); }
-  document.addEventListener("keydown", function (event) {
-    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
-    var moves = { ArrowRight: current + 1, ArrowLeft: current - 1, Home: 0,
-                  End: steps.length - 1 };
-    if (Object.prototype.hasOwnProperty.call(moves, event.key)) {
-      event.preventDefault();
-      show(moves[event.key]);
+    var address = "#" + steps[current].id;
+    if (location.hash !== address) {
+      try { history.replaceState(null, "", address); } catch (error) { location.replace(address); }
     }
-  });
-  show(0);
+  }
+  function fromAddress() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    for (var i = 0; i < steps.length; i += 1) { if (steps[i].id === id) { return i; } }
+    return null;
+  }
+  function start() {
+    buttons.first.addEventListener("click", function () { show(0); });
+    buttons.prev.addEventListener("click", function () { show(current - 1); });
+    buttons.next.addEventListener("click", function () { show(current + 1); });
+    buttons.last.addEventListener("click", function () { show(steps.length - 1); });
+    var fault = document.getElementById("to-fault");
+    if (fault) { fault.addEventListener("click", function () { show(steps.length - 1); }); }
+    document.addEventListener("keydown", function (event) {
+      if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+      var moves = { ArrowRight: current + 1, ArrowLeft: current - 1, Home: 0,
+                    End: steps.length - 1 };
+      if (Object.prototype.hasOwnProperty.call(moves, event.key)) {
+        event.preventDefault();
+        show(moves[event.key]);
+      }
+    });
+    window.addEventListener("hashchange", function () {
+      var index = fromAddress();
+      if (index !== null && index !== current) { show(index); }
+    });
+    var linked = fromAddress();
+    show(linked === null ? 0 : linked);
+    document.body.dataset.ready = "true";
+  }
+  // The pictures travel as one gzip-compressed JSON list (base64): many steps share most of
+  // their drawing, so the page stays small; each is drawn the first time its step is shown.
+  var packed = atob(document.getElementById("pictures").textContent.trim());
+  var bytes = new Uint8Array(packed.length);
+  for (var i = 0; i < packed.length; i += 1) { bytes[i] = packed.charCodeAt(i); }
+  var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  new Response(stream).json().then(function (list) { pictures = list; start(); });
 })();
 """
 
@@ -245,13 +293,15 @@ def _config_text(record: GameRecord) -> str:
     return ", ".join(parts)
 
 
-def _step_html(index: int, step: Step) -> str:
+def _step_html(index: int, step: Step, pictures: Sequence[int]) -> str:
+    """A step's section; its figures name their pictures by their place in the page's list."""
     round_attr = "" if step.round is None else f' data-round="{step.round}"'
     hidden = "" if index == 0 else " hidden"
+    anchor = step.anchor or f"step-{index + 1}"
     parts = [
-        f'<section class="step {_esc(step.kind)}" id="step-{index}" '
+        f'<section class="step {_esc(step.kind)}" id="{_esc(anchor)}" '
         f'data-kind="{_esc(step.kind)}"{round_attr}{hidden}>',
-        f"<h2>{_esc(step.title)}</h2>",
+        f'<h2>{_esc(step.title)}<a href="#{_esc(anchor)}" title="a link to this step">#</a></h2>',
     ]
     if step.kind == "broken":
         parts.append(
@@ -261,9 +311,22 @@ def _step_html(index: int, step: Step) -> str:
         )
     else:
         parts.append(f"<p>{_esc(step.caption)}</p>")
-    parts += [f"<figure>{picture}</figure>" for picture in step.pictures]
+    parts += [f'<figure data-picture="{number}"></figure>' for number in pictures]
     parts.append("</section>")
     return "".join(parts)
+
+
+def pack_pictures(pictures: Sequence[str]) -> str:
+    """The pictures of a page as the page carries them: a JSON list, gzip-compressed, base64."""
+    text = json.dumps(list(pictures), separators=(",", ":"), ensure_ascii=True)
+    return base64.b64encode(gzip.compress(text.encode("ascii"), 9, mtime=0)).decode("ascii")
+
+
+def unpack_pictures(packed: str) -> list[str]:
+    """The pictures ``pack_pictures`` packed (what the page's script reads)."""
+    value = json.loads(gzip.decompress(base64.b64decode(packed)))
+    assert isinstance(value, list) and all(isinstance(item, str) for item in value)
+    return value
 
 
 @frozen
@@ -304,7 +367,12 @@ def _page(report: ValidationReport, record: GameRecord, steps: tuple[Step, ...],
                    f"({_esc(fault.path)}): {_esc(fault.message)}</p>")
         jump = '<button type="button" id="to-fault">Go to the broken step</button>'
     title = f"{source}: replay"
-    body = "".join(_step_html(index, step) for index, step in enumerate(steps))
+    pictures: dict[str, int] = {}  # each distinct picture once
+    sections = []
+    for index, step in enumerate(steps):
+        numbers = [pictures.setdefault(picture, len(pictures)) for picture in step.pictures]
+        sections.append(_step_html(index, step, numbers))
+    body = "".join(sections)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
@@ -323,5 +391,7 @@ def _page(report: ValidationReport, record: GameRecord, steps: tuple[Step, ...],
         '<button type="button" id="last" aria-label="last step">Last »</button>'
         f'<output id="counter">Step 1 of {len(steps)}</output>{jump}'
         '<span class="keys">Keys: ← → Home End</span></nav>'
-        f"<main>{body}</main><script>{_SCRIPT}</script></body></html>\n"
+        f"<main>{body}</main>"
+        f'<script type="application/octet-stream" id="pictures">{pack_pictures(list(pictures))}'
+        f"</script><script>{_SCRIPT}</script></body></html>\n"
     )

@@ -1,0 +1,135 @@
+// The page "Play a game": the library runs in Pyodide; this script only draws what
+// play/session.py answers and sends it the reader's clicks. No rule is decided here.
+(function () {
+  "use strict";
+  var root = document.getElementById("bottleimp-play");
+  if (!root || typeof loadPyodide !== "function") { return; }
+  var $ = function (id) { return document.getElementById(id); };
+  var form = $("play-options"), start = $("play-start"), status = $("play-status");
+  var links = JSON.parse($("play-rule-links").textContent || "{}");
+  var assets = new URL("../assets/", document.baseURI).href;
+  var session = null, record = null;
+
+  function say(text) { status.textContent = text; }
+
+  function options() {
+    var data = new FormData(form), words = ["--players", data.get("players")];
+    if (data.get("edition")) { words.push("--edition", data.get("edition")); }
+    if (data.get("bottles") === "2") { words.push("--bottles", "2"); }
+    if (data.get("teams")) { words.push("--teams"); }
+    if (data.get("length")) { words = words.concat(String(data.get("length")).split(" ")); }
+    words.push("--bot", data.get("bot"), "--seed", String(data.get("seed") || "7"));
+    return words;
+  }
+
+  function refusal(refused) {
+    var box = $("play-refused");
+    box.hidden = !refused;
+    box.textContent = "";
+    if (!refused) { return; }
+    var link = links[refused.rule];
+    box.appendChild(document.createTextNode("Refused by rule "));
+    var code = document.createElement("code");
+    code.className = "rule";
+    code.textContent = refused.rule;
+    if (link) {
+      var a = document.createElement("a");
+      a.href = link.href;
+      a.title = link.title;
+      a.appendChild(code);
+      box.appendChild(a);
+    } else {
+      box.appendChild(code);
+    }
+    box.appendChild(document.createTextNode(": " + refused.message + "."));
+    if (link) {
+      box.appendChild(document.createTextNode(" "));
+      var more = document.createElement("a");
+      more.href = link.href;
+      more.className = "rule-page";
+      more.textContent = "Read the rule (" + link.title + ")";
+      box.appendChild(more);
+    }
+  }
+
+  function draw(answer) {
+    var shown = JSON.parse(answer);
+    if (shown.error) { say(shown.error); return; }
+    refusal(shown.refused);
+    $("play-prompt").textContent = "Round " + shown.round + ". " + shown.prompt;
+    var hand = $("play-hand");
+    hand.textContent = "";
+    shown.cards.forEach(function (card) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "play-card" + (card.legal ? " legal" : "");
+      button.dataset.rank = card.rank;
+      button.dataset.row = card.row;
+      button.setAttribute("aria-label", card.label + (card.legal ? " (you may play it)" : ""));
+      button.innerHTML = card.svg;
+      button.addEventListener("click", function () { draw(session.choose(card.rank)); });
+      hand.appendChild(button);
+    });
+    $("play-table").innerHTML = shown.table;
+    $("play-story").textContent = shown.story.join("\n");
+    $("play-next-round").hidden = !shown.deal_next;
+    var download = $("play-download");
+    if (record) { URL.revokeObjectURL(record); record = null; }
+    download.hidden = !shown.over;
+    if (shown.over) {
+      record = URL.createObjectURL(new Blob([session.record()], { type: "application/json" }));
+      download.href = record;
+    }
+    root.dataset.phase = shown.over ? "over" : shown.phase;
+    say(shown.over ? "The game is over: totals " + shown.totals.join(", ") + "."
+                   : "Totals so far: " + shown.totals.join(", ") + ".");
+  }
+
+  async function load() {
+    var pyodide = await loadPyodide({ indexURL: assets + "pyodide/" });
+    var wheels = await (await fetch(assets + "play/wheels.json")).json();
+    var paths = [];
+    for (var i = 0; i < wheels.length; i += 1) {
+      var bytes = await (await fetch(assets + "play/wheels/" + wheels[i])).arrayBuffer();
+      var path = "/tmp/" + wheels[i];
+      pyodide.FS.writeFile(path, new Uint8Array(bytes));
+      paths.push(path);
+    }
+    var source = await (await fetch(new URL("session.py", document.baseURI).href)).text();
+    pyodide.FS.writeFile("/home/pyodide/bottleimp_play_session.py", source);
+    pyodide.globals.set("wheel_paths", pyodide.toPy(paths));
+    pyodide.runPython(
+      "import site, sys, zipfile, importlib\n" +
+      "for path in wheel_paths:\n" +
+      "    zipfile.ZipFile(path).extractall(site.getsitepackages()[0])\n" +
+      "sys.path.insert(0, '/home/pyodide')\n" +
+      "importlib.invalidate_caches()\n");
+    var module = pyodide.pyimport("bottleimp_play_session");
+    session = module.session;
+    var bots = JSON.parse(module.bot_names());
+    var select = form.elements.bot;
+    bots.forEach(function (name) {
+      var option = document.createElement("option");
+      option.value = option.textContent = name;
+      option.selected = name === "heuristic";
+      select.appendChild(option);
+    });
+    start.disabled = false;
+    start.textContent = "Start a game";
+    root.dataset.ready = "true";
+    say("Ready: choose the variant and start a game.");
+  }
+
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    if (!session) { return; }
+    var words = options();
+    $("play-command").textContent = "bottleimp simulate " + words.join(" ");
+    draw(session.start(JSON.stringify(words)));
+  });
+  $("play-next-round").addEventListener("click", function () { draw(session.next_round()); });
+  load().catch(function (error) {
+    say("Python could not start in this browser: " + error);
+    console.error(error);
+  });
+})();
