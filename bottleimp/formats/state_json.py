@@ -133,12 +133,6 @@ def state_from_json(value: JSON) -> GameState:
     rounds = expect_list(obj["rounds"], "$.rounds")
     if not rounds:
         raise RecordError("$.rounds", "a state has at least one round")
-    # Any seat may deal the first round (rule FIRST-DEALER): the game starts with that dealer.
-    first = expect_object(rounds[0], "$.rounds[0]").get("dealer")
-    dealer = expect_int(first, "$.rounds[0].dealer")
-    if not 0 <= dealer < config.players:
-        raise RecordError("$.rounds[0].dealer", f"there is no seat {dealer}", "FIRST-DEALER")
-    state = new_game(config, seed, first_dealer=dealer)
     for index, round_value in enumerate(rounds):
         path = child("$.rounds", index)
         round_obj = expect_object(round_value, path)

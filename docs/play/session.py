@@ -14,7 +14,6 @@ browser plays one through the page.
 
 from __future__ import annotations
 
-import argparse
 import json
 from typing import Any
 
@@ -29,11 +28,11 @@ from bottleimp import (
     view,
 )
 from bottleimp.actions import Action, Destination, Give, Play, StartRound
-from bottleimp.bots import make_bot
+from bottleimp.bots import BOTS, make_bot
 from bottleimp.cards import Card, format_rank
 from bottleimp.cli import build_parser
 from bottleimp.cli.narrate import Narrator, PlainRenderer
-from bottleimp.cli.simulate import config_from_args
+from bottleimp.cli.arguments import config_from_args
 from bottleimp.errors import BottleImpError
 from bottleimp.formats.records import record_from_state, record_to_json
 from bottleimp.pictures import card_svg, round_svg
@@ -51,12 +50,8 @@ PROMPTS = {
 
 
 def bot_names() -> str:
-    """The bots ``bottleimp simulate --bot`` offers, as a JSON list."""
-    commands = next(action for action in build_parser()._actions
-                    if isinstance(action, argparse._SubParsersAction))
-    simulate = commands.choices["simulate"]
-    return json.dumps([str(name) for action in simulate._actions if action.dest == "bot"
-                       for name in action.choices or ()])
+    """The bots the library offers (``bottleimp.bots.BOTS``), as a JSON list."""
+    return json.dumps(list(BOTS))
 
 
 class Session:
