@@ -105,7 +105,11 @@ def attrs_wheel() -> Path:
 def bottleimp_wheel(folder: Path) -> Path:
     """A wheel of this checkout's ``bottleimp``, built into ``folder``."""
     # Built with the setuptools installed here when there is one (quicker, and offline).
-    isolation = [] if importlib.util.find_spec("setuptools") is None else ["--no-build-isolation"]
+    # An old setuptools without the ``wheel`` package cannot build a wheel: then pip isolates.
+    can_build_here = importlib.util.find_spec("setuptools") is not None and (
+        importlib.util.find_spec("wheel") is not None
+        or importlib.util.find_spec("setuptools.command.bdist_wheel") is not None)
+    isolation = ["--no-build-isolation"] if can_build_here else []
     _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", *isolation,
           "--wheel-dir", str(folder), str(REPO)], folder)
     (wheel,) = folder.glob("bottleimp-*.whl")

@@ -6,7 +6,6 @@ leave the list with a test of its own."""
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import importlib
 from collections.abc import Iterator
@@ -45,7 +44,8 @@ def mutated(mutant: Any) -> Iterator[None]:
     module: ModuleType = importlib.import_module(
         "bottleimp.rules." + mutant.path.rsplit("/", 1)[-1].removesuffix(".py"))
     saved = dict(vars(module))
-    rule_functions = copy.copy(registry.RULE_FUNCTIONS)
+    # The lists too: executing the mutant appends its functions to the registry's lists.
+    rule_functions = {rule_id: list(functions) for rule_id, functions in registry.RULE_FUNCTIONS.items()}
     rule_ids = dict(registry.RULE_IDS)
     namespace: dict[str, Any] = {"__name__": module.__name__, "__package__": "bottleimp.rules"}
     exec(compile(mutant.source, mutant.path, "exec"), namespace)
