@@ -30,8 +30,8 @@ plants a bug found in other implementations, to show the harness catching it:
   asked, it ignores the dealer it is told).
 - ``renamed-colours``: its deck data call yellow "blue" and blue "yellow" everywhere (a
   consistent renaming: play cannot show it; a declared deck shows it as a note).
-- ``flaky-scores``: one ``scores`` answer in two, at random (not seeded), gives seat 0 one coin
-  more: a peer that answers the same requests differently.
+- ``flaky-scores``: one ``scores`` answer in two, at random (not seeded), gives seat 0 a random
+  1 to 1,000 coins more: a peer that answers the same requests differently.
 - ``keep-winning-card``: in the ``trick`` conformance case the winner keeps the winning card in
   its pile as well (an engine that answers ``winner_takes`` otherwise, with the same scores).
 
@@ -771,7 +771,8 @@ class Peer:
             raise Refused("ROUND-END", "the round is not over")
         scores = list(round_.scores)
         if "flaky-scores" in self.bugs and random.SystemRandom().random() < 0.5:
-            scores[0] += 1  # not seeded: the same game can answer otherwise
+            # Not seeded, and a random amount: the same game almost never answers the same way.
+            scores[0] += random.SystemRandom().randint(1, 1000)
         return {"ok": True, "scores": scores}
 
 
