@@ -164,7 +164,7 @@ class SingleSeatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
             info["winners"] = winners(state) if state.is_over else ()
         return seen["observation"], terminated, info
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:  # type: ignore[override, unused-ignore]
         """The whole table as text (``render_mode="ansi"``)."""
         return self._raw.render()
 
