@@ -14,7 +14,7 @@ from attrs import frozen
 
 from .actions import Destination, Give, Play
 from .arguments import expect_seat, expect_state
-from .cards import Card
+from .cards import Card, Colour
 from .config import Config
 from .rules.registry import rule
 from .state import Bottle, GameState, Phase, TrickResult
@@ -134,6 +134,23 @@ def view(state: GameState, seat: int) -> SeatView:
         totals=state.totals,
         received=() if state.phase is Phase.SETUP else _received(state.config, round_.setup, seat),
     )
+
+
+def shown_voids(config: Config, plays: tuple[Play, ...], seat: int) -> dict[int, set[Colour]]:
+    """The colours each seat but ``seat`` has shown it lacks this round, by not following the led
+    colour (rule ``FOLLOW-SUIT``): what any seat may infer from the plays. Empty in Devil's Eye,
+    where a hidden card may always be played and so a miss shows nothing."""
+    voids: dict[int, set[Colour]] = {}
+    if config.devils_eye:
+        return voids
+    size = config.trick_size
+    for start in range(0, len(plays), size):
+        trick = plays[start : start + size]
+        led = trick[0].card.colour
+        for play in trick[1:]:
+            if play.card.colour is not led and play.seat != seat:
+                voids.setdefault(play.seat, set()).add(led)
+    return voids
 
 
 @lru_cache(maxsize=1024)

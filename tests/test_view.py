@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from bottleimp import Config, GameState, Phase, apply, legal_actions, new_game
-from bottleimp.view import view
+from bottleimp import Config, GameState, Phase, Play, apply, legal_actions, new_game
+from bottleimp.view import shown_voids, view
 from games import VARIANTS
 from helpers import position, ranks_of
 from invariants import visible_cards
@@ -180,3 +180,39 @@ def test_a_view_of_cards_no_state_has_dealt_knows_its_legal_actions() -> None:
         assert all(getattr(a, "card").coins == 97 for a in legal_actions(fresh))
         seen_phases.add(state.phase)
         state = apply(state, rng.choice(legal_actions(state)))
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_shown_voids_are_colours_the_seat_lacked_when_it_missed_them_follow_suit(name: str) -> None:
+    """FOLLOW-SUIT: a seat that did not follow the led colour held none of it then, so every void
+    ``shown_voids`` infers is true of the hand at that moment, and each is inferred as it happens."""
+    config = VARIANTS[name]
+    rng = random.Random(name)
+    state = new_game(config, seed=7)
+    seen_misses = 0
+    while not state.is_over and state.round.index == 0:
+        if state.phase is Phase.PLAY:
+            seat = state.to_act
+            assert seat is not None
+            hand = state.round.hands[seat]
+            before = shown_voids(config, state.round.plays, (seat + 1) % config.players)
+            action = rng.choice(legal_actions(state))
+            assert isinstance(action, Play)
+            after_state = apply(state, action)
+            after = shown_voids(config, after_state.round.plays, (seat + 1) % config.players)
+            trick_plays = len(state.round.plays) % config.trick_size
+            led = state.round.plays[-trick_plays].card.colour if trick_plays else None
+            missed = led is not None and action.card.colour is not led and not config.devils_eye
+            if missed:
+                seen_misses += 1
+                assert all(card.colour is not led for card in hand)
+                assert led in after[seat]
+            else:
+                assert after.get(seat, set()) == before.get(seat, set())
+            state = after_state
+        else:
+            state = apply(state, rng.choice(legal_actions(state)))
+    if config.devils_eye:
+        assert shown_voids(config, state.round.plays, 0) == {}
+    else:
+        assert seen_misses > 0, "no seat missed the led colour: the check saw nothing"

@@ -32,7 +32,7 @@ from ..actions import Action, Give, Play
 from ..cards import Card, Colour
 from ..engine import apply, new_game, with_deal
 from ..state import GameState, Phase
-from ..view import view
+from ..view import shown_voids, view
 
 __all__ = ["resample", "unseen_cards"]
 
@@ -45,27 +45,10 @@ def unseen_cards(state: GameState, seat: int) -> tuple[Card, ...]:
     return tuple(card for card in state.config.cards if card not in seen)
 
 
-def _voids(state: GameState, seat: int) -> dict[int, set[Colour]]:
-    """The colours each other seat has shown it lacks by not following them this round."""
-    config = state.config
-    voids: dict[int, set[Colour]] = defaultdict(set)
-    if config.devils_eye:  # a hidden card may always be played: nothing shows a void
-        return voids
-    plays = state.round.plays
-    size = config.trick_size
-    for start in range(0, len(plays), size):
-        trick = plays[start : start + size]
-        led = trick[0].card.colour
-        for play in trick[1:]:
-            if play.card.colour is not led and play.seat != seat:
-                voids[play.seat].add(led)
-    return voids
-
-
 def _permutation(
     state: GameState, seat: int, unseen: tuple[Card, ...], rng: random.Random
 ) -> dict[Card, Card]:
-    voids = _voids(state, seat)
+    voids = shown_voids(state.config, state.round.plays, seat)
     holder = {card: s for s, hand in enumerate(state.round.hands) for card in hand}
 
     def allowed(original: Card, new: Card) -> bool:

@@ -23,29 +23,12 @@ from ..cards import Card, Colour, rank_key
 from ..errors import IllegalActionError
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase, RoundState
-from ..view import SeatView
+from ..view import SeatView, shown_voids
 
 __all__ = ["sample_world"]
 
 _TRIES = 50
 """Random draws tried before the constrained hands are filled first."""
-
-
-def _voids(view: SeatView) -> dict[int, set[Colour]]:
-    """The colours each other seat has shown it lacks this round (none in Devil's Eye, where a
-    hidden card may always be played)."""
-    voids: dict[int, set[Colour]] = defaultdict(set)
-    if view.config.devils_eye:
-        return voids
-    size = view.config.trick_size
-    plays = view.plays
-    for start in range(0, len(plays), size):
-        trick = plays[start : start + size]
-        led = trick[0].card.colour
-        for play in trick[1:]:
-            if play.card.colour is not led and play.seat != view.seat:
-                voids[play.seat].add(led)
-    return voids
 
 
 def _deal(
@@ -174,7 +157,7 @@ def _play_world(view: SeatView, rng: random.Random) -> GameState:
     others = [other for other in range(config.players) if other != seat]
     places = [(other, view.hand_sizes[other] - len(known[other])) for other in others]
     places.append((-1, view.devils_trick_size - len(discards)))
-    dealt = _deal(places, pool, _voids(view), rng)
+    dealt = _deal(places, pool, shown_voids(view.config, view.plays, view.seat), rng)
     hands = tuple(
         view.hand if other == seat else _sorted(known[other] + dealt[other])
         for other in range(config.players)
