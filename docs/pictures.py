@@ -20,9 +20,8 @@ doctest expects) or an expression that does not give an SVG fails the build.
 from __future__ import annotations
 
 import contextlib
-import doctest
 import html
-import io
+import importlib.util
 import os
 import re
 import shutil
@@ -36,6 +35,19 @@ import bottleimp
 import bottleimp.pictures
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def _load_runner() -> Any:
+    """``docs/live/examples.py``: how a page's blocks run (a file the browser loads, too)."""
+    spec = importlib.util.spec_from_file_location(
+        "bottleimp_docs_live_examples", Path(__file__).with_name("live") / "examples.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+examples = _load_runner()
 
 PICTURE = re.compile(r"^<!-- picture: (?P<body>.+?) -->$", re.MULTILINE)
 EXAMPLE = re.compile(r"^<!-- example: (?P<name>[A-Za-z0-9_-]+) -->$")
@@ -88,23 +100,17 @@ def python_blocks(markdown: str) -> list[Block]:
 
 
 def _run(block: Block, namespace: dict[str, Any], where: str) -> None:
-    """Run a block as the test suite does: a doctest's examples one by one, else the code."""
+    """Run a block as the test suite does (``docs/live/examples.py``, which the pages' Run
+    buttons use too): a doctest's examples one by one, else the code."""
     if block.skipped:
         return
-    output = io.StringIO()
-    with contextlib.redirect_stdout(output):
-        if not block.source.lstrip().startswith(">>>"):
-            exec(compile(block.source, where, "exec"), namespace)
-            return
-        for example in doctest.DocTestParser().get_examples(block.source, where):
-            try:
-                exec(compile(example.source, where, "exec"), namespace)
-            except Exception as error:
-                if example.exc_msg is None:
-                    raise PluginError(
-                        f"{where}: an example failed while drawing a picture: "
-                        f"{example.source.strip()!r}: {error!r}"
-                    ) from error
+    result = examples.run_block(block.source, namespace, where)
+    for item in result["items"]:
+        if item["error"] is not None and item["matches"] is not True:
+            raise PluginError(
+                f"{where}: an example failed while drawing a picture: "
+                f"{item['source'].strip()!r}: {item['error']['line']}"
+            )
 
 
 def _base_namespace() -> dict[str, Any]:

@@ -128,6 +128,21 @@ def test_a_page_s_examples_share_one_namespace_replayed_when_an_earlier_one_chan
         os.chdir(previous)
 
 
+def test_the_build_draws_pictures_with_the_same_runner_and_stops_at_a_failing_example() -> None:
+    from mkdocs.exceptions import PluginError
+
+    pictures = hooks.pictures
+    assert pictures.examples.run_block is not None  # docs/pictures.py runs blocks with it
+    expected = ("<!-- example: a -->\n```python\n>>> from bottleimp import CLASSIC\n"
+                ">>> CLASSIC[99]\nTraceback (most recent call last):\n...\n"
+                "IndexError: tuple index out of range\n```\n")
+    drawn = pictures.pictures(expected + "<!-- picture: a | card_svg(CLASSIC[3]) -->\n", "t.md")
+    assert 'data-rank="4"' in drawn[0]
+    with pytest.raises(PluginError, match=r"example failed .*'CLASSIC\[99\]'.*IndexError"):
+        pictures.pictures(expected.replace("Traceback", "oops").replace("IndexError:", "x")
+                          + "<!-- picture: a | card_svg(CLASSIC[3]) -->\n", "t.md")
+
+
 # -- which pages get the buttons ----------------------------------------------------------------
 
 MARKED = """\
