@@ -50,6 +50,7 @@ def _run(*blocks: str | tuple[str, str]) -> list[dict[str, Any]]:
         ]))
     finally:
         os.chdir(previous)
+        page.close()
 
 
 # -- the runner, in CPython ---------------------------------------------------------------------
@@ -124,8 +125,12 @@ def test_a_page_s_examples_share_one_namespace_replayed_when_an_earlier_one_chan
         after = page.run_up_to([edited, second])
         assert [result["index"] for result in after] == [0, 1]
         assert after[1]["items"][-1]["output"] == "11\n" and not after[1]["ok"]
+        directory = page.directory
+        assert directory is not None and Path(directory).samefile(os.getcwd())
     finally:
         os.chdir(previous)
+        page.close()
+    assert not Path(directory).exists()
 
 
 def test_the_build_draws_pictures_with_the_same_runner_and_stops_at_a_failing_example() -> None:
@@ -199,6 +204,7 @@ for page in json.loads(sys.stdin.read()):
               if not block.skipped]
     runner = examples.Page()
     results = runner.run_up_to([{"text": block.source, "mode": ""} for block in blocks])
+    runner.close()
     answer[page] = [(result["index"] + 1, [item["error"]["line"] for item in result["items"]
                                            if item["error"]][:1]) for result in results
                     if not result["ok"]]

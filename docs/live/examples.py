@@ -21,6 +21,7 @@ import doctest
 import io
 import json
 import os
+import shutil
 import sys
 import tempfile
 import traceback
@@ -164,11 +165,19 @@ class Page:
         self.directory: str | None = None
 
     def reset(self) -> None:
-        """A fresh namespace in a fresh working directory, as each page gets in the tests."""
+        """A fresh namespace in a fresh working directory, as each page gets in the tests (the
+        previous directory is removed)."""
+        self.close()
         self.ran = []
         self.namespace = {"__name__": "__docs__"}
         self.directory = tempfile.mkdtemp(prefix="bottleimp-example-")
         os.chdir(self.directory)
+
+    def close(self) -> None:
+        """Remove the working directory of the examples run so far, if any."""
+        if self.directory is not None:
+            shutil.rmtree(self.directory, ignore_errors=True)
+            self.directory = None
 
     def run_up_to(self, blocks: list[dict[str, str]]) -> list[dict[str, Any]]:
         """Run the last of ``blocks`` (a page's blocks in order as the reader sees them now,
