@@ -26,10 +26,6 @@ from helpers import load_module
 
 pytest.importorskip("mkdocs", reason="the docs extra (mkdocs) is not installed")
 
-# The browser test shares the built site with tests/test_docs_site.py (conftest.py's `site`):
-# one worker builds it once for both files.
-pytestmark = pytest.mark.xdist_group("docs-site")
-
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
 RUNNER = DOCS / "live" / "examples.py"
@@ -99,6 +95,11 @@ def test_an_edited_doctest_runs_as_a_console_and_a_script_shows_its_last_value()
     assert not script["doctest"] and [item["output"] for item in script["items"]] == ["1\n2\n40\n"]
     (broken,) = _run(("x = (", "console"))
     assert broken["items"][0]["error"]["line"].startswith("SyntaxError")
+    for mode in ("console", "script"):  # what only the compiler refuses; leaving Python
+        (refused,) = _run(("return 1\nraise SystemExit(3)", mode))
+        assert refused["items"][0]["error"]["line"] == "SyntaxError: 'return' outside function"
+        (left,) = _run(("x = 1\nraise SystemExit(3)", mode))
+        assert left["items"][-1]["error"]["line"] == "SystemExit: 3" and not left["ok"]
 
 
 def test_a_picture_that_an_example_returns_is_shown_not_its_markup() -> None:
@@ -298,6 +299,9 @@ def _lines(text: str) -> list[str]:
     return [line.rstrip() for line in text.strip().splitlines() if not line.startswith(">>> #")]
 
 
+# The browser test shares the built site with tests/test_docs_site.py (conftest.py's `site`):
+# in one xdist group, one worker builds it once for both files.
+@pytest.mark.xdist_group("docs-site")
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
 def test_a_reader_runs_and_edits_the_examples_of_the_tricks_page_in_the_browser(
         site: Path) -> None:

@@ -66,7 +66,7 @@ def _statement(source: str, code: Any, namespace: dict[str, Any]) -> dict[str, A
     try:
         with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
             exec(code, namespace)
-    except Exception as raised:  # the reader's code: any error is shown, never raised
+    except (Exception, SystemExit) as raised:  # the reader's code: shown, never raised
         error = _error(raised)
     finally:
         sys.displayhook = previous_hook
@@ -115,7 +115,12 @@ def _script(text: str, namespace: dict[str, Any], where: str) -> list[dict[str, 
                  "matches": None}]
     last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
     body = ast.Module(body=tree.body[:-1] if last else tree.body, type_ignores=[])
-    item = _statement("", compile(body, where, "exec"), namespace)
+    try:  # ast.parse lets through what only the compiler refuses ('return' outside a function)
+        code = compile(body, where, "exec")
+    except SyntaxError as error:
+        return [{"source": "", "output": "", "error": _error(error), "svg": None,
+                 "matches": None}]
+    item = _statement("", code, namespace)
     if last is not None and item["error"] is None:
         shown = _statement("", compile(ast.Interactive(body=[last]), where, "single"), namespace)
         item["output"] += shown["output"]
@@ -136,7 +141,12 @@ def _console(text: str, namespace: dict[str, Any], where: str) -> list[dict[str,
     for statement in tree.body:
         first = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", []))])
         source = "\n".join(lines[first - 1:statement.end_lineno]) + "\n"
-        code = compile(ast.Interactive(body=[statement]), where, "single")
+        try:
+            code = compile(ast.Interactive(body=[statement]), where, "single")
+        except SyntaxError as error:
+            items.append({"source": source, "output": "", "error": _error(error), "svg": None,
+                          "matches": None})
+            continue
         items.append(_statement(source, code, namespace))
     return items
 
