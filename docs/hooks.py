@@ -380,13 +380,14 @@ NOT_LIVE = {
 """Pages whose examples cannot run in the browser (Pyodide with ``bottleimp`` and ``attrs``
 only), and why; ``tests/test_live_examples.py`` checks both this list and every other page."""
 
-LIVE_FENCE = re.compile(r"^(?P<head>[ \t]*```(?:python|pycon))[ \t]*$")
+LIVE_FENCE = re.compile(r"^(?P<head>[ \t]*```(?:python|pycon|console))[ \t]*$")
 
 
 def live_examples(markdown: str, src: str) -> str:
-    """Mark each example that the tests run (every ```python block not after ``<!-- skip:
-    next -->``, shown as ``pycon`` when it is a doctest) with the class ``live-example``, which
-    ``docs/live/live.js`` gives a Run and an Edit button; pages in ``NOT_LIVE`` are left alone."""
+    """Mark each example that the tests run (every ```python block, shown as ``pycon`` when
+    it is a doctest, and every ```console block, not after ``<!-- skip: next -->``) with the
+    class ``live-example``, which ``docs/live/live.js`` gives a Run and an Edit button; pages in
+    ``NOT_LIVE`` are left alone."""
     if src in NOT_LIVE:
         return markdown
     lines, skip, in_fence = [], False, False

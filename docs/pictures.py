@@ -57,16 +57,19 @@ NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 class Block:
-    """A python block of a page: its name (or ``None``), its source, and whether it is skipped."""
+    """A python block of a page (or another kind): its name (or ``None``), its source, whether
+    it is skipped, its kind (``python``, ``console``)."""
 
-    def __init__(self, name: str | None, source: str, skipped: bool) -> None:
+    def __init__(self, name: str | None, source: str, skipped: bool, kind: str = "python") -> None:
         self.name = name
         self.source = source
         self.skipped = skipped
+        self.kind = kind
 
 
-def python_blocks(markdown: str) -> list[Block]:
-    """The ```` ```python ```` blocks of a page in order, dedented, with their names."""
+def python_blocks(markdown: str, kinds: tuple[str, ...] = ("python",)) -> list[Block]:
+    """The ```` ```python ```` blocks of a page (or the blocks of ``kinds``) in order, dedented,
+    with their names."""
     lines = markdown.splitlines()
     blocks: list[Block] = []
     name: str | None = None
@@ -91,8 +94,8 @@ def python_blocks(markdown: str) -> list[Block]:
                 text = lines[index]
                 body.append(text[len(indent):] if text.startswith(indent) else text.lstrip())
                 index += 1
-            if opening["info"] == "python":
-                blocks.append(Block(name, "\n".join(body) + "\n", skip))
+            if opening["info"] in kinds:
+                blocks.append(Block(name, "\n".join(body) + "\n", skip, opening["info"]))
                 name = None
             skip = False
         index += 1

@@ -62,7 +62,7 @@ TRICK = """\
 
 def test_a_doctest_gives_each_output_and_compares_it_with_the_pages() -> None:
     (result,) = _run(TRICK)
-    assert result["ok"] and result["doctest"]
+    assert result["ok"] and result["mode"] == "doctest"
     last = result["items"][-1]
     assert (last["output"], last["matches"], last["want"]) == ("2\n", True, "2\n")
     assert all(item["matches"] is None for item in result["items"][:-1])
@@ -87,24 +87,43 @@ def test_an_illegal_action_shows_its_rule_and_an_expected_one_matches() -> None:
 
 def test_an_edited_doctest_runs_as_a_console_and_a_script_shows_its_last_value() -> None:
     console = "x = 20\nfor n in (1, 2):\n    print(n)\n\nx + 1\nx * 2\n"
-    (result,) = _run((console, "console"))
+    (result,) = _run((console, "statements"))
     assert [item["source"] for item in result["items"]] == [
         "x = 20\n", "for n in (1, 2):\n    print(n)\n", "x + 1\n", "x * 2\n"]
     assert [item["output"] for item in result["items"]] == ["", "1\n2\n", "21\n", "40\n"]
     (script,) = _run(console)
-    assert not script["doctest"] and [item["output"] for item in script["items"]] == ["1\n2\n40\n"]
-    (broken,) = _run(("x = (", "console"))
+    assert script["mode"] == "script" and [item["output"] for item in script["items"]] == ["1\n2\n40\n"]
+    (broken,) = _run(("x = (", "statements"))
     assert broken["items"][0]["error"]["line"].startswith("SyntaxError")
-    for mode in ("console", "script"):  # what only the compiler refuses; leaving Python
+    for mode in ("statements", "script"):  # what only the compiler refuses; leaving Python
         (refused,) = _run(("return 1\nraise SystemExit(3)", mode))
         assert refused["items"][0]["error"]["line"] == "SyntaxError: 'return' outside function"
         (left,) = _run(("x = 1\nraise SystemExit(3)", mode))
         assert left["items"][-1]["error"]["line"] == "SystemExit: 3" and not left["ok"]
 
 
+def test_a_console_block_runs_its_commands_in_the_page_s_directory() -> None:
+    shell = ("$ bottleimp validate missing.json; echo $?\n"
+             "missing.json: not a readable record: $: missing.json: no such file\n2\n")
+    (result,) = _run((shell, "shell"))
+    assert result["ok"] and result["items"][0]["matches"] is True
+    (wrong,) = _run((shell.replace("2\n", "0\n"), "shell"))
+    assert not wrong["ok"] and wrong["items"][0]["output"].endswith("2\n")
+    (typed,) = _run(("bottleimp perft --players 3 --depth 1\n$ ls\n", "commands"))
+    assert typed["items"][0]["output"] and typed["items"][0]["matches"] is None
+    assert typed["items"][1]["error"]["line"].startswith("ValueError: console examples run "
+                                                         "bottleimp commands only")
+    written, read = _run("open('record.json', 'w').write('[]')",
+                         ("$ bottleimp validate record.json; echo $?\n", "commands"))
+    assert "no such file" not in read["items"][0]["output"]
+    assert "record.json" in read["items"][0]["output"] and written["ok"]
+    (stray,) = _run(("output first\n$ bottleimp --help\n", "shell"))
+    assert "before any command" in stray["items"][0]["error"]["line"] and not stray["ok"]
+
+
 def test_a_picture_that_an_example_returns_is_shown_not_its_markup() -> None:
     (result,) = _run(("from bottleimp import CLASSIC\nfrom bottleimp.pictures import card_svg\n"
-                      "card_svg(CLASSIC[0])\ncard_svg(CLASSIC[0])[:20]\n", "console"))
+                      "card_svg(CLASSIC[0])\ncard_svg(CLASSIC[0])[:20]\n", "statements"))
     picture, cut = result["items"][2], result["items"][3]
     assert picture["svg"].startswith("<svg") and picture["output"] == ""
     assert cut["svg"] is None and cut["output"].startswith("'<svg")
@@ -184,27 +203,40 @@ def test_every_example_the_tests_run_gets_the_buttons_and_no_other_block() -> No
 
 
 GUARD = """
-import importlib.abc, json, sys
+import importlib.abc, json, os, subprocess, sys, threading
+import multiprocessing.process, concurrent.futures
 import examples, pictures
+# What Pyodide with the bottleimp and attrs wheels has: its standard library, less the modules
+# it ships as separate packages, and no processes or threads.
 ALLOWED = set(sys.stdlib_module_names) | {"bottleimp", "attr", "attrs"}
-OUT_OF_REACH = {"subprocess", "multiprocessing", "concurrent"}
+UNVENDORED = {"ssl", "_ssl", "sqlite3", "_sqlite3", "lzma", "_lzma", "_hashlib", "tkinter",
+              "_tkinter", "curses", "_curses", "readline"}
 class Browser(importlib.abc.MetaPathFinder):
-    # What Pyodide with the bottleimp and attrs wheels has: no other package, no processes.
     def find_spec(self, name, path, target=None):
         top = name.partition(".")[0]
-        if top not in ALLOWED or top in OUT_OF_REACH:
+        if top not in ALLOWED or top in UNVENDORED:
             raise ModuleNotFoundError(f"No module named {name!r} in the browser")
         return None
+def refused(*args, **kwargs):
+    raise OSError("no processes or threads in the browser")
+subprocess.Popen.__init__ = refused
+os.fork = refused
+threading.Thread.start = refused
+multiprocessing.process.BaseProcess.start = refused
+concurrent.futures.ProcessPoolExecutor.__init__ = refused
 for name in list(sys.modules):  # what the runner's own imports brought (mkdocs, click, ...)
-    if name.partition(".")[0] not in ALLOWED or name.partition(".")[0] in OUT_OF_REACH:
+    if name.partition(".")[0] not in ALLOWED or name.partition(".")[0] in UNVENDORED:
         del sys.modules[name]
 sys.meta_path.insert(0, Browser())
 answer = {}
 for page in json.loads(sys.stdin.read()):
-    blocks = [block for block in pictures.python_blocks(open(page, encoding="utf-8").read())
+    blocks = [block for block in pictures.python_blocks(open(page, encoding="utf-8").read(),
+                                                        ("python", "console"))
               if not block.skipped]
     runner = examples.Page()
-    results = runner.run_up_to([{"text": block.source, "mode": ""} for block in blocks])
+    results = runner.run_up_to([{"text": block.source,
+                                 "mode": "shell" if block.kind == "console" else ""}
+                                for block in blocks])
     runner.close()
     answer[page] = [(result["index"] + 1, [item["error"]["line"] for item in result["items"]
                                            if item["error"]][:1]) for result in results
@@ -214,10 +246,12 @@ print(json.dumps(answer))
 
 
 def test_every_page_with_buttons_runs_clean_with_what_the_browser_has() -> None:
-    """Each page's examples, in order in one namespace, in a process that can import only what
+    """Each page's examples (python and console blocks), in order in one namespace, in a
+    process that can import only what
     Pyodide with the two wheels holds: every page that gets the buttons runs clean; every page
     of ``NOT_LIVE`` fails (the list says why)."""
-    pages = [path for path in sorted(DOCS.rglob("*.md")) if "```python" in path.read_text("utf-8")]
+    pages = [path for path in sorted(DOCS.rglob("*.md"))
+             if "```python" in path.read_text("utf-8") or "```console" in path.read_text("utf-8")]
     # docs/pictures.py (which finds a page's blocks as the hook marks them) needs mkdocs; the
     # modules it brings are forgotten before the guard is in place.
     search = os.pathsep.join(map(str, (DOCS / "live", DOCS, REPO)))
@@ -309,7 +343,8 @@ def test_a_reader_runs_and_edits_the_examples_of_the_tricks_page_in_the_browser(
     first example, run unchanged, gives the page's output; edited (a card changed), it gives
     the new winner; the third example runs the two above it first and gives the page's output;
     edited into an illegal play, it shows the error with its rule and a link to the rule;
-    edited to return a picture, it draws it; nothing is loaded from elsewhere."""
+    edited to return a picture, it draws it; nothing is loaded from elsewhere. On the home page,
+    the console block's ``bottleimp simulate`` gives the page's story, and another seed another."""
     from browser import Chromium
 
     screenshots = load_module("bottleimp_screenshots_for_live", REPO / "scripts" / "screenshots.py")
@@ -364,4 +399,21 @@ def test_a_reader_runs_and_edits_the_examples_of_the_tricks_page_in_the_browser(
             "performance.getEntriesByType('resource').map(function(e){return e.name;})")
         assert loaded and all(name.startswith(base) for name in loaded), loaded
         assert any(name.endswith("pyodide.asm.wasm") for name in loaded)
+
+        # The home page's console block: the command line, run by the library in the page.
+        browser.events.clear()
+        browser.call("Page.navigate", url=base)
+        browser.wait_for("Page.loadEventFired")
+        shell = browser.evaluate("document.querySelector('.live-example.language-console')"
+                                 ".dataset.liveIndex")
+        simulated = _run_in_browser(browser, int(shell), 150)
+        print("home page, bottleimp simulate:", simulated["status"],
+              repr(simulated["transcript"][-120:]))
+        assert simulated["state"] == "ok" and simulated["status"] == "Ran: the output is the page's."
+        assert simulated["transcript"].endswith("Game over after 1 round. Seat 0 wins with 41.\n")
+        _edit(browser, int(shell), "bottleimp simulate --players 4 --rounds 1 --seed 4\n")
+        reseeded = _run_in_browser(browser, int(shell), 30)
+        print("home page, another seed:", repr(reseeded["transcript"][-60:]))
+        assert reseeded["state"] == "ok" and "Game over after 1 round." in reseeded["transcript"]
+        assert reseeded["transcript"] != simulated["transcript"]
         assert browser.errors == []

@@ -21,10 +21,12 @@ import doctest
 import io
 import json
 import os
+import shlex
 import shutil
 import sys
 import tempfile
 import traceback
+from collections.abc import Sequence
 from typing import Any
 
 OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -57,6 +59,11 @@ def _error(error: BaseException) -> dict[str, Any]:
     return {"line": line, "message": str(error), "rule": rule if isinstance(rule, str) else None}
 
 
+def _failed(source: str, error: BaseException) -> dict[str, Any]:
+    """A statement that could not run (it does not compile)."""
+    return {"source": source, "output": "", "error": _error(error), "svg": None, "matches": None}
+
+
 def _statement(source: str, code: Any, namespace: dict[str, Any]) -> dict[str, Any]:
     """Run one compiled statement; its output, the error it raised and the picture it shows."""
     output, shown = io.StringIO(), _Shown()
@@ -82,8 +89,8 @@ def _doctest(text: str, namespace: dict[str, Any], where: str) -> list[dict[str,
         try:
             code = compile(example.source, where, "single")
         except SyntaxError as error:
-            items.append({"source": example.source, "output": "", "error": _error(error),
-                          "svg": None, "matches": False if example.want else None})
+            items.append(dict(_failed(example.source, error),
+                              matches=False if example.want else None))
             continue
         item = _statement(example.source, code, namespace)
         if item["svg"] is not None:
@@ -111,15 +118,13 @@ def _script(text: str, namespace: dict[str, Any], where: str) -> list[dict[str, 
     try:
         tree = ast.parse(text, where)
     except SyntaxError as error:
-        return [{"source": "", "output": "", "error": _error(error), "svg": None,
-                 "matches": None}]
+        return [_failed("", error)]
     last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
     body = ast.Module(body=tree.body[:-1] if last else tree.body, type_ignores=[])
     try:  # ast.parse lets through what only the compiler refuses ('return' outside a function)
         code = compile(body, where, "exec")
     except SyntaxError as error:
-        return [{"source": "", "output": "", "error": _error(error), "svg": None,
-                 "matches": None}]
+        return [_failed("", error)]
     item = _statement("", code, namespace)
     if last is not None and item["error"] is None:
         shown = _statement("", compile(ast.Interactive(body=[last]), where, "single"), namespace)
@@ -128,14 +133,13 @@ def _script(text: str, namespace: dict[str, Any], where: str) -> list[dict[str, 
     return [item]
 
 
-def _console(text: str, namespace: dict[str, Any], where: str) -> list[dict[str, Any]]:
+def _statements(text: str, namespace: dict[str, Any], where: str) -> list[dict[str, Any]]:
     """Plain Python typed into a Python console, one statement at a time: each expression's
     value is shown (an edited doctest: the reader edits the statements without prompts)."""
     try:
         tree = ast.parse(text, where)
     except SyntaxError as error:
-        return [{"source": "", "output": "", "error": _error(error), "svg": None,
-                 "matches": None}]
+        return [_failed("", error)]
     lines = text.splitlines()
     items = []
     for statement in tree.body:
@@ -144,15 +148,78 @@ def _console(text: str, namespace: dict[str, Any], where: str) -> list[dict[str,
         try:
             code = compile(ast.Interactive(body=[statement]), where, "single")
         except SyntaxError as error:
-            items.append({"source": source, "output": "", "error": _error(error), "svg": None,
-                          "matches": None})
+            items.append(_failed(source, error))
             continue
         items.append(_statement(source, code, namespace))
     return items
 
 
-MODES = {"doctest": _doctest, "console": _console, "script": _script}
-"""How a block runs: a page's doctest, its statements edited as plain Python, a script."""
+def run_command(line: str) -> str:
+    """Run one ``bottleimp ...`` command line in-process: its stdout and stderr, merged; a line
+    ending in ``; echo $?`` also prints its exit status (the pages' ```` ```console ```` blocks;
+    ``conftest.py`` runs them with this too)."""
+    from bottleimp.cli import main
+
+    echo_status = line.endswith("; echo $?")
+    if echo_status:
+        line = line.removesuffix("; echo $?")
+    words = shlex.split(line)
+    if not words or words[0] != "bottleimp":
+        raise ValueError(f"console examples run bottleimp commands only, not {line!r}")
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+        try:
+            status = main(words[1:])
+        except SystemExit as leaving:  # argparse exits on bad options
+            status = leaving.code if isinstance(leaving.code, int) else 1
+    text = output.getvalue()
+    if echo_status:
+        text += f"{status}\n"
+    return text
+
+
+def _commands(lines: Sequence[tuple[str, list[str] | None]]) -> list[dict[str, Any]]:
+    """Each command with its output, compared with the expected lines when there are any."""
+    items = []
+    for command, expected in lines:
+        item: dict[str, Any] = {"source": f"$ {command}\n", "output": "", "error": None,
+                                "svg": None, "matches": None}
+        try:
+            item["output"] = run_command(command)
+        except Exception as error:  # the reader's command: shown, never raised
+            item["error"] = _error(error)
+        if expected is not None:
+            item["want"] = "\n".join(expected).strip() + "\n"
+            item["matches"] = item["error"] is None and _checker.check_output(
+                item["want"], item["output"], OPTIONS)
+        items.append(item)
+    return items
+
+
+def _shell(text: str, namespace: dict[str, Any], where: str) -> list[dict[str, Any]]:
+    """A page's console block: each ``$ bottleimp ...`` line run, its output compared with the
+    lines under it (a line before any command is an error of the page)."""
+    commands: list[tuple[str, list[str]]] = []
+    for line in text.splitlines():
+        if line.startswith("$ "):
+            commands.append((line[2:].strip(), []))
+        elif commands:
+            commands[-1][1].append(line)
+        elif line.strip():
+            return [_failed("", ValueError(f"{where}: output {line!r} before any command"))]
+    return _commands(commands)
+
+
+def _typed_commands(text: str, namespace: dict[str, Any], where: str) -> list[dict[str, Any]]:
+    """An edited console block: every line a command (its ``$ `` prompt optional)."""
+    lines = [line.strip().removeprefix("$ ") for line in text.splitlines()]
+    return _commands([(line, None) for line in lines if line])
+
+
+MODES = {"doctest": _doctest, "statements": _statements, "script": _script, "shell": _shell,
+         "commands": _typed_commands}
+"""How a block runs: a page's doctest, or its statements edited as plain Python; a script; a
+page's console block, or its commands edited."""
 
 
 def run_block(text: str, namespace: dict[str, Any], where: str, mode: str = "") -> dict[str, Any]:
@@ -163,7 +230,7 @@ def run_block(text: str, namespace: dict[str, Any], where: str, mode: str = "") 
     items = MODES[mode](text, namespace, where)
     unexpected = [item for item in items if item["error"] and item["matches"] is not True]
     ok = not unexpected and all(item["matches"] is not False for item in items)
-    return {"doctest": mode == "doctest", "items": items, "ok": ok}
+    return {"mode": mode, "items": items, "ok": ok}
 
 
 class Page:
@@ -211,8 +278,8 @@ page = Page()
 
 def run_up_to(blocks: str) -> str:
     """What ``docs/live/live.js`` calls: ``blocks`` a JSON list of the page's blocks up to the
-    one to run (``{"text": ..., "mode": "doctest" | "console" | "script"}``); the results of
-    the blocks run, as JSON."""
+    one to run (``{"text": ..., "mode": ...}``, a mode of ``MODES``); the results of the blocks
+    run, as JSON."""
     return json.dumps(page.run_up_to([
         {"text": str(block["text"]), "mode": str(block.get("mode", ""))}
         for block in json.loads(blocks)

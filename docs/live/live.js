@@ -13,7 +13,12 @@
   var runner = null;
   var busy = false;
 
-  // The statements of a doctest without their prompts and outputs: plain Python to edit.
+  // What the reader edits: a doctest's statements without prompts or outputs (plain Python),
+  // a console block's commands without their outputs, a script as it is.
+  function commands(text) {
+    return text.split("\n").filter(function (line) { return /^\$ /.test(line); }).join("\n") + "\n";
+  }
+
   function statements(text) {
     var kept = [], inside = false;
     text.split("\n").forEach(function (line) {
@@ -35,7 +40,8 @@
     var original = block.querySelector("code").textContent;
     var example = {
       block: block, index: index, original: original, editor: null,
-      doctest: /^\s*>>>/.test(original),
+      kind: block.classList.contains("language-console") ? "shell"
+        : /^\s*>>>/.test(original) ? "doctest" : "script",
     };
     var bar = element("div", "live-bar");
     example.run = element("button", "md-button live-run", "Run");
@@ -54,12 +60,11 @@
     return example;
   });
 
-  // What runs: the page's block, or the reader's text (plain Python, shown as a console).
+  // What runs, and how (a mode of live/examples.py): the page's block, or the reader's text.
+  var EDITED = { doctest: "statements", script: "script", shell: "commands" };
   function source(example) {
-    if (example.editor) {
-      return { text: example.editor.value, mode: example.doctest ? "console" : "script" };
-    }
-    return { text: example.original, mode: example.doctest ? "doctest" : "script" };
+    if (example.editor) { return { text: example.editor.value, mode: EDITED[example.kind] }; }
+    return { text: example.original, mode: example.kind };
   }
 
   function toggleEditor(example) {
@@ -72,7 +77,8 @@
       example.output.hidden = true;
       return;
     }
-    var text = example.doctest ? statements(example.original) : example.original;
+    var text = example.kind === "doctest" ? statements(example.original)
+      : example.kind === "shell" ? commands(example.original) : example.original;
     var editor = element("textarea", "live-editor");
     editor.value = text;
     editor.rows = Math.min(30, text.split("\n").length + 1);
@@ -92,9 +98,11 @@
     example.block.after(editor);
     example.editor = editor;
     example.edit.textContent = "Reset";
-    example.status.textContent = example.doctest
-      ? "Plain Python: each line's value is shown, as in a Python console. Ctrl+Enter runs it."
-      : "Ctrl+Enter runs it.";
+    example.status.textContent = {
+      doctest: "Plain Python: each line's value is shown, as in a Python console.",
+      shell: "bottleimp commands, one a line, run by the library in this page.",
+      script: "Python: the value of the last line is shown.",
+    }[example.kind] + " Ctrl+Enter runs it.";
     editor.focus();
   }
 
@@ -134,12 +142,12 @@
       if (!pre) { pre = out.appendChild(element("pre", "live-transcript")); }
       pre.appendChild(element("span", className, content));
     }
-    var rules = [];
+    var rules = [], python = result.mode === "doctest" || result.mode === "statements";
     result.items.forEach(function (item) {
-      if (item.source) { text(prompted(item.source), "live-source"); }
+      if (item.source) { text(python ? prompted(item.source) : item.source, "live-source"); }
       if (item.output) { text(item.output, item.matches === false ? "live-got live-differs" : "live-got"); }
       if (item.error) {
-        text((result.doctest || example.editor ? "Traceback (most recent call last):\n  ...\n" : "") +
+        text((python ? "Traceback (most recent call last):\n  ...\n" : "") +
              item.error.line + "\n", "live-error");
         if (item.error.rule) { rules.push(item.error.rule); }
       }
@@ -170,6 +178,8 @@
         runner = await python.module("bottleimp_live_examples", python.root + "live/examples.py");
       }
       example.status.textContent = "Running…";
+      // Let the page show it before Python holds the page (a run blocks it while it lasts).
+      await new Promise(function (done) { requestAnimationFrame(function () { setTimeout(done, 0); }); });
       var sources = examples.slice(0, example.index + 1).map(source);
       var results = JSON.parse(runner.run_up_to(JSON.stringify(sources)));
       show(example, results[results.length - 1], results.slice(0, -1));
