@@ -18,11 +18,9 @@ order; every other test goes to whichever worker is free.
 
 from __future__ import annotations
 
-import contextlib
 import doctest
-import io
+import importlib.util
 import os
-import shlex
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -56,44 +54,28 @@ def leave_temporary_directory(namespace: dict[str, Any]) -> None:
     shutil.rmtree(namespace.pop(_TEMPORARY_DIRECTORY), ignore_errors=True)
 
 
-def _run_command(line: str) -> str:
-    """Run one ``bottleimp ...`` command line in-process; its stdout and stderr, merged."""
-    from bottleimp.cli import main
+def _load_runner() -> Any:
+    """``docs/live/examples.py``: how the pages' Run buttons run an example in the browser; the
+    console blocks run with it here too, so that a page and its button agree."""
+    spec = importlib.util.spec_from_file_location(
+        "bottleimp_docs_live_examples", REPO / "docs" / "live" / "examples.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    echo_status = line.endswith("; echo $?")
-    if echo_status:
-        line = line.removesuffix("; echo $?")
-    words = shlex.split(line)
-    if not words or words[0] != "bottleimp":
-        raise ValueError(f"console examples run bottleimp commands only, not {line!r}")
-    output = io.StringIO()
-    with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
-        try:
-            status = main(words[1:])
-        except SystemExit as leaving:  # argparse exits on bad options
-            status = leaving.code if isinstance(leaving.code, int) else 1
-    text = output.getvalue()
-    if echo_status:
-        text += f"{status}\n"
-    return text
+
+_runner = _load_runner()
 
 
 def evaluate_console(example: Example) -> str | None:
     """Run each ``$ `` line of a console block and compare with the lines that follow it."""
-    checker = doctest.OutputChecker()
-    commands: list[tuple[str, list[str]]] = []
-    for line in str(example.parsed).splitlines():
-        if line.startswith("$ "):
-            commands.append((line[2:].strip(), []))
-        elif commands:
-            commands[-1][1].append(line)
-        elif line.strip():
-            return f"console block: output {line!r} before any command"
-    for command, expected_lines in commands:
-        got = _run_command(command)
-        want = "\n".join(expected_lines).strip() + "\n"
-        if not checker.check_output(want, got, OPTIONS):
-            return f"$ {command}\nexpected:\n{want}got:\n{got}"
+    result = _runner.run_block(str(example.parsed), {}, str(example.path), "shell")
+    for item in result["items"]:
+        if item["error"] is not None:
+            return f"{item['source']}raised {item['error']['line']}"
+        if item["matches"] is False:
+            return f"{item['source']}expected:\n{item['want']}got:\n{item['output']}"
     return None
 
 

@@ -372,6 +372,39 @@ def console_sessions(markdown: str) -> str:
     return PYTHON_FENCE.sub(lambda match: f"{match['indent']}```pycon\n", markdown)
 
 
+NOT_LIVE = {
+    "guide/bots.md": "its examples need numpy, OpenSpiel, PettingZoo and Gymnasium",
+    "guide/batch.md": "its examples need numpy",
+    "guide/validating.md": "its examples read spec/ and run the reference peer as a process",
+}
+"""Pages whose examples cannot run in the browser (Pyodide with ``bottleimp`` and ``attrs``
+only), and why; ``tests/test_live_examples.py`` checks both this list and every other page."""
+
+LIVE_FENCE = re.compile(r"^(?P<head>[ \t]*```(?:python|pycon|console))[ \t]*$")
+
+
+def live_examples(markdown: str, src: str) -> str:
+    """Mark each example that the tests run (every ```python block, shown as ``pycon`` when
+    it is a doctest, and every ```console block, not after ``<!-- skip: next -->``) with the
+    class ``live-example``, which ``docs/live/live.js`` gives a Run and an Edit button; pages in
+    ``NOT_LIVE`` are left alone."""
+    if src in NOT_LIVE:
+        return markdown
+    lines, skip, in_fence = [], False, False
+    for line in markdown.splitlines():
+        if line.strip() == pictures.SKIP_NEXT:
+            skip = True
+        elif FENCE.match(line):
+            opening = LIVE_FENCE.match(line) if not in_fence else None
+            if opening and not skip:
+                line = opening["head"] + " { .live-example }"
+            if not in_fence:
+                skip = False
+            in_fence = not in_fence
+        lines.append(line)
+    return "\n".join(lines) + ("\n" if markdown.endswith("\n") else "")
+
+
 def abbreviations() -> str:
     """Abbreviation definitions (the ``abbr`` extension) for the sources cited by a short tag
     (``BGA``, ``IRC``, ``HEK``): wherever a page names one, hovering shows what it is."""
@@ -418,7 +451,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
         markdown = markdown.replace(RULE_LINKS, rule_links(src))
     # Pictures first: they run the page's own python blocks, before those become console sessions.
     drawn = pictures.expand(markdown, src)
-    linked = autolink(console_sessions(drawn), src)
+    linked = autolink(live_examples(console_sessions(drawn), src), src)
     return MARKER.sub(lambda match: _expand(match, src), linked) + abbreviations()
 
 

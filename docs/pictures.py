@@ -20,9 +20,8 @@ doctest expects) or an expression that does not give an SVG fails the build.
 from __future__ import annotations
 
 import contextlib
-import doctest
 import html
-import io
+import importlib.util
 import os
 import re
 import shutil
@@ -37,6 +36,19 @@ import bottleimp.pictures
 
 REPO = Path(__file__).resolve().parents[1]
 
+
+def _load_runner() -> Any:
+    """``docs/live/examples.py``: how a page's blocks run (a file the browser loads, too)."""
+    spec = importlib.util.spec_from_file_location(
+        "bottleimp_docs_live_examples", Path(__file__).with_name("live") / "examples.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+examples = _load_runner()
+
 PICTURE = re.compile(r"^<!-- picture: (?P<body>.+?) -->$", re.MULTILINE)
 EXAMPLE = re.compile(r"^<!-- example: (?P<name>[A-Za-z0-9_-]+) -->$")
 SKIP_NEXT = "<!-- skip: next -->"
@@ -45,16 +57,19 @@ NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 class Block:
-    """A python block of a page: its name (or ``None``), its source, and whether it is skipped."""
+    """A python block of a page (or another kind): its name (or ``None``), its source, whether
+    it is skipped, its kind (``python``, ``console``)."""
 
-    def __init__(self, name: str | None, source: str, skipped: bool) -> None:
+    def __init__(self, name: str | None, source: str, skipped: bool, kind: str = "python") -> None:
         self.name = name
         self.source = source
         self.skipped = skipped
+        self.kind = kind
 
 
-def python_blocks(markdown: str) -> list[Block]:
-    """The ```` ```python ```` blocks of a page in order, dedented, with their names."""
+def python_blocks(markdown: str, kinds: tuple[str, ...] = ("python",)) -> list[Block]:
+    """The ```` ```python ```` blocks of a page (or the blocks of ``kinds``) in order, dedented,
+    with their names."""
     lines = markdown.splitlines()
     blocks: list[Block] = []
     name: str | None = None
@@ -79,8 +94,8 @@ def python_blocks(markdown: str) -> list[Block]:
                 text = lines[index]
                 body.append(text[len(indent):] if text.startswith(indent) else text.lstrip())
                 index += 1
-            if opening["info"] == "python":
-                blocks.append(Block(name, "\n".join(body) + "\n", skip))
+            if opening["info"] in kinds:
+                blocks.append(Block(name, "\n".join(body) + "\n", skip, opening["info"]))
                 name = None
             skip = False
         index += 1
@@ -88,23 +103,17 @@ def python_blocks(markdown: str) -> list[Block]:
 
 
 def _run(block: Block, namespace: dict[str, Any], where: str) -> None:
-    """Run a block as the test suite does: a doctest's examples one by one, else the code."""
+    """Run a block as the test suite does (``docs/live/examples.py``, which the pages' Run
+    buttons use too): a doctest's examples one by one, else the code."""
     if block.skipped:
         return
-    output = io.StringIO()
-    with contextlib.redirect_stdout(output):
-        if not block.source.lstrip().startswith(">>>"):
-            exec(compile(block.source, where, "exec"), namespace)
-            return
-        for example in doctest.DocTestParser().get_examples(block.source, where):
-            try:
-                exec(compile(example.source, where, "exec"), namespace)
-            except Exception as error:
-                if example.exc_msg is None:
-                    raise PluginError(
-                        f"{where}: an example failed while drawing a picture: "
-                        f"{example.source.strip()!r}: {error!r}"
-                    ) from error
+    result = examples.run_block(block.source, namespace, where)
+    for item in result["items"]:
+        if item["error"] is not None and item["matches"] is not True:
+            raise PluginError(
+                f"{where}: an example failed while drawing a picture: "
+                f"{item['source'].strip()!r}: {item['error']['line']}"
+            )
 
 
 def _base_namespace() -> dict[str, Any]:

@@ -8,13 +8,20 @@
 
 The state machines in ``test_state_machine.py`` derive their own example counts from the
 profile's ``max_examples``, so one switch scales the whole suite.
+
+The fixture ``site`` is the built documentation, shared by the tests of the site
+(``test_docs_site.py``, ``test_live_examples.py``).
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+REPO = Path(__file__).resolve().parents[1]
 
 settings.register_profile(
     "dev",
@@ -31,3 +38,19 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The documentation site as ``mkdocs build --strict`` writes it (with Pyodide and the
+    wheels of the page "Play a game"), built once per test process: about a minute. Every test
+    file that uses it marks itself ``pytest.mark.xdist_group("docs-site")``, so that under
+    pytest-xdist one worker builds it for all of them."""
+    pytest.importorskip("mkdocs", reason="the docs extra (mkdocs) is not installed")
+    from helpers import load_module
+
+    screenshots = load_module("bottleimp_screenshots_for_site",
+                              REPO / "scripts" / "screenshots.py")
+    folder = tmp_path_factory.mktemp("site")
+    screenshots.build_site(folder)
+    return folder

@@ -42,11 +42,7 @@ def _load_script() -> ModuleType:
 screenshots = _load_script()
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("site")
-    screenshots.build_site(folder)
-    return folder
+# The fixture `site`, the built site, is in conftest.py: test_live_examples.py shares it.
 
 
 class _Page(HTMLParser):

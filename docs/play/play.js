@@ -1,13 +1,13 @@
-// The page "Play a game": the library runs in Pyodide; this script only draws what
-// play/session.py answers and sends it the reader's clicks. No rule is decided here.
-(function () {
+// The page "Play a game": the library runs in Pyodide (loaded by live/python.js); this script
+// only draws what play/session.py answers and sends it the reader's clicks. No rule is decided
+// here. It runs once the page has loaded, after the site's scripts (live/python.js among them).
+window.addEventListener("DOMContentLoaded", function () {
   "use strict";
   var root = document.getElementById("bottleimp-play");
-  if (!root || typeof loadPyodide !== "function") { return; }
+  if (!root || !window.bottleimpPython) { return; }
   var $ = function (id) { return document.getElementById(id); };
   var form = $("play-options"), start = $("play-start"), status = $("play-status");
   var links = JSON.parse($("play-rule-links").textContent || "{}");
-  var assets = new URL("../assets/", document.baseURI).href;
   var session = null, record = null;
 
   function say(text) { status.textContent = text; }
@@ -86,25 +86,8 @@
   }
 
   async function load() {
-    var pyodide = await loadPyodide({ indexURL: assets + "pyodide/" });
-    var wheels = await (await fetch(assets + "play/wheels.json")).json();
-    var paths = [];
-    for (var i = 0; i < wheels.length; i += 1) {
-      var bytes = await (await fetch(assets + "play/wheels/" + wheels[i])).arrayBuffer();
-      var path = "/tmp/" + wheels[i];
-      pyodide.FS.writeFile(path, new Uint8Array(bytes));
-      paths.push(path);
-    }
-    var source = await (await fetch(new URL("session.py", document.baseURI).href)).text();
-    pyodide.FS.writeFile("/home/pyodide/bottleimp_play_session.py", source);
-    pyodide.globals.set("wheel_paths", pyodide.toPy(paths));
-    pyodide.runPython(
-      "import site, sys, zipfile, importlib\n" +
-      "for path in wheel_paths:\n" +
-      "    zipfile.ZipFile(path).extractall(site.getsitepackages()[0])\n" +
-      "sys.path.insert(0, '/home/pyodide')\n" +
-      "importlib.invalidate_caches()\n");
-    var module = pyodide.pyimport("bottleimp_play_session");
+    var module = await bottleimpPython.module(
+      "bottleimp_play_session", new URL("session.py", document.baseURI).href);
     session = module.session;
     var bots = JSON.parse(module.bot_names());
     var select = form.elements.bot;
@@ -132,4 +115,4 @@
     say("Python could not start in this browser: " + error);
     console.error(error);
   });
-})();
+});
