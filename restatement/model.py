@@ -46,7 +46,7 @@ Rules modelled, each with the source sentence it comes from:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Union
+from typing import Literal, Union
 
 Rank = Union[int, float]
 
@@ -163,6 +163,26 @@ def setup_shape(config: Config, dealer: int, seat: int) -> SetupShape:
     sizes = deal_sizes(config, dealer)
     short = min(sizes) != max(sizes) and sizes[seat] == min(sizes)
     return SetupShape(discards=0 if short else 1, left=1, right=1)
+
+
+SetupStep = Literal["discard", "left", "right"]
+
+
+def setup_sequence(config: Config, dealer: int, seat: int) -> tuple[SetupStep, ...]:
+    """The order in which ``seat`` gives its setup cards, one card a step (I-SETUP-SEQUENCED:
+    discard, then left, then right; I-EYE-SETUP: two discards, then the opponent's face-up cards
+    ("left" here), then the opponent's hidden hand ("right"))."""
+    shape = setup_shape(config, dealer, seat)
+    discard: tuple[SetupStep, ...] = ("discard",)
+    left: tuple[SetupStep, ...] = ("left",)
+    right: tuple[SetupStep, ...] = ("right",)
+    return discard * shape.discards + left * shape.left + right * shape.right
+
+
+def setup_order(config: Config, dealer: int) -> tuple[int, ...]:
+    """The seats in the order they choose their setup: clockwise from the dealer's left, each
+    seat its whole setup before the next (I-SETUP-SEQUENCED)."""
+    return tuple((dealer + 1 + k) % config.players for k in range(config.players))
 
 
 @dataclass(frozen=True)
@@ -294,6 +314,7 @@ class TrickOutcome:
     """
 
     winner: int
+    winning_card: Card
     bottles: tuple[Bottle, ...]
     captured: tuple[tuple[Card, ...], ...]
     bought: int | None
@@ -309,9 +330,9 @@ def resolve_trick(players: int, bottles: tuple[Bottle, ...],
     below = [(card.rank, seat, card) for seat, card in plays if card.rank < price]
     captured: list[list[Card]] = [[] for _ in range(players)]
     if not below:
-        _, winner, _ = max((card.rank, seat, card) for seat, card in plays)
+        _, winner, winning_card = max((card.rank, seat, card) for seat, card in plays)
         captured[winner].extend(card for _, card in plays)
-        return TrickOutcome(winner, bottles, tuple(map(tuple, captured)), None, None, None)
+        return TrickOutcome(winner, winning_card, bottles, tuple(map(tuple, captured)), None, None, None)
     _, winner, winning_card = max(below)
     captured[winner].extend(card for _, card in plays if card != winning_card)
     old = bottles[index]
@@ -322,7 +343,7 @@ def resolve_trick(players: int, bottles: tuple[Bottle, ...],
         returned_to = old.owner
     new_bottles = tuple(Bottle(winner, winning_card) if i == index else b
                         for i, b in enumerate(bottles))
-    return TrickOutcome(winner, new_bottles, tuple(map(tuple, captured)), index,
+    return TrickOutcome(winner, winning_card, new_bottles, tuple(map(tuple, captured)), index,
                         old.price_card, returned_to)
 
 

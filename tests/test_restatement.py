@@ -244,3 +244,64 @@ def test_game_end_by_rounds_and_by_target_and_tied_winners() -> None:
     assert end_round(by_rounds, (0, 0, 0), 2).game_over
     assert Config(3, classic_deck()).total_rounds == 9
     assert Config(5, matagot_deck(5)).total_rounds == 5
+
+
+# -- phase 2: the model against the engine (restatement/differential.py) ----------------------
+
+from restatement.differential import (  # noqa: E402
+    MODEL_PLANTS,
+    Differential,
+    caught_by_walk,
+    model_planted,
+    run_random,
+    run_walk,
+    variants,
+)
+
+
+def test_the_engine_agrees_with_the_restatement_on_three_exhaustive_walks() -> None:
+    # Every state and transition of three CI walks of scripts/exhaustive.py: a whole 3-player
+    # round from the deal (every setup choice, every play), Devil's Eye trick play, and the last
+    # two tricks of a two-bottle game (both bottles bought, changing hands, price cards returned).
+    diff = Differential()
+    for name in ("3p-8cards", "2p-devils-eye", "5p-24cards-2bottles"):
+        run_walk(name, differential=diff)
+    assert diff.disagreements == 0, diff.report()
+    assert diff.states == 1858 + 1744 + 234
+    assert diff.compared["legal plays"] > 2500 and diff.compared["legal gives"] > 100
+    assert diff.compared["price cards returned (bottle 1)"] > 0
+    assert diff.compared["bottle 1 changed hands"] > 0
+    assert diff.compared["setup resolutions"] > 0 and diff.compared["round scores"] > 300
+
+
+def test_the_engine_agrees_with_the_restatement_on_random_games_of_every_variant() -> None:
+    diff, per_variant, rounds = run_random(58, seed=2026)
+    assert diff.disagreements == 0, diff.report()
+    assert len(per_variant) == len(variants(random.Random(0))) == 29
+    assert rounds > 100
+    for event in ("round ends with an unsold bottle",
+                  "round ends with both bottles owned by one seat",
+                  "round ends with a bottle owned by a 1-seat team",
+                  "round ends with a bottle owned by a 2-seat team", "game ends at a target score",
+                  "half ranks played", "bottle 1 changed hands", "price cards returned (bottle 1)",
+                  "tricks with every card above the price"):
+        assert diff.compared[event] > 0, event
+
+
+def test_a_planted_engine_bug_is_caught_by_the_differential() -> None:
+    # Monkeypatches an engine rule function: not run against the compiled build (.ci/run).
+    found = caught_by_walk("play: the second bottle's old price card is never returned",
+                           "5p-24cards-2bottles")
+    assert found is not None and found.startswith("captured piles")
+
+
+@pytest.mark.parametrize("plant, walk", [
+    ("model: two bottles are judged against the lower price", "5p-24cards-2bottles"),
+    ("model: the dealer dealt one card short discards too", "3p-8cards"),
+])
+def test_a_rule_flipped_in_the_model_makes_the_differential_disagree(plant: str, walk: str) -> None:
+    assert plant in MODEL_PLANTS
+    diff = Differential()
+    with model_planted(plant):
+        run_walk(walk, differential=diff)
+    assert diff.disagreements > 0
