@@ -336,6 +336,8 @@ class Differential:
         owners = [b.owner for b in m.bottles]
         if None in owners:
             self.compared["round ends with an unsold bottle"] += 1
+            if m.config.teams:
+                self.compared["round ends with an unsold bottle in team mode"] += 1
         if len(owners) == 2 and owners[0] is not None and owners[0] == owners[1]:
             self.compared["round ends with both bottles owned by one seat"] += 1
         for team in m.config.teams:
@@ -445,12 +447,16 @@ def variants(rng: random.Random) -> list[tuple[str, bottleimp.Config]]:
         ("4p-teams-default", C(players=4, teams=((0, 2), (1, 3)), rounds=2)),
         ("4p-teams-2-1-1", C(players=4, edition="matagot-2024", teams=((0, 1), (2,), (3,)),
                              rounds=2)),
+        ("4p-teams-2-1-1-custom-high-unsold", C(players=4, teams=((0, 2), (1,), (3,)),
+                                                deck=_custom_deck(4, 16, False, rng, high=True),
+                                                rounds=3)),
         ("4p-custom-23-half-short", C(players=4, deck=_custom_deck(4, 23, True, rng), rounds=2)),
         ("4p-target-80", C(players=4, target_score=80)),
         ("5p-1bottle", C(players=5, rounds=2)),
         ("5p-2bottles", C(players=5, bottles=2, rounds=2)),
         ("5p-teams-default", C(players=5, teams=((0, 3), (1, 4), (2,)), rounds=2)),
         ("5p-teams-2-1-1-1", C(players=5, teams=((0, 2), (1,), (3,), (4,)), rounds=2)),
+        ("5p-teams-target-60", C(players=5, teams=((0, 3), (1, 4), (2,)), target_score=60)),
         ("5p-2bottles-target-60", C(players=5, bottles=2, target_score=60)),
         ("5p-custom-29-2bottles", C(players=5, bottles=2, deck=_custom_deck(5, 29, True, rng),
                                     rounds=2)),
@@ -458,6 +464,8 @@ def variants(rng: random.Random) -> list[tuple[str, bottleimp.Config]]:
         ("6p-2bottles", C(players=6, bottles=2, rounds=2)),
         ("6p-teams-default", C(players=6, teams=((0, 3), (1, 4), (2, 5)), rounds=2)),
         ("6p-teams-2-2-1-1", C(players=6, teams=((0, 3), (1, 4), (2,), (5,)), rounds=2)),
+        ("6p-teams-custom-23-half-short", C(players=6, teams=((0, 3), (1, 4), (2, 5)),
+                                            deck=_custom_deck(6, 23, True, rng), rounds=2)),
         ("6p-custom-23-2bottles-half", C(players=6, bottles=2,
                                          deck=_custom_deck(6, 23, True, rng), rounds=2)),
         ("6p-2bottles-default-rounds", C(players=6, bottles=2)),
@@ -496,6 +504,34 @@ def run_random(games: int, seed: int, differential: Differential | None = None,
             print(f"    {game + 1} games, {diff.states:,} states, {diff.disagreements} "
                   "disagreements", flush=True)
     return diff, per_variant, rounds
+
+
+def run_endgames(games: int, seed: int, cards_left: int = 2,
+                 differential: Differential | None = None) -> tuple[Differential, int]:
+    """Exhaustive endgames of random games of every variant: each game is played at random to
+    the first state of trick play (of a random round) where no seat has more than ``cards_left``
+    cards left and a trick is about to be led, and every state of the rest of that round is
+    walked (``exhaustive.walk``). Returns the differential and the endgames walked."""
+    ex = exhaustive_module()
+    rng = random.Random(seed)
+    configs = variants(rng)
+    diff = differential if differential is not None else Differential()
+    walked = 0
+    for game in range(games):
+        _, config = configs[game % len(configs)]
+        state = new_game(config, seed=rng.randrange(2**32), first_dealer=rng.randrange(config.players))
+        target_round = rng.randrange(2)
+        while not state.is_over:
+            r = state.round
+            left = max(len(h) + (0 if r.face_up is None else len(r.face_up[s]))
+                       for s, h in enumerate(r.hands))
+            if (state.phase is Phase.PLAY and r.index >= target_round and left <= cards_left
+                    and not state.current_trick()):
+                ex.walk(state, diff, r.index + 1)
+                walked += 1
+                break
+            state = apply(state, rng.choice(legal_actions(state)))
+    return diff, walked
 
 
 # -- planted bugs ------------------------------------------------------------------------------------
@@ -639,6 +675,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     rnd = sub.add_parser("random", help="random games of every variant")
     rnd.add_argument("--games", type=int, default=500)
     rnd.add_argument("--seed", type=int, default=2026)
+    eg = sub.add_parser("endgames", help="every state of the last tricks of random games")
+    eg.add_argument("--games", type=int, default=320)
+    eg.add_argument("--seed", type=int, default=2026)
+    eg.add_argument("--cards-left", type=int, default=2)
     sub.add_parser("plants", help="each planted engine bug against the CI walks it should fail")
     mp = sub.add_parser("model-plants", help="each rule flipped in the model: CI walks, games")
     mp.add_argument("--games", type=int, default=58)
@@ -663,6 +703,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{args.games} random games (seed {args.seed}), {rounds} rounds, "
               f"{len(per_variant)} variants, {time.perf_counter() - started:.0f} s")
         print("variants: " + ", ".join(f"{k} {v}" for k, v in sorted(per_variant.items())))
+        print(diff.report())
+        failed = diff.disagreements > 0
+    elif args.command == "endgames":
+        started = time.perf_counter()
+        diff, walked = run_endgames(args.games, args.seed, args.cards_left)
+        print(f"{walked} endgames of {args.games} random games (seed {args.seed}, at most "
+              f"{args.cards_left} cards a seat), {time.perf_counter() - started:.0f} s")
         print(diff.report())
         failed = diff.disagreements > 0
     elif args.command == "model-plants":

@@ -253,6 +253,7 @@ from restatement.differential import (  # noqa: E402
     Differential,
     caught_by_walk,
     model_planted,
+    run_endgames,
     run_random,
     run_walk,
     variants,
@@ -275,9 +276,9 @@ def test_the_engine_agrees_with_the_restatement_on_three_exhaustive_walks() -> N
 
 
 def test_the_engine_agrees_with_the_restatement_on_random_games_of_every_variant() -> None:
-    diff, per_variant, rounds = run_random(58, seed=2026)
+    diff, per_variant, rounds = run_random(64, seed=2026)
     assert diff.disagreements == 0, diff.report()
-    assert len(per_variant) == len(variants(random.Random(0))) == 29
+    assert len(per_variant) == len(variants(random.Random(0))) == 32
     assert rounds > 100
     for event in ("round ends with an unsold bottle",
                   "round ends with both bottles owned by one seat",
@@ -286,6 +287,14 @@ def test_the_engine_agrees_with_the_restatement_on_random_games_of_every_variant
                   "half ranks played", "bottle 1 changed hands", "price cards returned (bottle 1)",
                   "tricks with every card above the price"):
         assert diff.compared[event] > 0, event
+
+
+def test_the_engine_agrees_with_the_restatement_on_every_state_of_random_endgames() -> None:
+    # One game of each variant, played at random to the last two cards a seat, then every state
+    # of the rest of the round walked.
+    diff, walked = run_endgames(32, seed=2026)
+    assert diff.disagreements == 0, diff.report()
+    assert walked >= 30 and diff.compared["round scores"] > 100
 
 
 def test_a_planted_engine_bug_is_caught_by_the_differential() -> None:
