@@ -22,7 +22,12 @@ Usage (from the repository root)::
 
     python -m restatement.differential walk [NAME ...] [--ci] [--shard K/N] [--progress N]
     python -m restatement.differential random [--games N] [--seed S]
-    python -m restatement.differential plants
+    python -m restatement.differential endgames [--games N] [--seed S] [--cards-left K]
+    python -m restatement.differential plants         # engine bugs of exhaustive.PLANTS
+    python -m restatement.differential model-plants   # rules flipped in the model
+
+Every command exits 1 if any disagreement was found (``plants``/``model-plants``: if a planted
+bug was not caught), else 0.
 """
 
 from __future__ import annotations
