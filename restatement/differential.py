@@ -23,6 +23,7 @@ Usage (from the repository root)::
     python -m restatement.differential walk [NAME ...] [--ci] [--shard K/N] [--progress N]
     python -m restatement.differential random [--games N] [--seed S]
     python -m restatement.differential endgames [--games N] [--seed S] [--cards-left K]
+    python -m restatement.differential fuzz [--games N] [--seed S]
     python -m restatement.differential plants         # engine bugs of exhaustive.PLANTS
     python -m restatement.differential model-plants   # rules flipped in the model
 
@@ -478,12 +479,67 @@ def variants(rng: random.Random) -> list[tuple[str, bottleimp.Config]]:
     return out
 
 
+def random_config(rng: random.Random) -> bottleimp.Config:
+    """A configuration drawn at random among those the sources (and I-CUSTOM-DECK) allow: 2 to 6
+    players, a custom deck of any valid size (3-6 players: a multiple of the players or one
+    short, at least 3 cards a seat; Devil's Eye: 12, 24 or 36 cards) with whole and half ranks,
+    one to three colours and 0-6 coins, two bottles or teams of a random shape (pairs and
+    singles, at least one pair), a number of rounds or a target score."""
+    players = rng.randint(2, 6)
+    if players == 2:
+        size = 12 * rng.randint(1, 3)
+    else:
+        per_seat = rng.randint(3, 54 // players)
+        size = players * per_seat - rng.randint(0, 1)
+    pool = [r for r in range(1, 38) if r != 19] + [r + 0.5 for r in range(1, 37)]
+    colours = rng.sample([Colour.YELLOW, Colour.BLUE, Colour.RED, Colour.GREEN], rng.randint(1, 3))
+    deck = tuple(bottleimp.Card(r, rng.choice(colours), rng.randint(0, 6))
+                 for r in rng.sample(pool, size))
+    options: dict[str, Any] = {}
+    if players >= 4 and rng.random() < 0.4:
+        seats = list(range(players))
+        rng.shuffle(seats)
+        pairs = rng.randint(1, players // 2)
+        options["teams"] = [seats[2 * k:2 * k + 2] for k in range(pairs)] + [
+            [seat] for seat in seats[2 * pairs:]]
+    elif players >= 5 and rng.random() < 0.5:
+        options["bottles"] = 2
+    if rng.random() < 0.3:
+        options["target_score"] = rng.randint(5, 60)
+    else:
+        options["rounds"] = rng.randint(1, 3)
+    return bottleimp.Config(players=players, deck=deck, **options)
+
+
+def run_fuzz(games: int, seed: int, differential: Differential | None = None) -> tuple[
+        Differential, Counter[str]]:
+    """``games`` random games, each of a configuration drawn by ``random_config`` (at most six
+    rounds each)."""
+    rng = random.Random(seed)
+    diff = differential if differential is not None else Differential()
+    shapes: Counter[str] = Counter()
+    for _ in range(games):
+        config = random_config(rng)
+        shapes[f"{config.players}p" + (" 2 bottles" if config.bottles == 2 else "")
+               + (" teams" if config.teams else "")
+               + (" target" if config.target_score is not None else "")] += 1
+        play_random(config, rng.randrange(2**32), rng.randrange(config.players), rng, diff,
+                    max_rounds=6)
+    return diff, shapes
+
+
 def play_random(config: bottleimp.Config, seed: int, first_dealer: int, rng: random.Random,
-                visit: Callable[[GameState | None, Action | None, GameState], None]) -> int:
-    """One game with uniformly random legal actions, every transition visited; returns rounds."""
+                visit: Callable[[GameState | None, Action | None, GameState], None],
+                max_rounds: int | None = None) -> int:
+    """One game with uniformly random legal actions, every transition visited; returns rounds.
+    ``max_rounds``: stop before dealing a round past that many (a game to a target score on a
+    deck of few coins may go on for long)."""
     state = new_game(config, seed=seed, first_dealer=first_dealer)
     visit(None, None, state)
     while not state.is_over:
+        if max_rounds is not None and state.phase is Phase.ROUND_OVER and len(
+                state.rounds) >= max_rounds:
+            break
         action = rng.choice(legal_actions(state))
         after = apply(state, action)
         visit(state, action, after)
@@ -684,6 +740,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     eg.add_argument("--games", type=int, default=320)
     eg.add_argument("--seed", type=int, default=2026)
     eg.add_argument("--cards-left", type=int, default=2)
+    fz = sub.add_parser("fuzz", help="random games of random configurations and custom decks")
+    fz.add_argument("--games", type=int, default=1000)
+    fz.add_argument("--seed", type=int, default=2026)
     sub.add_parser("plants", help="each planted engine bug against the CI walks it should fail")
     mp = sub.add_parser("model-plants", help="each rule flipped in the model: CI walks, games")
     mp.add_argument("--games", type=int, default=58)
@@ -715,6 +774,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         diff, walked = run_endgames(args.games, args.seed, args.cards_left)
         print(f"{walked} endgames of {args.games} random games (seed {args.seed}, at most "
               f"{args.cards_left} cards a seat), {time.perf_counter() - started:.0f} s")
+        print(diff.report())
+        failed = diff.disagreements > 0
+    elif args.command == "fuzz":
+        started = time.perf_counter()
+        diff, shapes = run_fuzz(args.games, args.seed)
+        print(f"{args.games} random games of random configurations (seed {args.seed}), "
+              f"{time.perf_counter() - started:.0f} s")
+        print("shapes: " + ", ".join(f"{k} {v}" for k, v in sorted(shapes.items())))
         print(diff.report())
         failed = diff.disagreements > 0
     elif args.command == "model-plants":

@@ -254,6 +254,7 @@ from restatement.differential import (  # noqa: E402
     caught_by_walk,
     model_planted,
     run_endgames,
+    run_fuzz,
     run_random,
     run_walk,
     variants,
@@ -295,6 +296,13 @@ def test_the_engine_agrees_with_the_restatement_on_every_state_of_random_endgame
     diff, walked = run_endgames(32, seed=2026)
     assert diff.disagreements == 0, diff.report()
     assert walked >= 30 and diff.compared["round scores"] > 100
+
+
+def test_the_engine_agrees_with_the_restatement_on_random_configurations() -> None:
+    # Custom decks of random sizes, colours, coins and half ranks; random team shapes.
+    diff, shapes = run_fuzz(30, seed=2026)
+    assert diff.disagreements == 0, diff.report()
+    assert len(shapes) >= 10 and diff.compared["round scores"] >= 30
 
 
 def test_a_planted_engine_bug_is_caught_by_the_differential() -> None:
