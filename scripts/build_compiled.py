@@ -85,7 +85,7 @@ def build(out: Path, jobs: int) -> None:
 
 
 TEST_TREE = ("README.md", "conftest.py", "pyproject.toml", "mkdocs.yml", "tests", "docs", "spec",
-             "scripts", "examples", "benchmarks")
+             "scripts", "examples", "benchmarks", "restatement")
 """What the test suite reads besides the package (copied beside the compiled package)."""
 
 

@@ -1,0 +1,1 @@
+"""An independent restatement of The Bottle Imp's rules, written from the sources only (see README.md)."""
