@@ -437,6 +437,19 @@ class BatchGames:
         self._observer.values(self, observer, out)
         return out
 
+    def random_actions(self, rng: np.random.Generator) -> IntArray:
+        """One uniformly random legal action number per game, from ``rng.random(B)``: in game
+        ``b``, legal action ``floor(u_b * count_b)`` in ascending order (``-1`` in a game with
+        none). Both backends pick the same actions from the same generator."""
+        mask = self.legal_mask()
+        rows, columns = np.nonzero(mask)  # row by row, columns ascending
+        counts = np.bincount(rows, minlength=self.size)
+        firsts = np.cumsum(counts) - counts
+        picks = (rng.random(self.size) * counts).astype(np.int64)
+        chosen: IntArray = np.where(counts > 0, columns[np.minimum(firsts + picks, len(columns) - 1)]
+                                    if len(columns) else -1, -1)
+        return chosen
+
     def _refresh(self) -> None:
         """Rewrite the observation rows of every game whose deal, setup or round ended."""
         if not self._stale or not self.observations:
@@ -790,7 +803,7 @@ class BatchGames:
         """A new batch whose game ``i`` is a copy of this batch's game ``games[i]`` (for search
         and perft: repeat a game once per action to try)."""
         picked = np.asarray(games, dtype=np.int64).reshape(-1)
-        copy = BatchGames(self.config, max(1, len(picked)), autoreset=self.autoreset,
+        copy = type(self)(self.config, max(1, len(picked)), autoreset=self.autoreset,
                           observations=self.observations)
         copy.t = self.t
         for name in self._FIELDS:
