@@ -267,3 +267,35 @@ def test_records_of_batch_games_validate(config: Config, backend: str) -> None:
 def test_importing_bottleimp_does_not_import_numpy() -> None:
     code = "import sys, bottleimp; sys.exit('numpy' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
+
+
+def test_a_backend_that_cannot_run_is_a_clear_error_never_a_traceback() -> None:
+    with pytest.raises(BatchError, match="unknown batch backend 'jax'"):
+        batch_games(Config(players=3), 2, backend="jax")
+    # Without numba (its import blocked): the library, the check and the peer name the package.
+    code = ("import sys; sys.modules['numba'] = None\n"
+            "import bottleimp\n"
+            "from bottleimp.batch import BatchError\n"
+            "from bottleimp.batch.backends import batch_games\n"
+            "try:\n"
+            "    batch_games(bottleimp.Config(players=3), 2, backend='numba')\n"
+            "except BatchError as error:\n"
+            "    print(error)\n"
+            "from bottleimp.batch.peer import main\n"
+            "sys.exit(main(['--backend', 'numba']))\n")
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         input="")
+    assert "needs numba, which is not installed: pip install 'bottleimp[batch-fast]'" in run.stdout
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.startswith("error: the numba backend needs numba")
+
+
+def test_the_batch_peer_refuses_an_over_long_line_as_the_protocol_does() -> None:
+    from bottleimp.conformance.lines import MAX_LINE_BYTES
+
+    lines = "x" * (MAX_LINE_BYTES + 10) + "\n" + json.dumps({"op": "quit"}) + "\n"
+    run = subprocess.run([sys.executable, "-m", "bottleimp.batch.peer"], cwd=ROOT, input=lines,
+                         capture_output=True, text=True)
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert answers[0]["ok"] is False and answers[0]["rule"] == "PROTOCOL"
+    assert "longer than" in answers[0]["error"] and answers[1] == {"ok": True}
