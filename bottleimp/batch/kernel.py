@@ -25,16 +25,14 @@ from typing import Any, Final, NamedTuple, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
+from .tables import GAME_OVER, PLAY, ROUND_OVER, SETUP, BoolArray, FloatArray, IntArray
+
 try:
     import numba
 except ImportError:  # the backend is optional; fast.py names the missing package
     COMPILED = False
 else:
     COMPILED = True
-
-BoolArray = npt.NDArray[np.bool_]
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float32]
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
@@ -135,11 +133,6 @@ else:
     copy_items, widen_bytes = _copy_bytes_python, _widen_bytes_python
 
 
-# Phases (as games.py).
-SETUP: Final = 0
-PLAY: Final = 1
-ROUND_OVER: Final = 2
-GAME_OVER: Final = 3
 
 # Offsets of the observation segments in ``Consts.at`` (encoding.observation_layout's names).
 SEGMENTS: Final = ("hand", "face_up", "my_setup", "received", "trick", "trick_leader", "played",
