@@ -42,7 +42,7 @@ class NumbaBatchGames(BatchGames):
         self.observations = observations
         t = self.t
         at = self._observer.at
-        self._consts = kernel.Consts(
+        self._consts = tuple(kernel.Consts(
             players=t.players, cards=t.cards, bottles=t.bottles, trick_size=t.trick_size,
             devils_eye=t.devils_eye, hidden_count=t.hidden_count,
             round_limit=-1 if t.round_limit is None else t.round_limit,
@@ -50,7 +50,7 @@ class NumbaBatchGames(BatchGames):
             coins_total=self._observer.coins,
             rank=t.rank, colour=t.colour, coins=t.coins, step_slot=t.step_slot,
             step_count=t.step_count, same_team=t.same_team, team_factor=t.team_factor,
-            at=np.array([at[name] for name in kernel.SEGMENTS], dtype=np.int64))
+            at=np.array([at[name] for name in kernel.SEGMENTS], dtype=np.int64)))
         self._order = np.zeros(t.cards, dtype=np.int64)
         self._zeros = np.zeros(self._obs_out.shape[1], dtype=np.float32)
         self._rewards = np.zeros((batch_size, t.players), dtype=np.float32)
@@ -59,10 +59,10 @@ class NumbaBatchGames(BatchGames):
         self._choices = np.zeros(batch_size, dtype=np.int64)
         self._counts = np.zeros(batch_size, dtype=np.int64)
 
-    def _state(self) -> kernel.State:
-        """The state arrays as the kernel takes them (read each call: ``reset`` and ``take``
-        replace some)."""
-        return kernel.State(
+    def _state(self) -> kernel.Fields:
+        """The state arrays as the kernel takes them, in ``kernel.State``'s order (read each
+        call: ``reset`` and ``take`` replace some)."""
+        return (
             self.hand, self.face_up, self.captured, self.trick, self.given, self.played,
             self.devils_trick, self.bottle_card, self.bottle_owner, self.trick_cards,
             self.trick_seats, self.trick_length, self.phase, self.to_act, self.dealer,

@@ -154,6 +154,11 @@ _S27: Final = np.uint64(27)
 _S31: Final = np.uint64(31)
 
 
+Fields = tuple[Any, ...]
+"""A ``State`` or ``Consts`` as a plain tuple, as the entry points take them: numba types a
+plain tuple of arrays in C, a named tuple in Python (about 8 microseconds a call)."""
+
+
 class Consts(NamedTuple):
     """A configuration's numbers and tables (``games.Tables``) as the kernel reads them."""
 
@@ -506,9 +511,10 @@ def mask_row(s: State, c: Consts, g: int, row: BoolArray) -> None:
 
 
 @jit
-def masks(s: State, c: Consts, mask: BoolArray, counts: IntArray) -> None:
+def masks(state: Fields, consts: Fields, mask: BoolArray, counts: IntArray) -> None:
     """Every game's legal-action mask into ``mask`` (``(B, 4N + 1)``), and how many actions each
     allows into ``counts``."""
+    s, c = State(*state), Consts(*consts)
     for g in range(len(mask)):
         row = mask[g]
         mask_row(s, c, g, row)
@@ -539,10 +545,11 @@ def random_actions(mask: BoolArray, counts: IntArray, uniforms: npt.NDArray[np.f
 
 
 @jit
-def step(s: State, c: Consts, actions: IntArray, mask: BoolArray, rewards: FloatArray,
+def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewards: FloatArray,
          done: BoolArray, autoreset: bool, stride: int) -> int:
     """Take ``actions[b]`` in every game not over (as ``BatchGames.step``). Returns the first
     game whose action is not in its mask, having changed no game; else ``-1``."""
+    s, c = State(*state), Consts(*consts)
     size, n = len(actions), c.cards
     for g in range(size):
         action = actions[g]
@@ -574,12 +581,13 @@ def step(s: State, c: Consts, actions: IntArray, mask: BoolArray, rewards: Float
 
 
 @jit
-def observe(s: State, c: Consts, observer: IntArray, zeros: FloatArray,
-                 out: FloatArray) -> None:
+def observe(state: Fields, consts: Fields, observer: IntArray, zeros: FloatArray,
+            out: FloatArray) -> None:
     """``out[b]``: seat ``observer[b]``'s observation in game ``b`` (as ``BatchGames.observe``:
     ``encoding.observation``'s layout, seats relative to the observer, only what the observer
     may see, rule VIEW-HIDDEN): the 0/1 part as ``Observer.binary`` writes it, widened to float32
     a block at a time from the state planes (``zeros``: a row of zeros), then the values."""
+    s, c = State(*state), Consts(*consts)
     p, n = c.players, c.cards
     at = c.at  # offsets read once: a store to ``out`` could alias a read of ``at``
     at_hand, at_face_up, at_my_setup = at[AT_HAND], at[AT_FACE_UP], at[AT_MY_SETUP]
@@ -679,7 +687,8 @@ def observe_values(s: State, c: Consts, g: int, o: int, row: FloatArray) -> None
 
 
 @jit
-def start_games(s: State, c: Consts, games: IntArray, stride: int) -> None:
+def start_games(state: Fields, consts: Fields, games: IntArray, stride: int) -> None:
     """A new game in each slot of ``games`` (as ``start_game``)."""
+    s, c = State(*state), Consts(*consts)
     for g in games:
         start_game(s, c, g, stride)
