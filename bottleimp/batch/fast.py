@@ -95,7 +95,7 @@ class NumbaBatchGames(BatchGames):
         return self._obs_out
 
     def random_actions(self, rng: np.random.Generator) -> IntArray:
-        self._uniforms[:] = rng.random(self.size)
+        rng.random(out=self._uniforms)
         mask = self.legal_mask()
         kernel.random_actions(mask, self._counts, self._uniforms, self._choices)
         return self._choices
