@@ -31,23 +31,14 @@ from playouts import bottleimp_slice, hearts_slice  # noqa: E402
 
 import bottleimp  # noqa: E402
 from bottleimp.batch import BatchGames  # noqa: E402
+from bottleimp.batch.backends import BACKENDS, backend_missing, batch_games  # noqa: E402
 
 Slice = Callable[[float], tuple[int, int]]
 
 
-def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action number per row of ``mask`` (every row has one: with
-    auto-reset no game is ever over)."""
-    rows, columns = np.nonzero(mask)  # row by row, columns ascending
-    counts = np.bincount(rows, minlength=len(mask))
-    firsts = np.cumsum(counts) - counts
-    chosen: np.ndarray = columns[firsts + (rng.random(len(mask)) * counts).astype(np.int64)]
-    return chosen
-
-
-def batch_slice(config: bottleimp.Config, size: int) -> tuple[Slice, BatchGames]:
+def batch_slice(config: bottleimp.Config, size: int, backend: str) -> tuple[Slice, BatchGames]:
     """Random legal games, ``size`` at a time, masks and observations included."""
-    games = BatchGames(config, size)
+    games = batch_games(config, size, backend=backend)
     games.reset(np.arange(size))
     rng = np.random.default_rng(1)
 
@@ -55,28 +46,29 @@ def batch_slice(config: bottleimp.Config, size: int) -> tuple[Slice, BatchGames]
         decisions = 0
         deadline = time.perf_counter() + seconds
         while time.perf_counter() < deadline:
-            mask = games.legal_mask()
+            games.legal_mask()
             games.observe()
-            games.step(random_legal(mask, rng))
+            games.step(games.random_actions(rng))
             decisions += size
         return decisions, 0
 
     return play, games
 
 
-def breakdown(config: bottleimp.Config, size: int, steps: int = 300) -> dict[str, float]:
+def breakdown(config: bottleimp.Config, size: int, backend: str,
+              steps: int = 300) -> dict[str, float]:
     """Seconds per batch step spent in the mask, the observation, the choice and the step."""
-    games = BatchGames(config, size)
+    games = batch_games(config, size, backend=backend)
     games.reset(np.arange(size))
     rng = np.random.default_rng(1)
     spent = dict.fromkeys(("mask", "observation", "random choice", "step"), 0.0)
     for index in range(steps + 50):
         moments = [time.perf_counter()]
-        mask = games.legal_mask()
+        games.legal_mask()
         moments.append(time.perf_counter())
         games.observe()
         moments.append(time.perf_counter())
-        actions = random_legal(mask, rng)
+        actions = games.random_actions(rng)
         moments.append(time.perf_counter())
         games.step(actions)
         moments.append(time.perf_counter())
@@ -92,13 +84,27 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--sizes", default="1,64,1024,8192", help="batch sizes, comma-separated")
     parser.add_argument("--breakdown", action="store_true", help="where a B = 1024 step's time goes")
+    parser.add_argument("--backends", default=",".join(BACKENDS),
+                        help=f"batch backends, comma-separated (of {', '.join(BACKENDS)})")
     args = parser.parse_args()
     config = bottleimp.Config(players=args.players)
     sizes = [int(size) for size in args.sizes.split(",")]
+    backends = []
+    for backend in args.backends.split(","):
+        missing = backend_missing(backend)
+        if missing:
+            print(f"batch backend {backend}: not measured ({missing})")
+        else:
+            backends.append(backend)
     contenders: dict[str, Slice] = {"pure": bottleimp_slice(args.players)}
-    batches: dict[int, BatchGames] = {}
-    for size in sizes:
-        contenders[f"batch B={size}"], batches[size] = batch_slice(config, size)
+    batches: dict[str, BatchGames] = {}
+    for backend in backends:
+        compile_start = time.perf_counter()
+        for size in sizes:
+            name = f"{backend} B={size}"
+            contenders[name], batches[name] = batch_slice(config, size, backend)
+        print(f"batch backend {backend}: ready in {time.perf_counter() - compile_start:.1f} s "
+              "(the first use on a machine compiles numba's kernel, later ones load its cache)")
     hearts = hearts_slice()
     if hearts is not None:
         contenders["hearts"] = hearts
@@ -120,17 +126,18 @@ def main() -> None:
         line = f"  {name:16} {rate:12,.0f}"
         if base is not None:
             line += f"   {rate / base:6.2f} x OpenSpiel Hearts"
-        if name.startswith("batch"):
-            games = batches[int(name.split("=")[1])]
+        if name in batches:
+            games = batches[name]
             line += f"   {games.nbytes() / games.size:8,.0f} bytes/game"
         print(line)
     if base is None:
         print("OpenSpiel Hearts: not measured (pip install -e '.[bench]' to compare)")
     if args.breakdown:
-        parts = breakdown(config, 1024)
-        whole = sum(parts.values())
-        print(f"one step of B=1024: {whole * 1e3:.2f} ms; " + ", ".join(
-            f"{name} {seconds / whole:.0%}" for name, seconds in parts.items()))
+        for backend in backends:
+            parts = breakdown(config, 1024, backend)
+            whole = sum(parts.values())
+            print(f"one step of {backend} B=1024: {whole * 1e3:.2f} ms; " + ", ".join(
+                f"{name} {seconds / whole:.0%}" for name, seconds in parts.items()))
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ import bottleimp
 from bottleimp import Config, IllegalActionError
 from bottleimp.actions import Destination
 from bottleimp.batch import BatchError, BatchGames
+from bottleimp.batch.backends import BACKENDS, backend_missing, batch_games
 from bottleimp.batch.check import VARIANTS, Mismatch, compare_games
 from bottleimp.batch.peer import BatchPeer
 from bottleimp.batch.perft import perft_counts
@@ -32,15 +33,27 @@ from bottleimp.validation.replay import validate_json
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Each test that takes it runs on every backend: ``numpy`` (the readable array engine) and
+    ``numba`` (its compiled kernel; skipped, saying why, where numba is not installed: the
+    ``test`` extra installs it, so CI runs both)."""
+    name: str = request.param
+    missing = backend_missing(name)
+    if missing:
+        pytest.skip(missing)
+    return name
+
 @pytest.mark.parametrize("config", VARIANTS, ids=repr)
-def test_masks_observations_and_totals_equal_the_reference_at_every_state(config: Config) -> None:
+def test_masks_observations_and_totals_equal_the_reference_at_every_state(config: Config, backend: str) -> None:
     short = config if config.target_score is not None else evolve(config, rounds=1)
-    assert compare_games(short, [11, 1011], seed=3) > 40
+    assert compare_games(short, [11, 1011], seed=3, backend=backend) > 40
 
 
-def test_rounds_past_the_deals_shuffled_ahead_are_dealt_as_the_reference_deals_them() -> None:
+def test_rounds_past_the_deals_shuffled_ahead_are_dealt_as_the_reference_deals_them(backend: str) -> None:
     # A target score far away: more than the 8 rounds of deals the batch shuffles ahead.
-    assert compare_games(Config(players=3, target_score=250), [3], seed=1) > 8 * 42
+    assert compare_games(Config(players=3, target_score=250), [3], seed=1, backend=backend) > 8 * 42
 
 
 def test_a_planted_difference_is_reported_with_its_segment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -68,9 +81,9 @@ def test_deals_are_the_reference_shuffle_bit_for_bit_DEAL_SHUFFLE() -> None:
         assert [cards[i] for i in shuffle_one(len(cards), seed, round_index)] == list(reference)
 
 
-def test_reset_deals_every_round_as_new_game_does_negative_seeds_too() -> None:
+def test_reset_deals_every_round_as_new_game_does_negative_seeds_too(backend: str) -> None:
     config = Config(players=4)
-    games = BatchGames(config, 3)
+    games = batch_games(config, 3, backend=backend)
     games.reset([-5, 2**70 + 3, 9], first_dealer=[1, 2, 3])
     for game, (seed, dealer) in enumerate([(-5, 1), (2**70 + 3, 2), (9, 3)]):
         state = bottleimp.new_game(config, seed, first_dealer=dealer)
@@ -79,9 +92,9 @@ def test_reset_deals_every_round_as_new_game_does_negative_seeds_too() -> None:
             assert held == set(state.round.hands[seat])
 
 
-def test_auto_reset_restarts_an_ended_game_with_the_next_seed_and_rewards_the_winners() -> None:
+def test_auto_reset_restarts_an_ended_game_with_the_next_seed_and_rewards_the_winners(backend: str) -> None:
     config = Config(players=3, rounds=1)
-    games = BatchGames(config, 2)
+    games = batch_games(config, 2, backend=backend)
     games.reset([4, 5])
     rng = np.random.default_rng(0)
     ended = None
@@ -103,9 +116,9 @@ def test_auto_reset_restarts_an_ended_game_with_the_next_seed_and_rewards_the_wi
     del totals
 
 
-def test_an_illegal_action_raises_with_its_rule_and_changes_no_game() -> None:
+def test_an_illegal_action_raises_with_its_rule_and_changes_no_game(backend: str) -> None:
     config = Config(players=4)
-    games = BatchGames(config, 2)
+    games = batch_games(config, 2, backend=backend)
     games.reset([1, 2])
     hand = games.hand.copy()
     not_held = int(np.flatnonzero(~games.hand[1, games.to_act[1]])[0])
@@ -119,8 +132,8 @@ def test_an_illegal_action_raises_with_its_rule_and_changes_no_game() -> None:
     assert caught.value.rule_id == "PHASE"
 
 
-def test_bad_batch_input_is_a_batch_error_naming_it() -> None:
-    games = BatchGames(Config(players=3), 2)
+def test_bad_batch_input_is_a_batch_error_naming_it(backend: str) -> None:
+    games = batch_games(Config(players=3), 2, backend=backend)
     with pytest.raises(BatchError, match="2 seeds"):
         games.reset([1, 2, 3])
     with pytest.raises(BatchError, match="first dealer"):
@@ -131,11 +144,11 @@ def test_bad_batch_input_is_a_batch_error_naming_it() -> None:
     with pytest.raises(BatchError, match="2 actions"):
         games.step([0])
     with pytest.raises(BatchError, match="batch_size"):
-        BatchGames(Config(players=3), 0)
+        batch_games(Config(players=3), 0, backend=backend)
 
 
-def test_copies_taken_from_a_batch_play_on_as_the_originals() -> None:
-    games = BatchGames(Config(players=3), 2)
+def test_copies_taken_from_a_batch_play_on_as_the_originals(backend: str) -> None:
+    games = batch_games(Config(players=3), 2, backend=backend)
     games.reset([5, 6])
     rng = np.random.default_rng(2)
     for _ in range(40):  # into trick play
@@ -149,8 +162,8 @@ def test_copies_taken_from_a_batch_play_on_as_the_originals() -> None:
         assert (copies.legal_mask() == games.legal_mask()[[1, 0, 1]]).all()
 
 
-def _position(config: Config, case: Any) -> BatchGames:
-    games = BatchGames(config, 1, autoreset=False, observations=False)
+def _position(config: Config, case: Any, backend: str) -> BatchGames:
+    games = batch_games(config, 1, backend=backend, autoreset=False, observations=False)
     input_ = case["input"]
     n = len(config.cards)
     index = {card.rank: i for i, card in enumerate(config.cards)}
@@ -183,10 +196,10 @@ def _perft_cases() -> list[tuple[Config, Any]]:
 
 
 @pytest.mark.parametrize("config, case", _perft_cases(), ids=lambda v: getattr(v, "players", ""))
-def test_perft_counts_equal_the_stored_counts(config: Config, case: Any) -> None:
+def test_perft_counts_equal_the_stored_counts(config: Config, case: Any, backend: str) -> None:
     expected = case["expected"]
     assert isinstance(expected, dict)
-    position = _position(config, case)
+    position = _position(config, case, backend)
     depths = {int(depth): count for depth, count in expected["depths"].items()}
     deepest = max(depths)
     counts, _ = perft_counts(position, deepest)
@@ -203,10 +216,10 @@ def test_perft_counts_equal_the_stored_counts(config: Config, case: Any) -> None
         assert {a: c for a, c in enumerate(under) if c} == wanted
 
 
-def test_every_conformance_case_is_answered_as_expected_by_the_peer() -> None:
+def test_every_conformance_case_is_answered_as_expected_by_the_peer(backend: str) -> None:
     from bottleimp.formats.config_json import config_to_json
 
-    peer = BatchPeer()
+    peer = BatchPeer(backend)
     answered = 0
     for case in read_suite(ROOT / "spec" / "conformance"):
         answer = peer.handle({"op": "case", "kind": case.kind, "config": config_to_json(case.config),
@@ -221,11 +234,13 @@ def test_every_conformance_case_is_answered_as_expected_by_the_peer() -> None:
     assert answered == 580
 
 
-def test_the_harness_finds_no_group_against_the_batch_peer(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_harness_finds_no_group_against_the_batch_peer(capsys: pytest.CaptureFixture[str], backend: str) -> None:
     from bottleimp.cli import main
 
-    command = f"{sys.executable} -m bottleimp.batch.peer"
-    status = main(["conformance", "--cmd", command, "--examples", "12", "--seed", "5"])
+    command = f"{sys.executable} -m bottleimp.batch.peer --backend {backend}"
+    # A generous timeout: on a clean machine the compiled backend's first answer compiles its kernel.
+    status = main(["conformance", "--cmd", command, "--examples", "12", "--seed", "5",
+                   "--timeout", "300"])
     out = capsys.readouterr().out
     assert status == 0, out
     assert "0 failed" in out.splitlines()[-1]
@@ -234,8 +249,8 @@ def test_the_harness_finds_no_group_against_the_batch_peer(capsys: pytest.Captur
 @pytest.mark.parametrize("config", [Config(players=2, rounds=1), Config(players=5, bottles=2, rounds=2),
                                     Config(players=4, teams=((0, 2), (1, 3)), target_score=30)],
                          ids=repr)
-def test_records_of_batch_games_validate(config: Config) -> None:
-    games = RecordingGames(BatchGames(config, 2, autoreset=False))
+def test_records_of_batch_games_validate(config: Config, backend: str) -> None:
+    games = RecordingGames(batch_games(config, 2, backend=backend, autoreset=False))
     games.reset([8, 9])
     rng = np.random.default_rng(1)
     steps = 0
@@ -254,3 +269,35 @@ def test_records_of_batch_games_validate(config: Config) -> None:
 def test_importing_bottleimp_does_not_import_numpy() -> None:
     code = "import sys, bottleimp; sys.exit('numpy' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
+
+
+def test_a_backend_that_cannot_run_is_a_clear_error_never_a_traceback() -> None:
+    with pytest.raises(BatchError, match="unknown batch backend 'jax'"):
+        batch_games(Config(players=3), 2, backend="jax")
+    # Without numba (its import blocked): the library, the check and the peer name the package.
+    code = ("import sys; sys.modules['numba'] = None\n"
+            "import bottleimp\n"
+            "from bottleimp.batch import BatchError\n"
+            "from bottleimp.batch.backends import batch_games\n"
+            "try:\n"
+            "    batch_games(bottleimp.Config(players=3), 2, backend='numba')\n"
+            "except BatchError as error:\n"
+            "    print(error)\n"
+            "from bottleimp.batch.peer import main\n"
+            "sys.exit(main(['--backend', 'numba']))\n")
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         input="")
+    assert "needs numba, which is not installed: pip install 'bottleimp[batch-fast]'" in run.stdout
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.startswith("error: the numba backend needs numba")
+
+
+def test_the_batch_peer_refuses_an_over_long_line_as_the_protocol_does() -> None:
+    from bottleimp.conformance.lines import MAX_LINE_BYTES
+
+    lines = "x" * (MAX_LINE_BYTES + 10) + "\n" + json.dumps({"op": "quit"}) + "\n"
+    run = subprocess.run([sys.executable, "-m", "bottleimp.batch.peer"], cwd=ROOT, input=lines,
+                         capture_output=True, text=True)
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert answers[0]["ok"] is False and answers[0]["rule"] == "PROTOCOL"
+    assert "longer than" in answers[0]["error"] and answers[1] == {"ok": True}

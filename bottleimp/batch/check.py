@@ -2,7 +2,7 @@
 the seat to act, the legal-action mask (``encoding.legal_action_mask``), the observation of the
 seat to act and of the next seat (``encoding.observation``), and at the end the totals.
 
-    python -m bottleimp.batch.check [--games N] [--batch B] [--seed S]
+    python -m bottleimp.batch.check [--games N] [--batch B] [--seed S] [--backend numba]
 
 plays N games of every variant (``VARIANTS``) in batches of B, random legal actions, and prints
 how many states it compared; a difference stops it with the game, the state and the segments of
@@ -23,7 +23,8 @@ from ..editions import CLASSIC
 from ..encoding import action_from_int, legal_action_mask, observation, observation_layout
 from ..engine import apply, new_game
 from ..view import view
-from .games import GAME_OVER, BatchGames
+from .backends import BACKENDS, backend_missing, batch_games
+from .games import GAME_OVER
 
 VARIANTS: tuple[Config, ...] = (
     Config(players=2),
@@ -54,13 +55,14 @@ def _segments(config: Config, expected: np.ndarray, actual: np.ndarray) -> list[
                    if segment.offset <= index < segment.offset + segment.size})
 
 
-def compare_games(config: Config, seeds: list[int], seed: int = 0) -> int:
+def compare_games(config: Config, seeds: list[int], seed: int = 0, backend: str = "numpy") -> int:
     """Play ``len(seeds)`` games of ``config`` to their end in one batch, first dealers in turn,
-    with random legal actions (from ``seed``), comparing every state with the reference.
+    with random legal actions (from ``seed``), on the batch engine's ``backend``, comparing every
+    state with the reference.
     Returns the number of states compared; raises ``Mismatch`` at the first difference."""
     size = len(seeds)
     dealers = [game % config.players for game in range(size)]
-    games = BatchGames(config, size, autoreset=False)
+    games = batch_games(config, size, backend=backend, autoreset=False)
     games.reset(seeds, dealers)
     states = [new_game(config, s, first_dealer=d) for s, d in zip(seeds, dealers)]
     rng = random.Random(seed)
@@ -104,7 +106,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200, help="games per variant")
     parser.add_argument("--batch", type=int, default=50, help="games per batch")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--backend", default="numpy", help=f"one of {', '.join(BACKENDS)}")
     args = parser.parse_args(argv)
+    missing = backend_missing(args.backend)
+    if missing:
+        print(f"error: {missing}", file=sys.stderr)
+        return 2
     total_games = total_states = 0
     started = time.perf_counter()
     for config in VARIANTS:
@@ -112,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         for first in range(0, args.games, args.batch):
             count = min(args.batch, args.games - first)
             seeds = [args.seed * 1_000_003 + first + game for game in range(count)]
-            states += compare_games(config, seeds, args.seed + first)
+            states += compare_games(config, seeds, args.seed + first, args.backend)
         total_games += args.games
         total_states += states
         deck = "" if config.deck is None else f", {len(config.cards)}-card deck"

@@ -28,117 +28,27 @@ from ..actions import Destination
 from ..cards import START_PRICE
 from ..config import Config
 from ..errors import BottleImpError, IllegalActionError
+from .observe import Observer
 from .shuffle import shuffle_many
-
-
-BoolArray = npt.NDArray[np.bool_]
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float32]
-UInt8Array = npt.NDArray[np.uint8]
-
-SETUP: Final = 0
-"""Phase number: seats choose their setup cards."""
-PLAY: Final = 1
-"""Phase number: tricks are played."""
-ROUND_OVER: Final = 2
-"""Phase number: the round is scored; the next dealer deals the next round."""
-GAME_OVER: Final = 3
-"""Phase number: the game has ended."""
+from .tables import GAME_OVER as GAME_OVER
+from .tables import PLAY as PLAY
+from .tables import ROUND_OVER as ROUND_OVER
+from .tables import SETUP as SETUP
+from .tables import BoolArray as BoolArray
+from .tables import FloatArray as FloatArray
+from .tables import IntArray as IntArray
+from .tables import Tables as Tables
+from .tables import UInt8Array as UInt8Array
+from .tables import tables_of as tables_of
 
 _MASK: Final = (1 << 64) - 1
 _BANK_ROUNDS: Final = 8
 """Rounds of deals shuffled ahead per game with a target score (no round limit)."""
 
-_EYE_STEPS: Final = (Destination.DEVILS_TRICK, Destination.DEVILS_TRICK,
-                     Destination.OPPONENT_FACE_UP, Destination.OPPONENT_HIDDEN)
-_STEPS: Final = (Destination.DEVILS_TRICK, Destination.LEFT, Destination.RIGHT)
-_SHORT_DEALER_STEPS: Final = (Destination.LEFT, Destination.RIGHT)
-_SLOT: Final = {Destination.DEVILS_TRICK: 0, Destination.LEFT: 1, Destination.RIGHT: 2,
-                Destination.OPPONENT_FACE_UP: 1, Destination.OPPONENT_HIDDEN: 2}
-"""The action block (and ``given`` slot) of each destination (``encoding.setup_destinations``)."""
-
 
 class BatchError(BottleImpError, ValueError):
     """A batch request that cannot be served: wrong shapes, or a variant the batch engine
     refuses (naming it)."""
-
-
-@frozen(eq=False)
-class Tables:
-    """Per-configuration arrays the batch engine reads (built once per ``BatchGames``)."""
-
-    players: int
-    cards: int
-    bottles: int
-    trick_size: int
-    devils_eye: bool
-    rank: npt.NDArray[np.float64]
-    colour: IntArray
-    coins: IntArray
-    hidden_count: int
-    steps: tuple[tuple[tuple[Destination, ...], ...], ...]
-    """``steps[dealer][seat]``: the seat's setup destinations in order (rule SETUP-STEPS)."""
-    step_slot: IntArray
-    """``step_slot[dealer, seat, k]``: the action block of step ``k`` (-1 past the last)."""
-    step_count: IntArray
-    """``step_count[dealer, seat]``: how many setup cards the seat gives."""
-    same_team: IntArray
-    """``same_team[s, t]``: 1 when seats ``s`` and ``t`` score together (identity without teams)."""
-    team_factor: IntArray
-    """2 for a player without a partner in team mode, else 1 (rule SCORE-TEAMS)."""
-    round_limit: int | None
-    target_score: int | None
-
-
-def tables_of(config: Config) -> Tables:
-    """The arrays of ``config`` (every variant the reference plays)."""
-    players, count = config.players, len(config.cards)
-    colours = sorted({card.colour.value for card in config.cards})
-    steps = []
-    for dealer in range(players):
-        row: list[tuple[Destination, ...]] = []
-        for seat in range(players):
-            if config.devils_eye:
-                row.append(_EYE_STEPS)
-            elif seat == dealer and count % players:
-                row.append(_SHORT_DEALER_STEPS)
-            else:
-                row.append(_STEPS)
-        steps.append(tuple(row))
-    step_slot = np.full((players, players, 5), -1, dtype=np.int64)
-    step_count = np.zeros((players, players), dtype=np.int64)
-    for dealer in range(players):
-        for seat in range(players):
-            for k, destination in enumerate(steps[dealer][seat]):
-                step_slot[dealer, seat, k] = _SLOT[destination]
-            step_count[dealer, seat] = len(steps[dealer][seat])
-    same_team = np.eye(players, dtype=np.int64)
-    factor = np.ones(players, dtype=np.int64)
-    if config.teams is not None:
-        for team in config.teams:
-            for seat in team:
-                for mate in team:
-                    same_team[seat, mate] = 1
-                if len(team) == 1:
-                    factor[seat] = 2
-    return Tables(
-        players=players,
-        cards=count,
-        bottles=config.bottles,
-        trick_size=config.trick_size,
-        devils_eye=config.devils_eye,
-        rank=np.array([float(card.rank) for card in config.cards]),
-        colour=np.array([colours.index(card.colour.value) for card in config.cards]),
-        coins=np.array([card.coins for card in config.cards], dtype=np.int64),
-        hidden_count=count * 2 // 3 if config.devils_eye else count,
-        steps=tuple(steps),
-        step_slot=step_slot,
-        step_count=step_count,
-        same_team=same_team,
-        team_factor=factor,
-        round_limit=config.round_limit,
-        target_score=config.target_score,
-    )
 
 
 @frozen
@@ -218,8 +128,6 @@ class BatchGames:
         self._colour_cards = np.zeros((colours + 1, n), dtype=np.bool_)
         """Row ``c``: the cards of colour ``c``; the last row: no card (no led colour)."""
         self._colour_cards[t.colour, np.arange(n)] = True
-        from .observe import Observer
-
         self._observer = Observer(config)
         at = self._observer.at
         self._at_hand, self._at_face_up, self._at_my_setup = at["hand"], at["face_up"], at["my_setup"]
@@ -436,6 +344,19 @@ class BatchGames:
         np.copyto(out, self._obs_rows)
         self._observer.values(self, observer, out)
         return out
+
+    def random_actions(self, rng: np.random.Generator) -> IntArray:
+        """One uniformly random legal action number per game, from ``rng.random(B)``: in game
+        ``b``, legal action ``floor(u_b * count_b)`` in ascending order (``-1`` in a game with
+        none). Both backends pick the same actions from the same generator."""
+        mask = self.legal_mask()
+        rows, columns = np.nonzero(mask)  # row by row, columns ascending
+        counts = np.bincount(rows, minlength=self.size)
+        firsts = np.cumsum(counts) - counts
+        picks = (rng.random(self.size) * counts).astype(np.int64)
+        chosen: IntArray = np.where(counts > 0, columns[np.minimum(firsts + picks, len(columns) - 1)]
+                                    if len(columns) else -1, -1)
+        return chosen
 
     def _refresh(self) -> None:
         """Rewrite the observation rows of every game whose deal, setup or round ended."""
@@ -790,7 +711,7 @@ class BatchGames:
         """A new batch whose game ``i`` is a copy of this batch's game ``games[i]`` (for search
         and perft: repeat a game once per action to try)."""
         picked = np.asarray(games, dtype=np.int64).reshape(-1)
-        copy = BatchGames(self.config, max(1, len(picked)), autoreset=self.autoreset,
+        copy = type(self)(self.config, max(1, len(picked)), autoreset=self.autoreset,
                           observations=self.observations)
         copy.t = self.t
         for name in self._FIELDS:

@@ -13,7 +13,59 @@ import numpy.typing as npt
 
 from ..config import Config
 from ..encoding import observation_layout
-from .games import ROUND_OVER, SETUP, BatchGames, BoolArray, FloatArray, IntArray, UInt8Array
+from typing import Protocol
+
+from .tables import ROUND_OVER, SETUP, BoolArray, FloatArray, IntArray, Tables, UInt8Array
+
+
+class GameArrays(Protocol):
+    """What an observation is read from: a batch's tables and state arrays (``BatchGames``'s,
+    described in ``games.py``)."""
+
+    @property
+    def t(self) -> Tables: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def rows(self) -> IntArray: ...
+    @property
+    def phase(self) -> IntArray: ...
+    @property
+    def to_act(self) -> IntArray: ...
+    @property
+    def dealer(self) -> IntArray: ...
+    @property
+    def round_index(self) -> IntArray: ...
+    @property
+    def hand(self) -> BoolArray: ...
+    @property
+    def face_up(self) -> BoolArray: ...
+    @property
+    def given(self) -> BoolArray: ...
+    @property
+    def trick(self) -> BoolArray: ...
+    @property
+    def trick_seats(self) -> IntArray: ...
+    @property
+    def trick_length(self) -> IntArray: ...
+    @property
+    def played(self) -> BoolArray: ...
+    @property
+    def captured(self) -> BoolArray: ...
+    @property
+    def bottle_card(self) -> IntArray: ...
+    @property
+    def bottle_owner(self) -> IntArray: ...
+    @property
+    def devils_trick(self) -> BoolArray: ...
+    @property
+    def hand_count(self) -> IntArray: ...
+    @property
+    def setup_given(self) -> IntArray: ...
+    @property
+    def scores(self) -> IntArray: ...
+    @property
+    def totals(self) -> IntArray: ...
 
 
 class Observer:
@@ -26,7 +78,7 @@ class Observer:
         self.size = last.offset + last.size
         self.coins = float(sum(card.coins for card in config.cards))
 
-    def binary(self, games: BatchGames, index: IntArray, observer: IntArray) -> UInt8Array:
+    def binary(self, games: GameArrays, index: IntArray, observer: IntArray) -> UInt8Array:
         """``(G, D)``: the 0/1 part of the observation of ``observer[i]`` in game ``index[i]``
         (every value segment left at 0: ``values`` writes those)."""
         t = games.t
@@ -77,7 +129,7 @@ class Observer:
         put("team", t.same_team[observer[:, None], rot])
         return out
 
-    def values(self, games: BatchGames, observer: IntArray, out: FloatArray) -> None:
+    def values(self, games: GameArrays, observer: IntArray, out: FloatArray) -> None:
         """Write the value segments (sizes, totals, scores, progress) of every game's
         ``observer[b]`` into ``out`` (``(B, D)``)."""
         t = games.t

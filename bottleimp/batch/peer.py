@@ -6,6 +6,7 @@ any other implementation::
 
     bottleimp conformance --cmd "python -m bottleimp.batch.peer"
     bottleimp conformance --vectors spec/conformance --cmd "python -m bottleimp.batch.peer"
+    bottleimp conformance --cmd "python -m bottleimp.batch.peer --backend numba"
 
 Requests are read with the library's JSON readers and setup codec (they are formats, not rules);
 every rule the answers depend on (the deal's counts, the setup's steps and order, legal plays,
@@ -16,7 +17,7 @@ record's verdict, its deals, setups and plays replayed by the batch engine: ``ve
 
 from __future__ import annotations
 
-import json
+import argparse
 import sys
 from typing import Final
 
@@ -37,9 +38,10 @@ from ..formats.json_input import (
     expect_object,
     expect_rank,
     expect_str,
-    loads_json,
 )
 from ..formats.setup_entries import gives_from_entry
+from ..conformance.protocol import serve
+from .backends import BACKENDS, backend_missing, batch_games
 from .games import PLAY, ROUND_OVER, SETUP, BatchGames, deal_refusal, round_scores
 from .verdict import verdict
 
@@ -66,7 +68,8 @@ def _refusal(rule: str, message: str) -> dict[str, JSON]:
 class BatchPeer:
     """Answers protocol requests, one at a time, from a one-game ``BatchGames``."""
 
-    def __init__(self) -> None:
+    def __init__(self, backend: str = "numpy") -> None:
+        self.backend = backend
         self.games: BatchGames | None = None
         self._by_config: dict[Config, BatchGames] = {}
 
@@ -84,7 +87,8 @@ class BatchPeer:
     def _engine(self, config: Config) -> BatchGames:
         games = self._by_config.get(config)
         if games is None:
-            games = BatchGames(config, 1, autoreset=False, observations=False)
+            games = batch_games(config, 1, backend=self.backend, autoreset=False,
+                                observations=False)
             self._by_config[config] = games
         return games
 
@@ -196,8 +200,8 @@ class BatchPeer:
         input_ = expect_object(obj["input"], "$.input")
         if kind == "record":
             check_keys(input_, "$.input", {"record"}, set())
-            return {"ok": True, "output": verdict(input_["record"])}
-        games = BatchGames(config, 1, autoreset=False, observations=False)
+            return {"ok": True, "output": verdict(input_["record"], self.backend)}
+        games = batch_games(config, 1, backend=self.backend, autoreset=False, observations=False)
         answers = {"trick": _case_trick, "legal_plays": _case_legal_plays,
                    "setup": _case_setup, "scoring": _case_scoring}
         return {"ok": True, "output": answers[kind](games, input_)}
@@ -411,24 +415,21 @@ def _case_scoring(games: BatchGames, input_: dict[str, JSON]) -> JSON:
     return {"scores": [int(score) for score in round_scores(t, captured, owners, devils_trick)[0]]}
 
 
-def main() -> int:
-    """Answer protocol requests on stdin/stdout until ``quit`` or the end of input."""
-    peer = BatchPeer()
-    for line in sys.stdin.buffer:
-        if not line.strip():
-            continue
-        request: JSON = None
-        try:
-            request = loads_json(line)
-        except RecordError as error:
-            answer = _refusal("PROTOCOL", f"not a request: {error}")
-        else:
-            answer = peer.handle(request)
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
-        if isinstance(request, dict) and request.get("op") == "quit" and answer.get("ok"):
-            break
-    return 0
+def main(argv: list[str] | None = None) -> int:
+    """Answer protocol requests on stdin/stdout until ``quit`` or the end of input, with the
+    protocol's own serving loop (``conformance.protocol.serve``: lines capped at
+    ``MAX_LINE_BYTES``, a bad line refused with rule ``PROTOCOL``). ``--backend numba`` answers
+    from the compiled batch engine; a backend that cannot run here exits 2 naming why."""
+    parser = argparse.ArgumentParser(prog="python -m bottleimp.batch.peer",
+                                     description="the batch engine as a protocol peer")
+    parser.add_argument("--backend", default="numpy",
+                        help=f"the batch engine's backend ({', '.join(BACKENDS)}; default numpy)")
+    args = parser.parse_args(argv)
+    missing = backend_missing(args.backend)
+    if missing:
+        print(f"error: {missing}", file=sys.stderr)
+        return 2
+    return serve(sys.stdin.buffer, sys.stdout, BatchPeer(args.backend))
 
 
 if __name__ == "__main__":

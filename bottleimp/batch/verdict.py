@@ -14,6 +14,7 @@ from ..errors import RecordError, UnknownCardError
 from ..formats.json_input import JSON
 from ..encoding import setup_destinations
 from ..formats.records import GameRecord, RoundRecord, parse_record
+from .backends import batch_games
 from .games import GAME_OVER, PLAY, ROUND_OVER, SETUP, BatchGames, deal_refusal
 
 
@@ -24,14 +25,15 @@ class _Broken(Exception):
                                          "play": play, "seat": seat}
 
 
-def verdict(value: JSON) -> dict[str, JSON]:
+def verdict(value: JSON, backend: str = "numpy") -> dict[str, JSON]:
     """``{"verdict": "valid"}``, ``{"verdict": "broken", "rule", "round", "play", "seat"}`` or
-    ``{"verdict": "unreadable", "rule"}`` for the record ``value``."""
+    ``{"verdict": "unreadable", "rule"}`` for the record ``value``, judged by the batch engine
+    on ``backend``."""
     try:
         record = parse_record(value)
     except RecordError as error:
         return {"verdict": "unreadable", "rule": error.rule_id}
-    games = BatchGames(record.config, 1, autoreset=False, observations=False)
+    games = batch_games(record.config, 1, backend=backend, autoreset=False, observations=False)
     try:
         _replay(games, record)
     except _Broken as broken:

@@ -56,7 +56,6 @@ _RECORD_KEYS: Final = frozenset({"format", "config", "rounds", "totals"})
 _CONFIG_KEYS: Final = frozenset({"edition", "players", "bottles", "teams", "rounds", "target_score"})
 _ROUND_KEYS: Final = frozenset({"dealer", "hands", "face_up", "setup", "plays", "scores"})
 _UNSOLD: Final = Bottle()
-_trick_report: Final = tuple.__new__  # builds a TrickReport from its fields, in C
 _owner: Final[Callable[[Bottle], int | None]] = attrgetter("owner")
 _INT_TYPE: Final = frozenset({int})
 
@@ -346,5 +345,5 @@ class _Tricks:
         if returned is not None:
             owner, price_card = returned
             self.captured[owner].append(price_card)
-        self.reports.append(_trick_report(TrickReport, (winner, bottle, before, after)))
+        self.reports.append(TrickReport(winner, bottle, before, after))
         return play_rules.next_leader(winner)

@@ -80,8 +80,8 @@ class Cause:
 
 class TrickReport(NamedTuple):
     """One trick as the rules decide it. (An immutable named tuple rather than an attrs class:
-    the fast lane makes one for every trick of every record it checks, and a tuple is built in
-    C.)"""
+    the fast lane makes one for every trick of every record it checks, and a named tuple is
+    cheaper to build.)"""
 
     winner: int
     """The seat that won the trick."""

@@ -1,0 +1,115 @@
+"""``NumbaBatchGames``: the batch engine with its step, masks, observations and random choice
+compiled by numba (the ``batch-fast`` extra: ``pip install 'bottleimp[batch-fast]'``).
+
+The same state arrays and the same API as ``BatchGames`` (it is one): ``reset``, ``to_act``,
+``legal_mask``, ``observe``, ``step``, ``random_actions``, ``take``, auto-reset. What runs per
+step is ``bottleimp/batch/kernel.py``, a loop over games compiled in nopython mode on one
+thread; everything else (loading a position, copies, the rule an illegal action breaks) is the
+numpy engine's own code on the same arrays. The first call compiles the kernel (about half a
+minute, once per machine and Python: numba caches it on disk next to the module, or in its user
+cache directory where the package is read-only; ``NUMBA_CACHE_DIR`` moves it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from ..config import Config
+from ..errors import IllegalActionError
+from . import kernel
+from .games import BatchError, BatchGames, BoolArray, FloatArray, IntArray, StepResult
+
+
+def numba_missing() -> str:
+    """Why the compiled backend cannot run here (``""`` when it can)."""
+    if kernel.COMPILED:
+        return ""
+    return ("the numba backend needs numba, which is not installed: "
+            "pip install 'bottleimp[batch-fast]' (or use the numpy backend)")
+
+
+class NumbaBatchGames(BatchGames):
+    """``BatchGames`` whose hot paths run in the compiled kernel (see the module docstring)."""
+
+    def __init__(self, config: Config, batch_size: int, *, autoreset: bool = True,
+                 observations: bool = True) -> None:
+        missing = numba_missing()
+        if missing:
+            raise BatchError(missing)
+        # No observation bits: ``observe`` writes each observation from the state.
+        super().__init__(config, batch_size, autoreset=autoreset, observations=False)
+        self.observations = observations
+        t = self.t
+        at = self._observer.at
+        self._consts = tuple(kernel.Consts(
+            players=t.players, cards=t.cards, bottles=t.bottles, trick_size=t.trick_size,
+            devils_eye=t.devils_eye, hidden_count=t.hidden_count,
+            round_limit=-1 if t.round_limit is None else t.round_limit,
+            target_score=-1 if t.target_score is None else t.target_score,
+            coins_total=self._observer.coins,
+            rank=t.rank, colour=t.colour, coins=t.coins, step_slot=t.step_slot,
+            step_count=t.step_count, same_team=t.same_team, team_factor=t.team_factor,
+            at=np.array([at[name] for name in kernel.SEGMENTS], dtype=np.int64)))
+        self._order = np.zeros(t.cards, dtype=np.int64)
+        self._zeros = np.zeros(self._obs_out.shape[1], dtype=np.float32)
+        self._rewards = np.zeros((batch_size, t.players), dtype=np.float32)
+        self._done = np.zeros(batch_size, dtype=np.bool_)
+        self._uniforms = np.zeros(batch_size, dtype=np.float64)
+        self._choices = np.zeros(batch_size, dtype=np.int64)
+        self._counts = np.zeros(batch_size, dtype=np.int64)
+
+    def _state(self) -> kernel.Fields:
+        """The state arrays as the kernel takes them, in ``kernel.State``'s order (read each
+        call: ``reset`` and ``take`` replace some)."""
+        return (
+            self.hand, self.face_up, self.captured, self.trick, self.given, self.played,
+            self.devils_trick, self.bottle_card, self.bottle_owner, self.trick_cards,
+            self.trick_seats, self.trick_length, self.phase, self.to_act, self.dealer,
+            self.leader, self.round_index, self.setup_given, self.hand_count, self.scores,
+            self.totals, self.last_winner, self.last_card, self.last_bottle, self.seeds,
+            self.generation, self.first_dealer, self._base_seeds, self._order)
+
+    def _start_games(self, games: IntArray) -> None:
+        self._mask = None
+        kernel.start_games(self._state(), self._consts, np.ascontiguousarray(games), self._stride)
+
+    def _refresh(self) -> None:
+        self._stale = []  # no observation bits to rewrite
+
+    def legal_mask(self) -> BoolArray:
+        if self._mask is None:
+            kernel.masks(self._state(), self._consts, self._mask_buffer, self._counts)
+            self._mask = self._mask_buffer
+        return self._mask
+
+    def observe(self, seats: npt.ArrayLike | None = None) -> FloatArray:
+        if not self.observations:
+            raise BatchError("this batch keeps no observations (observations=False)")
+        if seats is None:
+            observer = np.maximum(self.to_act, 0)
+        else:
+            observer = np.ascontiguousarray(
+                np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.size,)))
+        kernel.observe(self._state(), self._consts, observer, self._zeros, self._obs_out)
+        return self._obs_out
+
+    def random_actions(self, rng: np.random.Generator) -> IntArray:
+        rng.random(out=self._uniforms)
+        mask = self.legal_mask()
+        kernel.random_actions(mask, self._counts, self._uniforms, self._choices)
+        return self._choices
+
+    def step(self, actions: npt.ArrayLike) -> StepResult:
+        acts = np.ascontiguousarray(np.asarray(actions).astype(np.int64, copy=False).reshape(-1))
+        if acts.shape != (self.size,):
+            raise BatchError(f"step needs {self.size} actions, not {acts.shape}")
+        mask = self.legal_mask()
+        refused = kernel.step(self._state(), self._consts, acts, mask, self._rewards, self._done,
+                              self.autoreset, self._stride)
+        if refused >= 0:
+            rule = self.refusal(refused, int(acts[refused]))
+            raise IllegalActionError(rule, f"game {refused}: action {int(acts[refused])} is not "
+                                           f"legal for seat {int(self.to_act[refused])}")
+        self._mask = None
+        return StepResult(self._rewards.copy(), self._done.copy())

@@ -1,0 +1,694 @@
+"""The batch engine's compiled kernel: the rules of ``BatchGames.step``, ``legal_mask`` and
+``observe`` as loops over games, compiled by numba (``nopython``, one thread, cached on disk).
+
+Every function here is plain Python over numpy arrays and scalars, in the subset numba
+compiles; ``NumbaBatchGames`` (``bottleimp/batch/fast.py``) calls them on the same state arrays
+as the numpy engine (``bottleimp/batch/games.py``, whose docstrings name each rule), so the
+numpy methods that load positions, copy games or explain a refusal work on a compiled batch
+too. Each kernel function mirrors one numpy method, game by game instead of array by array:
+``deal`` (DEAL, DEAL-SHUFFLE: one SplitMix64 step per draw, the rejected draws included),
+``give`` and ``resolve_setup`` (SETUP-STEPS, SETUP-ORDER, SETUP-RESOLVE), ``play``,
+``end_trick`` (TRICK-PRICE, TRICK-WINNER, BOTTLE-PURCHASE, PRICE-CARD-RETURN, TRICK-CAPTURE,
+NEXT-LEADER), ``end_round`` (SCORE-ROUND, SCORE-TEAMS, GAME-TOTALS, GAME-END), ``mask_row``
+(FOLLOW-SUIT, EYE-FOLLOW-SUIT) and ``observe`` (``Observer.binary`` and ``values``, written from
+the state: the compiled backend keeps no observation bits).
+
+Without numba the module still imports (the functions stay plain Python, far too slow to use):
+``fast.py`` refuses to build a compiled batch then, naming the missing package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final, NamedTuple, TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from .tables import GAME_OVER, PLAY, ROUND_OVER, SETUP, BoolArray, FloatArray, IntArray
+
+try:
+    import numba
+except ImportError:  # the backend is optional; fast.py names the missing package
+    COMPILED = False
+else:
+    COMPILED = True
+
+Function = TypeVar("Function", bound=Callable[..., Any])
+
+_OPTIONS: Final[dict[str, Any]] = {"cache": True, "nogil": True, "inline": "always", "_nrt": False}
+"""How every kernel function is compiled: nopython (``njit``), cached on disk, on one thread
+(never ``parallel``), inlined into its callers, without numba's reference counting (``_nrt``:
+the kernel allocates nothing; with it, each call between kernel functions counted references
+to every array of the state and cost more than the work)."""
+
+
+def jit(function: Function) -> Function:
+    """``function`` compiled in nopython mode, on one thread, cached on disk (``__pycache__``,
+    or numba's user cache directory where the package is read-only); as is without numba."""
+    if not COMPILED:
+        return function
+    return cast(Function, numba.njit(**_OPTIONS)(function))
+
+
+def _copy_bytes_python(dst: npt.NDArray[Any], dst_at: int, src: npt.NDArray[Any], src_at: int,
+                       count: int) -> None:
+    """Copy ``count`` items of C-contiguous ``src`` from item ``src_at`` to item ``dst_at`` of
+    C-contiguous ``dst`` (arrays of one item type)."""
+    dst.reshape(-1)[dst_at:dst_at + count] = src.reshape(-1)[src_at:src_at + count]
+
+
+def _widen_bytes_python(dst: FloatArray, dst_at: int, src: npt.NDArray[Any], src_at: int,
+                        count: int) -> None:
+    """Write ``count`` bytes (0/1) of C-contiguous ``src`` from byte ``src_at`` as float32 to
+    item ``dst_at`` of C-contiguous ``dst``."""
+    dst.reshape(-1)[dst_at:dst_at + count] = src.reshape(-1)[src_at:src_at + count]
+
+
+def _intrinsics() -> tuple[Callable[..., None], Callable[..., None]]:
+    """``_copy_bytes_python`` as one ``llvm.memcpy``, ``_widen_bytes_python`` as a loop of
+    16-byte vectors widened to float32. Numba's own loops move an item at a time (the arrays
+    may alias, so LLVM does not vectorise them): written so, an observation cost several times
+    more than the whole step."""
+    from llvmlite import ir
+    from numba.core import cgutils as typed_cgutils
+    from numba.core import types
+    from numba.extending import intrinsic
+    from numba.np import arrayobj
+
+    cgutils: Any = typed_cgutils  # numba's code generation helpers are untyped
+    make_array: Any = cast(Any, arrayobj).make_array
+
+    def pointers(context: Any, builder: Any, signature: Any, args: Any,
+                 target: Any) -> tuple[Any, Any, Any]:
+        dst_value, dst_at, src_value, src_at, count = args
+        dst = make_array(signature.args[0])(context, builder, dst_value)
+        src = make_array(signature.args[2])(context, builder, src_value)
+        to = builder.gep(builder.bitcast(dst.data, target.as_pointer()), [dst_at])
+        from_ = builder.gep(builder.bitcast(src.data, ir.IntType(8).as_pointer()), [src_at])
+        return to, from_, count
+
+    @intrinsic
+    def copy_items(typingctx: Any, dst: Any, dst_at: Any, src: Any, src_at: Any,
+                   count: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            item = context.get_data_type(signature.args[0].dtype)
+            to, from_, count = pointers(context, builder, signature, args, item)
+            to = builder.bitcast(to, cgutils.voidptr_t)
+            cgutils.raw_memcpy(builder, to, from_, count, context.get_abi_sizeof(item))
+            return context.get_dummy_value()
+
+        return types.void(dst, dst_at, src, src_at, count), codegen
+
+    @intrinsic
+    def widen_bytes(typingctx: Any, dst: Any, dst_at: Any, src: Any, src_at: Any,
+                    count: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            f32, i8, i64 = ir.FloatType(), ir.IntType(8), ir.IntType(64)
+            to, from_, count = pointers(context, builder, signature, args, f32)
+            bytes16, floats16 = ir.VectorType(i8, 16), ir.VectorType(f32, 16)
+            whole = builder.and_(count, ir.Constant(i64, ~15))
+            with cgutils.for_range_slice(builder, ir.Constant(i64, 0), whole,
+                                         ir.Constant(i64, 16)) as (i, _):
+                vector = builder.load(builder.bitcast(builder.gep(from_, [i]),
+                                                      bytes16.as_pointer()), align=1)
+                builder.store(builder.uitofp(vector, floats16),
+                              builder.bitcast(builder.gep(to, [i]), floats16.as_pointer()),
+                              align=4)
+            with cgutils.for_range_slice(builder, whole, count, ir.Constant(i64, 1)) as (i, _):
+                builder.store(builder.uitofp(builder.load(builder.gep(from_, [i])), f32),
+                              builder.gep(to, [i]))
+            return context.get_dummy_value()
+
+        return types.void(dst, dst_at, src, src_at, count), codegen
+
+    return cast(Callable[..., None], copy_items), cast(Callable[..., None], widen_bytes)
+
+
+copy_items: Callable[[npt.NDArray[Any], int, npt.NDArray[Any], int, int], None]
+widen_bytes: Callable[[FloatArray, int, npt.NDArray[Any], int, int], None]
+if COMPILED:
+    copy_items, widen_bytes = _intrinsics()
+else:
+    copy_items, widen_bytes = _copy_bytes_python, _widen_bytes_python
+
+
+
+# Offsets of the observation segments in ``Consts.at`` (encoding.observation_layout's names).
+SEGMENTS: Final = ("hand", "face_up", "my_setup", "received", "trick", "trick_leader", "played",
+                   "captured", "bottle_price", "bottle_owner", "devils_trick",
+                   "devils_trick_size", "hand_sizes", "setup_given", "phase", "to_act", "dealer",
+                   "team", "scores", "totals", "progress")
+AT_HAND, AT_FACE_UP, AT_MY_SETUP, AT_RECEIVED, AT_TRICK, AT_LEADER, AT_PLAYED = range(7)
+AT_CAPTURED, AT_PRICE, AT_OWNER, AT_DEVILS_TRICK, AT_DEVILS_TRICK_SIZE, AT_HAND_SIZES = range(7, 13)
+AT_SETUP_GIVEN, AT_PHASE, AT_TO_ACT, AT_DEALER, AT_TEAM, AT_SCORES, AT_TOTALS = range(13, 20)
+AT_PROGRESS: Final = 20
+
+_ROUND_STREAM: Final = np.uint64(0xD1B54A32D192ED03)
+_GAMMA: Final = np.uint64(0x9E3779B97F4A7C15)
+_MIX1: Final = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2: Final = np.uint64(0x94D049BB133111EB)
+_ZERO: Final = np.uint64(0)
+_S30: Final = np.uint64(30)
+_S27: Final = np.uint64(27)
+_S31: Final = np.uint64(31)
+
+
+Fields = tuple[Any, ...]
+"""A ``State`` or ``Consts`` as a plain tuple, as the entry points take them: numba types a
+plain tuple of arrays in C, a named tuple in Python (about 8 microseconds a call)."""
+
+
+class Consts(NamedTuple):
+    """A configuration's numbers and tables (``games.Tables``) as the kernel reads them."""
+
+    players: int
+    cards: int
+    bottles: int
+    trick_size: int
+    devils_eye: bool
+    hidden_count: int
+    round_limit: int
+    """``-1`` without a round limit."""
+    target_score: int
+    """``-1`` without a target score."""
+    coins_total: float
+    rank: npt.NDArray[np.float64]
+    colour: IntArray
+    coins: IntArray
+    step_slot: IntArray
+    step_count: IntArray
+    same_team: IntArray
+    team_factor: IntArray
+    at: IntArray
+    """The observation segments' offsets, in ``SEGMENTS`` order."""
+
+
+class State(NamedTuple):
+    """The state arrays of a batch (``BatchGames``'s, the same objects)."""
+
+    hand: BoolArray
+    face_up: BoolArray
+    captured: BoolArray
+    trick: BoolArray
+    given: npt.NDArray[np.bool_]
+    played: BoolArray
+    devils_trick: BoolArray
+    bottle_card: IntArray
+    bottle_owner: IntArray
+    trick_cards: IntArray
+    trick_seats: IntArray
+    trick_length: IntArray
+    phase: IntArray
+    to_act: IntArray
+    dealer: IntArray
+    leader: IntArray
+    round_index: IntArray
+    setup_given: IntArray
+    hand_count: IntArray
+    scores: IntArray
+    totals: IntArray
+    last_winner: IntArray
+    last_card: IntArray
+    last_bottle: IntArray
+    seeds: npt.NDArray[np.uint64]
+    generation: IntArray
+    first_dealer: IntArray
+    base_seeds: npt.NDArray[np.uint64]
+    order: IntArray
+    """Scratch: one shuffled deck."""
+
+
+# -- the deal ----------------------------------------------------------------------------------
+
+
+@jit
+def shuffle_into(order: IntArray, size: int, seed: np.uint64, round_index: int) -> None:
+    """``order[:size]``: the shuffled deck of ``seed``'s round ``round_index`` (DEAL-SHUFFLE,
+    as ``shuffle.shuffle_one``: a draw at or above the largest multiple of ``i + 1`` that fits in
+    64 bits is rejected and the next one drawn)."""
+    state = seed ^ (np.uint64(round_index) * _ROUND_STREAM)
+    for i in range(size):
+        order[i] = i
+    for i in range(size - 1, 0, -1):
+        bound = np.uint64(i + 1)
+        surplus = (_ZERO - bound) % bound  # 2**64 mod bound: the draws to reject at the top
+        while True:
+            state = state + _GAMMA
+            z = state
+            z = (z ^ (z >> _S30)) * _MIX1
+            z = (z ^ (z >> _S27)) * _MIX2
+            draw = z ^ (z >> _S31)
+            if surplus == _ZERO or draw < _ZERO - surplus:
+                break
+        j = int(draw % bound)
+        held = order[i]
+        order[i] = order[j]
+        order[j] = held
+
+
+@jit
+def deal(s: State, c: Consts, g: int) -> None:
+    """Deal game ``g``'s current round (DEAL: card ``k`` to seat ``(dealer + 1 + k) % P``; in
+    Devil's Eye the last third face up, again from the dealer's left) and start it."""
+    p, n = c.players, c.cards
+    shuffle_into(s.order, n, s.seeds[g], s.round_index[g])
+    dealer = s.dealer[g]
+    s.hand[g] = False
+    s.face_up[g] = False
+    for k in range(c.hidden_count):
+        s.hand[g, (dealer + 1 + k) % p, s.order[k]] = True
+    for k in range(n - c.hidden_count):
+        s.face_up[g, (dealer + 1 + k) % p, s.order[c.hidden_count + k]] = True
+    begin_round(s, c, g)
+
+
+@jit
+def begin_round(s: State, c: Consts, g: int) -> None:
+    """Clear game ``g``'s round state; the dealer's left acts first (FIRST-LEADER, SETUP-ORDER)."""
+    p = c.players
+    for seat in range(p):
+        count = 0
+        for card in range(c.cards):
+            count += s.hand[g, seat, card]
+        s.hand_count[g, seat] = count
+        s.setup_given[g, seat] = 0
+        s.scores[g, seat] = 0
+    s.captured[g] = False
+    s.trick[g] = False
+    s.given[g] = False
+    s.played[g] = False
+    s.devils_trick[g] = False
+    s.bottle_card[g] = -1
+    s.bottle_owner[g] = -1
+    s.trick_length[g] = 0
+    s.last_winner[g] = -1
+    s.last_card[g] = -1
+    s.last_bottle[g] = -1
+    first = (s.dealer[g] + 1) % p
+    s.leader[g] = first
+    s.to_act[g] = first
+    s.phase[g] = SETUP
+
+
+@jit
+def start_game(s: State, c: Consts, g: int, stride: int) -> None:
+    """A new game in slot ``g``, of its generation's seed (``seeds[b] + k * stride``)."""
+    s.seeds[g] = s.base_seeds[g] + np.uint64(s.generation[g] * stride)
+    s.round_index[g] = 0
+    s.dealer[g] = s.first_dealer[g]
+    for seat in range(c.players):
+        s.totals[g, seat] = 0
+    deal(s, c, g)
+
+
+# -- setup and trick play ------------------------------------------------------------------------
+
+
+@jit
+def give(s: State, c: Consts, g: int, slot: int, card: int) -> bool:
+    """The seat to act gives ``card`` to setup slot ``slot`` (SETUP-STEPS, SETUP-ORDER); the
+    dealer's last give resolves the setup (SETUP-RESOLVE). Returns whether it did."""
+    p, n = c.players, c.cards
+    seat = s.to_act[g]
+    s.hand[g, seat, card] = False
+    s.hand_count[g, seat] -= 1
+    s.given[g, seat, slot, card] = True
+    s.setup_given[g, seat] += 1
+    dealer = s.dealer[g]
+    if s.setup_given[g, seat] != c.step_count[dealer, seat]:
+        return False
+    s.to_act[g] = (seat + 1) % p
+    if seat != dealer:
+        return False
+    resolve_setup(s, c, g)
+    return True
+
+
+@jit
+def resolve_setup(s: State, c: Consts, g: int) -> None:
+    """Every given card moves at once (SETUP-RESOLVE): left to the next seat, right to the one
+    before; in Devil's Eye to the opponent's face-up cards and hidden hand. The Devil's Trick
+    is formed; the dealer's left leads (FIRST-LEADER)."""
+    p, n = c.players, c.cards
+    for seat in range(p):
+        for card in range(n):
+            if c.devils_eye:
+                opponent = p - 1 - seat
+                if s.given[g, opponent, 1, card]:
+                    s.face_up[g, seat, card] = True
+                if s.given[g, opponent, 2, card]:
+                    s.hand[g, seat, card] = True
+            else:
+                if s.given[g, (seat + p - 1) % p, 1, card] or s.given[g, (seat + 1) % p, 2, card]:
+                    s.hand[g, seat, card] = True
+    for seat in range(p):
+        count = 0
+        for card in range(n):
+            count += s.hand[g, seat, card]
+        s.hand_count[g, seat] = count
+    for card in range(n):
+        taken = False
+        for seat in range(p):
+            taken = taken or s.given[g, seat, 0, card]
+        s.devils_trick[g, card] = taken
+    s.phase[g] = PLAY
+    s.to_act[g] = s.leader[g]
+
+
+@jit
+def play(s: State, c: Consts, g: int, card: int) -> int:
+    """The seat to act plays ``card`` (TURN-ORDER); a completed trick is resolved. Returns 2 when
+    the game ended, 1 when the round ended, else 0."""
+    p, n = c.players, c.cards
+    seat = s.to_act[g]
+    if s.hand[g, seat, card]:
+        s.hand_count[g, seat] -= 1
+    s.hand[g, seat, card] = False
+    s.face_up[g, seat, card] = False
+    s.trick[g, seat, card] = True
+    s.played[g, card] = True
+    length = s.trick_length[g]
+    s.trick_cards[g, length] = card
+    s.trick_seats[g, length] = seat
+    s.trick_length[g] = length + 1
+    s.to_act[g] = (seat + 1) % p
+    if length + 1 < c.trick_size:
+        return 0
+    return end_trick(s, c, g)
+
+
+@jit
+def end_trick(s: State, c: Consts, g: int) -> int:
+    """Resolve game ``g``'s completed trick: the highest price is judged, the first bottle on a
+    tie (TRICK-PRICE); the highest card below it wins, else the highest card (TRICK-WINNER); a
+    winning card below the price buys the bottle (BOTTLE-PURCHASE) and the old price card goes
+    to its former owner (PRICE-CARD-RETURN); the winner takes the rest (TRICK-CAPTURE) and leads
+    (NEXT-LEADER). Returns as ``play``."""
+    p, n = c.players, c.cards
+    at = c.at
+    bottle = 0
+    price = -1.0
+    for index in range(c.bottles):
+        held = s.bottle_card[g, index]
+        value = c.rank[held] if held >= 0 else 19.0  # START_PRICE: the start card 19
+        if value > price:
+            bottle, price = index, value
+    winning = 0
+    best = -1.0
+    for position in range(c.trick_size):
+        rank = c.rank[s.trick_cards[g, position]]
+        key = rank + 1000.0 if rank < price else rank  # any card below the price beats the rest
+        if key > best:
+            winning, best = position, key
+    won_card = s.trick_cards[g, winning]
+    winner = s.trick_seats[g, winning]
+    buys = c.rank[won_card] < price
+    for position in range(c.trick_size):
+        card = s.trick_cards[g, position]
+        if not (buys and card == won_card):
+            s.captured[g, winner, card] = True
+    if buys:
+        old_card = s.bottle_card[g, bottle]
+        old_owner = s.bottle_owner[g, bottle]
+        if old_card >= 0 and old_owner >= 0:
+            s.captured[g, old_owner, old_card] = True
+        s.bottle_card[g, bottle] = won_card
+        s.bottle_owner[g, bottle] = winner
+    for position in range(c.trick_size):
+        s.trick[g, s.trick_seats[g, position], s.trick_cards[g, position]] = False
+    s.trick_length[g] = 0
+    s.leader[g] = winner
+    s.to_act[g] = winner
+    s.last_winner[g] = winner
+    s.last_card[g] = won_card
+    s.last_bottle[g] = bottle if buys else -1
+    for seat in range(p):
+        if s.hand_count[g, seat] > 0:
+            return 0
+        if c.devils_eye:
+            for card in range(n):
+                if s.face_up[g, seat, card]:
+                    return 0
+    return end_round(s, c, g)
+
+
+@jit
+def end_round(s: State, c: Consts, g: int) -> int:
+    """Score game ``g``'s round (SCORE-ROUND: a seat owning no bottle scores its captured coins,
+    an owner minus the Devil's Trick's coins once per bottle; SCORE-TEAMS: teammates share the
+    team's result, a player without a partner doubles it), add the totals (GAME-TOTALS) and end
+    the game when its end has come (GAME-END). Returns 2 when the game ended, else 1."""
+    p, n = c.players, c.cards
+    penalty = 0
+    for card in range(n):
+        if s.devils_trick[g, card]:
+            penalty += c.coins[card]
+    best = -(1 << 62)
+    for seat in range(p):
+        team_owned = 0
+        team_gained = 0
+        for mate in range(p):
+            if c.same_team[mate, seat]:
+                for index in range(c.bottles):
+                    team_owned += s.bottle_owner[g, index] == mate
+                for card in range(n):
+                    if s.captured[g, mate, card]:
+                        team_gained += c.coins[card]
+        result = -penalty * team_owned if team_owned > 0 else team_gained
+        score = result * c.team_factor[seat]
+        s.scores[g, seat] = score
+        s.totals[g, seat] += score
+        best = max(best, s.totals[g, seat])
+    if c.target_score >= 0:
+        ending = best >= c.target_score
+    else:
+        ending = s.round_index[g] + 1 >= c.round_limit
+    if ending:
+        s.phase[g] = GAME_OVER
+        s.to_act[g] = -1
+        return 2
+    s.phase[g] = ROUND_OVER
+    s.to_act[g] = (s.dealer[g] + 1) % p
+    return 1
+
+
+# -- what the seat to act may do -----------------------------------------------------------------
+
+
+@jit
+def mask_row(s: State, c: Consts, g: int, row: BoolArray) -> None:
+    """Game ``g``'s legal-action mask (as ``BatchGames.legal_mask``): the setup cards of the
+    seat's next step's block, the playable cards (FOLLOW-SUIT; EYE-FOLLOW-SUIT: hidden cards
+    always, face-up ones follow) in block 3, or the next round's start."""
+    n = c.cards
+    row[:] = False
+    phase = s.phase[g]
+    if phase == ROUND_OVER:
+        row[4 * n] = True
+        return
+    if phase == GAME_OVER:
+        return
+    seat = s.to_act[g]
+    if phase == SETUP:
+        block = c.step_slot[s.dealer[g], seat, min(s.setup_given[g, seat], 4)]
+        for card in range(n):
+            row[block * n + card] = s.hand[g, seat, card]
+        return
+    base = 3 * n
+    led = c.colour[s.trick_cards[g, 0]] if s.trick_length[g] > 0 else -1
+    follows = False
+    for card in range(n):
+        held = s.face_up[g, seat, card] if c.devils_eye else s.hand[g, seat, card]
+        if held and c.colour[card] == led:
+            follows = True
+    for card in range(n):
+        if c.devils_eye:
+            up = s.face_up[g, seat, card] and (c.colour[card] == led or not follows)
+            row[base + card] = s.hand[g, seat, card] or up
+        else:
+            row[base + card] = s.hand[g, seat, card] and (c.colour[card] == led or not follows)
+
+
+@jit
+def masks(state: Fields, consts: Fields, mask: BoolArray, counts: IntArray) -> None:
+    """Every game's legal-action mask into ``mask`` (``(B, 4N + 1)``), and how many actions each
+    allows into ``counts``."""
+    s, c = State(*state), Consts(*consts)
+    for g in range(len(mask)):
+        row = mask[g]
+        mask_row(s, c, g, row)
+        count = 0
+        for action in range(len(row)):
+            count += row[action]
+        counts[g] = count
+
+
+@jit
+def random_actions(mask: BoolArray, counts: IntArray, uniforms: npt.NDArray[np.float64],
+                   out: IntArray) -> None:
+    """``out[b]``: legal action ``floor(uniforms[b] * counts[b])`` of row ``b`` in ascending
+    order (a uniformly random one for uniforms in [0, 1)); ``-1`` for a row with none."""
+    for g in range(len(mask)):
+        row = mask[g]
+        out[g] = -1
+        pick = int(uniforms[g] * counts[g])
+        for action in range(len(row)):
+            if row[action]:
+                if pick == 0:
+                    out[g] = action
+                    break
+                pick -= 1
+
+
+# -- a step --------------------------------------------------------------------------------------
+
+
+@jit
+def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewards: FloatArray,
+         done: BoolArray, autoreset: bool, stride: int) -> int:
+    """Take ``actions[b]`` in every game not over (as ``BatchGames.step``). Returns the first
+    game whose action is not in its mask, having changed no game; else ``-1``."""
+    s, c = State(*state), Consts(*consts)
+    size, n = len(actions), c.cards
+    for g in range(size):
+        action = actions[g]
+        if s.phase[g] != GAME_OVER and not (0 <= action < 4 * n + 1 and mask[g, action]):
+            return g
+    rewards[:] = 0.0
+    done[:] = False
+    for g in range(size):
+        phase = s.phase[g]
+        action = actions[g]
+        if phase == SETUP:
+            give(s, c, g, action // n, action % n)
+        elif phase == PLAY:
+            if play(s, c, g, action - 3 * n) == 2:
+                done[g] = True
+                best = s.totals[g, 0]
+                for seat in range(c.players):
+                    best = max(best, s.totals[g, seat])
+                for seat in range(c.players):
+                    rewards[g, seat] = 1.0 if s.totals[g, seat] == best else -1.0
+                if autoreset:
+                    s.generation[g] += 1
+                    start_game(s, c, g, stride)
+        elif phase == ROUND_OVER:
+            s.round_index[g] += 1
+            s.dealer[g] = (s.dealer[g] + 1) % c.players
+            deal(s, c, g)
+    return -1
+
+
+@jit
+def observe(state: Fields, consts: Fields, observer: IntArray, zeros: FloatArray,
+            out: FloatArray) -> None:
+    """``out[b]``: seat ``observer[b]``'s observation in game ``b`` (as ``BatchGames.observe``:
+    ``encoding.observation``'s layout, seats relative to the observer, only what the observer
+    may see, rule VIEW-HIDDEN): the 0/1 part as ``Observer.binary`` writes it, widened to float32
+    a block at a time from the state planes (``zeros``: a row of zeros), then the values."""
+    s, c = State(*state), Consts(*consts)
+    p, n = c.players, c.cards
+    at = c.at  # offsets read once: a store to ``out`` could alias a read of ``at``
+    at_hand, at_face_up, at_my_setup = at[AT_HAND], at[AT_FACE_UP], at[AT_MY_SETUP]
+    at_received, at_trick, at_leader = at[AT_RECEIVED], at[AT_TRICK], at[AT_LEADER]
+    at_played, at_captured, at_price = at[AT_PLAYED], at[AT_CAPTURED], at[AT_PRICE]
+    at_owner, at_devils_trick, at_phase = at[AT_OWNER], at[AT_DEVILS_TRICK], at[AT_PHASE]
+    at_to_act, at_dealer, at_team = at[AT_TO_ACT], at[AT_DEALER], at[AT_TEAM]
+    width = out.shape[1]
+    for g in range(len(out)):
+        o = observer[g]
+        row = g * width
+        seat_row = (g * p + o) * n  # seat o's row of a (B, P, N) plane
+        first = g * p * n
+        copy_items(out, row, zeros, 0, width)
+        widen_bytes(out, row + at_hand, s.hand, seat_row, n)
+        widen_bytes(out, row + at_my_setup, s.given, seat_row * 3, 3 * n)
+        widen_bytes(out, row + at_played, s.played, g * n, n)
+        # Seat-relative planes: the observer's row and those after it, then those before it.
+        after, before = (p - o) * n, o * n
+        widen_bytes(out, row + at_trick, s.trick, seat_row, after)
+        widen_bytes(out, row + at_trick + after, s.trick, first, before)
+        widen_bytes(out, row + at_captured, s.captured, seat_row, after)
+        widen_bytes(out, row + at_captured + after, s.captured, first, before)
+        if c.devils_eye:
+            widen_bytes(out, row + at_face_up, s.face_up, seat_row, after)
+            widen_bytes(out, row + at_face_up + after, s.face_up, first, before)
+        phase = s.phase[g]
+        if phase >= ROUND_OVER:
+            widen_bytes(out, row + at_devils_trick, s.devils_trick, g * n, n)
+        bits = out[g]
+        if phase != SETUP:  # the cards received, once the setup resolved
+            left, right = (o + 1) % p, (o + p - 1) % p
+            if c.devils_eye or p == 2:
+                for card in range(n):
+                    if c.devils_eye:
+                        got = s.given[g, left, 1, card] or s.given[g, left, 2, card]
+                    else:  # the one opponent passed left and right
+                        got = s.given[g, left, 2, card] or s.given[g, right, 1, card]
+                    bits[at_received + n + card] = 1.0 if got else 0.0
+            else:  # passed right by the next seat, passed left by the one before
+                widen_bytes(out, row + at_received + n, s.given, ((g * p + left) * 3 + 2) * n, n)
+                widen_bytes(out, row + at_received + (p - 1) * n, s.given,
+                           ((g * p + right) * 3 + 1) * n, n)
+        if s.trick_length[g] > 0:
+            bits[at_leader + (s.trick_seats[g, 0] - o + p) % p] = 1.0
+        for bottle in range(c.bottles):
+            card = s.bottle_card[g, bottle]
+            if card >= 0:
+                bits[at_price + bottle * n + card] = 1.0
+            owner = s.bottle_owner[g, bottle]
+            if owner >= 0:
+                bits[at_owner + bottle * p + (owner - o + p) % p] = 1.0
+        bits[at_phase + phase] = 1.0
+        if s.to_act[g] >= 0:
+            bits[at_to_act + (s.to_act[g] - o + p) % p] = 1.0
+        bits[at_dealer + (s.dealer[g] - o + p) % p] = 1.0
+        for r in range(p):
+            bits[at_team + r] = np.float32(c.same_team[o, (o + r) % p])
+        observe_values(s, c, g, o, bits)
+
+
+@jit
+def observe_values(s: State, c: Consts, g: int, o: int, row: FloatArray) -> None:
+    """Write the value segments of seat ``o``'s observation in game ``g`` into ``row`` (as
+    ``Observer.values``, with its roundings): hand sizes and setup cards given per seat, scores
+    once revealed, totals, the Devil's Trick's size, the game's progress."""
+    p = c.players
+    at = c.at
+    at_hand_sizes, at_setup_given = at[AT_HAND_SIZES], at[AT_SETUP_GIVEN]
+    at_scores, at_totals = at[AT_SCORES], at[AT_TOTALS]
+    at_size, at_progress = at[AT_DEVILS_TRICK_SIZE], at[AT_PROGRESS]
+    n32 = np.float32(c.cards)
+    four = np.float32(4)
+    coins32 = np.float32(c.coins_total)
+    revealed = s.phase[g] >= ROUND_OVER
+    shown = (1.0 if revealed else 0.0) / c.coins_total
+    for r in range(p):
+        seat = (o + r) % p
+        row[at_hand_sizes + r] = np.float32(s.hand_count[g, seat]) / n32
+        row[at_setup_given + r] = np.float32(s.setup_given[g, seat]) / four
+        row[at_scores + r] = np.float32(float(s.scores[g, seat]) * shown)
+        row[at_totals + r] = np.float32(s.totals[g, seat]) / coins32
+    trick_size = 0  # the Devil's Trick's cards given so far: each seat's steps to slot 0
+    dealer = s.dealer[g]
+    for seat in range(p):
+        for done in range(s.setup_given[g, seat]):
+            trick_size += c.step_slot[dealer, seat, done] == 0
+    row[at_size] = np.float32(trick_size / c.cards)
+    if c.target_score >= 0:
+        best = s.totals[g, 0]
+        for seat in range(p):
+            best = max(best, s.totals[g, seat])
+        row[at_progress] = np.float32(min(1.0, best / c.target_score))
+    else:
+        row[at_progress] = np.float32((s.round_index[g] + (1 if revealed else 0))
+                                      / c.round_limit)
+
+
+@jit
+def start_games(state: Fields, consts: Fields, games: IntArray, stride: int) -> None:
+    """A new game in each slot of ``games`` (as ``start_game``)."""
+    s, c = State(*state), Consts(*consts)
+    for g in games:
+        start_game(s, c, g, stride)
