@@ -13,7 +13,9 @@ docstrings, runs it and checks its output.
 Examples of one page share a namespace, in page order, so a page can build a state step by step.
 Under pytest-xdist (the README's ``python -m pytest -n auto``, with ``--dist loadgroup`` from
 ``pyproject.toml``) each page's examples therefore form one group that runs on one worker, in
-order; every other test goes to whichever worker is free.
+order; every other test goes to whichever worker is free. A page is split only when a worker
+crashes (pytest-xdist gives what it had left to another worker); its remaining examples then fail
+saying so, not with the NameErrors of names defined by examples that ran elsewhere.
 """
 
 from __future__ import annotations
@@ -100,9 +102,42 @@ docstrings = Sybil(
 pytest_collect_file = (markdown + docstrings).pytest()
 
 
+def _is_example(item: pytest.Item) -> bool:
+    return type(item).__module__.startswith("sybil")
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Keep each page's examples (or each file's docstring examples) on one xdist worker."""
     for item in items:
-        if type(item).__module__.startswith("sybil"):
+        if _is_example(item):
             item.add_marker(pytest.mark.xdist_group(f"sybil:{item.path}"))
+
+
+_POSITION = pytest.StashKey[int]()
+_EXAMPLES_RUN: dict[Path, int] = {}
+"""How many examples of each page this process has run."""
+
+
+@pytest.hookimpl(trylast=True)  # after deselection: the examples that will run
+def pytest_collection_finish(session: pytest.Session) -> None:
+    seen: dict[Path, int] = {}
+    for item in session.items:
+        if _is_example(item):
+            item.stash[_POSITION] = seen.get(item.path, 0)
+            seen[item.path] = item.stash[_POSITION] + 1
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """An example runs after the page's examples before it, in this process; otherwise it fails
+    saying so, rather than with the NameError of a name an earlier example defined elsewhere
+    (pytest-xdist sends what a crashed worker had left to another worker)."""
+    if not _is_example(item) or _POSITION not in item.stash:
+        return
+    position, run = item.stash[_POSITION], _EXAMPLES_RUN.get(item.path, 0)
+    if position != run:
+        pytest.fail(f"example {position + 1} of {item.path.name} is run after {run} of the page's "
+                    f"examples in this process, not {position}: the page was split between "
+                    "processes (a crashed pytest-xdist worker?) or run out of order",
+                    pytrace=False)
+    _EXAMPLES_RUN[item.path] = run + 1

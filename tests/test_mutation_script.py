@@ -25,8 +25,8 @@ def _script() -> ModuleType:
 @cache
 def _mutant_ids() -> frozenset[str]:
     mutate = _script()
-    return frozenset(m.ident for target in mutate.TARGETS for path in mutate.expand(target)
-                     for m in mutate.mutants_of(path))
+    paths = {path for target in mutate.TARGETS for path in mutate.expand(target)}
+    return frozenset(m.ident for path in sorted(paths) for m in mutate.mutants_of(path))
 
 
 def test_every_listed_equivalent_mutant_exists_and_says_why() -> None:
@@ -72,3 +72,19 @@ def test_the_baseline_empties_the_package_function_caches_so_each_test_runs_what
     assert dealt_counts.cache_info().currsize and fast_lane._game_of.cache_info().currsize
     _script()._clear_caches()
     assert dealt_counts.cache_info().currsize == 0 == fast_lane._game_of.cache_info().currsize
+
+
+def test_a_module_unparsed_statement_by_statement_is_the_module_unparsed_whole() -> None:
+    """``mutants_of`` builds each mutated module from its statements' texts; this is what makes
+    its sources the ones ``ast.unparse`` gives for the whole mutated module."""
+    import ast
+
+    mutate = _script()
+    paths = sorted({path for target in mutate.TARGETS for path in mutate.expand(target)})
+    for path in paths:
+        tree = ast.parse((ROOT / path).read_text())
+        pieces = [mutate._statement_text(statement, index == 0)
+                  for index, statement in enumerate(tree.body)]
+        assert "".join(pieces) == ast.unparse(tree), path
+    game = mutate.mutants_of("bottleimp/rules/game.py")
+    assert all(ast.unparse(ast.parse(mutant.source)) == mutant.source for mutant in game)

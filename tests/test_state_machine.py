@@ -9,7 +9,7 @@ actions, totals, game end, codec round trip, views); it also tries illegal actio
 that each is refused with the right rule ID and leaves the state unchanged.
 
 Example counts scale with the Hypothesis profile (``tests/conftest.py``): a quarter of its
-``max_examples`` per family (``dev`` 12, ``ci`` 50), at most 40 steps each; under ``ci`` failures
+``max_examples`` per family (``dev`` 5, ``ci`` 50), at most 40 steps each; under ``ci`` failures
 are not shrunk (see ``_machine_settings``).
 """
 
