@@ -152,7 +152,7 @@ def test_a_peer_that_hangs_midway_is_a_failure(tmp_path: Path) -> None:
         "        time.sleep(60)\n"
         "    print(json.dumps(peer.answer(json.loads(line))), flush=True)\n"
     )
-    report = run_harness(_peer_script(tmp_path, "late.py", body), examples=3, timeout=0.5)
+    report = run_harness(_peer_script(tmp_path, "late.py", body), examples=3, timeout=5)
     assert report.summary == "0 passed, 1 failed"
     failure = _failure(report.failure)
     assert failure.kind == "timeout" and len(failure.exchanges) == 9
