@@ -376,6 +376,7 @@ NOT_LIVE = {
     "guide/bots.md": "its examples need numpy, OpenSpiel, PettingZoo and Gymnasium",
     "guide/batch.md": "its examples need numpy",
     "guide/validating.md": "its examples read spec/ and run the reference peer as a process",
+    "guide/trust.md": "an example imports the second restatement (restatement/, not in the wheel)",
 }
 """Pages whose examples cannot run in the browser (Pyodide with ``bottleimp`` and ``attrs``
 only), and why; ``tests/test_live_examples.py`` checks both this list and every other page."""
