@@ -134,6 +134,8 @@ class Exhaustive:
     requires: tuple[str, ...] = ()
     ci: bool = False
     note: str = ""
+    transpositions: bool = False
+    """Walk each position once (``position_key``): see *Transpositions* in the module's doc."""
 
     def deal_total(self) -> int:
         """How many deals of the deck the walked dealers have in all."""
@@ -183,6 +185,16 @@ CONFIGURATIONS: tuple[Exhaustive, ...] = (
     Exhaustive("3p-8cards-target-every-deal", _config(3, 8, target_score=4), rounds_walked=1,
                level="sweep", requires=("game over at the target", "round dealt from the seed"),
                note="every deal, round 1; round 2 dealt from the seed, checked, not walked"),
+    Exhaustive("3p-8cards-2rounds-every-deal", _config(3, 8, rounds=2), level="sweep",
+               transpositions=True, requires=("round dealt from the seed",),
+               note="every deal of round 1 (dealer 0), every round-1 end, all of round 2 dealt "
+                    "from the seed; each position once"),
+    Exhaustive("2p-devils-eye-positions", _config(2, 12, rounds=1),
+               deals=tuple(range(0, 207900, 20790)), level="sweep", transpositions=True,
+               note="10 deals, whole round from the deal, each position once"),
+    Exhaustive("4p-11cards-positions", _config(4, 11, rounds=1),
+               deals=tuple(range(0, 92400, 9240)), level="sweep", transpositions=True,
+               note="10 deals, whole round from the deal, each position once"),
     # More deals of the larger games, every check.
     Exhaustive("3p-8cards-more", _config(3, 8, rounds=1), deals=tuple(range(0, 560, 28)),
                note="20 deals, whole round, every check"),
@@ -209,14 +221,19 @@ CONFIGURATIONS: tuple[Exhaustive, ...] = (
 )
 
 
-def walk(start: GameState, visit: Visit, rounds_walked: int | None = None) -> None:
+def walk(start: GameState, visit: Visit, rounds_walked: int | None = None,
+         positions: Positions | None = None) -> None:
     """Visit every state reachable from ``start``, depth first: ``visit(None, None, start)``,
     then ``visit(before, action, after)`` for every legal action of every state reached.
 
     A state holds its whole history, so two action sequences never reach equal states: the
     states form a tree and each is visited once. States of a round of index ``rounds_walked``
-    or later are visited but not expanded."""
+    or later are visited but not expanded. With ``positions``, a state whose position
+    (``position_key``) was reached before is visited (its transition checked) but not expanded:
+    every reachable position is expanded once."""
     visit(None, None, start)
+    if positions is not None:
+        positions.first_visit(start)
     stack = [start]
     while stack:
         state = stack.pop()
@@ -225,7 +242,48 @@ def walk(start: GameState, visit: Visit, rounds_walked: int | None = None) -> No
         for action in legal_actions(state):
             after = apply(state, action)
             visit(state, action, after)
-            stack.append(after)
+            if positions is None or positions.first_visit(after):
+                stack.append(after)
+
+
+def position_key(state: GameState) -> object:
+    """Everything of a state its future depends on, its history aside: the phase, the seat to
+    act, the round and its dealer, every hand and face-up row, the setup choices while the setup
+    lasts, the trick in progress (seats and cards), the leader, the bottles (owner and price
+    card), each seat's captured cards as a set (sorted), the Devil's Trick, the round's scores
+    and the game's totals. Two states with equal keys differ only in the order of their past
+    (which tricks came first, which round-1 game led to the same totals)."""
+    round_ = state.round
+    trick = state.current_trick() if state.phase is Phase.PLAY else ()
+    return (
+        state.phase, state.to_act, round_.index, round_.dealer, round_.hands, round_.face_up,
+        round_.setup if state.phase is Phase.SETUP else (), trick, round_.leader, round_.bottles,
+        tuple(tuple(sorted(pile, key=_rank_of)) for pile in round_.captured),
+        round_.devils_trick, round_.scores, state.totals,
+    )
+
+
+def _rank_of(card: Card) -> float:
+    return card.rank
+
+
+@dataclass
+class Positions:
+    """The positions a transposition walk has expanded: those of the first round per deal
+    (they cannot recur in another deal's walk, whose hands differ), those of later rounds over
+    the whole run (a later round dealt from the seed recurs with the same totals)."""
+
+    this_deal: set[object] = field(default_factory=set)
+    later_rounds: set[object] = field(default_factory=set)
+
+    def first_visit(self, state: GameState) -> bool:
+        """Whether ``state``'s position is new (and remember it)."""
+        seen = self.this_deal if state.round.index == 0 else self.later_rounds
+        key = position_key(state)
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
 
 
 def starts(spec: Exhaustive, shard: tuple[int, int] | None = None) -> Iterator[GameState]:
@@ -352,8 +410,11 @@ def run(spec: Exhaustive, progress: int = 0, shard: tuple[int, int] | None = Non
     started = time.perf_counter()
     checker = Checker(spec.level)
     count = 0
+    positions = Positions() if spec.transpositions else None
     for start in starts(spec, shard):
-        walk(start, checker, spec.rounds_walked)
+        if positions is not None:
+            positions.this_deal = set()
+        walk(start, checker, spec.rounds_walked, positions)
         count += 1
         if progress and count % progress == 0:
             print(f"    {spec.name}: {count} deals, {checker.states:,} states, "
@@ -482,6 +543,45 @@ def check_rotation(spec: Exhaustive, stride: int = 1) -> int:
     return compared
 
 
+# -- the transposition reduction, checked ----------------------------------------------------
+
+
+def check_transpositions(spec: Exhaustive, stride: int = 1) -> tuple[int, int, int]:
+    """Every ``stride``-th walk of ``spec`` in full, without the reduction: every state's future
+    computed (the tree below it: each legal action, in order, with the future of the state it
+    leads to, and at each leaf the totals, the round's scores, the captured piles, the bottles
+    and the Devil's Trick; compared by a hash of that tree and its size), and every two states
+    with equal ``position_key`` found to have equal futures. Returns the walks, the states and
+    the positions that more than one state reached."""
+    walks = states = shared = 0
+    for number, start in enumerate(starts(spec)):
+        if number % stride:
+            continue
+        futures: dict[object, tuple[int, int]] = {}
+        keys: Counter[object] = Counter()
+
+        def future(state: GameState) -> tuple[int, int]:
+            in_walk = spec.rounds_walked is None or state.round.index < spec.rounds_walked
+            actions = legal_actions(state) if in_walk else []
+            if not actions:
+                round_ = state.round
+                below = (1, hash((state.totals, round_.scores, round_.bottles, round_.devils_trick,
+                                  tuple(frozenset(pile) for pile in round_.captured))))
+            else:
+                parts = [(action, future(apply(state, action))) for action in actions]
+                below = (1 + sum(size for _, (size, _) in parts), hash(tuple(parts)))
+            key = position_key(state)
+            keys[key] += 1
+            known = futures.setdefault(key, below)
+            assert known == below, f"{spec.name}: two states of one position differ in future"
+            return below
+
+        states += future(start)[0]
+        walks += 1
+        shared += sum(1 for n in keys.values() if n > 1)
+    return walks, states, shared
+
+
 def every_deal_size(spec: Exhaustive) -> tuple[int, int]:
     """How many deals dealer 0 has and how many states every deal's whole round has in all,
     counted (not walked) with the subtrees of equal futures counted once per deal."""
@@ -514,7 +614,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="print the running counts every N deals")
     parser.add_argument("--rotation", action="store_true",
                         help="check the seat-rotation reduction on the named configurations")
-    parser.add_argument("--stride", type=int, default=1, help="with --rotation: every Nth deal")
+    parser.add_argument("--transpositions", action="store_true",
+                        help="check the transposition reduction on the named configurations")
+    parser.add_argument("--stride", type=int, default=1,
+                        help="with --rotation or --transpositions: every Nth deal")
     parser.add_argument("--sizes", action="store_true",
                         help="count the states of every deal by dealer 0 (no checks)")
     parser.add_argument("--plants", action="store_true",
@@ -544,6 +647,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 found = caught(plant, spec)
                 print(f"    {spec.name:30} {'caught: ' + found if found else 'not caught'}"[:150],
                       flush=True)
+        return 0
+    if args.transpositions:
+        for spec in chosen_specs:
+            started = time.perf_counter()
+            walks, states, shared = check_transpositions(spec, args.stride)
+            print(f"{spec.name}: {walks} walks in full, {states:,} states; {shared:,} positions "
+                  f"reached by more than one state, each with one future "
+                  f"({time.perf_counter() - started:.0f} s)", flush=True)
         return 0
     if args.rotation:
         for spec in chosen_specs:

@@ -1,11 +1,19 @@
-"""A symbolic pass over the rule functions: CrossHair explores every path of each property.
+"""A symbolic pass over the rule functions: each property checked for every input within bounds.
 
 For each pure function of ``bottleimp/rules/`` this script states a property and bounds on its
-inputs and asks CrossHair (symbolic execution over the Z3 SMT solver) to explore every execution
-path of the property within those bounds. Integers are symbolic (every value in the bounds at
-once, not samples); colours and destinations are symbolic choices among the enum's members. When
-the exploration is exhausted, the property holds for every input within the bounds; when the time
-bound runs out first, it is reported as not completed, with the paths explored so far.
+inputs and checks it for every input within them, by one of three methods (the ``method``
+column):
+
+- ``crosshair``: CrossHair (symbolic execution over the Z3 SMT solver) explores every execution
+  path of the property. Integers are symbolic (every value in the bounds at once, not samples);
+  colours and destinations are symbolic choices among the enum's members. When the exploration is
+  exhausted, the property holds for every input within the bounds; when the time bound runs out
+  first, it is reported as not completed, with the paths explored so far.
+- ``enumeration``: the same kind of property run on every input of a stated finite domain (the
+  functions whose lists of symbolic colours or many branches CrossHair could not exhaust in its
+  time bound). ``cases`` counts the inputs run.
+- ``z3``: ``splitmix64`` run on a Z3 64-bit vector and proved equal to the published step for
+  all 2^64 states, each stage proved a bijection (``cases`` counts the claims proved).
 
 Cards are stand-ins (``C``: rank, colour, coins) with symbolic fields: the rule functions read
 only those three attributes, compare ranks and test colours by identity. (Real ``Card`` objects
@@ -16,7 +24,8 @@ read. Each property begins with ``assert`` statements that bound the inputs (Cro
 statement is part of the property).
 
 Run from the repository root (one function at a time, each bounded in time):
-``python scripts/symbolic.py`` (every property, 60 s each), ``--timeout 30``, ``NAME ...``.
+``python scripts/symbolic.py`` (every property by its own method; CrossHair 60 s each),
+``--timeout 30``, ``NAME ...``, ``--method crosshair`` (CrossHair for every property).
 """
 
 # The properties pass stand-in cards and configurations to the rules on purpose (see above).
@@ -30,10 +39,12 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from itertools import permutations, product
+from math import factorial
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
@@ -100,7 +111,7 @@ def p_first_dealer(players: int, chosen: int) -> None:
 def p_dealt_counts(players: int, size: int, dealer: int) -> None:
     """DEAL-COUNTS: the deal gives out the whole deck; every seat the same number of cards, or
     every seat but the dealer one more; Devil's Eye deals a third face up, evenly."""
-    assert 2 <= players <= 6 and 0 <= dealer < players and 1 <= size <= 60
+    assert 2 <= players <= 6 and 0 <= dealer < players and 1 <= size <= 240
     assert (players == 2 and size % 12 == 0) or (
         players > 2 and size % players in (0, players - 1) and size // players >= 2)
     config = Cfg(players, _deck(size), players == 2)
@@ -126,22 +137,38 @@ def p_splitmix64(state: int) -> None:
     assert deal.splitmix64(state) == (nxt, z ^ (z >> 31))
 
 
-def p_splitmix64_outputs(state: int, count: int) -> None:
-    """DEAL-SHUFFLE: the outputs computed at once (one 128-bit lane per step) are those of
-    ``count`` successive steps."""
-    assert 0 <= state < 2**64 and 1 <= count <= 3
-    outputs, at = [], state
-    for _ in range(count):
-        at, out = deal.splitmix64(at)
-        outputs.append(out)
-    assert deal.splitmix64_outputs(state, count) == tuple(outputs)
-
-
-def p_shuffle(seed: int, round_index: int) -> None:
-    """DEAL-SHUFFLE: the shuffle of three cards is a permutation of them, for every seed."""
-    assert 0 <= seed < 2**64 and 0 <= round_index < 20
-    cards = (C(1, Colour.RED, 1), C(2, Colour.RED, 1), C(3, Colour.RED, 1))
-    assert sorted(deal.shuffle(cards, seed, round_index), key=_rank) == sorted(cards, key=_rank)
+def p_shuffle_paths(size: int) -> int:
+    """DEAL-SHUFFLE, every path of the shuffle of ``size`` cards: the shuffle reads each draw only
+    through ``draw >= limit`` and ``draw % (i + 1)``, so one draw per class decides every path.
+    With the generator replaced by a script of draws (each index ``j`` in ``0..i`` accepted at
+    once, or after one rejected draw where the limit is below 2^64), every script gives a
+    permutation of the cards and the ``size!`` index sequences give ``size!`` different
+    orders (the Fisher-Yates bijection: no order is favoured). Returns the paths run."""
+    assert 1 <= size <= 7
+    limits = deal._rejection_limits(size)
+    assert all(limits[i] % (i + 1) == 0 and 0 <= 2**64 - limits[i] < i + 1 for i in range(size))
+    cards = tuple(C(rank, Colour.RED, 1) for rank in range(1, size + 1))
+    positions = range(size - 1, 0, -1)
+    per_position = [[(j, r) for j in range(i + 1) for r in range(2 if limits[i] < 2**64 else 1)]
+                    for i in positions]
+    orders: dict[tuple[int, ...], tuple[Any, ...]] = {}
+    paths = 0
+    for script in product(*per_position):
+        draws: list[int] = []
+        for i, (j, rejected) in zip(positions, script):
+            draws += [limits[i] + j, j] if rejected else [j]
+        real = deal.splitmix64
+        deal.splitmix64 = lambda state: (state + 1, draws[state])
+        try:
+            shuffled = deal.shuffle(cards, 0, 0)
+        finally:
+            deal.splitmix64 = real
+        assert sorted(shuffled, key=_rank) == list(cards)
+        indices = tuple(j for j, _ in script)
+        assert orders.setdefault(indices, shuffled) == shuffled
+        paths += 1
+    assert len(set(orders.values())) == len(orders) == factorial(size)
+    return paths
 
 
 # -- setup.py ----------------------------------------------------------------------------------
@@ -151,7 +178,7 @@ def p_setup_steps(players: int, size: int, dealer: int, seat: int) -> None:
     """SETUP-STEPS: Devil's Eye two to the Devil's Trick, one to the opponent's face-up cards, one
     to their hidden hand; else one to the Devil's Trick, left, right, and a short dealer only
     left and right."""
-    assert 2 <= players <= 6 and 1 <= size <= 60 and 0 <= dealer < players and 0 <= seat < players
+    assert 2 <= players <= 6 and 1 <= size <= 240 and 0 <= dealer < players and 0 <= seat < players
     steps = setup.setup_steps(Cfg(players, _deck(size), players == 2), dealer, seat)
     d = Destination
     if players == 2:
@@ -186,31 +213,49 @@ def p_can_give(a: int, b: int, c: int) -> None:
     assert setup.can_give(hand, card) == (c == a)
 
 
-def p_resolve_setup(tos: list[Destination]) -> None:
-    """SETUP-RESOLVE: with 3 players each giving its three cards to the steps' destinations in
-    any order, every card lands where its destination says and none is lost or added."""
-    assert len(tos) == 9 and all(
-        Counter(tos[3 * seat: 3 * seat + 3])
-        == Counter((Destination.DEVILS_TRICK, Destination.LEFT, Destination.RIGHT))
-        for seat in range(3))
-    cards = [C(rank, Colour.RED, 1) for rank in range(1, 10)]
+def p_resolve_setup(players: int, tos: list[Destination]) -> None:
+    """SETUP-RESOLVE: every seat giving its whole setup to the steps' destinations in any order
+    (3-6 players three cards each; Devil's Eye four), every card lands where its destination says,
+    every zone comes out in rank order, and no card is lost or added."""
+    assert 2 <= players <= 6
+    steps = _EYE_STEPS if players == 2 else _THREE_STEPS
+    width = len(steps)
+    assert len(tos) == width * players and all(
+        Counter(tos[width * seat: width * seat + width]) == Counter(steps)
+        for seat in range(players))
+    cards = [C(rank, Colour.RED, 1) for rank in range(width * players, 0, -1)]
+    held = tuple((C(100 + seat, Colour.RED, 1),) for seat in range(players))
+    up = tuple((C(200 + seat, Colour.RED, 1),) for seat in range(players)) if players == 2 else None
     stand_ins = tuple(
-        tuple(_G(seat, cards[3 * seat + k], tos[3 * seat + k]) for k in range(3))
-        for seat in range(3)
+        tuple(_G(seat, cards[width * seat + k], tos[width * seat + k]) for k in range(width))
+        for seat in range(players)
     )
-    config = Cfg(3, _deck(9), False)
-    hands, face_up, trick = setup.resolve_setup(config, ((), (), ()), None, stand_ins)
-    assert face_up is None and len(trick) == 3
-    for seat in range(3):
-        for k in range(3):
-            card, to = cards[3 * seat + k], tos[3 * seat + k]
+    config = Cfg(players, _deck(len(cards) + players), players == 2)
+    hands, face_up_after, trick = setup.resolve_setup(config, held, up, stand_ins)
+    face_up: Any = face_up_after
+    for seat in range(players):
+        assert held[seat][0] in hands[seat] and (up is None or up[seat][0] in face_up[seat])
+        for k in range(width):
+            card, to = cards[width * seat + k], tos[width * seat + k]
             if to is Destination.DEVILS_TRICK:
                 assert card in trick
             elif to is Destination.LEFT:
-                assert card in hands[(seat + 1) % 3]
+                assert card in hands[(seat + 1) % players]
+            elif to is Destination.RIGHT:
+                assert card in hands[(seat - 1) % players]
+            elif to is Destination.OPPONENT_FACE_UP:
+                assert card in face_up[1 - seat]
             else:
-                assert card in hands[(seat + 2) % 3]
-    assert sum(map(len, hands)) == 6
+                assert card in hands[1 - seat]
+    zones = (*hands, *(face_up or ()), trick)
+    assert all([c.rank for c in z] == sorted(c.rank for c in z) for z in zones)
+    assert sorted(c.rank for z in zones for c in z) == sorted(
+        c.rank for c in (*cards, *(c for h in held for c in h), *(c for u in up or () for c in u)))
+
+
+_THREE_STEPS = (Destination.DEVILS_TRICK, Destination.LEFT, Destination.RIGHT)
+_EYE_STEPS = (Destination.DEVILS_TRICK, Destination.DEVILS_TRICK, Destination.OPPONENT_FACE_UP,
+              Destination.OPPONENT_HIDDEN)
 
 
 class _G(NamedTuple):
@@ -255,8 +300,8 @@ def _hand(colours: Sequence[Colour]) -> tuple[Any, ...]:
 
 def p_follow_suit(colours: list[Colour], led: Colour | None) -> None:
     """FOLLOW-SUIT: the cards of the led colour if the hand has any, else the whole hand (and the
-    whole hand to a leader); for hands of up to three cards of any colours."""
-    assert 0 <= len(colours) <= 3
+    whole hand to a leader); for hands of up to six cards of any colours."""
+    assert 0 <= len(colours) <= 6
     hand = _hand(colours)
     result = play.follow_suit(hand, led)
     following = tuple(card for card in hand if card.colour is led)
@@ -265,7 +310,7 @@ def p_follow_suit(colours: list[Colour], led: Colour | None) -> None:
 
 def p_follows_suit(colours: list[Colour], led: Colour | None, index: int) -> None:
     """FOLLOW-SUIT: playing a card follows suit exactly when ``follow_suit`` allows it."""
-    assert 1 <= len(colours) <= 3 and 0 <= index < len(colours)
+    assert 1 <= len(colours) <= 6 and 0 <= index < len(colours)
     hand = _hand(colours)
     allowed = play.follow_suit(hand, led)
     assert play.follows_suit(hand, led, hand[index]) == (hand[index] in allowed)
@@ -273,10 +318,9 @@ def p_follows_suit(colours: list[Colour], led: Colour | None, index: int) -> Non
 
 def p_devils_eye_playable(hidden: list[Colour], face_up: list[Colour], led: Colour | None) -> None:
     """EYE-FOLLOW-SUIT: every hidden card, and the face-up cards ``follow_suit`` allows, in rank
-    order; for up to two hidden and three face-up cards."""
-    assert len(hidden) <= 2 and len(face_up) <= 3
-    hand = _hand(hidden)
-    up = tuple(C(10 + k, colour, 1) for k, colour in enumerate(face_up))
+    order; for up to four hidden and four face-up cards, their ranks interleaved."""
+    assert len(hidden) <= 4 and len(face_up) <= 4
+    hand, up = _eye_cards(hidden, face_up)
     result = play.devils_eye_playable(hand, up, led)
     allowed = hand + play.follow_suit(up, led)
     assert sorted(result, key=_rank) == sorted(allowed, key=_rank)
@@ -287,13 +331,20 @@ def p_devils_eye_follows_suit(hidden: list[Colour], face_up: list[Colour], led: 
                               index: int) -> None:
     """EYE-FOLLOW-SUIT: playing a card follows the rule exactly when ``devils_eye_playable``
     lists it."""
-    assert len(hidden) <= 2 and 1 <= len(face_up) <= 3
+    assert len(hidden) <= 3 and 1 <= len(face_up) <= 4
     assert 0 <= index < len(hidden) + len(face_up)
-    hand = _hand(hidden)
-    up = tuple(C(10 + k, colour, 1) for k, colour in enumerate(face_up))
+    hand, up = _eye_cards(hidden, face_up)
     card = (hand + up)[index]
     allowed = play.devils_eye_playable(hand, up, led)
     assert play.devils_eye_follows_suit(hand, up, led, card) == (card in allowed)
+
+
+def _eye_cards(hidden: Sequence[Colour], face_up: Sequence[Colour]
+               ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Hidden cards of odd ranks 1, 3, ..., face-up cards of even ranks 2, 4, ...: interleaved, so
+    that the rank order of the playable cards mixes both rows."""
+    return (tuple(C(2 * k + 1, colour, 1) for k, colour in enumerate(hidden)),
+            tuple(C(2 * k + 2, colour, 1) for k, colour in enumerate(face_up)))
 
 
 def _bottle(price: int, owner: int) -> Bottle:
@@ -501,41 +552,118 @@ def p_winners(totals: list[int]) -> None:
     assert game.winners(tuple(totals)) == tuple(s for s, t in enumerate(totals) if t == best)
 
 
+# -- finite domains: every input within the bounds, enumerated ----------------------------------
+
+
+def _colour_rows(low: int, high: int) -> list[tuple[Colour, ...]]:
+    """Every sequence of ``low`` to ``high`` colours."""
+    return [row for n in range(low, high + 1) for row in product(tuple(Colour), repeat=n)]
+
+
+_LEDS: tuple[Colour | None, ...] = (None, *Colour)
+
+
+def d_dealt_counts() -> Iterator[tuple[Any, ...]]:
+    for players in range(2, 7):
+        for size in range(1, 241):
+            if (players == 2 and size % 12 == 0) or (
+                    players > 2 and size % players in (0, players - 1) and size // players >= 2):
+                for dealer in range(players):
+                    yield players, size, dealer
+
+
+def d_setup_steps() -> Iterator[tuple[Any, ...]]:
+    for players in range(2, 7):
+        for size in range(1, 241):
+            for dealer in range(players):
+                for seat in range(players):
+                    yield players, size, dealer, seat
+
+
+def d_setup_to_act() -> Iterator[tuple[Any, ...]]:
+    for players in range(3, 7):
+        for size in (3 * players - 1, 3 * players, 4 * players - 1, 4 * players):
+            for dealer in range(players):
+                short = size % players != 0
+                ranges = [range(3 if s == dealer and short else 4) for s in range(players)]
+                for given in product(*ranges):
+                    yield players, size, dealer, list(given)
+
+
+def d_resolve_setup() -> Iterator[tuple[Any, ...]]:
+    for players in range(2, 7):
+        steps = _EYE_STEPS if players == 2 else _THREE_STEPS
+        orders = sorted(set(permutations(steps)), key=str)
+        for per_seat in product(orders, repeat=players):
+            yield players, [to for order in per_seat for to in order]
+
+
+def d_follow_suit() -> Iterator[tuple[Any, ...]]:
+    for hand in _colour_rows(0, 6):
+        for led in _LEDS:
+            yield list(hand), led
+
+
+def d_follows_suit() -> Iterator[tuple[Any, ...]]:
+    for hand in _colour_rows(1, 6):
+        for led in _LEDS:
+            for index in range(len(hand)):
+                yield list(hand), led, index
+
+
+def d_devils_eye_playable() -> Iterator[tuple[Any, ...]]:
+    ups = _colour_rows(0, 4)
+    for hidden in _colour_rows(0, 4):
+        for up in ups:
+            for led in _LEDS:
+                yield list(hidden), list(up), led
+
+
+def d_devils_eye_follows_suit() -> Iterator[tuple[Any, ...]]:
+    ups = _colour_rows(1, 4)
+    for hidden in _colour_rows(0, 3):
+        for up in ups:
+            for led in _LEDS:
+                for index in range(len(hidden) + len(up)):
+                    yield list(hidden), list(up), led, index
+
+
+def d_resolve_trick() -> Iterator[tuple[Any, ...]]:
+    for ranks in permutations(range(1, 22), 3):
+        for n_bottles in (1, 2):
+            for p0 in range(1, 20):
+                if p0 in ranks:
+                    continue
+                for p1 in (range(1, 20) if n_bottles == 2 else (19,)):
+                    if p1 not in ranks and (n_bottles == 1 or p0 != p1 or p0 == 19):
+                        yield list(ranks), p0, p1, n_bottles
+
+
+def d_shuffle_paths() -> Iterator[tuple[Any, ...]]:
+    for size in range(1, 8):
+        yield (size,)
+
+
 @dataclass(frozen=True)
 class Property:
-    """A rule function and the property that checks it."""
+    """A rule function, the property that checks it and how it is checked: CrossHair's symbolic
+    exploration, every input of a finite domain (``domain``, described by ``bounds``), or a
+    proof by the Z3 solver over 64-bit vectors (``proof``)."""
 
     module: str
     function: str
-    check: Callable[..., None]
+    check: Callable[..., Any]
+    domain: Callable[[], Iterable[tuple[Any, ...]]] | None = None
+    bounds: str = ""
+    proof: Callable[[], Outcome] | None = None
 
     @property
     def name(self) -> str:
         return f"{self.module}.{self.function}"
 
-
-PROPERTIES: tuple[Property, ...] = tuple(
-    Property(module, fn.__name__[2:], fn) for module, fn in [
-        ("deal", p_splitmix64), ("deal", p_splitmix64_outputs), ("deal", p_shuffle),
-        ("deal", p_dealt_counts), ("deal", p_first_dealer), ("deal", p_next_dealer),
-        ("setup", p_setup_steps), ("setup", p_setup_to_act), ("setup", p_can_give),
-        ("setup", p_resolve_setup),
-        ("play", p_first_leader), ("play", p_next_to_play), ("play", p_led_colour),
-        ("play", p_holds), ("play", p_follow_suit), ("play", p_follows_suit),
-        ("play", p_devils_eye_playable), ("play", p_devils_eye_follows_suit),
-        ("play", p_trick_price), ("play", p_trick_winner), ("play", p_buys_bottle),
-        ("play", p_bottle_after_purchase), ("play", p_returned_price_card),
-        ("play", p_captured_by_winner), ("play", p_next_leader), ("play", p_resolve_trick),
-        ("scoring", p_captured_points), ("scoring", p_bottle_penalty),
-        ("scoring", p_individual_scores), ("scoring", p_team_scores),
-        ("scoring", p_round_scores), ("scoring", p_round_is_over),
-        ("game", p_check_not_over), ("game", p_check_phase_admits), ("game", p_add_totals),
-        ("game", p_game_is_over), ("game", p_winners),
-    ]
-)
-"""Not checked here: ``deal.deal`` (a composition of ``shuffle`` and slicing: the shuffle's 64-bit
-arithmetic already defeats the solver), ``deal.check_deal`` (sets of cards: frozenset hashing
-makes every symbolic card concrete; ``tests/test_deals.py`` tries every wrong count)."""
+    @property
+    def method(self) -> str:
+        return "z3" if self.proof else ("enumeration" if self.domain else "crosshair")
 
 
 @dataclass
@@ -590,6 +718,153 @@ _REFUTED = {"POST_FAIL", "POST_ERR", "EXEC_ERR", "PRE_UNSAT", "SYNTAX_ERR", "IMP
 (``CANNOT_CONFIRM`` only says the exploration stopped before it was complete)."""
 
 
+class _U64:
+    """A 64-bit unsigned integer as a Z3 bit-vector, with the operators ``splitmix64`` uses
+    (``>>`` is the logical shift of unsigned integers; ``& (2**64 - 1)`` changes nothing)."""
+
+    def __init__(self, term: Any) -> None:
+        self.term = term
+
+    @staticmethod
+    def _of(other: Any) -> Any:
+        import z3  # type: ignore[import-untyped,unused-ignore]
+
+        return other.term if isinstance(other, _U64) else z3.BitVecVal(other % 2**64, 64)
+
+    def __add__(self, other: Any) -> _U64:
+        return _U64(self.term + self._of(other))
+
+    def __mul__(self, other: Any) -> _U64:
+        return _U64(self.term * self._of(other))
+
+    def __xor__(self, other: Any) -> _U64:
+        return _U64(self.term ^ self._of(other))
+
+    def __and__(self, other: Any) -> _U64:
+        return _U64(self.term & self._of(other))
+
+    def __rshift__(self, bits: int) -> _U64:
+        import z3  # type: ignore[import-untyped,unused-ignore]
+
+        return _U64(z3.LShR(self.term, bits))
+
+
+def prove_splitmix64() -> Outcome:
+    """Run the library's ``splitmix64`` on a symbolic 64-bit state and ask Z3 whether any of the
+    2^64 states gives another next state or output than the published SplitMix64 step (written
+    here with Z3's own operators); then prove each of the step's six stages a bijection of the
+    64-bit numbers by its inverse (subtracting the increment; a product by the odd constant's
+    inverse mod 2^64; ``x ^ x>>k`` undone by ``x ^ x>>k ^ x>>2k ...``), so that the state
+    update and the output mixing are bijections (the composed inverse at once is too hard for
+    the solver; stage by stage each takes milliseconds). Each claim is proved by finding its
+    negation unsatisfiable."""
+    import z3  # type: ignore[import-untyped,unused-ignore]
+
+    started = time.perf_counter()
+    x, y = z3.BitVec("state", 64), z3.BitVec("y", 64)
+    nxt, out = cast(Any, deal.splitmix64)(_U64(x))
+    spec_next = x + 0x9E3779B97F4A7C15
+    z = (spec_next ^ z3.LShR(spec_next, 30)) * 0xBF58476D1CE4E5B9
+    z = (z ^ z3.LShR(z, 27)) * 0x94D049BB133111EB
+    spec_out = z ^ z3.LShR(z, 31)
+
+    def unshift(value: Any, bits: int) -> Any:
+        result = value
+        for k in range(bits, 64, bits):
+            result = result ^ z3.LShR(value, k)
+        return result
+
+    claims = [nxt.term == spec_next, out.term == spec_out,
+              (y + 0x9E3779B97F4A7C15) - 0x9E3779B97F4A7C15 == y]
+    claims += [unshift(y ^ z3.LShR(y, bits), bits) == y for bits in (30, 27, 31)]
+    claims += [(y * odd) * pow(odd, -1, 2**64) == y
+               for odd in (0xBF58476D1CE4E5B9, 0x94D049BB133111EB)]
+    failed = ""
+    for number, claim in enumerate(claims):
+        solver = z3.Solver()
+        solver.add(z3.Not(claim))
+        verdict = solver.check()
+        if verdict != z3.unsat:
+            failed = f"claim {number}: {verdict} {solver.model() if verdict == z3.sat else ''}"
+            break
+    status = "refuted" if failed else "verified"
+    return Outcome("deal.splitmix64", status, len(claims), not failed, failed,
+                   time.perf_counter() - started)
+
+
+def enumerate_domain(prop: Property) -> Outcome:
+    """Run ``prop`` on every input of its finite domain; the first failing input is the
+    counterexample. A property may return how many cases one input stands for (the paths of
+    ``p_shuffle_paths``)."""
+    assert prop.domain is not None
+    started = time.perf_counter()
+    cases = 0
+    for args in prop.domain():
+        try:
+            ran = prop.check(*args)
+        except Exception as error:  # noqa: BLE001 - any failure is the property's counterexample
+            shown = ", ".join(map(repr, args))
+            return Outcome(prop.name, "refuted", cases, False,
+                           f"{prop.check.__name__}({shown}): {type(error).__name__} {error}"[:300],
+                           time.perf_counter() - started)
+        cases += ran if isinstance(ran, int) else 1
+    return Outcome(prop.name, "verified", cases, True, "", time.perf_counter() - started)
+
+
+def check(prop: Property, method: str, timeout: float) -> Outcome:
+    """Check ``prop`` by ``method`` (its own unless ``crosshair`` is asked for)."""
+    if method == "crosshair" or prop.method == "crosshair":
+        return explore_in_child(prop, timeout)
+    if prop.proof is not None:
+        return prop.proof()
+    return enumerate_domain(prop)
+
+
+_EYE = "hidden cards {h}, face-up cards {u}, of any of the 4 colours each, led colour any or none"
+PROPERTIES: tuple[Property, ...] = (
+    Property("deal", "splitmix64", p_splitmix64, proof=prove_splitmix64,
+             bounds="every 64-bit state (2^64), the code run on Z3 bit-vectors"),
+    Property("deal", "shuffle", p_shuffle_paths, d_shuffle_paths,
+             "decks of 1-7 cards, every path of draws (each index, rejected first or not)"),
+    *(Property(module, fn.__name__[2:], fn) for module, fn in [
+        ("deal", p_first_dealer), ("deal", p_next_dealer)]),
+    Property("deal", "dealt_counts", p_dealt_counts, d_dealt_counts,
+             "2-6 players, every deck of 1-240 cards Config accepts, every dealer"),
+    Property("setup", "setup_steps", p_setup_steps, d_setup_steps,
+             "2-6 players, decks of 1-240 cards, every dealer and seat"),
+    Property("setup", "setup_to_act", p_setup_to_act, d_setup_to_act,
+             "3-6 players, decks of 3p-1, 3p, 4p-1, 4p cards, every dealer, every count of "
+             "gives per seat"),
+    Property("setup", "can_give", p_can_give),
+    Property("setup", "resolve_setup", p_resolve_setup, d_resolve_setup,
+             "2 players (Devil's Eye) and 3-6 players, every order of every seat's destinations"),
+    *(Property("play", fn.__name__[2:], fn) for fn in [
+        p_first_leader, p_next_to_play, p_led_colour, p_holds]),
+    Property("play", "follow_suit", p_follow_suit, d_follow_suit,
+             "hands of 0-6 cards of any of the 4 colours, led colour any or none"),
+    Property("play", "follows_suit", p_follows_suit, d_follows_suit,
+             "hands of 1-6 cards of any colours, every card of the hand, led any or none"),
+    Property("play", "devils_eye_playable", p_devils_eye_playable, d_devils_eye_playable,
+             _EYE.format(h="0-4", u="0-4")),
+    Property("play", "devils_eye_follows_suit", p_devils_eye_follows_suit,
+             d_devils_eye_follows_suit, _EYE.format(h="0-3", u="1-4") + ", every card"),
+    *(Property("play", fn.__name__[2:], fn) for fn in [
+        p_trick_price, p_trick_winner, p_buys_bottle, p_bottle_after_purchase,
+        p_returned_price_card, p_captured_by_winner, p_next_leader]),
+    Property("play", "resolve_trick", p_resolve_trick, d_resolve_trick,
+             "3 cards of distinct ranks 1-21, 1-2 bottles at prices 1-19 (no card at a price)"),
+    *(Property(module, fn.__name__[2:], fn) for module, fn in [
+        ("scoring", p_captured_points), ("scoring", p_bottle_penalty),
+        ("scoring", p_individual_scores), ("scoring", p_team_scores),
+        ("scoring", p_round_scores), ("scoring", p_round_is_over),
+        ("game", p_check_not_over), ("game", p_check_phase_admits), ("game", p_add_totals),
+        ("game", p_game_is_over), ("game", p_winners)]),
+)
+"""Not checked here: ``deal.deal`` (a composition of ``shuffle`` and slicing: the shuffle's 64-bit
+arithmetic already defeats the solver), ``deal.check_deal`` (sets of cards: frozenset hashing
+makes every symbolic card concrete; ``tests/test_deals.py`` tries every wrong count)."""
+
+
 def explore_in_child(prop: Property, timeout: float) -> Outcome:
     """``explore`` in a child process, killed after five times the time bound: CrossHair's own
     bound counts the process's CPU seconds, which on a loaded machine take longer to pass."""
@@ -614,6 +889,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help="rule functions (module.function; default all)")
     parser.add_argument("--timeout", type=float, default=60.0,
                         help="CPU seconds of exploration per function (default 60)")
+    parser.add_argument("--method", choices=("own", "crosshair"), default="own",
+                        help="each function's own method (default), or CrossHair for every one")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
@@ -622,13 +899,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     chosen = [p for p in PROPERTIES if not args.names or p.name in args.names
               or p.function in args.names]
-    print(f"{'rule function':32} {'paths':>6} {'complete':>9} {'seconds':>8}  result", flush=True)
+    print(f"{'rule function':32} {'method':11} {'cases':>9} {'complete':>9} {'seconds':>8}  "
+          "result", flush=True)
     refuted = 0
     for prop in chosen:
-        outcome = explore_in_child(prop, args.timeout)
+        outcome = check(prop, args.method, args.timeout)
+        method = "crosshair" if args.method == "crosshair" else prop.method
         refuted += outcome.status == "refuted"
-        print(f"{outcome.name:32} {outcome.paths:>6} {'yes' if outcome.completed else 'no':>9} "
-              f"{outcome.seconds:>8.1f}  {outcome.status} {outcome.counterexample}", flush=True)
+        print(f"{outcome.name:32} {method:11} {outcome.paths:>9} "
+              f"{'yes' if outcome.completed else 'no':>9} {outcome.seconds:>8.1f}  "
+              f"{outcome.status} {outcome.counterexample}", flush=True)
     return 1 if refuted else 0
 
 

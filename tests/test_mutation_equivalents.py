@@ -8,13 +8,19 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import itertools
+import json
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from bottleimp.errors import BottleImpError
 from bottleimp.rules import registry
 from test_exhaustive import BY_NAME, EXHAUSTIVE, EXPECTED
 from test_mutation_script import _script
@@ -91,3 +97,369 @@ def test_a_mutant_that_changes_behaviour_fails_the_walks() -> None:
     with mutated(killable), pytest.raises(AssertionError):
         for name in WALKS:
             _walk(name)
+
+
+# -- the other targets: the engine, the record reader, the validator, the state JSON, config ----
+
+OTHER_MODULES = {
+    "engine": "bottleimp/engine.py",
+    "transitions": "bottleimp/transitions.py",
+    "json_input": "bottleimp/formats/json_input.py",
+    "records": "bottleimp/formats/records.py",
+    "setup_entries": "bottleimp/formats/setup_entries.py",
+    "state_json": "bottleimp/formats/state_json.py",
+    "fast_lane": "bottleimp/validation/fast_lane.py",
+    "replay": "bottleimp/validation/replay.py",
+    "config": "bottleimp/config.py",
+}
+"""Every module besides the rules that ``equivalent_mutants.toml`` lists mutants of."""
+
+DATA = Path(__file__).resolve().parent / "data"
+_MISSING = object()
+
+
+@cache
+def _other_mutants() -> dict[str, Any]:
+    """Every mutant of the other modules by ID (generating them costs about 17 s: once)."""
+    mutate = _script()
+    return {m.ident: m for path in OTHER_MODULES.values() for m in mutate.mutants_of(path)}
+
+
+def _equivalent_other_mutants() -> list[Any]:
+    listed = _script().load_equivalents()
+    return [m for ident, m in _other_mutants().items() if ident in listed]
+
+
+def _package_modules() -> list[ModuleType]:
+    return [module for name, module in list(sys.modules.items())
+            if (name == "bottleimp" or name.startswith("bottleimp.")) and module is not None]
+
+
+@contextmanager
+def mutated_everywhere(mutant: Any) -> Iterator[dict[str, Any]]:
+    """``mutant``'s module executed afresh from its mutated source, and every function, class and
+    table of the package that is one of the module's own objects (its own attributes, and the
+    names other modules imported from it) swapped for the mutated one, then put back; the
+    package's function caches are emptied before and after. Yields the mutated namespace."""
+    name = "bottleimp." + mutant.path.removeprefix("bottleimp/").removesuffix(".py").replace(
+        "/", ".")
+    module = importlib.import_module(name)
+    originals = {attr: value for attr, value in vars(module).items()
+                 if not attr.startswith("__")
+                 and (callable(value) or isinstance(value, (dict, list, set)))}
+    by_identity = {id(value): attr for attr, value in originals.items()}
+    rule_functions = {rid: list(fns) for rid, fns in registry.RULE_FUNCTIONS.items()}
+    rule_ids = dict(registry.RULE_IDS)
+    namespace: dict[str, Any] = {"__name__": name, "__package__": name.rpartition(".")[0]}
+    exec(compile(mutant.source, mutant.path, "exec"), namespace)
+    swapped: list[tuple[ModuleType, str, Any]] = []
+    _script()._clear_caches()
+    try:
+        for holder in _package_modules():
+            for attr, value in list(vars(holder).items()):
+                own = by_identity.get(id(value))
+                if own is None or originals[own] is not value:
+                    continue
+                new = namespace.get(own, _MISSING)
+                if new is not _MISSING:
+                    swapped.append((holder, attr, value))
+                    setattr(holder, attr, new)
+        yield namespace
+    finally:
+        for holder, attr, value in reversed(swapped):
+            setattr(holder, attr, value)
+        registry.RULE_FUNCTIONS.clear()
+        registry.RULE_FUNCTIONS.update(rule_functions)
+        registry.RULE_IDS.clear()
+        registry.RULE_IDS.update(rule_ids)
+        _script()._clear_caches()
+
+
+def _perturbed(record: dict[str, Any]) -> Iterator[Any]:
+    """The record with the value at each path of its first three levels (first and last item of
+    each array) replaced in turn by an object and by a string, and a few shapes more: the
+    records on which the fast lane gives up, early or a step later, and the replay reports."""
+    def paths(value: Any, at: tuple[Any, ...], depth: int) -> Iterator[tuple[Any, ...]]:
+        yield at
+        if depth == 3:
+            return
+        if isinstance(value, dict):
+            for key in value:
+                yield from paths(value[key], (*at, key), depth + 1)
+        elif isinstance(value, list) and value:
+            for index in sorted({0, len(value) - 1}):
+                yield from paths(value[index], (*at, index), depth + 1)
+
+    for path in list(paths(record, (), 0))[1:]:
+        replacements: tuple[object, ...] = ({}, "x")
+        for replacement in replacements:
+            copy = json.loads(json.dumps(record))
+            holder = copy
+            for step in path[:-1]:
+                holder = holder[step]
+            if type(holder[path[-1]]) is type(replacement):
+                continue
+            holder[path[-1]] = replacement
+            yield copy
+    rounds = record["rounds"]
+    for shorter in ({**rounds[0], "setup": rounds[0]["setup"][:-1]},
+                    {**rounds[0], "setup": rounds[0]["setup"][:1]},
+                    {**rounds[0], "plays": rounds[0]["plays"][:-1]}):
+        yield {**record, "rounds": [shorter]}
+    yield {**record, "config": {**record["config"], "deck": [[1, "red", 1]]}}
+
+
+_TEXTS = (
+    "[" * 64 + "]" * 64, "[" * 65 + "]" * 65, '["[[[", "\\"]"]', '{"a": "\\\\", "b": [1, {"c": 2}]}',
+    "1" * 100, "1" * 101, "-" + "1" * 101, '{"a": 1, "b": {"a": 2, "a": 3}}', '{"a": 1, "a": 1}',
+    '[{"_x": 1, "_x": 2}]', "[1e400]", '{"a": [' * 30 + "]}" * 30, "NaN", "",
+)
+
+
+def _plain(record: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in record.items() if not key.startswith("_")}
+
+
+@cache
+def _corpus() -> tuple[str, ...]:
+    """Texts of records: every file of ``tests/data/records``, the conformance records, the
+    perturbed records of two valid games (2 players mid-trick, 4 players mid-setup) and texts at
+    the JSON reader's limits."""
+    files = sorted(DATA.glob("records/*/*.json")) + sorted(
+        (DATA.parent.parent / "spec" / "conformance" / "record").glob("*.json"))
+    texts = [path.read_text() for path in files]
+    # The data files carry an `_expected` extension, on which the fast lane gives up: without it.
+    texts += [json.dumps(_plain(json.loads(path.read_text())))
+              for path in sorted(DATA.glob("records/*/*.json")) if "unreadable" not in str(path)]
+    for base in ("partial-2p-mid-trick", "partial-4p-mid-setup"):
+        record = _plain(json.loads((DATA / "records" / "valid" / f"{base}.json").read_text()))
+        texts += [json.dumps(value) for value in _perturbed(record)]
+    return (*texts, *_TEXTS)
+
+
+def _read(text: str) -> object:
+    """What the record reader says of one text: the parsed value or the JSON reader's error,
+    whether the value is within the reader's limits, and the record read from it or the
+    record reader's error (the whole contract of ``formats/json_input``, ``records`` and
+    ``setup_entries`` with the validator)."""
+    from bottleimp.formats import json_input, records
+
+    try:
+        value = json_input.loads_json(text)
+    except BottleImpError as error:
+        return (type(error).__name__, str(error))
+    try:
+        json_input.check_json_value(value)
+        limits: object = None
+    except BottleImpError as error:
+        limits = (type(error).__name__, str(error))
+    try:
+        record: object = repr(records.parse_record(value))
+    except BottleImpError as error:
+        record = (type(error).__name__, str(error), getattr(error, "rule_id", None))
+    return (value, limits, record)
+
+
+def _outcome(number: int, text: str) -> object:
+    """What the reader and the validator say of one text: the reader's error, or the whole JSON
+    report of the validation (and, for every fourth text, of the engine replay too), read
+    through the modules' attributes so that a swapped mutant is the one called."""
+    from bottleimp.formats import json_input
+    from bottleimp.validation import replay
+
+    try:
+        value = json_input.loads_json(text)
+    except BottleImpError as error:
+        return (type(error).__name__, str(error))
+    lanes = (True, False) if number % 4 == 0 else (True,)
+    return [replay.report_to_json(replay.validate_json(value, fast=fast)) for fast in lanes]
+
+
+def _profiled(run: Any) -> tuple[object, frozenset[tuple[str, str]]]:
+    """``run()`` and the package functions it calls (file, name)."""
+    calls: set[tuple[str, str]] = set()
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and "bottleimp" in frame.f_code.co_filename:
+            calls.add((Path(frame.f_code.co_filename).name, frame.f_code.co_name))
+
+    sys.setprofile(profile)
+    try:
+        return run(), frozenset(calls)
+    finally:
+        sys.setprofile(None)
+
+
+@cache
+def _corpus_baseline(reader: bool) -> tuple[tuple[object, frozenset[tuple[str, str]]], ...]:
+    """For each text of the corpus, the unmutated answer (of the reader alone, or of the whole
+    validation) and the package functions it calls, so that a mutant is run on the texts that
+    reach its function."""
+    found = []
+    for number, text in enumerate(_corpus()):
+        _script()._clear_caches()  # a cached function is reached by every text that needs it
+        found.append(_profiled(lambda: _read(text) if reader else _outcome(number, text)))
+    return tuple(found)
+
+
+def _reaches(mutant: Any, calls: frozenset[tuple[str, str]]) -> bool:
+    if not mutant.in_function:
+        return True  # a line run at import, a class body: every text
+    return (Path(mutant.path).name, mutant.function.rsplit(".", 1)[-1]) in calls
+
+
+@cache
+def _file_count() -> int:
+    """The data files and their plain copies come first in the corpus."""
+    return 2 * len(list(DATA.glob("records/*/*.json"))) + len(
+        list((DATA.parent.parent / "spec" / "conformance" / "record").glob("*.json"))) - len(
+        list(DATA.glob("records/unreadable/*.json")))
+
+
+def _corpus_differences(mutant: Any, reader: bool, files_only: bool = False) -> list[int]:
+    """The numbers of the corpus texts (those that reach the mutant's function; with
+    ``files_only`` the data files alone) whose answer (the reader's, or the whole validation's)
+    the mutant changes."""
+    baseline = _corpus_baseline(reader)
+    return [number for number, (text, (answer, calls)) in enumerate(zip(_corpus(), baseline))
+            if (number < _file_count() or not files_only) and _reaches(mutant, calls)
+            and (_read(text) if reader else _outcome(number, text)) != answer]
+
+
+def _state_json_behaviour() -> list[object]:
+    """Every 13th state of two small walks written and read back: the text and the equality."""
+    from bottleimp.formats import state_json
+
+    found: list[object] = []
+    for name in ("3p-8cards-2rounds", "6p-23cards-2bottles"):
+        for _, _, state in itertools.islice(EXHAUSTIVE.transitions(BY_NAME[name]), 0, None, 13):
+            text = state_json.dumps(state)
+            found.append((text, state_json.loads(text) == state))
+    return found
+
+
+def _setup_entries_behaviour() -> list[object]:
+    """The gives read from setup entries (the conformance vectors' and the peer's reader, which
+    no record reaches) at paths of every depth, and the errors of entries with a card of no deck."""
+    from bottleimp import Config
+    from bottleimp.formats import setup_entries
+
+    found: list[object] = []
+    entries: tuple[tuple[Config, Any], ...] = (
+        (Config(players=3), {"discard": [1], "left": 2, "right": 3}),
+        (Config(players=2), {"discard": [1, 2], "to_face_up": 3, "to_hidden": 4}),
+        (Config(players=3), {"discard": [1], "left": 2, "right": 99}))
+    for config, entry in entries:
+        for path in ("$", "$.rounds[0].setup[1]", "$.a.b.c", "$['x.y']"):
+            try:
+                found.append(setup_entries.gives_from_entry(config, 1, entry, path))
+            except BottleImpError as error:
+                found.append((type(error).__name__, str(error)))
+    return found
+
+
+def _walks_behaviour() -> list[object]:
+    return [(summary.states, summary.terminal) for summary in map(_walk, WALKS)]
+
+
+@cache
+def _unmutated(check: Any) -> list[object]:
+    _script()._clear_caches()
+    return check()  # type: ignore[no-any-return]
+
+
+def _config_behaviour(config_class: Any) -> list[object]:
+    """Configurations of every player count, edition and variant, and 2-player decks of every
+    size: whether each is accepted (its repr) or refused (the error), which of them are equal,
+    and that equal ones hash alike."""
+    from bottleimp import Card, Colour, editions
+
+    options: list[dict[str, Any]] = []
+    for players in range(1, 8):
+        for edition in (None, *editions.EDITIONS):
+            options.append({"players": players, "edition": edition})
+        options += [{"players": players, "bottles": 2}, {"players": players, "rounds": 3},
+                    {"players": players, "target_score": 50}]
+    for size in range(0, 40, 3):
+        deck = tuple(Card(rank, Colour.RED, 1) for rank in range(1, size + 1))
+        options += [{"players": 2, "deck": deck}, {"players": 3, "deck": deck}]
+    built: list[Any] = []
+    found: list[object] = []
+    for option in options:
+        try:
+            config = config_class(**option)
+        except (BottleImpError, TypeError, ValueError) as error:
+            found.append((type(error).__name__, str(error)))
+            continue
+        built.append(config)
+        found.append(repr(config))
+    found.append([[a == b for b in built] for a in built])
+    assert all(hash(a) == hash(b) for a in built for b in built if a == b)
+    return found
+
+
+OTHER_MUTANTS = _equivalent_other_mutants()
+
+
+def test_every_listed_mutant_of_another_module_is_tried() -> None:
+    listed = [ident for ident in _script().load_equivalents()
+              if ident.split(":", 1)[0] not in RULE_MODULES]
+    assert sorted(m.ident for m in OTHER_MUTANTS) == sorted(listed) and len(OTHER_MUTANTS) >= 70
+
+
+_BY_WALKS = ("engine", "transitions")
+_READER = ("json_input", "records", "setup_entries")
+
+
+@pytest.mark.parametrize("mutant", OTHER_MUTANTS, ids=lambda mutant: mutant.ident)
+def test_an_equivalent_mutant_of_another_module_changes_nothing_it_is_run_on(mutant: Any) -> None:
+    """The mutant, swapped in wherever the package holds its module's objects, gives the same
+    answers as the unmutated code. The engine and transitions: two exhaustive walks, the state
+    JSON of their states and the validation of every data file. The state JSON: its states. The
+    validator: the validation of the corpus of records (every data file, the perturbed records,
+    texts at the reader's limits) that reaches the mutated function. The reader: what it reads
+    from each text of the corpus that reaches the function, and the validation of every data
+    file. The configuration: configurations of every kind."""
+    module = mutant.ident.split(":", 1)[0]
+    if module == "config":
+        from bottleimp import config
+
+        expected_configs = _config_behaviour(config.Config)
+        with mutated_everywhere(mutant) as namespace:
+            assert _config_behaviour(namespace["Config"]) == expected_configs, mutant.ident
+        return
+    checks = (_walks_behaviour, _state_json_behaviour) if module in _BY_WALKS else {
+        "state_json": (_state_json_behaviour,),
+        "setup_entries": (_setup_entries_behaviour,)}.get(module, ())
+    expected = [_unmutated(check) for check in checks]
+    reader = module in _READER
+    if module != "state_json":
+        _corpus_baseline(False)
+        _corpus_baseline(True)
+    with mutated_everywhere(mutant):
+        for check, before in zip(checks, expected):
+            assert check() == before, (mutant.ident, check.__name__)
+        if module != "state_json":
+            changed = _corpus_differences(mutant, False, files_only=module in _BY_WALKS or reader)
+            if reader:
+                changed += _corpus_differences(mutant, True)
+            assert not changed, (mutant.ident, [_corpus()[n][:80] for n in changed[:3]])
+
+
+def test_a_mutant_of_another_module_that_changes_behaviour_fails() -> None:
+    """The harness can kill: mutants not listed fail it (the reader's nesting limit one level
+    higher; every play of a record refused; the report's totals written when there are none)."""
+    wanted = ("json_input:<module>:8e19e9cc41:const:64>65",
+              "records:_parse_play:bcaf40c050:compare:NotEq>Eq@0",
+              "replay:report_to_json:fed41867de:compare:Is>IsNot@0")
+    mutants = _other_mutants()
+    _corpus_baseline(False)
+    _corpus_baseline(True)
+    for ident in wanted:
+        reader = ident.split(":", 1)[0] in _READER
+        with mutated_everywhere(mutants[ident]):
+            try:
+                changed = _corpus_differences(mutants[ident], reader)
+            except Exception:  # noqa: BLE001 - a mutant that crashes is killed too
+                changed = [-1]
+        assert changed, ident

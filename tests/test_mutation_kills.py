@@ -4,6 +4,7 @@ each pins a behaviour no other test observed."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -89,3 +90,39 @@ def test_a_devils_eye_setup_entry_with_left_and_right_is_unreadable_not_broken()
         parse_record(document)
     assert unreadable.value.path == "$.rounds[0].setup[0].left"
     assert validate_json(document).status == 2
+
+
+_RECORDS = Path(__file__).resolve().parent / "data" / "records"
+
+
+def _without_extensions(name: str) -> dict[str, Any]:
+    record = json.loads((_RECORDS / name).read_text())
+    return {key: value for key, value in record.items() if not key.startswith("_")}
+
+
+def _fast_lane_cases() -> list[tuple[str, dict[str, Any], int]]:
+    two = _without_extensions("valid/partial-2p-mid-trick.json")
+    four = _without_extensions("valid/partial-4p-mid-setup.json")
+    return [
+        ("rounds an object", {**two, "rounds": {}}, 2),
+        ("rounds a string", {**four, "rounds": "x"}, 2),
+        ("a setup that is an object", {**four, "rounds": [{**four["rounds"][0], "setup": {}}]}, 2),
+        ("a broken 4-player record without its extension",
+         _without_extensions("broken/score-round.json"), 1),
+    ]
+
+
+@pytest.mark.parametrize("case", _fast_lane_cases(), ids=lambda case: case[0])
+def test_the_fast_lane_gives_up_where_it_must_and_agrees_with_the_replay(
+    case: tuple[str, dict[str, Any], int],
+) -> None:
+    """Records on which the fast lane must give up (no extension makes it give up first): it
+    reports what the engine replay reports. Kills seven fast-lane mutants once listed as
+    equivalent (the give-ups for rounds, setups and face-up rows removed), under which such
+    records came out valid (found by tests/test_mutation_equivalents.py)."""
+    from bottleimp.validation import report_to_json, validate_json
+
+    _, record, status = case
+    fast = report_to_json(validate_json(record))
+    assert fast == report_to_json(validate_json(record, fast=False))
+    assert fast["status"] == status and fast["valid"] is False
