@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..config import Config
+from ..encoding import observation_layout
 from ..errors import IllegalActionError
 from . import kernel
 from .games import BatchError, BatchGames, BoolArray, FloatArray, IntArray, StepResult
@@ -53,6 +54,7 @@ class NumbaBatchGames(BatchGames):
             at=np.array([at[name] for name in kernel.SEGMENTS], dtype=np.int64)))
         self._order = np.zeros(t.cards, dtype=np.int64)
         self._zeros = np.zeros(self._obs_out.shape[1], dtype=np.float32)
+        self._gaps = observation_gaps(config)
         self._rewards = np.zeros((batch_size, t.players), dtype=np.float32)
         self._done = np.zeros(batch_size, dtype=np.bool_)
         self._uniforms = np.zeros(batch_size, dtype=np.float64)
@@ -91,7 +93,8 @@ class NumbaBatchGames(BatchGames):
         else:
             observer = np.ascontiguousarray(
                 np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.size,)))
-        kernel.observe(self._state(), self._consts, observer, self._zeros, self._obs_out)
+        kernel.observe(self._state(), self._consts, observer, self._zeros, self._gaps,
+                       self._obs_out)
         return self._obs_out
 
     def random_actions(self, rng: np.random.Generator) -> IntArray:
@@ -113,3 +116,25 @@ class NumbaBatchGames(BatchGames):
                                            f"legal for seat {int(self.to_act[refused])}")
         self._mask = None
         return StepResult(self._rewards.copy(), self._done.copy())
+
+
+ALWAYS_WRITTEN: tuple[str, ...] = ("hand", "my_setup", "played", "trick", "captured")
+"""The planes of an observation that ``kernel.observe`` writes whole for every game (and
+``face_up`` in Devil's Eye)."""
+
+
+def observation_gaps(config: Config) -> IntArray:
+    """The ``(start, length)`` runs of an observation row that ``kernel.observe`` clears before
+    it writes: every segment of ``encoding.observation_layout`` but the planes it always writes
+    whole, neighbours joined."""
+    whole = set(ALWAYS_WRITTEN) | ({"face_up"} if config.devils_eye else set())
+    gaps: list[tuple[int, int]] = []
+    for segment in observation_layout(config):
+        if segment.name in whole:
+            continue
+        size = int(np.prod(segment.shape))
+        if gaps and sum(gaps[-1]) == segment.offset:
+            gaps[-1] = (gaps[-1][0], gaps[-1][1] + size)
+        else:
+            gaps.append((segment.offset, size))
+    return np.array(gaps, dtype=np.int64).reshape(-1, 2)

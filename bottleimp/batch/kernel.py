@@ -582,11 +582,13 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
 
 @jit
 def observe(state: Fields, consts: Fields, observer: IntArray, zeros: FloatArray,
-            out: FloatArray) -> None:
+            gaps: IntArray, out: FloatArray) -> None:
     """``out[b]``: seat ``observer[b]``'s observation in game ``b`` (as ``BatchGames.observe``:
     ``encoding.observation``'s layout, seats relative to the observer, only what the observer
     may see, rule VIEW-HIDDEN): the 0/1 part as ``Observer.binary`` writes it, widened to float32
-    a block at a time from the state planes (``zeros``: a row of zeros), then the values."""
+    a block at a time from the state planes, then the values. Only the ``gaps`` (``(start,
+    length)`` rows: the cells that no plane below writes whole) are cleared first, from ``zeros``
+    (a row of zeros): clearing whole rows wrote half as many bytes again."""
     s, c = State(*state), Consts(*consts)
     p, n = c.players, c.cards
     at = c.at  # offsets read once: a store to ``out`` could alias a read of ``at``
@@ -601,7 +603,8 @@ def observe(state: Fields, consts: Fields, observer: IntArray, zeros: FloatArray
         row = g * width
         seat_row = (g * p + o) * n  # seat o's row of a (B, P, N) plane
         first = g * p * n
-        copy_items(out, row, zeros, 0, width)
+        for gap in range(len(gaps)):
+            copy_items(out, row + gaps[gap, 0], zeros, 0, gaps[gap, 1])
         widen_bytes(out, row + at_hand, s.hand, seat_row, n)
         widen_bytes(out, row + at_my_setup, s.given, seat_row * 3, 3 * n)
         widen_bytes(out, row + at_played, s.played, g * n, n)
