@@ -129,15 +129,28 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    """An example runs after the page's examples before it, in this process; otherwise it fails
-    saying so, rather than with the NameError of a name an earlier example defined elsewhere
-    (pytest-xdist sends what a crashed worker had left to another worker)."""
+    """An example runs after the page's examples before it, in this process: a page's examples
+    share one namespace. pytest-xdist keeps a page on one worker (its group), yet it has been
+    seen to send one example of a page to the other worker (at the end of a run, with no crash
+    reported), and a crashed worker's leftovers go to another. So an example whose predecessors
+    did not run here first runs them here, in order, without reporting them again; one of them
+    failing fails this example, naming it."""
     if not _is_example(item) or _POSITION not in item.stash:
         return
     position, run = item.stash[_POSITION], _EXAMPLES_RUN.get(item.path, 0)
-    if position != run:
+    if position > run:
+        earlier = [other for other in item.session.items
+                   if _is_example(other) and other.path == item.path
+                   and run <= other.stash.get(_POSITION, -1) < position]
+        for other in sorted(earlier, key=lambda other: other.stash[_POSITION]):
+            try:
+                other.example.evaluate()  # type: ignore[attr-defined]
+            except Exception as error:  # noqa: BLE001 - reported as this example's failure
+                pytest.fail(f"example {position + 1} of {item.path.name} needs the page's earlier "
+                            f"examples, run here first since another process ran them; "
+                            f"{other.name} failed: {error}", pytrace=False)
+    elif position < run:
         pytest.fail(f"example {position + 1} of {item.path.name} is run after {run} of the page's "
-                    f"examples in this process, not {position}: the page was split between "
-                    "processes (a crashed pytest-xdist worker?) or run out of order",
+                    f"examples in this process: the page's examples ran out of order",
                     pytrace=False)
-    _EXAMPLES_RUN[item.path] = run + 1
+    _EXAMPLES_RUN[item.path] = position + 1
