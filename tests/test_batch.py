@@ -301,3 +301,24 @@ def test_the_batch_peer_refuses_an_over_long_line_as_the_protocol_does() -> None
     answers = [json.loads(line) for line in run.stdout.splitlines()]
     assert answers[0]["ok"] is False and answers[0]["rule"] == "PROTOCOL"
     assert "longer than" in answers[0]["error"] and answers[1] == {"ok": True}
+
+
+@pytest.mark.skipif(bool(backend_missing("numba")), reason="numba is not installed")
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_both_backends_pick_the_same_legal_actions_from_the_same_generator(players: int) -> None:
+    """``random_actions``: legal action ``floor(u * count)`` in ascending order, the numpy way
+    and the kernel's (which counts from the row's end), the same in every game at every step of
+    games played to their ends and reset."""
+    config = Config(players=players, rounds=1)
+    games = {backend: batch_games(config, 64, backend=backend) for backend in BACKENDS}
+    rngs = {backend: np.random.default_rng(5) for backend in BACKENDS}
+    for batch in games.values():
+        batch.reset(np.arange(64))
+    for _ in range(150):
+        chosen = {backend: batch.random_actions(rngs[backend]).copy()
+                  for backend, batch in games.items()}
+        assert (chosen["numpy"] == chosen["numba"]).all()
+        mask = games["numpy"].legal_mask()
+        assert mask[np.arange(64), chosen["numpy"]].all()
+        for backend, batch in games.items():
+            batch.step(chosen[backend])

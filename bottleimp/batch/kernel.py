@@ -528,12 +528,17 @@ def masks(state: Fields, consts: Fields, mask: BoolArray, counts: IntArray) -> N
 def random_actions(mask: BoolArray, counts: IntArray, uniforms: npt.NDArray[np.float64],
                    out: IntArray) -> None:
     """``out[b]``: legal action ``floor(uniforms[b] * counts[b])`` of row ``b`` in ascending
-    order (a uniformly random one for uniforms in [0, 1)); ``-1`` for a row with none."""
+    order (a uniformly random one for uniforms in [0, 1)); ``-1`` for a row with none. Found
+    from the row's end: in trick play the legal actions are the plays, the last block but one,
+    so the scan passes no give actions."""
     for g in range(len(mask)):
         row = mask[g]
         out[g] = -1
-        pick = int(uniforms[g] * counts[g])
-        for action in range(len(row)):
+        count = counts[g]
+        if count == 0:
+            continue
+        pick = count - 1 - int(uniforms[g] * count)  # the same action, counted from the end
+        for action in range(len(row) - 1, -1, -1):
             if row[action]:
                 if pick == 0:
                     out[g] = action
