@@ -30,8 +30,9 @@ plants a bug found in other implementations, to show the harness catching it:
   asked, it ignores the dealer it is told).
 - ``renamed-colours``: its deck data call yellow "blue" and blue "yellow" everywhere (a
   consistent renaming: play cannot show it; a declared deck shows it as a note).
-- ``flaky-scores``: one ``scores`` answer in two, at random (not seeded), gives seat 0 a random
-  1 to 1,000 coins more: a peer that answers the same requests differently.
+- ``flaky-scores``: every ``scores`` answer gives seat 0 a random 1 to 1,000,000 coins more (not
+  seeded): a peer that answers the same requests differently, every time (two answers agree
+  one time in a million, so the harness's replays find it without fail).
 - ``keep-winning-card``: in the ``trick`` conformance case the winner keeps the winning card in
   its pile as well (an engine that answers ``winner_takes`` otherwise, with the same scores).
 
@@ -770,9 +771,9 @@ class Peer:
         if round_.scores is None:
             raise Refused("ROUND-END", "the round is not over")
         scores = list(round_.scores)
-        if "flaky-scores" in self.bugs and random.SystemRandom().random() < 0.5:
+        if "flaky-scores" in self.bugs:
             # Not seeded, and a random amount: the same game almost never answers the same way.
-            scores[0] += random.SystemRandom().randint(1, 1000)
+            scores[0] += random.SystemRandom().randint(1, 1_000_000)
         return {"ok": True, "scores": scores}
 
 
