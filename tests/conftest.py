@@ -7,7 +7,8 @@
   ``@reproduce_failure``.
 
 The state machines in ``test_state_machine.py`` derive their own example counts from the
-profile's ``max_examples``, so one switch scales the whole suite.
+profile's ``max_examples``, and the fixed-size checks (game counts, walks, corpora) take theirs
+from ``depth.scaled``, so one switch scales the whole suite.
 
 The fixture ``site`` is the built documentation, shared by the tests of the site
 (``test_docs_site.py``, ``test_live_examples.py``).
@@ -20,6 +21,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from depth import PROFILE
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -37,7 +40,7 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+settings.load_profile(PROFILE)
 
 
 @pytest.fixture(scope="session")

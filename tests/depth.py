@@ -1,0 +1,23 @@
+"""How deep the suite's fixed-size checks go: one switch, ``HYPOTHESIS_PROFILE``, for them and
+for Hypothesis (``conftest.py`` loads the profile of the same name).
+
+- ``ci`` (``.ci/run``): every check at its full size: the game counts, walks and corpora that the
+  docs' claims are about.
+- ``dev`` (the default, the README's test command): every test still runs, on fewer games and
+  smaller walks, so that the command takes about two minutes on two cores.
+
+A test whose size differs between the two says so with ``scaled(ci=..., dev=...)``; what it
+asserts is the same in both.
+"""
+
+from __future__ import annotations
+
+import os
+
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+FULL = PROFILE == "ci"
+
+
+def scaled(*, ci: int, dev: int) -> int:
+    """``ci`` under the ``ci`` profile, ``dev`` otherwise."""
+    return ci if FULL else dev
