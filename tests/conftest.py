@@ -16,7 +16,6 @@ The fixture ``site`` is the built documentation, shared by the tests of the site
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
