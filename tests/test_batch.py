@@ -322,3 +322,33 @@ def test_both_backends_pick_the_same_legal_actions_from_the_same_generator(playe
         assert mask[np.arange(64), chosen["numpy"]].all()
         for backend, batch in games.items():
             batch.step(chosen[backend])
+
+
+@pytest.mark.skipif(bool(backend_missing("numba")), reason="numba is not installed")
+@pytest.mark.parametrize("config", [Config(players=2, rounds=1), Config(players=4, rounds=1),
+                                    Config(players=5, bottles=2, rounds=1),
+                                    Config(players=4, edition="matagot-2024", rounds=1)], ids=repr)
+def test_the_compiled_step_leaves_the_masks_and_observations_of_the_numpy_step(config: Config) -> None:
+    """The compiled step writes each game's next mask and observation of the seat to act in
+    the same pass as its step (auto-reset included); ``observe()`` then hands them back as
+    they are. They equal the numpy backend's at every step of games played to their ends and
+    restarted, and after an observation of other seats."""
+    games = {backend: batch_games(config, 32, backend=backend) for backend in BACKENDS}
+    rng = np.random.default_rng(7)
+    for batch in games.values():
+        batch.reset(np.arange(32) + 3, first_dealer=np.arange(32) % config.players)
+    restarted = 0
+    for step in range(300):
+        numpy_games, numba_games = games["numpy"], games["numba"]
+        assert (numpy_games.legal_mask() == numba_games.legal_mask()).all(), step
+        assert (numpy_games.observe() == numba_games.observe()).all(), step
+        if step % 7 == 0:
+            seats = (numpy_games.to_act + 1 + step) % config.players
+            assert (numpy_games.observe(seats) == numba_games.observe(seats)).all(), step
+            assert (numpy_games.observe() == numba_games.observe()).all(), step
+        actions = numpy_games.random_actions(rng).copy()
+        results = [batch.step(actions) for batch in games.values()]
+        assert (results[0].done == results[1].done).all()
+        assert (results[0].rewards == results[1].rewards).all()
+        restarted += int(results[0].done.sum())
+    assert restarted > 0

@@ -42,6 +42,8 @@ class NumbaBatchGames(BatchGames):
         super().__init__(config, batch_size, autoreset=autoreset, observations=False)
         self.observations = observations
         t = self.t
+        if t.cards > 64:  # kernel.LegalSets holds a block of legal actions in one 64-bit word
+            raise BatchError(f"the numba backend plays decks of at most 64 cards, not {t.cards}")
         at = self._observer.at
         self._consts = tuple(kernel.Consts(
             players=t.players, cards=t.cards, bottles=t.bottles, trick_size=t.trick_size,
@@ -59,7 +61,10 @@ class NumbaBatchGames(BatchGames):
         self._done = np.zeros(batch_size, dtype=np.bool_)
         self._uniforms = np.zeros(batch_size, dtype=np.float64)
         self._choices = np.zeros(batch_size, dtype=np.int64)
-        self._counts = np.zeros(batch_size, dtype=np.int64)
+        self._legal = tuple(kernel.LegalSets(
+            bases=np.zeros(batch_size, dtype=np.int64),
+            bits=np.zeros(batch_size, dtype=np.uint64),
+            counts=np.zeros(batch_size, dtype=np.int64)))
 
     def _state(self) -> kernel.Fields:
         """The state arrays as the kernel takes them, in ``kernel.State``'s order (read each
@@ -81,7 +86,7 @@ class NumbaBatchGames(BatchGames):
 
     def legal_mask(self) -> BoolArray:
         if self._mask is None:
-            kernel.masks(self._state(), self._consts, self._mask_buffer, self._counts)
+            kernel.masks(self._state(), self._consts, self._mask_buffer, self._legal)
             self._mask = self._mask_buffer
         return self._mask
 
@@ -99,8 +104,8 @@ class NumbaBatchGames(BatchGames):
 
     def random_actions(self, rng: np.random.Generator) -> IntArray:
         rng.random(out=self._uniforms)
-        mask = self.legal_mask()
-        kernel.random_actions(mask, self._counts, self._uniforms, self._choices)
+        self.legal_mask()
+        kernel.random_actions(self._legal, self._uniforms, self._choices)
         return self._choices
 
     def step(self, actions: npt.ArrayLike) -> StepResult:
