@@ -328,11 +328,11 @@ def test_both_backends_pick_the_same_legal_actions_from_the_same_generator(playe
 @pytest.mark.parametrize("config", [Config(players=2, rounds=1), Config(players=4, rounds=1),
                                     Config(players=5, bottles=2, rounds=1),
                                     Config(players=4, edition="matagot-2024", rounds=1)], ids=repr)
-def test_the_compiled_step_leaves_the_masks_and_observations_of_the_numpy_step(config: Config) -> None:
-    """The compiled step writes each game's next mask and observation of the seat to act in
-    the same pass as its step (auto-reset included); ``observe()`` then hands them back as
-    they are. They equal the numpy backend's at every step of games played to their ends and
-    restarted, and after an observation of other seats."""
+def test_both_backends_give_the_same_masks_observations_and_rewards_at_every_step(config: Config) -> None:
+    """The compiled backend's masks (with the legal sets its random choice reads), observations
+    of the seat to act and of other seats, rewards and done flags equal the numpy backend's at
+    every step of games played to their ends and restarted (``check.py`` compares the numpy
+    backend with the reference, without auto-reset)."""
     games = {backend: batch_games(config, 32, backend=backend) for backend in BACKENDS}
     rng = np.random.default_rng(7)
     for batch in games.values():
