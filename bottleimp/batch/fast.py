@@ -53,6 +53,7 @@ class NumbaBatchGames(BatchGames):
             coins_total=self._observer.coins,
             rank=t.rank, colour=t.colour, coins=t.coins, step_slot=t.step_slot,
             step_count=t.step_count, same_team=t.same_team, team_factor=t.team_factor,
+            colour_bits=colour_bits(t.colour),
             at=np.array([at[name] for name in kernel.SEGMENTS], dtype=np.int64)))
         self._order = np.zeros(t.cards, dtype=np.int64)
         self._zeros = np.zeros(self._obs_out.shape[1], dtype=np.float32)
@@ -61,6 +62,7 @@ class NumbaBatchGames(BatchGames):
         self._done = np.zeros(batch_size, dtype=np.bool_)
         self._uniforms = np.zeros(batch_size, dtype=np.float64)
         self._choices = np.zeros(batch_size, dtype=np.int64)
+        self._no_actions = np.zeros(self.num_actions, dtype=np.bool_)
         self._legal = tuple(kernel.LegalSets(
             bases=np.zeros(batch_size, dtype=np.int64),
             bits=np.zeros(batch_size, dtype=np.uint64),
@@ -86,7 +88,8 @@ class NumbaBatchGames(BatchGames):
 
     def legal_mask(self) -> BoolArray:
         if self._mask is None:
-            kernel.masks(self._state(), self._consts, self._mask_buffer, self._legal)
+            kernel.masks(self._state(), self._consts, self._mask_buffer, self._no_actions,
+                         self._legal)
             self._mask = self._mask_buffer
         return self._mask
 
@@ -121,6 +124,15 @@ class NumbaBatchGames(BatchGames):
                                            f"legal for seat {int(self.to_act[refused])}")
         self._mask = None
         return StepResult(self._rewards.copy(), self._done.copy())
+
+
+def colour_bits(colour: IntArray) -> npt.NDArray[np.uint64]:
+    """Per colour ``k`` (``colour[card]``), the word whose bit ``card`` is set for each card of
+    colour ``k``."""
+    words = np.zeros(int(colour.max()) + 1, dtype=np.uint64)
+    for card, k in enumerate(colour.tolist()):
+        words[k] |= np.uint64(1) << np.uint64(card)
+    return words
 
 
 ALWAYS_WRITTEN: tuple[str, ...] = ("hand", "my_setup", "played", "trick", "captured")

@@ -10,8 +10,9 @@ too. Each kernel function mirrors one numpy method, game by game instead of arra
 ``give`` and ``resolve_setup`` (SETUP-STEPS, SETUP-ORDER, SETUP-RESOLVE), ``play``,
 ``end_trick`` (TRICK-PRICE, TRICK-WINNER, BOTTLE-PURCHASE, PRICE-CARD-RETURN, TRICK-CAPTURE,
 NEXT-LEADER), ``end_round`` (SCORE-ROUND, SCORE-TEAMS, GAME-TOTALS, GAME-END), ``mask_row``
-(FOLLOW-SUIT, EYE-FOLLOW-SUIT) and ``observe`` (``Observer.binary`` and ``values``, written from
-the state: the compiled backend keeps no observation bits).
+(FOLLOW-SUIT, EYE-FOLLOW-SUIT; with each game's legal actions as one block and a bit word,
+``LegalSets``, which ``random_actions`` reads) and ``observe_row`` (``Observer.binary`` and
+``values``, written from the state: the compiled backend keeps no observation bits).
 
 Without numba the module still imports (the functions stay plain Python, far too slow to use):
 ``fast.py`` refuses to build a compiled batch then, naming the missing package.
@@ -223,6 +224,8 @@ class Consts(NamedTuple):
     step_count: IntArray
     same_team: IntArray
     team_factor: IntArray
+    colour_bits: npt.NDArray[np.uint64]
+    """Per colour, the cards of that colour as a word (bit ``card``)."""
     at: IntArray
     """The observation segments' offsets, in ``SEGMENTS`` order."""
 
@@ -531,64 +534,67 @@ def end_round(s: State, c: Consts, g: int) -> int:
 
 
 @jit
-def mask_row(s: State, c: Consts, g: int, row: BoolArray) -> tuple[int, np.uint64]:
-    """Game ``g``'s legal-action mask into ``row`` (as ``BatchGames.legal_mask``): the setup
-    cards of the seat's next step's block, the playable cards (FOLLOW-SUIT; EYE-FOLLOW-SUIT:
-    hidden cards always, face-up ones follow) in block 3, or the next round's start. Returns
-    the same actions as ``(base, bits)``: every legal action lies in one block, action
-    ``base + i`` for each set bit ``i`` of ``bits`` (``N <= 64``: a block fits one word)."""
+def seat_bits(plane: BoolArray, g: int, seat: int, n: int) -> np.uint64:
+    """Seat ``seat``'s row of a ``(B, P, N)`` plane in game ``g`` as a word: bit ``card`` set
+    where the plane is."""
+    bits = _ZERO
+    for card in range(n):
+        bits |= np.uint64(plane[g, seat, card]) << np.uint64(card)
+    return bits
+
+
+@jit
+def legal_set(s: State, c: Consts, g: int) -> tuple[int, np.uint64]:
+    """Game ``g``'s legal actions (as ``BatchGames.legal_mask``) as ``(base, bits)``: every
+    legal action lies in one block, action ``base + i`` for each set bit ``i`` of ``bits``
+    (``N <= 64``: a block fits one word). The setup cards of the seat's next step's block; the
+    playable cards (FOLLOW-SUIT: the cards of the led colour when the seat holds one, else every
+    card; EYE-FOLLOW-SUIT: hidden cards always, face-up ones follow) in block 3; or the next
+    round's start."""
     n = c.cards
-    row[:] = False
     phase = s.phase[g]
     if phase == ROUND_OVER:
-        row[4 * n] = True
         return 4 * n, _ONE
     if phase == GAME_OVER:
         return 0, _ZERO
     seat = s.to_act[g]
-    bits = _ZERO
+    hand = seat_bits(s.hand, g, seat, n)
     if phase == SETUP:
-        base = c.step_slot[s.dealer[g], seat, min(s.setup_given[g, seat], 4)] * n
-        for card in range(n):
-            held = s.hand[g, seat, card]
-            row[base + card] = held
-            bits |= np.uint64(held) << np.uint64(card)
-        return base, bits
-    base = 3 * n
-    led = c.colour[s.trick_cards[g, 0]] if s.trick_length[g] > 0 else -1
-    follows = False
-    for card in range(n):
-        held = s.face_up[g, seat, card] if c.devils_eye else s.hand[g, seat, card]
-        if held and c.colour[card] == led:
-            follows = True
-    for card in range(n):
-        if c.devils_eye:
-            up = s.face_up[g, seat, card] and (c.colour[card] == led or not follows)
-            legal = s.hand[g, seat, card] or up
-        else:
-            legal = s.hand[g, seat, card] and (c.colour[card] == led or not follows)
-        row[base + card] = legal
-        bits |= np.uint64(legal) << np.uint64(card)
-    return base, bits
+        return c.step_slot[s.dealer[g], seat, min(s.setup_given[g, seat], 4)] * n, hand
+    led = c.colour_bits[c.colour[s.trick_cards[g, 0]]] if s.trick_length[g] > 0 else _ZERO
+    if c.devils_eye:
+        up = seat_bits(s.face_up, g, seat, n)
+        following = up & led
+        return 3 * n, hand | (following if following != _ZERO else up)
+    following = hand & led
+    return 3 * n, following if following != _ZERO else hand
 
 
 @jit
-def mask_game(s: State, c: Consts, g: int, mask: BoolArray, legal: LegalSets) -> None:
-    """Game ``g``'s row of ``mask`` and of each array of ``legal`` (``mask_row``'s base and bits,
-    and how many actions are legal)."""
-    base, bits = mask_row(s, c, g, mask[g])
+def mask_game(s: State, c: Consts, g: int, mask: BoolArray, blank: BoolArray,
+              legal: LegalSets) -> None:
+    """Game ``g``'s row of ``mask`` (cleared from ``blank``, a row of False, then its legal
+    actions set) and of each array of ``legal`` (``legal_set``'s base and bits, and how many
+    actions are legal)."""
+    base, bits = legal_set(s, c, g)
     legal.bases[g] = base
     legal.bits[g] = bits
     legal.counts[g] = count_bits(bits)
+    width = mask.shape[1]
+    copy_items(mask, g * width, blank, 0, width)
+    row = mask[g]
+    while bits != _ZERO:
+        row[base + lowest_bit(bits)] = True
+        bits &= bits - _ONE
 
 
 @jit
-def masks(state: Fields, consts: Fields, mask: BoolArray, sets: Fields) -> None:
+def masks(state: Fields, consts: Fields, mask: BoolArray, blank: BoolArray, sets: Fields) -> None:
     """Every game's legal-action mask into ``mask`` (``(B, 4N + 1)``) and ``sets`` (a
-    ``LegalSets``)."""
+    ``LegalSets``); ``blank``: a row of False."""
     s, c, legal = State(*state), Consts(*consts), LegalSets(*sets)
     for g in range(len(mask)):
-        mask_game(s, c, g, mask, legal)
+        mask_game(s, c, g, mask, blank, legal)
 
 
 @jit
