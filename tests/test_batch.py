@@ -162,6 +162,18 @@ def test_copies_taken_from_a_batch_play_on_as_the_originals(backend: str) -> Non
         assert (copies.legal_mask() == games.legal_mask()[[1, 0, 1]]).all()
 
 
+def test_observations_are_read_only_so_a_caller_cannot_spoil_the_next_ones(backend: str) -> None:
+    # The compiled backend never rewrites the cells that are zero in every observation.
+    games = batch_games(Config(players=4), 2, backend=backend)
+    games.reset([1, 2])
+    seen = games.observe()
+    with pytest.raises(ValueError, match="read-only"):
+        seen[0, 0] = 5.0
+    kept = seen.copy()
+    kept[0, 0] = 5.0
+    assert games.observe()[0, 0] != 5.0
+
+
 def _position(config: Config, case: Any, backend: str) -> BatchGames:
     games = batch_games(config, 1, backend=backend, autoreset=False, observations=False)
     input_ = case["input"]

@@ -103,7 +103,7 @@ class NumbaBatchGames(BatchGames):
                 np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.size,)))
         kernel.observe(self._state(), self._consts, observer, self._zeros, self._gaps,
                        self._obs_out)
-        return self._obs_out
+        return self._obs_view
 
     def random_actions(self, rng: np.random.Generator) -> IntArray:
         rng.random(out=self._uniforms)
@@ -140,18 +140,36 @@ ALWAYS_WRITTEN: tuple[str, ...] = ("hand", "my_setup", "played", "trick", "captu
 ``face_up`` in Devil's Eye)."""
 
 
+def never_written(config: Config) -> BoolArray:
+    """The cells of an observation row that ``kernel.observe_row`` never writes in games of
+    ``config``, zero in every observation: the face-up plane without Devil's Eye (no seat has
+    face-up cards), and the rows of ``received`` of seats that pass the observer no card (the
+    observer's own; with 4 or more players and no Devil's Eye every seat but the two
+    neighbours, who pass left and right; in Devil's Eye, whose one opponent passes both, every
+    row but that opponent's)."""
+    layout = {segment.name: segment for segment in observation_layout(config)}
+    never = np.zeros(sum(segment.size for segment in layout.values()), dtype=np.bool_)
+    if not config.devils_eye:
+        face_up = layout["face_up"]
+        never[face_up.offset:face_up.offset + face_up.size] = True
+    p, n = config.players, len(config.cards)
+    passing = {1} if config.devils_eye or p == 2 else {1, p - 1}
+    received = layout["received"].offset
+    for row in set(range(p)) - passing:
+        never[received + row * n:received + (row + 1) * n] = True
+    return never
+
+
 def observation_gaps(config: Config) -> IntArray:
     """The ``(start, length)`` runs of an observation row that ``kernel.observe`` clears before
-    it writes: every segment of ``encoding.observation_layout`` but the planes it always writes
-    whole, neighbours joined."""
+    it writes: every cell but those of the planes it always writes whole and those it never
+    writes (``never_written``: zero since the buffer was made, and the caller cannot write the
+    read-only array ``observe`` returns), neighbours joined."""
     whole = set(ALWAYS_WRITTEN) | ({"face_up"} if config.devils_eye else set())
-    gaps: list[tuple[int, int]] = []
+    cleared = ~never_written(config)
     for segment in observation_layout(config):
         if segment.name in whole:
-            continue
-        size = int(np.prod(segment.shape))
-        if gaps and sum(gaps[-1]) == segment.offset:
-            gaps[-1] = (gaps[-1][0], gaps[-1][1] + size)
-        else:
-            gaps.append((segment.offset, size))
-    return np.array(gaps, dtype=np.int64).reshape(-1, 2)
+            cleared[segment.offset:segment.offset + segment.size] = False
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], cleared.astype(np.int8), [0]))))
+    starts, ends = edges[0::2], edges[1::2]
+    return np.stack([starts, ends - starts], axis=1).astype(np.int64).reshape(-1, 2)
