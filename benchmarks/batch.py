@@ -2,9 +2,11 @@
 Hearts and the pure engine in the same run, and its memory per game.
 
 Every batch decision includes what a learning program needs: the legal-action mask and the
-observation of the seat to act (``BatchGames.legal_mask`` and ``observe``, a float32 array in
-``encoding.observation``'s layout), a uniformly random legal action per game drawn from the
-mask, and the step (with auto-reset). Hearts and the pure engine are measured as in
+observation of the seat to act (``BatchGames.legal_mask`` and ``observe``, the default float32
+array in ``encoding.observation``'s layout, every row rewritten on every step; on numba but
+for the cells zero in every observation, ``fast.never_written``), a uniformly random
+legal action per game (``random_actions``: from the mask on numpy, from the legal sets the
+compiled mask pass writes beside it on numba), and the step (with auto-reset). Hearts and the pure engine are measured as in
 ``benchmarks/playouts.py`` (random legal playouts, no observations). The contenders run in
 interleaved slices, so a load that comes and goes on a shared machine slows them alike: compare
 the ratios, which hold better than the figures.

@@ -162,6 +162,18 @@ def test_copies_taken_from_a_batch_play_on_as_the_originals(backend: str) -> Non
         assert (copies.legal_mask() == games.legal_mask()[[1, 0, 1]]).all()
 
 
+def test_observations_are_read_only_so_a_caller_cannot_spoil_the_next_ones(backend: str) -> None:
+    # The compiled backend never rewrites the cells that are zero in every observation.
+    games = batch_games(Config(players=4), 2, backend=backend)
+    games.reset([1, 2])
+    seen = games.observe()
+    with pytest.raises(ValueError, match="read-only"):
+        seen[0, 0] = 5.0
+    kept = seen.copy()
+    kept[0, 0] = 5.0
+    assert games.observe()[0, 0] != 5.0
+
+
 def _position(config: Config, case: Any, backend: str) -> BatchGames:
     games = batch_games(config, 1, backend=backend, autoreset=False, observations=False)
     input_ = case["input"]
@@ -322,3 +334,33 @@ def test_both_backends_pick_the_same_legal_actions_from_the_same_generator(playe
         assert mask[np.arange(64), chosen["numpy"]].all()
         for backend, batch in games.items():
             batch.step(chosen[backend])
+
+
+@pytest.mark.skipif(bool(backend_missing("numba")), reason="numba is not installed")
+@pytest.mark.parametrize("config", [Config(players=2, rounds=1), Config(players=4, rounds=1),
+                                    Config(players=5, bottles=2, rounds=1),
+                                    Config(players=4, edition="matagot-2024", rounds=1)], ids=repr)
+def test_both_backends_give_the_same_masks_observations_and_rewards_at_every_step(config: Config) -> None:
+    """The compiled backend's masks (with the legal sets its random choice reads), observations
+    of the seat to act and of other seats, rewards and done flags equal the numpy backend's at
+    every step of games played to their ends and restarted (``check.py`` compares the numpy
+    backend with the reference, without auto-reset)."""
+    games = {backend: batch_games(config, 32, backend=backend) for backend in BACKENDS}
+    rng = np.random.default_rng(7)
+    for batch in games.values():
+        batch.reset(np.arange(32) + 3, first_dealer=np.arange(32) % config.players)
+    restarted = 0
+    for step in range(300):
+        numpy_games, numba_games = games["numpy"], games["numba"]
+        assert (numpy_games.legal_mask() == numba_games.legal_mask()).all(), step
+        assert (numpy_games.observe() == numba_games.observe()).all(), step
+        if step % 7 == 0:
+            seats = (numpy_games.to_act + 1 + step) % config.players
+            assert (numpy_games.observe(seats) == numba_games.observe(seats)).all(), step
+            assert (numpy_games.observe() == numba_games.observe()).all(), step
+        actions = numpy_games.random_actions(rng).copy()
+        results = [batch.step(actions) for batch in games.values()]
+        assert (results[0].done == results[1].done).all()
+        assert (results[0].rewards == results[1].rewards).all()
+        restarted += int(results[0].done.sum())
+    assert restarted > 0

@@ -42,6 +42,8 @@ class NumbaBatchGames(BatchGames):
         super().__init__(config, batch_size, autoreset=autoreset, observations=False)
         self.observations = observations
         t = self.t
+        if t.cards > 64:  # kernel.LegalSets holds a block of legal actions in one 64-bit word
+            raise BatchError(f"the numba backend plays decks of at most 64 cards, not {t.cards}")
         at = self._observer.at
         self._consts = tuple(kernel.Consts(
             players=t.players, cards=t.cards, bottles=t.bottles, trick_size=t.trick_size,
@@ -51,6 +53,7 @@ class NumbaBatchGames(BatchGames):
             coins_total=self._observer.coins,
             rank=t.rank, colour=t.colour, coins=t.coins, step_slot=t.step_slot,
             step_count=t.step_count, same_team=t.same_team, team_factor=t.team_factor,
+            colour_bits=colour_bits(t.colour),
             at=np.array([at[name] for name in kernel.SEGMENTS], dtype=np.int64)))
         self._order = np.zeros(t.cards, dtype=np.int64)
         self._zeros = np.zeros(self._obs_out.shape[1], dtype=np.float32)
@@ -59,7 +62,11 @@ class NumbaBatchGames(BatchGames):
         self._done = np.zeros(batch_size, dtype=np.bool_)
         self._uniforms = np.zeros(batch_size, dtype=np.float64)
         self._choices = np.zeros(batch_size, dtype=np.int64)
-        self._counts = np.zeros(batch_size, dtype=np.int64)
+        self._no_actions = np.zeros(self.num_actions, dtype=np.bool_)
+        self._legal = tuple(kernel.LegalSets(
+            bases=np.zeros(batch_size, dtype=np.int64),
+            bits=np.zeros(batch_size, dtype=np.uint64),
+            counts=np.zeros(batch_size, dtype=np.int64)))
 
     def _state(self) -> kernel.Fields:
         """The state arrays as the kernel takes them, in ``kernel.State``'s order (read each
@@ -81,7 +88,8 @@ class NumbaBatchGames(BatchGames):
 
     def legal_mask(self) -> BoolArray:
         if self._mask is None:
-            kernel.masks(self._state(), self._consts, self._mask_buffer, self._counts)
+            kernel.masks(self._state(), self._consts, self._mask_buffer, self._no_actions,
+                         self._legal)
             self._mask = self._mask_buffer
         return self._mask
 
@@ -95,12 +103,12 @@ class NumbaBatchGames(BatchGames):
                 np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.size,)))
         kernel.observe(self._state(), self._consts, observer, self._zeros, self._gaps,
                        self._obs_out)
-        return self._obs_out
+        return self._obs_view
 
     def random_actions(self, rng: np.random.Generator) -> IntArray:
         rng.random(out=self._uniforms)
-        mask = self.legal_mask()
-        kernel.random_actions(mask, self._counts, self._uniforms, self._choices)
+        self.legal_mask()
+        kernel.random_actions(self._legal, self._uniforms, self._choices)
         return self._choices
 
     def step(self, actions: npt.ArrayLike) -> StepResult:
@@ -118,23 +126,50 @@ class NumbaBatchGames(BatchGames):
         return StepResult(self._rewards.copy(), self._done.copy())
 
 
+def colour_bits(colour: IntArray) -> npt.NDArray[np.uint64]:
+    """Per colour ``k`` (``colour[card]``), the word whose bit ``card`` is set for each card of
+    colour ``k``."""
+    words = np.zeros(int(colour.max()) + 1, dtype=np.uint64)
+    for card, k in enumerate(colour.tolist()):
+        words[k] |= np.uint64(1) << np.uint64(card)
+    return words
+
+
 ALWAYS_WRITTEN: tuple[str, ...] = ("hand", "my_setup", "played", "trick", "captured")
 """The planes of an observation that ``kernel.observe`` writes whole for every game (and
 ``face_up`` in Devil's Eye)."""
 
 
+def never_written(config: Config) -> BoolArray:
+    """The cells of an observation row that ``kernel.observe_row`` never writes in games of
+    ``config``, zero in every observation: the face-up plane without Devil's Eye (no seat has
+    face-up cards), and the rows of ``received`` of seats that pass the observer no card (the
+    observer's own; with 4 or more players and no Devil's Eye every seat but the two
+    neighbours, who pass left and right; in Devil's Eye, whose one opponent passes both, every
+    row but that opponent's)."""
+    layout = {segment.name: segment for segment in observation_layout(config)}
+    never = np.zeros(sum(segment.size for segment in layout.values()), dtype=np.bool_)
+    if not config.devils_eye:
+        face_up = layout["face_up"]
+        never[face_up.offset:face_up.offset + face_up.size] = True
+    p, n = config.players, len(config.cards)
+    passing = {1} if config.devils_eye or p == 2 else {1, p - 1}
+    received = layout["received"].offset
+    for row in set(range(p)) - passing:
+        never[received + row * n:received + (row + 1) * n] = True
+    return never
+
+
 def observation_gaps(config: Config) -> IntArray:
     """The ``(start, length)`` runs of an observation row that ``kernel.observe`` clears before
-    it writes: every segment of ``encoding.observation_layout`` but the planes it always writes
-    whole, neighbours joined."""
+    it writes: every cell but those of the planes it always writes whole and those it never
+    writes (``never_written``: zero since the buffer was made, and the caller cannot write the
+    read-only array ``observe`` returns), neighbours joined."""
     whole = set(ALWAYS_WRITTEN) | ({"face_up"} if config.devils_eye else set())
-    gaps: list[tuple[int, int]] = []
+    cleared = ~never_written(config)
     for segment in observation_layout(config):
         if segment.name in whole:
-            continue
-        size = int(np.prod(segment.shape))
-        if gaps and sum(gaps[-1]) == segment.offset:
-            gaps[-1] = (gaps[-1][0], gaps[-1][1] + size)
-        else:
-            gaps.append((segment.offset, size))
-    return np.array(gaps, dtype=np.int64).reshape(-1, 2)
+            cleared[segment.offset:segment.offset + segment.size] = False
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], cleared.astype(np.int8), [0]))))
+    starts, ends = edges[0::2], edges[1::2]
+    return np.stack([starts, ends - starts], axis=1).astype(np.int64).reshape(-1, 2)

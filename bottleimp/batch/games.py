@@ -142,6 +142,10 @@ class BatchGames:
         self._obs_size = self.obs_bits.shape[2]
         self._flat_bits = self.obs_bits.reshape(-1)
         self._obs_out = np.zeros((b, self._observer.size), dtype=np.float32)
+        self._obs_view = self._obs_out.view()
+        """What ``observe`` returns: ``_obs_out`` read-only (the compiled backend relies on the
+        cells it never writes staying zero)."""
+        self._obs_view.flags.writeable = False
         self._obs_rows = np.zeros((b, self._observer.size), dtype=np.uint8)
         self._stale: list[IntArray] = []
 
@@ -331,7 +335,7 @@ class BatchGames:
     def observe(self, seats: npt.ArrayLike | None = None) -> FloatArray:
         """``(B, D)`` float32 observations in ``encoding.observation``'s layout: of the seat to
         act in each game (seat 0 once over), or of ``seats[b]`` in game ``b``. The array is
-        reused by the next call: copy it to keep it."""
+        read-only and reused by the next call: copy it to keep it or change it."""
         if not self.observations:
             raise BatchError("this batch keeps no observations (observations=False)")
         if seats is None:
@@ -343,7 +347,7 @@ class BatchGames:
         out = self._obs_out
         np.copyto(out, self._obs_rows)
         self._observer.values(self, observer, out)
-        return out
+        return self._obs_view
 
     def random_actions(self, rng: np.random.Generator) -> IntArray:
         """One uniformly random legal action number per game, from ``rng.random(B)``: in game

@@ -10,8 +10,9 @@ too. Each kernel function mirrors one numpy method, game by game instead of arra
 ``give`` and ``resolve_setup`` (SETUP-STEPS, SETUP-ORDER, SETUP-RESOLVE), ``play``,
 ``end_trick`` (TRICK-PRICE, TRICK-WINNER, BOTTLE-PURCHASE, PRICE-CARD-RETURN, TRICK-CAPTURE,
 NEXT-LEADER), ``end_round`` (SCORE-ROUND, SCORE-TEAMS, GAME-TOTALS, GAME-END), ``mask_row``
-(FOLLOW-SUIT, EYE-FOLLOW-SUIT) and ``observe`` (``Observer.binary`` and ``values``, written from
-the state: the compiled backend keeps no observation bits).
+(FOLLOW-SUIT, EYE-FOLLOW-SUIT; with each game's legal actions as one block and a bit word,
+``LegalSets``, which ``random_actions`` reads) and ``observe_row`` (``Observer.binary`` and
+``values``, written from the state: the compiled backend keeps no observation bits).
 
 Without numba the module still imports (the functions stay plain Python, far too slow to use):
 ``fast.py`` refuses to build a compiled batch then, naming the missing package.
@@ -125,12 +126,54 @@ def _intrinsics() -> tuple[Callable[..., None], Callable[..., None]]:
     return cast(Callable[..., None], copy_items), cast(Callable[..., None], widen_bytes)
 
 
+def _count_bits_python(word: np.uint64) -> int:
+    """The set bits of ``word`` (a 64-bit unsigned)."""
+    return bin(int(word)).count("1")
+
+
+def _lowest_bit_python(word: np.uint64) -> int:
+    """The index of ``word``'s lowest set bit (``word`` not 0)."""
+    value = int(word)
+    return (value & -value).bit_length() - 1
+
+
+def _bit_intrinsics() -> tuple[Callable[..., int], Callable[..., int]]:
+    """``_count_bits_python`` as LLVM's ``ctpop`` (one instruction), ``_lowest_bit_python`` as
+    its ``cttz``."""
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def count_bits(typingctx: Any, word: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.zext(builder.ctpop(args[0]), context.get_value_type(types.int64))
+
+        return types.int64(types.uint64), codegen
+
+    @intrinsic
+    def lowest_bit(typingctx: Any, word: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            from llvmlite import ir
+
+            zero_undefined = ir.Constant(ir.IntType(1), 1)
+            return builder.zext(builder.cttz(args[0], zero_undefined),
+                                context.get_value_type(types.int64))
+
+        return types.int64(types.uint64), codegen
+
+    return cast(Callable[..., int], count_bits), cast(Callable[..., int], lowest_bit)
+
+
 copy_items: Callable[[npt.NDArray[Any], int, npt.NDArray[Any], int, int], None]
 widen_bytes: Callable[[FloatArray, int, npt.NDArray[Any], int, int], None]
+count_bits: Callable[[np.uint64], int]
+lowest_bit: Callable[[np.uint64], int]
 if COMPILED:
     copy_items, widen_bytes = _intrinsics()
+    count_bits, lowest_bit = _bit_intrinsics()
 else:
     copy_items, widen_bytes = _copy_bytes_python, _widen_bytes_python
+    count_bits, lowest_bit = _count_bits_python, _lowest_bit_python
 
 
 
@@ -149,6 +192,7 @@ _GAMMA: Final = np.uint64(0x9E3779B97F4A7C15)
 _MIX1: Final = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2: Final = np.uint64(0x94D049BB133111EB)
 _ZERO: Final = np.uint64(0)
+_ONE: Final = np.uint64(1)
 _S30: Final = np.uint64(30)
 _S27: Final = np.uint64(27)
 _S31: Final = np.uint64(31)
@@ -180,6 +224,8 @@ class Consts(NamedTuple):
     step_count: IntArray
     same_team: IntArray
     team_factor: IntArray
+    colour_bits: npt.NDArray[np.uint64]
+    """Per colour, the cards of that colour as a word (bit ``card``)."""
     at: IntArray
     """The observation segments' offsets, in ``SEGMENTS`` order."""
 
@@ -217,6 +263,17 @@ class State(NamedTuple):
     base_seeds: npt.NDArray[np.uint64]
     order: IntArray
     """Scratch: one shuffled deck."""
+
+
+class LegalSets(NamedTuple):
+    """Each game's legal actions as the random choice reads them (written with the mask)."""
+
+    bases: IntArray
+    """The first action number of the block holding game ``b``'s legal actions."""
+    bits: npt.NDArray[np.uint64]
+    """Bit ``i`` set: action ``bases[b] + i`` is legal."""
+    counts: IntArray
+    """How many actions are legal."""
 
 
 # -- the deal ----------------------------------------------------------------------------------
@@ -477,73 +534,85 @@ def end_round(s: State, c: Consts, g: int) -> int:
 
 
 @jit
-def mask_row(s: State, c: Consts, g: int, row: BoolArray) -> None:
-    """Game ``g``'s legal-action mask (as ``BatchGames.legal_mask``): the setup cards of the
-    seat's next step's block, the playable cards (FOLLOW-SUIT; EYE-FOLLOW-SUIT: hidden cards
-    always, face-up ones follow) in block 3, or the next round's start."""
+def seat_bits(plane: BoolArray, g: int, seat: int, n: int) -> np.uint64:
+    """Seat ``seat``'s row of a ``(B, P, N)`` plane in game ``g`` as a word: bit ``card`` set
+    where the plane is."""
+    bits = _ZERO
+    for card in range(n):
+        bits |= np.uint64(plane[g, seat, card]) << np.uint64(card)
+    return bits
+
+
+@jit
+def legal_set(s: State, c: Consts, g: int) -> tuple[int, np.uint64]:
+    """Game ``g``'s legal actions (as ``BatchGames.legal_mask``) as ``(base, bits)``: every
+    legal action lies in one block, action ``base + i`` for each set bit ``i`` of ``bits``
+    (``N <= 64``: a block fits one word). The setup cards of the seat's next step's block; the
+    playable cards (FOLLOW-SUIT: the cards of the led colour when the seat holds one, else every
+    card; EYE-FOLLOW-SUIT: hidden cards always, face-up ones follow) in block 3; or the next
+    round's start."""
     n = c.cards
-    row[:] = False
     phase = s.phase[g]
     if phase == ROUND_OVER:
-        row[4 * n] = True
-        return
+        return 4 * n, _ONE
     if phase == GAME_OVER:
-        return
+        return 0, _ZERO
     seat = s.to_act[g]
+    hand = seat_bits(s.hand, g, seat, n)
     if phase == SETUP:
-        block = c.step_slot[s.dealer[g], seat, min(s.setup_given[g, seat], 4)]
-        for card in range(n):
-            row[block * n + card] = s.hand[g, seat, card]
-        return
-    base = 3 * n
-    led = c.colour[s.trick_cards[g, 0]] if s.trick_length[g] > 0 else -1
-    follows = False
-    for card in range(n):
-        held = s.face_up[g, seat, card] if c.devils_eye else s.hand[g, seat, card]
-        if held and c.colour[card] == led:
-            follows = True
-    for card in range(n):
-        if c.devils_eye:
-            up = s.face_up[g, seat, card] and (c.colour[card] == led or not follows)
-            row[base + card] = s.hand[g, seat, card] or up
-        else:
-            row[base + card] = s.hand[g, seat, card] and (c.colour[card] == led or not follows)
+        return c.step_slot[s.dealer[g], seat, min(s.setup_given[g, seat], 4)] * n, hand
+    led = c.colour_bits[c.colour[s.trick_cards[g, 0]]] if s.trick_length[g] > 0 else _ZERO
+    if c.devils_eye:
+        up = seat_bits(s.face_up, g, seat, n)
+        following = up & led
+        return 3 * n, hand | (following if following != _ZERO else up)
+    following = hand & led
+    return 3 * n, following if following != _ZERO else hand
 
 
 @jit
-def masks(state: Fields, consts: Fields, mask: BoolArray, counts: IntArray) -> None:
-    """Every game's legal-action mask into ``mask`` (``(B, 4N + 1)``), and how many actions each
-    allows into ``counts``."""
-    s, c = State(*state), Consts(*consts)
-    for g in range(len(mask)):
-        row = mask[g]
-        mask_row(s, c, g, row)
-        count = 0
-        for action in range(len(row)):
-            count += row[action]
-        counts[g] = count
+def mask_game(s: State, c: Consts, g: int, mask: BoolArray, blank: BoolArray,
+              legal: LegalSets) -> None:
+    """Game ``g``'s row of ``mask`` (cleared from ``blank``, a row of False, then its legal
+    actions set) and of each array of ``legal`` (``legal_set``'s base and bits, and how many
+    actions are legal)."""
+    base, bits = legal_set(s, c, g)
+    legal.bases[g] = base
+    legal.bits[g] = bits
+    legal.counts[g] = count_bits(bits)
+    width = mask.shape[1]
+    copy_items(mask, g * width, blank, 0, width)
+    row = mask[g]
+    while bits != _ZERO:
+        row[base + lowest_bit(bits)] = True
+        bits &= bits - _ONE
 
 
 @jit
-def random_actions(mask: BoolArray, counts: IntArray, uniforms: npt.NDArray[np.float64],
-                   out: IntArray) -> None:
-    """``out[b]``: legal action ``floor(uniforms[b] * counts[b])`` of row ``b`` in ascending
-    order (a uniformly random one for uniforms in [0, 1)); ``-1`` for a row with none. Found
-    from the row's end: in trick play the legal actions are the plays, the last block but one,
-    so the scan passes no give actions."""
+def masks(state: Fields, consts: Fields, mask: BoolArray, blank: BoolArray, sets: Fields) -> None:
+    """Every game's legal-action mask into ``mask`` (``(B, 4N + 1)``) and ``sets`` (a
+    ``LegalSets``); ``blank``: a row of False."""
+    s, c, legal = State(*state), Consts(*consts), LegalSets(*sets)
     for g in range(len(mask)):
-        row = mask[g]
-        out[g] = -1
-        count = counts[g]
+        mask_game(s, c, g, mask, blank, legal)
+
+
+@jit
+def random_actions(sets: Fields, uniforms: npt.NDArray[np.float64], out: IntArray) -> None:
+    """``out[b]``: legal action ``floor(uniforms[b] * count)`` of game ``b`` in ascending order
+    (a uniformly random one for uniforms in [0, 1)), ``-1`` in a game with none: read from the
+    legal set's bits (``sets``, a ``LegalSets``) by clearing that many lowest bits, not from the
+    mask."""
+    legal = LegalSets(*sets)
+    for g in range(len(out)):
+        count = legal.counts[g]
         if count == 0:
+            out[g] = -1
             continue
-        pick = count - 1 - int(uniforms[g] * count)  # the same action, counted from the end
-        for action in range(len(row) - 1, -1, -1):
-            if row[action]:
-                if pick == 0:
-                    out[g] = action
-                    break
-                pick -= 1
+        bits = legal.bits[g]
+        for _ in range(int(uniforms[g] * count)):
+            bits &= bits - _ONE
+        out[g] = legal.bases[g] + lowest_bit(bits)
 
 
 # -- a step --------------------------------------------------------------------------------------
@@ -588,73 +657,78 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
 @jit
 def observe(state: Fields, consts: Fields, observer: IntArray, zeros: FloatArray,
             gaps: IntArray, out: FloatArray) -> None:
-    """``out[b]``: seat ``observer[b]``'s observation in game ``b`` (as ``BatchGames.observe``:
+    """``out[b]``: seat ``observer[b]``'s observation in game ``b`` (``observe_row``)."""
+    s, c = State(*state), Consts(*consts)
+    for g in range(len(out)):
+        observe_row(s, c, g, observer[g], zeros, gaps, out)
+
+
+@jit
+def observe_row(s: State, c: Consts, g: int, o: int, zeros: FloatArray, gaps: IntArray,
+                out: FloatArray) -> None:
+    """``out[g]``: seat ``o``'s observation in game ``g`` (as ``BatchGames.observe``:
     ``encoding.observation``'s layout, seats relative to the observer, only what the observer
     may see, rule VIEW-HIDDEN): the 0/1 part as ``Observer.binary`` writes it, widened to float32
     a block at a time from the state planes, then the values. Only the ``gaps`` (``(start,
     length)`` rows: the cells that no plane below writes whole) are cleared first, from ``zeros``
     (a row of zeros): clearing whole rows wrote half as many bytes again."""
-    s, c = State(*state), Consts(*consts)
     p, n = c.players, c.cards
-    at = c.at  # offsets read once: a store to ``out`` could alias a read of ``at``
+    at = c.at
     at_hand, at_face_up, at_my_setup = at[AT_HAND], at[AT_FACE_UP], at[AT_MY_SETUP]
     at_received, at_trick, at_leader = at[AT_RECEIVED], at[AT_TRICK], at[AT_LEADER]
     at_played, at_captured, at_price = at[AT_PLAYED], at[AT_CAPTURED], at[AT_PRICE]
     at_owner, at_devils_trick, at_phase = at[AT_OWNER], at[AT_DEVILS_TRICK], at[AT_PHASE]
     at_to_act, at_dealer, at_team = at[AT_TO_ACT], at[AT_DEALER], at[AT_TEAM]
-    width = out.shape[1]
-    for g in range(len(out)):
-        o = observer[g]
-        row = g * width
-        seat_row = (g * p + o) * n  # seat o's row of a (B, P, N) plane
-        first = g * p * n
-        for gap in range(len(gaps)):
-            copy_items(out, row + gaps[gap, 0], zeros, 0, gaps[gap, 1])
-        widen_bytes(out, row + at_hand, s.hand, seat_row, n)
-        widen_bytes(out, row + at_my_setup, s.given, seat_row * 3, 3 * n)
-        widen_bytes(out, row + at_played, s.played, g * n, n)
-        # Seat-relative planes: the observer's row and those after it, then those before it.
-        after, before = (p - o) * n, o * n
-        widen_bytes(out, row + at_trick, s.trick, seat_row, after)
-        widen_bytes(out, row + at_trick + after, s.trick, first, before)
-        widen_bytes(out, row + at_captured, s.captured, seat_row, after)
-        widen_bytes(out, row + at_captured + after, s.captured, first, before)
-        if c.devils_eye:
-            widen_bytes(out, row + at_face_up, s.face_up, seat_row, after)
-            widen_bytes(out, row + at_face_up + after, s.face_up, first, before)
-        phase = s.phase[g]
-        if phase >= ROUND_OVER:
-            widen_bytes(out, row + at_devils_trick, s.devils_trick, g * n, n)
-        bits = out[g]
-        if phase != SETUP:  # the cards received, once the setup resolved
-            left, right = (o + 1) % p, (o + p - 1) % p
-            if c.devils_eye or p == 2:
-                for card in range(n):
-                    if c.devils_eye:
-                        got = s.given[g, left, 1, card] or s.given[g, left, 2, card]
-                    else:  # the one opponent passed left and right
-                        got = s.given[g, left, 2, card] or s.given[g, right, 1, card]
-                    bits[at_received + n + card] = 1.0 if got else 0.0
-            else:  # passed right by the next seat, passed left by the one before
-                widen_bytes(out, row + at_received + n, s.given, ((g * p + left) * 3 + 2) * n, n)
-                widen_bytes(out, row + at_received + (p - 1) * n, s.given,
-                           ((g * p + right) * 3 + 1) * n, n)
-        if s.trick_length[g] > 0:
-            bits[at_leader + (s.trick_seats[g, 0] - o + p) % p] = 1.0
-        for bottle in range(c.bottles):
-            card = s.bottle_card[g, bottle]
-            if card >= 0:
-                bits[at_price + bottle * n + card] = 1.0
-            owner = s.bottle_owner[g, bottle]
-            if owner >= 0:
-                bits[at_owner + bottle * p + (owner - o + p) % p] = 1.0
-        bits[at_phase + phase] = 1.0
-        if s.to_act[g] >= 0:
-            bits[at_to_act + (s.to_act[g] - o + p) % p] = 1.0
-        bits[at_dealer + (s.dealer[g] - o + p) % p] = 1.0
-        for r in range(p):
-            bits[at_team + r] = np.float32(c.same_team[o, (o + r) % p])
-        observe_values(s, c, g, o, bits)
+    row = g * out.shape[1]
+    seat_row = (g * p + o) * n  # seat o's row of a (B, P, N) plane
+    first = g * p * n
+    for gap in range(len(gaps)):
+        copy_items(out, row + gaps[gap, 0], zeros, 0, gaps[gap, 1])
+    widen_bytes(out, row + at_hand, s.hand, seat_row, n)
+    widen_bytes(out, row + at_my_setup, s.given, seat_row * 3, 3 * n)
+    widen_bytes(out, row + at_played, s.played, g * n, n)
+    # Seat-relative planes: the observer's row and those after it, then those before it.
+    after, before = (p - o) * n, o * n
+    widen_bytes(out, row + at_trick, s.trick, seat_row, after)
+    widen_bytes(out, row + at_trick + after, s.trick, first, before)
+    widen_bytes(out, row + at_captured, s.captured, seat_row, after)
+    widen_bytes(out, row + at_captured + after, s.captured, first, before)
+    if c.devils_eye:
+        widen_bytes(out, row + at_face_up, s.face_up, seat_row, after)
+        widen_bytes(out, row + at_face_up + after, s.face_up, first, before)
+    phase = s.phase[g]
+    if phase >= ROUND_OVER:
+        widen_bytes(out, row + at_devils_trick, s.devils_trick, g * n, n)
+    bits = out[g]
+    if phase != SETUP:  # the cards received, once the setup resolved
+        left, right = (o + 1) % p, (o + p - 1) % p
+        if c.devils_eye or p == 2:
+            for card in range(n):
+                if c.devils_eye:
+                    got = s.given[g, left, 1, card] or s.given[g, left, 2, card]
+                else:  # the one opponent passed left and right
+                    got = s.given[g, left, 2, card] or s.given[g, right, 1, card]
+                bits[at_received + n + card] = 1.0 if got else 0.0
+        else:  # passed right by the next seat, passed left by the one before
+            widen_bytes(out, row + at_received + n, s.given, ((g * p + left) * 3 + 2) * n, n)
+            widen_bytes(out, row + at_received + (p - 1) * n, s.given,
+                        ((g * p + right) * 3 + 1) * n, n)
+    if s.trick_length[g] > 0:
+        bits[at_leader + (s.trick_seats[g, 0] - o + p) % p] = 1.0
+    for bottle in range(c.bottles):
+        card = s.bottle_card[g, bottle]
+        if card >= 0:
+            bits[at_price + bottle * n + card] = 1.0
+        owner = s.bottle_owner[g, bottle]
+        if owner >= 0:
+            bits[at_owner + bottle * p + (owner - o + p) % p] = 1.0
+    bits[at_phase + phase] = 1.0
+    if s.to_act[g] >= 0:
+        bits[at_to_act + (s.to_act[g] - o + p) % p] = 1.0
+    bits[at_dealer + (s.dealer[g] - o + p) % p] = 1.0
+    for r in range(p):
+        bits[at_team + r] = np.float32(c.same_team[o, (o + r) % p])
+    observe_values(s, c, g, o, bits)
 
 
 @jit
