@@ -27,7 +27,7 @@ from attrs import evolve
 from ..actions import Destination
 from ..cards import START_PRICE, Card
 from ..config import Config
-from ..errors import ConfigError, RecordError, UnknownCardError
+from ..errors import ConfigError, IllegalActionError, RecordError, UnknownCardError
 from ..formats.config_json import config_from_json, deck_from_json
 from ..formats.json_input import (
     JSON,
@@ -40,7 +40,7 @@ from ..formats.json_input import (
     expect_str,
 )
 from ..formats.setup_entries import gives_from_entry
-from ..conformance.protocol import serve
+from ..conformance.protocol import REFUSED, refusal, refusal_for, serve
 from .backends import BACKENDS, backend_missing, batch_games
 from .games import PLAY, ROUND_OVER, SETUP, BatchGames, deal_refusal, round_scores
 from .verdict import verdict
@@ -52,17 +52,6 @@ _CAPABILITIES: Final[dict[str, JSON]] = {
     "players": [2, 3, 4, 5, 6], "editions": ["classic", "matagot-2024"], "bottles": [1, 2],
     "teams": True,
 }
-
-
-class _Refused(Exception):
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
-
-
-def _refusal(rule: str, message: str) -> dict[str, JSON]:
-    return {"ok": False, "error": message, "rule": rule}
 
 
 class BatchPeer:
@@ -77,12 +66,8 @@ class BatchPeer:
         """The answer to one parsed request (a refusal, never an exception, for bad input)."""
         try:
             return self._handle(request)
-        except _Refused as refused:
-            return _refusal(refused.rule, refused.message)
-        except ConfigError as error:
-            return _refusal(error.rule_id, error.message)
-        except RecordError as error:
-            return _refusal(error.rule_id or "PROTOCOL", str(error))
+        except REFUSED as error:
+            return refusal_for(error)
 
     def _engine(self, config: Config) -> BatchGames:
         games = self._by_config.get(config)
@@ -98,7 +83,7 @@ class BatchPeer:
         if op == "hello":
             check_keys(obj, "$", {"op", "protocol"}, set())
             if obj["protocol"] != PROTOCOL:
-                return _refusal("PROTOCOL", f"this side speaks {PROTOCOL} only")
+                return refusal("PROTOCOL", f"this side speaks {PROTOCOL} only")
             return {"ok": True, "protocol": PROTOCOL, "capabilities": dict(_CAPABILITIES)}
         if op == "quit":
             check_keys(obj, "$", {"op"}, set())
@@ -120,7 +105,8 @@ class BatchPeer:
             return self._play(self.games, obj)
         check_keys(obj, "$", {"op"}, set())
         if int(self.games.phase[0]) < ROUND_OVER:
-            raise _Refused("ROUND-END", "the round is not over: cards remain to be played")
+            raise IllegalActionError("ROUND-END",
+                                     "the round is not over: cards remain to be played")
         return {"ok": True, "scores": [int(score) for score in self.games.scores[0]]}
 
     # -- a round ----------------------------------------------------------------------------
@@ -147,7 +133,7 @@ class BatchPeer:
             if key in obj:
                 expect_rank(obj[key], child("$", key))
         if int(games.phase[0]) != SETUP:
-            raise _Refused("PHASE", "the setup is over")
+            raise IllegalActionError("PHASE", "the setup is over")
         entry = {key: value for key, value in obj.items() if key not in ("op", "seat")}
         _give_entry(games, seat, entry, "$", _PASS_KEYS)
         answer: dict[str, JSON] = {"ok": True, "to_act": int(games.to_act[0])}
@@ -157,7 +143,7 @@ class BatchPeer:
 
     def _legal_plays(self, games: BatchGames) -> dict[str, JSON]:
         if int(games.phase[0]) != PLAY:
-            raise _Refused("PHASE", "no card is played outside trick play")
+            raise IllegalActionError("PHASE", "no card is played outside trick play")
         cards = np.flatnonzero(games.legal_cards()[0])
         return {"ok": True, "seat": int(games.to_act[0]), "cards": _ranks(games, cards)}
 
@@ -166,14 +152,14 @@ class BatchPeer:
         seat = expect_int(obj["seat"], "$.seat")
         rank = expect_rank(obj["card"], "$.card")
         if int(games.phase[0]) != PLAY:
-            raise _Refused("PHASE", "no card is played outside trick play")
+            raise IllegalActionError("PHASE", "no card is played outside trick play")
         card = _index(games.config, rank)
         if card < 0:
             rule = "TURN-ORDER" if seat != int(games.to_act[0]) else "CARD-HELD"
-            raise _Refused(rule, f"{rank} is not a card of this deck")
+            raise IllegalActionError(rule, f"{rank} is not a card of this deck")
         rule = games.play_refusal(0, seat, card)
         if rule:
-            raise _Refused(rule, f"seat {seat} cannot play {rank} now")
+            raise IllegalActionError(rule, f"seat {seat} cannot play {rank} now")
         completes = int(games.trick_length[0]) + 1 == games.t.trick_size
         games.step(np.array([3 * games.t.cards + card]))
         answer: dict[str, JSON] = {
@@ -232,7 +218,7 @@ def _rows(config: Config, value: JSON, path: str) -> list[list[int]]:
         for index, item in enumerate(expect_list(row, child(path, seat))):
             card = _index(config, expect_rank(item, child(child(path, seat), index)))
             if card < 0:
-                raise _Refused("DEAL-COUNTS", f"{item} is not a card of this deck")
+                raise IllegalActionError("DEAL-COUNTS", f"{item} is not a card of this deck")
             cards.append(card)
         rows.append(cards)
     return rows
@@ -249,7 +235,7 @@ def _load_deal(games: BatchGames, dealer: int, hands: list[list[int]],
                face_up: list[list[int]] | None) -> None:
     rule = deal_refusal(games.t, dealer, hands, face_up)
     if rule:
-        raise _Refused(rule, "the deal does not give out the deck with each seat's count")
+        raise IllegalActionError(rule, "the deal does not give out the deck with each seat's count")
     games.load_round(0, dealer, _planes(games, hands), _planes(games, face_up))
 
 
@@ -261,7 +247,7 @@ def _give_entry(games: BatchGames, seat: int, entry: JSON, path: str,
              for give, _ in gives_from_entry(config, seat, entry, path, keys)]
     rule = games.give_refusal(0, seat, gives)
     if rule:
-        raise _Refused(rule, f"seat {seat} cannot give this setup now")
+        raise IllegalActionError(rule, f"seat {seat} cannot give this setup now")
     blocks = _blocks(games)
     for destination, card in gives:
         games.step(np.array([blocks[destination] * games.t.cards + card]))
@@ -392,8 +378,8 @@ def _case_setup(games: BatchGames, input_: dict[str, JSON]) -> JSON:
         while int(games.phase[0]) == SETUP:
             seat = int(games.to_act[0])
             _give_entry(games, seat, entries[seat], child("$.input.setup", seat), None)
-    except _Refused as refused:
-        return {"error": refused.rule}
+    except IllegalActionError as refused:
+        return {"error": refused.rule_id}
     except RecordError as error:
         if error.rule_id is None:
             raise

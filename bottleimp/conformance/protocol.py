@@ -73,8 +73,21 @@ UNSUPPORTED: Final = "UNSUPPORTED"
 never as a disagreement."""
 
 
-def _refusal(rule: str, message: str) -> dict[str, JSON]:
+def refusal(rule: str, message: str) -> dict[str, JSON]:
+    """A side's answer to a request it refuses: the rule it would break, and why."""
     return {"ok": False, "error": message, "rule": rule}
+
+
+REFUSED: Final = (IllegalActionError, ConfigError, RecordError)
+"""The errors a side answers with a refusal rather than an exception."""
+
+
+def refusal_for(error: IllegalActionError | ConfigError | RecordError) -> dict[str, JSON]:
+    """The refusal answering a request that ``error`` stopped: the broken rule's ID and why. A
+    readable value that breaks a rule names it; anything else is not the protocol."""
+    if isinstance(error, RecordError):
+        return refusal(error.rule_id or "PROTOCOL", str(error))
+    return refusal(error.rule_id, error.message)
 
 
 class Referee:
@@ -99,13 +112,8 @@ class Referee:
         """The answer to ``request`` (a parsed JSON value)."""
         try:
             return self._handle(request)
-        except IllegalActionError as error:
-            return _refusal(error.rule_id, error.message)
-        except ConfigError as error:
-            return _refusal(error.rule_id, error.message)
-        except RecordError as error:
-            # A readable value that breaks a rule names it; anything else is not the protocol.
-            return _refusal(error.rule_id or "PROTOCOL", str(error))
+        except REFUSED as error:
+            return refusal_for(error)
 
     def _handle(self, request: JSON) -> dict[str, JSON]:
         obj = expect_object(request, "$")
@@ -113,7 +121,7 @@ class Referee:
         if op == "hello":
             check_keys(obj, "$", {"op", "protocol"}, set())
             if obj["protocol"] not in PROTOCOLS:
-                return _refusal("PROTOCOL", f"this side speaks {' and '.join(PROTOCOLS)}")
+                return refusal("PROTOCOL", f"this side speaks {' and '.join(PROTOCOLS)}")
             self.version = str(obj["protocol"])
             answer: dict[str, JSON] = {"ok": True, "protocol": self.version}
             if self.version != PROTOCOL_V1:
@@ -349,7 +357,7 @@ def serve(stdin: IO[str] | IO[bytes], stdout: IO[str], handler: Handler | None =
     for line, overlong in limited_lines(stdin.readline, MAX_LINE_BYTES):
         request: JSON = None
         if overlong:
-            answer = _refusal("PROTOCOL", f"not a request: the line is longer than "
+            answer = refusal("PROTOCOL", f"not a request: the line is longer than "
                                           f"{MAX_LINE_BYTES} bytes")
         elif not line.strip():
             continue
@@ -357,7 +365,7 @@ def serve(stdin: IO[str] | IO[bytes], stdout: IO[str], handler: Handler | None =
             try:
                 request = loads_json(line)
             except RecordError as error:
-                answer = _refusal("PROTOCOL", f"not a request: {error}")
+                answer = refusal("PROTOCOL", f"not a request: {error}")
             else:
                 answer = referee.handle(request)
         try:
