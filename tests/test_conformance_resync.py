@@ -15,6 +15,7 @@ from bottleimp.conformance.position import set_position_request
 from bottleimp.conformance.protocol import PROTOCOL, Referee
 from bottleimp.config import Config
 from bottleimp.engine import apply, legal_actions, new_game
+from depth import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITED = [sys.executable, str(ROOT / "examples" / "reference_peer" / "peer.py"),
@@ -28,8 +29,8 @@ def _keys(report: object) -> set[tuple[str, str]]:
 
 
 def test_four_bugs_in_a_limited_peer_give_four_groups_each_with_its_root_rule() -> None:
-    report = run_harness(LIMITED + FOUR_BUGS, examples=25, seed=0, shrink_seconds=1,
-                         questions=0)
+    report = run_harness(LIMITED + FOUR_BUGS, examples=scaled(ci=25, dev=10), seed=0,
+                         shrink_seconds=scaled(ci=1, dev=0), questions=0)
     assert _keys(report) == {("setup", "SETUP-RESOLVE"), ("colours", "DECK"),
                              ("coins", "DECK"), ("end_round", "DEALER-ROTATION")}
     by_op = {group.op: group for group in report.groups}
@@ -47,7 +48,7 @@ def test_without_set_position_the_peer_rejoins_at_the_next_round() -> None:
     # The random dealer hides nothing else here: the peer finishes every round, is asked who
     # deals next, and after a wrong answer is told the dealer of the next round.
     report = run_harness(LIMITED + ["--no-set-position", "--bug", "random-dealer"],
-                         examples=8, seed=1, shrink_seconds=1, questions=0)
+                         examples=8, seed=1, shrink_seconds=scaled(ci=1, dev=0), questions=0)
     assert _keys(report) == {("end_round", "DEALER-ROTATION")}
     # A game of two rounds after a pass bug: the second round is still played and compared.
     passes = run_harness(LIMITED + ["--no-set-position", "--bug", "pass-reversed"],
@@ -73,8 +74,8 @@ def test_set_position_puts_the_referee_into_the_library_round_and_checks_the_zon
 
 
 def test_a_peer_that_answers_the_same_requests_differently_is_reported_not_shrunk() -> None:
-    report = run_harness(LIMITED + ["--bug", "flaky-scores"], examples=12, seed=3,
-                         shrink_seconds=1, questions=0)
+    report = run_harness(LIMITED + ["--bug", "flaky-scores"], examples=scaled(ci=12, dev=6),
+                         seed=3, shrink_seconds=1, questions=0)
     assert report.nondeterministic and not report.ok
     finding = report.nondeterministic[0]
     assert finding.request == {"op": "scores"} and finding.first != finding.again
@@ -100,7 +101,8 @@ def test_a_declared_deck_with_renamed_colours_is_a_note_and_its_faults_two_group
 
 
 def test_a_version_1_peer_that_lacks_a_variant_gets_no_config_group() -> None:
-    report = run_harness(LIMITED + ["--protocol", "1"], examples=20, seed=0, shrink_seconds=0.01)
+    report = run_harness(LIMITED + ["--protocol", "1"], examples=scaled(ci=20, dev=8), seed=0,
+                         shrink_seconds=0.01)
     assert report.groups == () and report.unsupported > 0 and report.failed == 0
 
 
