@@ -25,6 +25,7 @@ from bottleimp.batch.peer import BatchPeer
 from bottleimp.batch.perft import perft_counts
 from bottleimp.batch.records import RecordingGames
 from bottleimp.batch.shuffle import shuffle_many, shuffle_one
+from bottleimp.conformance.differential import MIN_REFUSALS
 from bottleimp.conformance.vectors import read_suite, same_json
 from bottleimp.encoding import setup_destinations
 from bottleimp.formats.config_json import config_from_json
@@ -241,7 +242,11 @@ def test_the_harness_finds_no_group_against_the_batch_peer(capsys: pytest.Captur
 
     command = f"{sys.executable} -m bottleimp.batch.peer --backend {backend}"
     # A generous timeout: on a clean machine the compiled backend's first answer compiles its kernel.
+    # CI: 12 games, the default 100 rounds of position questions and 3 of each illegal request;
+    # dev: 4, 10 and 1.
     status = main(["conformance", "--cmd", command, "--examples", str(scaled(ci=12, dev=4)),
+                   "--questions", str(scaled(ci=100, dev=10)),
+                   "--min-refusals", str(scaled(ci=MIN_REFUSALS, dev=1)),
                    "--seed", "5", "--timeout", "300"])
     out = capsys.readouterr().out
     assert status == 0, out
