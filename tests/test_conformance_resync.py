@@ -114,13 +114,14 @@ def test_a_version_1_peer_that_lacks_a_variant_gets_no_config_group() -> None:
 
 
 def test_position_questions_compare_each_rule_family_whatever_the_games_met() -> None:
+    rounds = scaled(ci=30, dev=15)  # rounds' worth of questions: one of each kind a round
     report = run_harness(LIMITED + FOUR_BUGS, examples=2, seed=0, shrink_seconds=0.01,
-                         questions=30, min_refusals=1)
+                         questions=rounds, min_refusals=1)
     rows = {row.kind: row for row in report.questions}
-    assert rows["setup"].failed == rows["setup"].asked == 30
-    assert dict(rows["setup"].rules) == {"SETUP-RESOLVE": 30}
+    assert rows["setup"].failed == rows["setup"].asked == rounds
+    assert dict(rows["setup"].rules) == {"SETUP-RESOLVE": rounds}
     assert rows["trick"].failed == 0 and rows["trick"].asked > 0
     assert set(dict(rows["legal_plays"].rules)) <= {"FOLLOW-SUIT"} and rows["legal_plays"].failed
     assert set(dict(rows["scoring"].rules)) <= {"SCORE-CAPTURED", "SCORE-BOTTLE-PENALTY"}
-    faithful = run_harness(LIMITED, examples=2, seed=0, questions=30, min_refusals=1)
+    faithful = run_harness(LIMITED, examples=2, seed=0, questions=rounds, min_refusals=1)
     assert faithful.ok and all(row.failed == 0 for row in faithful.questions)
