@@ -12,17 +12,24 @@ import pytest
 
 from bottleimp.cli import main
 from bottleimp.conformance.capabilities import Capabilities, capabilities_from_json
-from bottleimp.conformance.differential import HarnessReport, run_harness
+from bottleimp.conformance.differential import MIN_REFUSALS, HarnessReport, run_harness
 from bottleimp.conformance.protocol import PROTOCOL, PROTOCOL_V1, Referee
 from bottleimp.conformance.refusals import REFUSALS
 from bottleimp.conformance.remote_vectors import run_remote_vectors
 from bottleimp.errors import RecordError
 from bottleimp.formats.json_input import JSON
 from bottleimp.validation import validate_file
+from depth import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 PEER = [sys.executable, str(ROOT / "examples" / "reference_peer" / "peer.py")]
 SUITE = ROOT / "spec" / "conformance"
+# ``--shrink-seconds`` of the command-line tests: 2 in CI; in dev 0.01, under the 0.05 s a group
+# needs to be shrunk at all, as these tests check what is found, not how small it gets.
+SHRINK_2 = f"{scaled(ci=2000, dev=10) / 1000:g}"
+# Top-up games send each kind of illegal request at least this often: CI 3 (the default),
+# dev once.
+MIN_SENT = scaled(ci=MIN_REFUSALS, dev=1)
 
 
 def _bugs(*bugs: str) -> list[str]:
@@ -39,7 +46,9 @@ def _rules(report: HarnessReport) -> list[str]:
 def test_four_independent_bugs_give_four_groups_each_with_its_rule(tmp_path: Path) -> None:
     report = run_harness(_bugs("pass-reversed", "swap-colours", "random-dealer",
                                "devils-trick-assign"),
-                         examples=30, seed=0, shrink_seconds=2, out_dir=tmp_path, questions=0)
+                         examples=scaled(ci=30, dev=10), seed=0,
+                         shrink_seconds=scaled(ci=2, dev=0), out_dir=tmp_path, questions=0,
+                         min_refusals=MIN_SENT)
     assert _rules(report) == ["DEALER-ROTATION", "DECK", "SCORE-BOTTLE-PENALTY", "SETUP-RESOLVE"]
     by_rule = {group.rule: group for group in report.groups}
     assert by_rule["DEALER-ROTATION"].op == "end_round"
@@ -75,12 +84,14 @@ def read_extensions(path: Path) -> tuple[tuple[str, str], ...]:
 ])
 def test_one_planted_bug_is_one_group_with_its_rule(bug: str, rule: str,
                                                     editions: list[str] | None) -> None:
-    report = run_harness(_bugs(bug), examples=40, seed=3, shrink_seconds=2, editions=editions)
+    report = run_harness(_bugs(bug), examples=scaled(ci=40, dev=10), seed=3,
+                         shrink_seconds=scaled(ci=2, dev=0), editions=editions,
+                         min_refusals=MIN_SENT)
     assert _rules(report) == [rule]
 
 
 def test_the_faithful_peer_gives_no_group_and_agrees_on_every_refusal() -> None:
-    report = run_harness(PEER, examples=60, seed=11, shrink_seconds=1)
+    report = run_harness(PEER, examples=scaled(ci=60, dev=15), seed=11, shrink_seconds=1)
     assert report.groups == () and report.failed == 0 and report.unsupported == 0
     assert report.protocol == PROTOCOL
     for row in report.coverage:
@@ -95,7 +106,8 @@ def test_the_faithful_peer_gives_no_group_and_agrees_on_every_refusal() -> None:
 
 
 def test_a_setup_disagreement_says_which_cards_went_where_SETUP_RESOLVE() -> None:
-    failure = run_harness(_bugs("pass-reversed"), examples=20, seed=1, shrink_seconds=1).failure
+    failure = run_harness(_bugs("pass-reversed"), examples=scaled(ci=20, dev=5), seed=1,
+                          shrink_seconds=scaled(ci=1, dev=0), min_refusals=MIN_SENT).failure
     assert failure is not None and failure.disagreement is not None
     assert failure.rule == "SETUP-RESOLVE"
     cards = failure.disagreement.detail["cards"]
@@ -107,7 +119,8 @@ def test_a_setup_disagreement_says_which_cards_went_where_SETUP_RESOLVE() -> Non
 
 
 def test_a_legal_plays_disagreement_shows_the_led_card_and_only_the_differing_cards() -> None:
-    failure = run_harness(_bugs("swap-colours"), examples=20, seed=1, shrink_seconds=1).failure
+    failure = run_harness(_bugs("swap-colours"), examples=scaled(ci=20, dev=8), seed=1,
+                          shrink_seconds=scaled(ci=1, dev=0), min_refusals=MIN_SENT).failure
     assert failure is not None and failure.disagreement is not None
     assert failure.rule in ("FOLLOW-SUIT", "EYE-FOLLOW-SUIT")
     detail = failure.disagreement.detail
@@ -122,7 +135,8 @@ def test_a_legal_plays_disagreement_shows_the_led_card_and_only_the_differing_ca
 
 
 def test_a_score_disagreement_shows_the_cards_and_coins_behind_each_number() -> None:
-    failure = run_harness(_bugs("wrong-coins"), examples=10, seed=1, shrink_seconds=1).failure
+    failure = run_harness(_bugs("wrong-coins"), examples=10, seed=1,
+                          shrink_seconds=scaled(ci=1, dev=0), min_refusals=MIN_SENT).failure
     assert failure is not None and failure.disagreement is not None
     seats = failure.disagreement.detail["seats"]
     assert isinstance(seats, list) and seats
@@ -136,7 +150,8 @@ def test_a_score_disagreement_shows_the_cards_and_coins_behind_each_number() -> 
 
 def test_a_declared_deck_is_one_data_fault_and_the_logic_is_checked_on_it() -> None:
     report = run_harness(_bugs("swap-colours", "wrong-coins", "pass-reversed") + ["--declare-deck"],
-                         examples=30, seed=2, shrink_seconds=2)
+                         examples=scaled(ci=30, dev=8), seed=2,
+                         shrink_seconds=scaled(ci=2, dev=0), min_refusals=MIN_SENT)
     assert _rules(report) == ["DECK", "DECK", "SETUP-RESOLVE"]
     decks = {group.op: group.deck for group in report.groups if group.rule == "DECK"}
     colours, coins = decks["colours"], decks["coins"]
@@ -182,7 +197,8 @@ def test_new_round_carries_the_deck_and_the_referee_plays_it() -> None:
 
 def test_games_stay_inside_the_declared_capabilities() -> None:
     limited = PEER + ["--players", "3,4", "--editions", "classic", "--bottles", "1", "--no-teams"]
-    report = run_harness(limited, examples=60, seed=4, shrink_seconds=1)
+    report = run_harness(limited, examples=scaled(ci=60, dev=10), seed=4, shrink_seconds=1,
+                         min_refusals=MIN_SENT)
     assert report.capabilities == Capabilities(players=(3, 4), editions=("classic",),
                                                bottles=(1,), teams=False, set_position=True)
     assert report.failed == 0 and report.unsupported == 0 and report.groups == ()
@@ -193,15 +209,17 @@ def test_games_stay_inside_the_declared_capabilities() -> None:
 
 def test_a_version_1_peer_is_assumed_to_support_everything_and_unsupported_is_no_failure() -> None:
     limited = PEER + ["--protocol", "1", "--players", "3,4", "--editions", "classic"]
-    report = run_harness(limited, examples=40, seed=4, shrink_seconds=1)
+    report = run_harness(limited, examples=scaled(ci=40, dev=10), seed=4, shrink_seconds=1,
+                         min_refusals=MIN_SENT)
     assert report.protocol == PROTOCOL_V1
     assert report.unsupported > 0 and report.failed == 0 and report.groups == ()
 
 
 def test_the_options_narrow_what_a_version_1_peer_is_asked() -> None:
     limited = PEER + ["--protocol", "1", "--players", "3,4", "--editions", "classic"]
-    report = run_harness(limited, examples=30, seed=4, shrink_seconds=1, players=[3],
-                         editions=["classic"], teams=False)
+    report = run_harness(limited, examples=scaled(ci=30, dev=10), seed=4, shrink_seconds=1,
+                         players=[3],
+                         editions=["classic"], teams=False, min_refusals=MIN_SENT)
     assert report.unsupported == 0 and report.failed == 0
 
 
@@ -227,7 +245,8 @@ def test_an_unsupported_refusal_of_an_illegal_request_counts_as_coverage(tmp_pat
         "    else:\n"
         "        answer = peer.answer(request)\n"
         "    print(json.dumps(answer), flush=True)\n", encoding="utf-8")
-    report = run_harness([sys.executable, str(script)], examples=40, seed=1, shrink_seconds=1)
+    report = run_harness([sys.executable, str(script)], examples=scaled(ci=40, dev=10), seed=1,
+                         shrink_seconds=1)
     row = next(row for row in report.coverage if row.kind == "unknown-op")
     assert row.sent >= 3 and row.unsupported == row.sent and row.agreed == 0
     assert report.failed == 0 and report.groups == ()
@@ -297,8 +316,9 @@ def test_json_output_holds_the_groups_and_the_coverage(
     capsys: pytest.CaptureFixture[str], tmp_path: Path,
 ) -> None:
     command = " ".join(f"'{part}'" for part in _bugs("pass-reversed"))
-    status = main(["conformance", "--cmd", command, "--examples", "20", "--json",
-                   "--shrink-seconds", "2", "--out", str(tmp_path)])
+    status = main(["conformance", "--cmd", command, "--examples", str(scaled(ci=20, dev=5)),
+                   "--json", "--shrink-seconds", SHRINK_2, "--out", str(tmp_path),
+                   "--min-refusals", str(MIN_SENT)])
     result = json.loads(capsys.readouterr().out)
     assert status == 1
     assert [group["rule"] for group in result["groups"]] == ["SETUP-RESOLVE"]
@@ -312,8 +332,8 @@ def test_the_table_and_the_printed_failures_are_json_not_python(
     capsys: pytest.CaptureFixture[str], tmp_path: Path,
 ) -> None:
     command = " ".join(f"'{part}'" for part in _bugs("devils-trick-assign"))
-    main(["conformance", "--cmd", command, "--examples", "10", "--shrink-seconds", "2",
-          "--out", str(tmp_path)])
+    main(["conformance", "--cmd", command, "--examples", "10", "--shrink-seconds", SHRINK_2,
+          "--out", str(tmp_path), "--min-refusals", str(MIN_SENT)])
     out = capsys.readouterr().out
     assert "group  games  disagreements  request  rule" in out and "SCORE-BOTTLE-PENALTY" in out
     for line in out.splitlines():
@@ -327,7 +347,7 @@ def test_the_table_and_the_printed_failures_are_json_not_python(
 def test_cwd_is_the_peers_working_directory(capsys: pytest.CaptureFixture[str]) -> None:
     command = f"'{sys.executable}' reference_peer/peer.py"
     status = main(["conformance", "--cmd", command, "--cwd", str(ROOT / "examples"),
-                   "--examples", "3"])
+                   "--examples", "3", "--min-refusals", str(MIN_SENT)])
     assert status == 0
     assert capsys.readouterr().out.splitlines()[-1].endswith(" passed, 0 failed")
 

@@ -15,12 +15,17 @@ import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 
 from bottleimp.cli import main
+from bottleimp.conformance.differential import MIN_REFUSALS
 from bottleimp.conformance.report import REPORT_FORMAT
+from depth import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 PEER = f"{sys.executable} {ROOT / 'examples' / 'reference_peer' / 'peer.py'}"
 SCHEMA = json.loads((ROOT / "spec" / "reports" / "conformance-report.schema.json").read_text())
 VALIDATOR = Draft202012Validator(SCHEMA)
+# Top-up games send each kind of illegal request at least this often: CI 3 (the default),
+# dev once.
+MIN_SENT = scaled(ci=MIN_REFUSALS, dev=1)
 
 
 def _one_object(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, Any]:
@@ -43,8 +48,10 @@ def test_a_differential_run_with_planted_bugs_is_one_valid_object(
 ) -> None:
     status, value = _one_object(capsys, [
         "conformance", "--cmd", PEER + " --players 3 --editions classic --no-teams "
-        "--bug wrong-coins --bug random-dealer", "--examples", "8", "--shrink-seconds", "1",
-        "--out", str(tmp_path), "--json"])
+        # Shrinking in CI only (dev: 0.01 s, under what a group needs): the object is the point.
+        "--bug wrong-coins --bug random-dealer", "--examples", "8",
+        "--shrink-seconds", f"{scaled(ci=1000, dev=10) / 1000:g}",
+        "--out", str(tmp_path), "--min-refusals", str(MIN_SENT), "--json"])
     assert status == 1 and value["mode"] == "differential"
     assert {(g["request"], g["rule"]) for g in value["groups"]} >= {("coins", "DECK")}
     assert value["summary"]["disagreements"] >= value["summary"]["failed"] > 0
@@ -52,7 +59,7 @@ def test_a_differential_run_with_planted_bugs_is_one_valid_object(
 
 def test_a_faithful_run_is_one_valid_object(capsys: pytest.CaptureFixture[str]) -> None:
     status, value = _one_object(capsys, ["conformance", "--cmd", PEER, "--examples", "4",
-                                         "--json"])
+                                         "--min-refusals", str(MIN_SENT), "--json"])
     assert status == 0 and value["groups"] == [] and value["protocol"] == "bottleimp-protocol/3"
 
 

@@ -10,17 +10,21 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from bottleimp.conformance.differential import run_harness
+from bottleimp.conformance.differential import MIN_REFUSALS, run_harness
 from bottleimp.conformance.position import set_position_request
 from bottleimp.conformance.protocol import PROTOCOL, Referee
 from bottleimp.config import Config
 from bottleimp.engine import apply, legal_actions, new_game
+from depth import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITED = [sys.executable, str(ROOT / "examples" / "reference_peer" / "peer.py"),
            "--players", "3,4", "--editions", "classic", "--bottles", "1", "--no-teams"]
 FOUR_BUGS = ["--bug", "pass-reversed", "--bug", "swap-colours", "--bug", "wrong-coins",
              "--bug", "random-dealer"]
+# Top-up games send each kind of illegal request at least this often: CI 3 (the default),
+# dev once.
+MIN_SENT = scaled(ci=MIN_REFUSALS, dev=1)
 
 
 def _keys(report: object) -> set[tuple[str, str]]:
@@ -28,8 +32,8 @@ def _keys(report: object) -> set[tuple[str, str]]:
 
 
 def test_four_bugs_in_a_limited_peer_give_four_groups_each_with_its_root_rule() -> None:
-    report = run_harness(LIMITED + FOUR_BUGS, examples=25, seed=0, shrink_seconds=1,
-                         questions=0)
+    report = run_harness(LIMITED + FOUR_BUGS, examples=scaled(ci=25, dev=10), seed=0,
+                         shrink_seconds=scaled(ci=1, dev=0), questions=0, min_refusals=MIN_SENT)
     assert _keys(report) == {("setup", "SETUP-RESOLVE"), ("colours", "DECK"),
                              ("coins", "DECK"), ("end_round", "DEALER-ROTATION")}
     by_op = {group.op: group for group in report.groups}
@@ -47,11 +51,13 @@ def test_without_set_position_the_peer_rejoins_at_the_next_round() -> None:
     # The random dealer hides nothing else here: the peer finishes every round, is asked who
     # deals next, and after a wrong answer is told the dealer of the next round.
     report = run_harness(LIMITED + ["--no-set-position", "--bug", "random-dealer"],
-                         examples=8, seed=1, shrink_seconds=1, questions=0)
+                         examples=8, seed=1, shrink_seconds=scaled(ci=1, dev=0), questions=0,
+                         min_refusals=MIN_SENT)
     assert _keys(report) == {("end_round", "DEALER-ROTATION")}
     # A game of two rounds after a pass bug: the second round is still played and compared.
     passes = run_harness(LIMITED + ["--no-set-position", "--bug", "pass-reversed"],
-                         examples=8, seed=1, shrink_seconds=0.01, questions=0)
+                         examples=8, seed=1, shrink_seconds=0.01, questions=0,
+                         min_refusals=MIN_SENT)
     group = next(iter(passes.groups))
     assert (group.op, group.rule) == ("setup", "SETUP-RESOLVE")
     assert group.count > len(group.games)  # two rounds' setups in some games
@@ -73,8 +79,8 @@ def test_set_position_puts_the_referee_into_the_library_round_and_checks_the_zon
 
 
 def test_a_peer_that_answers_the_same_requests_differently_is_reported_not_shrunk() -> None:
-    report = run_harness(LIMITED + ["--bug", "flaky-scores"], examples=12, seed=3,
-                         shrink_seconds=1, questions=0)
+    report = run_harness(LIMITED + ["--bug", "flaky-scores"], examples=scaled(ci=12, dev=6),
+                         seed=3, shrink_seconds=1, questions=0, min_refusals=MIN_SENT)
     assert report.nondeterministic and not report.ok
     finding = report.nondeterministic[0]
     assert finding.request == {"op": "scores"} and finding.first != finding.again
@@ -84,12 +90,14 @@ def test_a_peer_that_answers_the_same_requests_differently_is_reported_not_shrun
 
 def test_a_declared_deck_with_renamed_colours_is_a_note_and_its_faults_two_groups() -> None:
     report = run_harness(LIMITED + ["--declare-deck", "--bug", "renamed-colours"],
-                         examples=5, seed=0, shrink_seconds=0.01, questions=0)
+                         examples=5, seed=0, shrink_seconds=0.01, questions=0,
+                         min_refusals=MIN_SENT)
     assert report.groups == () and len(report.notes) == 1 and report.ok
     assert "yellow is its blue" in report.notes[0]
     faults = run_harness(LIMITED + ["--declare-deck", "--bug", "renamed-colours", "--bug",
                                     "swap-colours", "--bug", "wrong-coins"],
-                         examples=5, seed=0, shrink_seconds=0.01, questions=0)
+                         examples=5, seed=0, shrink_seconds=0.01, questions=0,
+                         min_refusals=MIN_SENT)
     assert _keys(faults) == {("colours", "DECK"), ("coins", "DECK")} and faults.notes
     by_op = {group.op: group.deck for group in faults.groups}
     colours, coins = by_op["colours"], by_op["coins"]
@@ -100,18 +108,20 @@ def test_a_declared_deck_with_renamed_colours_is_a_note_and_its_faults_two_group
 
 
 def test_a_version_1_peer_that_lacks_a_variant_gets_no_config_group() -> None:
-    report = run_harness(LIMITED + ["--protocol", "1"], examples=20, seed=0, shrink_seconds=0.01)
+    report = run_harness(LIMITED + ["--protocol", "1"], examples=scaled(ci=20, dev=8), seed=0,
+                         shrink_seconds=0.01, min_refusals=MIN_SENT)
     assert report.groups == () and report.unsupported > 0 and report.failed == 0
 
 
 def test_position_questions_compare_each_rule_family_whatever_the_games_met() -> None:
+    rounds = scaled(ci=30, dev=15)  # rounds' worth of questions: one of each kind a round
     report = run_harness(LIMITED + FOUR_BUGS, examples=2, seed=0, shrink_seconds=0.01,
-                         questions=30, min_refusals=1)
+                         questions=rounds, min_refusals=1)
     rows = {row.kind: row for row in report.questions}
-    assert rows["setup"].failed == rows["setup"].asked == 30
-    assert dict(rows["setup"].rules) == {"SETUP-RESOLVE": 30}
+    assert rows["setup"].failed == rows["setup"].asked == rounds
+    assert dict(rows["setup"].rules) == {"SETUP-RESOLVE": rounds}
     assert rows["trick"].failed == 0 and rows["trick"].asked > 0
     assert set(dict(rows["legal_plays"].rules)) <= {"FOLLOW-SUIT"} and rows["legal_plays"].failed
     assert set(dict(rows["scoring"].rules)) <= {"SCORE-CAPTURED", "SCORE-BOTTLE-PENALTY"}
-    faithful = run_harness(LIMITED, examples=2, seed=0, questions=30, min_refusals=1)
+    faithful = run_harness(LIMITED, examples=2, seed=0, questions=rounds, min_refusals=1)
     assert faithful.ok and all(row.failed == 0 for row in faithful.questions)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bottleimp.cli import main
-from bottleimp.conformance.differential import Failure, run_harness
+from bottleimp.conformance.differential import MIN_REFUSALS, Failure, run_harness
 from bottleimp.conformance.protocol import PROTOCOL, PROTOCOL_V1, Referee, compare
 from bottleimp.errors import HarnessError
 from bottleimp.formats.json_input import JSON
@@ -23,9 +23,13 @@ from bottleimp.formats.records import read_record_file
 from bottleimp.rules.deal import deal
 from bottleimp.config import Config
 from bottleimp.validation import validate_file
+from depth import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 PEER = [sys.executable, str(ROOT / "examples" / "reference_peer" / "peer.py")]
+# Top-up games send each kind of illegal request at least this often: CI 3 (the default),
+# dev once.
+MIN_SENT = scaled(ci=MIN_REFUSALS, dev=1)
 
 
 def _peer_script(tmp_path: Path, name: str, body: str) -> list[str]:
@@ -43,8 +47,9 @@ def _failure(report_failure: Failure | None) -> Failure:
 
 
 def test_the_reference_peer_agrees_on_every_generated_game() -> None:
-    report = run_harness(PEER, examples=30, seed=1)
-    assert report.passed == 30 + report.added and report.failed == 0
+    examples = scaled(ci=30, dev=10)
+    report = run_harness(PEER, examples=examples, seed=1, min_refusals=MIN_SENT)
+    assert report.passed == examples + report.added and report.failed == 0
     assert report.groups == () and report.failure is None and report.written is None
 
 
@@ -52,7 +57,7 @@ def test_devils_trick_assign_bug_is_caught_shrunk_and_written_SCORE_BOTTLE_PENAL
     tmp_path: Path,
 ) -> None:
     report = run_harness(PEER + ["--bug", "devils-trick-assign"], examples=10, seed=0,
-                         out_dir=tmp_path)
+                         out_dir=tmp_path, min_refusals=MIN_SENT)
     assert report.failed >= 1 and report.passed + report.failed == 10 + report.added
     assert [group.rule for group in report.groups] == ["SCORE-BOTTLE-PENALTY"]
     failure = _failure(report.failure)
@@ -74,8 +79,10 @@ def test_devils_trick_assign_bug_is_caught_shrunk_and_written_SCORE_BOTTLE_PENAL
 
 
 def test_half_rank_int_bug_is_caught_on_a_half_rank_price_CARD_RANK(tmp_path: Path) -> None:
-    report = run_harness(PEER + ["--bug", "half-rank-int"], examples=40, seed=0,
-                         out_dir=tmp_path)
+    # Any game of this bug shows it on a half-rank price: shrinking is not what is checked.
+    report = run_harness(PEER + ["--bug", "half-rank-int"], examples=scaled(ci=40, dev=10),
+                         seed=0, out_dir=tmp_path, shrink_seconds=scaled(ci=60, dev=0),
+                         min_refusals=MIN_SENT)
     failure = _failure(report.failure)
     assert failure.kind == "disagreement"
     assert failure.script.config.edition == "matagot-2024"
@@ -90,15 +97,21 @@ def test_half_rank_int_bug_is_caught_on_a_half_rank_price_CARD_RANK(tmp_path: Pa
 def test_setup_bugs_are_caught_at_the_last_setup_SETUP_RESOLVE_FIRST_LEADER(
     bug: str, rule: str
 ) -> None:
-    report = run_harness(PEER + ["--bug", bug], examples=5, seed=2)
+    report = run_harness(PEER + ["--bug", bug], examples=5, seed=2,
+                         shrink_seconds=scaled(ci=60, dev=0), min_refusals=MIN_SENT)
     failure = _failure(report.failure)
     assert failure.exchanges[-1].request["op"] == "setup"
     assert failure.rule == rule
 
 
 def test_same_seed_same_games_same_verdict() -> None:
-    first = run_harness(PEER + ["--bug", "half-rank-int"], examples=15, seed=4)
-    second = run_harness(PEER + ["--bug", "half-rank-int"], examples=15, seed=4)
+    # CI shrinks to the end (no time limit reached) in both runs, so the shrunk games are
+    # compared; dev does not shrink (about 3 s a run) and compares the first failing games.
+    examples, shrink_seconds = scaled(ci=15, dev=12), scaled(ci=60, dev=0)
+    first = run_harness(PEER + ["--bug", "half-rank-int"], examples=examples, seed=4,
+                        shrink_seconds=shrink_seconds, min_refusals=MIN_SENT)
+    second = run_harness(PEER + ["--bug", "half-rank-int"], examples=examples, seed=4,
+                         shrink_seconds=shrink_seconds, min_refusals=MIN_SENT)
     assert first.summary == second.summary
     assert _failure(first.failure).script == _failure(second.failure).script
 
@@ -111,8 +124,9 @@ def test_the_seed_alone_decides_the_games_whatever_else_is_imported() -> None:
         "if sys.argv[1] == 'import':\n"
         "    import bottleimp.cli\n"
         "from bottleimp.conformance.differential import run_harness\n"
-        f"report = run_harness({PEER + ['--bug', 'half-rank-int']!r}, examples=20, seed=5,\n"
-        "                      shrink_seconds=0.001)\n"
+        f"report = run_harness({PEER + ['--bug', 'half-rank-int']!r},\n"
+        f"                      examples={scaled(ci=20, dev=10)}, seed=5,\n"
+        f"                      shrink_seconds=0.001, min_refusals={MIN_SENT})\n"
         "print(report.summary, report.failure and report.failure.script)\n"
     )
     outputs = [
@@ -121,7 +135,7 @@ def test_the_seed_alone_decides_the_games_whatever_else_is_imported() -> None:
         for mode in ("plain", "import")
     ]
     assert outputs[0] == outputs[1]
-    assert "failed" in outputs[0]
+    assert "failed" in outputs[0] and " 0 failed" not in outputs[0]  # the bug was met
 
 
 # --- peers that misbehave --------------------------------------------------------------------
@@ -197,7 +211,8 @@ def _command_line(command: list[str]) -> str:
 
 
 def test_command_prints_the_summary_line_last(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["conformance", "--cmd", _command_line(PEER), "--examples", "5", "--seed", "9"])
+    status = main(["conformance", "--cmd", _command_line(PEER), "--examples", "5", "--seed", "9",
+                   "--min-refusals", str(MIN_SENT)])
     lines = capsys.readouterr().out.splitlines()
     assert status == 0
     assert re.fullmatch(r"\d+ passed, 0 failed", lines[-1])
@@ -208,7 +223,7 @@ def test_command_reports_a_planted_bug_and_the_record_it_wrote(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     status = main(["conformance", "--cmd", _command_line(PEER + ["--bug", "devils-trick-assign"]),
-                   "--examples", "4", "--out", str(tmp_path)])
+                   "--examples", "4", "--out", str(tmp_path), "--min-refusals", str(MIN_SENT)])
     out = capsys.readouterr().out
     assert status == 1
     assert re.fullmatch(r"0 passed, \d+ failed \(\d+ disagreements?\)", out.splitlines()[-1])
@@ -218,7 +233,9 @@ def test_command_reports_a_planted_bug_and_the_record_it_wrote(
 
 def test_command_against_the_library_serving_itself(capsys: pytest.CaptureFixture[str]) -> None:
     serve = [sys.executable, "-m", "bottleimp", "conformance", "--serve"]
-    status = main(["conformance", "--cmd", _command_line(serve), "--examples", "5"])
+    # CI: the default 100 rounds of position questions; dev: 10.
+    status = main(["conformance", "--cmd", _command_line(serve), "--examples", "5",
+                   "--questions", str(scaled(ci=100, dev=10)), "--min-refusals", str(MIN_SENT)])
     assert status == 0
     assert re.fullmatch(r"\d+ passed, 0 failed", capsys.readouterr().out.splitlines()[-1])
 

@@ -30,6 +30,7 @@ from bottleimp.conformance.peer import (
 )
 from bottleimp.formats.json_input import JSON
 from bottleimp.validation import validate_file
+from depth import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE_PEER = ROOT / "examples" / "reference_peer" / "peer.py"
@@ -45,8 +46,10 @@ resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
 import hypothesis  # imported before the clock starts: the run is what is timed
 from bottleimp.conformance.differential import describe, run_harness
 command, timeout, out = json.loads(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+shrink_seconds = float(sys.argv[4])
 started = time.monotonic()
-report = run_harness(command, examples=2, timeout=timeout, out_dir=out, shrink_seconds=1)
+report = run_harness(command, examples=2, timeout=timeout, out_dir=out,
+                     shrink_seconds=shrink_seconds)
 elapsed = time.monotonic() - started
 failure = report.failure
 print(json.dumps({
@@ -78,8 +81,12 @@ def _peer(tmp_path: Path, body: str) -> list[str]:
 def _run_harness(tmp_path: Path, command: list[str], timeout: float) -> dict[str, Any]:
     out = tmp_path / "out"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # Shrinking a hostile peer's disagreement is not what these tests check: CI gives it 1 s,
+    # dev none.
+    shrink_seconds = str(scaled(ci=1, dev=0))
     finished = subprocess.run(
-        [sys.executable, "-c", _HARNESS, json.dumps(command), str(timeout), str(out)],
+        [sys.executable, "-c", _HARNESS, json.dumps(command), str(timeout), str(out),
+         shrink_seconds],
         check=False, capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path,
     )
     assert finished.returncode == 0, finished.stderr[-3000:]

@@ -20,6 +20,7 @@ import pytest
 
 from bottleimp.conformance.peer import Peer
 from bottleimp.errors import PeerFault
+from depth import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE_PEER = ROOT / "examples" / "reference_peer" / "peer.py"
@@ -179,7 +180,9 @@ def test_a_conformance_run_against_a_peer_that_setsids_leaves_nothing(
     )
     finished = subprocess.run(
         [sys.executable, "-m", "bottleimp", "conformance", "--cmd",
-         f"{sys.executable} {wrapper}", "--examples", "2", "--out", str(tmp_path / "out")],
+         f"{sys.executable} {wrapper}", "--examples", "2", "--out", str(tmp_path / "out"),
+         # CI: the defaults (100 rounds of questions, each illegal request 3 times); dev: less.
+         "--questions", str(scaled(ci=100, dev=10)), "--min-refusals", str(scaled(ci=3, dev=1))],
         capture_output=True, text=True, timeout=300, check=False, cwd=tmp_path,
         env=dict(os.environ, PYTHONPATH=str(ROOT)),
     )
