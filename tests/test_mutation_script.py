@@ -8,6 +8,7 @@ import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,10 +24,17 @@ def _script() -> ModuleType:
 
 
 @cache
+def mutants(path: str) -> dict[str, Any]:
+    """Every mutant of one module by ID, built once per process (the tests of
+    ``test_mutation_equivalents.py`` share them)."""
+    return {m.ident: m for m in _script().mutants_of(path)}
+
+
+@cache
 def _mutant_ids() -> frozenset[str]:
     mutate = _script()
     paths = {path for target in mutate.TARGETS for path in mutate.expand(target)}
-    return frozenset(m.ident for path in sorted(paths) for m in mutate.mutants_of(path))
+    return frozenset(ident for path in sorted(paths) for ident in mutants(path))
 
 
 def test_every_listed_equivalent_mutant_exists_and_says_why() -> None:
