@@ -390,8 +390,12 @@ def perft_case_to_json(
     depths: Sequence[int],
     to_round_end: bool,
     divide_depth: int | None,
+    *,
+    count: Callable[[GameState, int], int] = perft,
+    divided: Callable[[GameState, int], Sequence[tuple[Action, int]]] = divide,
 ) -> dict[str, JSON]:
-    """A perft case for ``state`` (dealt as its round was, then ``actions``), counts computed."""
+    """A perft case for ``state`` (dealt as its round was, then ``actions``), counts computed
+    by ``count`` and ``divided`` (``perft`` and ``divide``; a caller may pass cached ones)."""
     round_ = state.round
     start = position(state.config, round_.dealer, round_.dealt, round_.dealt_face_up, ())
     at = start
@@ -399,15 +403,15 @@ def perft_case_to_json(
         at = apply(at, action)
     expected: dict[str, JSON] = {
         "remaining": remaining(at),
-        "depths": {str(depth): perft(at, depth) for depth in depths},
+        "depths": {str(depth): count(at, depth) for depth in depths},
     }
     if to_round_end:
-        expected["round"] = perft(at)
+        expected["round"] = count(at, remaining(at))
     if divide_depth is not None:
         expected["divide"] = {
             "depth": divide_depth,
-            "counts": [{"action": action_to_json(action), "count": count}
-                       for action, count in divide(at, divide_depth)],
+            "counts": [{"action": action_to_json(action), "count": number}
+                       for action, number in divided(at, divide_depth)],
         }
     input_: dict[str, JSON] = {
         "dealer": round_.dealer,
