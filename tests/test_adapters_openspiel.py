@@ -12,7 +12,7 @@ import numpy as np
 import pyspiel
 from absl import flags
 import pytest
-from open_spiel.python.algorithms import evaluate_bots, generate_playthrough, ismcts, mcts
+from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 
 import bottleimp
 from bottleimp import Config, Phase, observation, observation_string, view
@@ -245,10 +245,15 @@ def test_an_mcts_bot_plays_a_whole_game_through_chance_nodes() -> None:
     assert state.game_state.is_over
 
 
+@pytest.mark.xdist_group("openspiel-playthrough")
 @pytest.mark.parametrize("name", ["classic-2p", "classic-3p"])
 def test_openspiel_playthrough_replays_identically_with_perfect_recall(
     name: str, tmp_path: Any
 ) -> None:
+    # Imported here, on one worker: it imports OpenSpiel's mean-field games and with them
+    # scipy.stats, about 5 s that every worker paid at collection.
+    from open_spiel.python.algorithms import generate_playthrough
+
     # OpenSpiel's playthrough generator calls every API function (strings, tensors, legal
     # actions, returns, serialisation...) at every state of a game; replaying it must give the
     # same text, as OpenSpiel's own playthrough tests require. (Two small variants: a
