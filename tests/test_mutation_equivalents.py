@@ -126,6 +126,11 @@ _STATE_STRIDE = scaled(ci=13, dev=39)
 """The state JSON is checked on every 13th state of two walks (``dev``: every 39th)."""
 
 
+ON_THE_CORPUS = pytest.mark.xdist_group("mutation-corpus")
+"""The tests of the other modules' mutants share the corpus baselines and the mutants (cached
+per process): one worker computes them once."""
+
+
 def _other_mutant(ident: str) -> Any:
     return mutants(OTHER_MODULES[ident.split(":", 1)[0]])[ident]
 
@@ -413,6 +418,7 @@ OTHER_MUTANTS = tuple(ident for ident in LISTED if ident.split(":", 1)[0] not in
 """The IDs of the listed mutants of every other module, in the list's order."""
 
 
+@ON_THE_CORPUS
 def test_every_listed_mutant_of_another_module_is_tried() -> None:
     for ident in OTHER_MUTANTS:
         module = ident.split(":", 1)[0]
@@ -424,6 +430,7 @@ _BY_WALKS = ("engine", "transitions")
 _READER = ("json_input", "records", "setup_entries")
 
 
+@ON_THE_CORPUS
 @pytest.mark.parametrize("ident", OTHER_MUTANTS)
 def test_an_equivalent_mutant_of_another_module_changes_nothing_it_is_run_on(ident: str) -> None:
     """The mutant, swapped in wherever the package holds its module's objects, gives the same
@@ -460,6 +467,7 @@ def test_an_equivalent_mutant_of_another_module_changes_nothing_it_is_run_on(ide
             assert not changed, (mutant.ident, [_corpus()[n][:80] for n in changed[:3]])
 
 
+@ON_THE_CORPUS
 def test_a_mutant_of_another_module_that_changes_behaviour_fails() -> None:
     """The harness can kill: mutants not listed fail it (the reader's nesting limit one level
     higher; every play of a record refused; the report's totals written when there are none)."""
