@@ -118,32 +118,37 @@ def _future_key(state: GameState) -> object:
 def perft(state: GameState, depth: int | None = None) -> int:
     """The number of sequences of ``depth`` legal actions from ``state`` within its round
     (``None``: to the end of the round). ``perft(state, 0)`` is 1."""
+    return _perft(state, depth, {})
+
+
+def _perft(state: GameState, depth: int | None, memo: dict[tuple[object, int], int]) -> int:
+    """``perft``, remembering counts in ``memo`` (by ``_future_key`` and depth: valid for any
+    state of the same round, so ``divide`` shares one memo between the first actions)."""
     if depth is None:
         depth = remaining(state)
     if depth < 0:
         raise ValueError(f"depth must be at least 0, not {depth}")
     if depth > remaining(state):
         return 0  # every sequence ends with the round, after remaining(state) actions
-    memo: dict[tuple[object, int], int] = {}
+    return _count(state, depth, memo)
 
-    def count(node: GameState, left: int) -> int:
-        if left == 0:
-            return 1
-        if not in_round(node):
-            return 0
-        key = (_future_key(node), left)
-        known = memo.get(key)
-        if known is not None:
-            return known
-        actions = legal_actions(node)
-        if left == 1:
-            total = len(actions)
-        else:
-            total = sum(count(apply(node, action), left - 1) for action in actions)
-        memo[key] = total
-        return total
 
-    return count(state, depth)
+def _count(node: GameState, left: int, memo: dict[tuple[object, int], int]) -> int:
+    if left == 0:
+        return 1
+    if not in_round(node):
+        return 0
+    key = (_future_key(node), left)
+    known = memo.get(key)
+    if known is not None:
+        return known
+    actions = legal_actions(node)
+    if left == 1:
+        total = len(actions)
+    else:
+        total = sum(_count(apply(node, action), left - 1, memo) for action in actions)
+    memo[key] = total
+    return total
 
 
 def divide(state: GameState, depth: int | None = None) -> list[tuple[Action, int]]:
@@ -154,7 +159,9 @@ def divide(state: GameState, depth: int | None = None) -> list[tuple[Action, int
         raise ValueError(f"divide needs a depth of at least 1, not {depth}")
     if not in_round(state):
         return []
-    return [(action, perft(apply(state, action), depth - 1)) for action in legal_actions(state)]
+    memo: dict[tuple[object, int], int] = {}
+    return [(action, _perft(apply(state, action), depth - 1, memo))
+            for action in legal_actions(state)]
 
 
 # -- deals ------------------------------------------------------------------------------------
