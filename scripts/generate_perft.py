@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -61,9 +62,9 @@ def _holds(state: GameState, condition: str) -> bool:
     return any(owned) if condition == "bought" else all(owned)
 
 
-def case(description: str, start: GameState, actions: list[Action], depths: list[int],
-         to_end: bool, divide_depth: int | None) -> JSON:
-    return perft_case_to_json(description, start, actions, depths, to_end, divide_depth)
+CaseWriter = Callable[[str, GameState, list[Action], list[int], bool, int | None], JSON]
+"""How ``build`` writes one case: ``perft_case_to_json``, or (tests/test_perft.py) the same with
+cached counts."""
 
 
 def group(description: str, config: Config, cases: list[JSON]) -> JSON:
@@ -85,7 +86,7 @@ def late(state: GameState, left: int, seed: int, until: str | None = None) -> tu
     return walk(state, remaining(state) - left, seed, until)
 
 
-def build() -> dict[str, JSON]:
+def build(case: CaseWriter = perft_case_to_json) -> dict[str, JSON]:
     groups: list[JSON] = []
 
     # Devil's Eye, both editions.

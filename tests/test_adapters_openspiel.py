@@ -1,5 +1,7 @@
 """The OpenSpiel game: OpenSpiel's own random simulation test for every variant, observations
-from the views, the deal as chance nodes, serialisation, resampling, and search bots."""
+from the views, the deal as chance nodes, serialisation, resampling, and search bots. Under the
+``dev`` profile (``depth.py``) the simulation test plays one game per variant (``ci`` two), the
+resampling test three seeds (six) and the information-set MCTS bot one game (two)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import numpy as np
 import pyspiel
 from absl import flags
 import pytest
-from open_spiel.python.algorithms import evaluate_bots, generate_playthrough, ismcts, mcts
+from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 
 import bottleimp
 from bottleimp import Config, Phase, observation, observation_string, view
@@ -24,6 +26,7 @@ from bottleimp.adapters.openspiel import (
 )
 from bottleimp.encoding import observation_size
 from bottleimp.adapters.sampling import resample, unseen_cards
+from depth import scaled
 from games import VARIANTS, random_game
 
 PARAMS: dict[str, dict[str, Any]] = {
@@ -50,7 +53,7 @@ def load(params: dict[str, Any]) -> Any:
 @pytest.mark.parametrize("name", PARAMS)
 def test_openspiel_random_simulation_test_passes(name: str) -> None:
     game = load(PARAMS[name])
-    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=scaled(ci=2, dev=1), serialize=True, verbose=False)
 
 
 def test_parameters_make_the_configuration() -> None:
@@ -166,7 +169,7 @@ def test_a_state_serialises_and_clones() -> None:
 def test_resampled_worlds_look_the_same_to_the_seat_and_play_on(name: str) -> None:
     config = VARIANTS[name]
     rng = random.Random(4)
-    for seed in range(6):
+    for seed in range(scaled(ci=6, dev=3)):
         state = random_game(config, seed, actions=rng.randrange(1, 60))
         if state.phase not in (Phase.SETUP, Phase.PLAY):
             continue
@@ -209,7 +212,7 @@ def test_an_information_set_mcts_bot_plays_whole_games() -> None:
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bot = ismcts.ISMCTSBot(
         game=game, evaluator=evaluator, uct_c=2.0, max_simulations=10, random_state=rng)
-    for _ in range(2):
+    for _ in range(scaled(ci=2, dev=1)):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -242,10 +245,15 @@ def test_an_mcts_bot_plays_a_whole_game_through_chance_nodes() -> None:
     assert state.game_state.is_over
 
 
+@pytest.mark.xdist_group("openspiel-playthrough")
 @pytest.mark.parametrize("name", ["classic-2p", "classic-3p"])
 def test_openspiel_playthrough_replays_identically_with_perfect_recall(
     name: str, tmp_path: Any
 ) -> None:
+    # Imported here, on one worker: it imports OpenSpiel's mean-field games and with them
+    # scipy.stats, about 5 s that every worker paid at collection.
+    from open_spiel.python.algorithms import generate_playthrough
+
     # OpenSpiel's playthrough generator calls every API function (strings, tensors, legal
     # actions, returns, serialisation...) at every state of a game; replaying it must give the
     # same text, as OpenSpiel's own playthrough tests require. (Two small variants: a

@@ -4,7 +4,12 @@ parent and of every sibling); the counts of deals, states, transitions and ends 
 change in what the rules allow shows here too. Each planted bug of ``PLANTS`` (one per rule
 module, and the second bottle's price card kept) makes its walk fail, and the seat-rotation
 reduction is checked on a sample of deals. The larger runs are on demand:
-``python scripts/exhaustive.py --all``."""
+``python scripts/exhaustive.py --all``.
+
+Under the ``dev`` profile (``depth.py``) the walks are the same (every state, the same pinned
+counts and required events), every state gets every check but three, and those three (the JSON
+round trip, the views, the catalogue of illegal actions: four fifths of the time) run at every
+8th state; the rotation is checked on fewer deals. ``ci`` runs everything everywhere."""
 
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ from typing import Any
 import pytest
 
 from bottleimp import Phase
+from depth import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,6 +53,11 @@ EXPECTED: dict[str, tuple[int, int, int, int]] = {
     "6p-17cards-teams": (1, 37, 36, 4),
 }
 
+FULL_EVERY = scaled(ci=1, dev=8)
+"""The costliest state checks at every state (``dev``: every 8th; see the module's doc)."""
+ROTATION_STRIDE = scaled(ci=56, dev=140)
+"""Every 56th deal of each other dealer (``dev``: every 140th)."""
+
 CI = [spec for spec in EXHAUSTIVE.CONFIGURATIONS if spec.ci]
 BY_NAME = {spec.name: spec for spec in EXHAUSTIVE.CONFIGURATIONS}
 
@@ -68,7 +79,7 @@ def test_the_ci_set_covers_every_player_count_and_variant() -> None:
 
 @pytest.mark.parametrize("spec", CI, ids=lambda spec: spec.name)
 def test_every_reachable_state_of_a_small_game_is_checked(spec: Any) -> None:
-    summary = EXHAUSTIVE.run(spec)
+    summary = EXHAUSTIVE.run(spec, full_every=FULL_EVERY)
     found = (summary.deals, summary.states, summary.transitions, summary.terminal)
     assert summary.states > summary.deals and summary.terminal > 0
     assert found == EXPECTED[summary.name]
@@ -91,8 +102,11 @@ def test_the_plants_cover_every_rule_module_and_the_second_bottles_price_card() 
 
 
 def test_a_deal_by_another_dealer_walks_as_the_rotated_deal_by_seat_0() -> None:
-    """The seat-rotation reduction, on every 56th deal of the 3-player deck by dealers 1 and 2."""
-    assert EXHAUSTIVE.check_rotation(BY_NAME["3p-8cards"], stride=56) == 20
+    """The seat-rotation reduction, on every 56th deal (``dev``: 140th) of the 3-player deck by
+    dealers 1 and 2: 20 deals (8)."""
+    deals = 2 * len(range(0, 560, ROTATION_STRIDE))
+    assert deals == scaled(ci=20, dev=8)
+    assert EXHAUSTIVE.check_rotation(BY_NAME["3p-8cards"], stride=ROTATION_STRIDE) == deals
 
 
 def test_the_transitions_hook_yields_every_walked_transition() -> None:

@@ -2,10 +2,16 @@
 is applied on purpose and the exhaustive walks of two small games run against it (every check at
 every state): the walks pass with the same counts as the unmutated rules. This documents the
 claim and tries to kill each one; a mutant that the walks kill is no longer equivalent and must
-leave the list with a test of its own."""
+leave the list with a test of its own.
+
+The tests are parametrized by the IDs the list names (reading it is cheap); each module's
+mutants are built when a test first needs them, once per process, not at collection by every
+worker. Under the ``dev`` profile (``depth.py``) every mutant still gets its kill attempt, on
+fewer of the corpus texts and states (``_TEXT_STRIDE``, ``_STATE_STRIDE``)."""
 
 from __future__ import annotations
 
+import cProfile
 import dataclasses
 import importlib
 import itertools
@@ -22,8 +28,9 @@ import pytest
 
 from bottleimp.errors import BottleImpError
 from bottleimp.rules import registry
+from depth import scaled
 from test_exhaustive import BY_NAME, EXHAUSTIVE, EXPECTED
-from test_mutation_script import _script
+from test_mutation_script import _script, mutants
 
 RULE_MODULES = ("play", "scoring", "setup", "deal", "game")
 WALKS = ("6p-23cards-2bottles", "6p-17cards-teams")
@@ -33,13 +40,6 @@ legal actions, zones, totals, seeded deals and refusals of the parent's and sibl
 
 def _walk(name: str) -> Any:
     return EXHAUSTIVE.run(dataclasses.replace(BY_NAME[name], level="sweep"))
-
-
-def _equivalent_rule_mutants() -> list[Any]:
-    mutate = _script()
-    listed = mutate.load_equivalents()
-    return [m for name in RULE_MODULES for m in mutate.mutants_of(f"bottleimp/rules/{name}.py")
-            if m.ident in listed]
 
 
 @contextmanager
@@ -70,17 +70,23 @@ def mutated(mutant: Any) -> Iterator[None]:
         registry.RULE_IDS.update(rule_ids)
 
 
-MUTANTS = _equivalent_rule_mutants()
+LISTED = tuple(_script().load_equivalents())
+RULE_MUTANTS = tuple(ident for ident in LISTED if ident.split(":", 1)[0] in RULE_MODULES)
+"""The IDs of the listed mutants of the rule modules, in the list's order."""
+
+
+def _rule_module(ident: str) -> str:
+    return f"bottleimp/rules/{ident.split(':', 1)[0]}.py"
 
 
 def test_every_listed_mutant_of_a_rule_module_is_tried() -> None:
-    listed = [ident for ident in _script().load_equivalents()
-              if ident.split(":", 1)[0] in RULE_MODULES]
-    assert sorted(m.ident for m in MUTANTS) == sorted(listed) and len(MUTANTS) >= 15
+    assert all(ident in mutants(_rule_module(ident)) for ident in RULE_MUTANTS)
+    assert len(RULE_MUTANTS) >= 15
 
 
-@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda mutant: mutant.ident)
-def test_an_equivalent_mutant_passes_the_exhaustive_walks(mutant: Any) -> None:
+@pytest.mark.parametrize("ident", RULE_MUTANTS)
+def test_an_equivalent_mutant_passes_the_exhaustive_walks(ident: str) -> None:
+    mutant = mutants(_rule_module(ident))[ident]
     with mutated(mutant):
         for name in WALKS:
             summary = _walk(name)
@@ -91,9 +97,7 @@ def test_an_equivalent_mutant_passes_the_exhaustive_walks(mutant: Any) -> None:
 def test_a_mutant_that_changes_behaviour_fails_the_walks() -> None:
     """The harness can kill: a mutant not listed (a card above the price buys the bottle)
     fails the same walks."""
-    mutate = _script()
-    killable = next(m for m in mutate.mutants_of("bottleimp/rules/play.py")
-                    if m.ident.endswith("buys_bottle:9c086a3250:compare:Lt>Gt@0"))
+    killable = mutants("bottleimp/rules/play.py")["play:buys_bottle:9c086a3250:compare:Lt>Gt@0"]
     with mutated(killable), pytest.raises(AssertionError):
         for name in WALKS:
             _walk(name)
@@ -116,18 +120,20 @@ OTHER_MODULES = {
 
 DATA = Path(__file__).resolve().parent / "data"
 _MISSING = object()
+_TEXT_STRIDE = scaled(ci=1, dev=4)
+"""A mutant is run on every text of the corpus that reaches its function (``dev``: every 4th of
+them, the first included, and every text at the JSON reader's limits)."""
+_STATE_STRIDE = scaled(ci=13, dev=39)
+"""The state JSON is checked on every 13th state of two walks (``dev``: every 39th)."""
 
 
-@cache
-def _other_mutants() -> dict[str, Any]:
-    """Every mutant of the other modules by ID (generating them costs about 17 s: once)."""
-    mutate = _script()
-    return {m.ident: m for path in OTHER_MODULES.values() for m in mutate.mutants_of(path)}
+ON_THE_CORPUS = pytest.mark.xdist_group("mutation-corpus")
+"""The tests of the other modules' mutants share the corpus baselines and the mutants (cached
+per process): one worker computes them once."""
 
 
-def _equivalent_other_mutants() -> list[Any]:
-    listed = _script().load_equivalents()
-    return [m for ident, m in _other_mutants().items() if ident in listed]
+def _other_mutant(ident: str) -> Any:
+    return mutants(OTHER_MODULES[ident.split(":", 1)[0]])[ident]
 
 
 def _package_modules() -> list[ModuleType]:
@@ -276,18 +282,18 @@ def _outcome(number: int, text: str) -> object:
 
 
 def _profiled(run: Any) -> tuple[object, frozenset[tuple[str, str]]]:
-    """``run()`` and the package functions it calls (file, name)."""
-    calls: set[tuple[str, str]] = set()
-
-    def profile(frame: Any, event: str, arg: Any) -> None:
-        if event == "call" and "bottleimp" in frame.f_code.co_filename:
-            calls.add((Path(frame.f_code.co_filename).name, frame.f_code.co_name))
-
-    sys.setprofile(profile)
+    """``run()`` and the package functions it calls (file, name), as the standard library's
+    profiler in C records them (a profile hook in Python made the baselines three times
+    slower, for the same functions)."""
+    profiler = cProfile.Profile()
+    profiler.enable()
     try:
-        return run(), frozenset(calls)
+        found = run()
     finally:
-        sys.setprofile(None)
+        profiler.disable()
+    codes = [entry.code for entry in profiler.getstats() if not isinstance(entry.code, str)]
+    return found, frozenset((Path(code.co_filename).name, code.co_name) for code in codes
+                            if "bottleimp" in code.co_filename)
 
 
 @cache
@@ -317,22 +323,30 @@ def _file_count() -> int:
 
 
 def _corpus_differences(mutant: Any, reader: bool, files_only: bool = False) -> list[int]:
-    """The numbers of the corpus texts (those that reach the mutant's function; with
-    ``files_only`` the data files alone) whose answer (the reader's, or the whole validation's)
-    the mutant changes."""
+    """The numbers of the corpus texts (those that reach the mutant's function, every
+    ``_TEXT_STRIDE``-th of them and those at the reader's limits; with ``files_only`` the data
+    files alone) whose answer (the reader's, or the whole validation's) the mutant changes."""
+    corpus = _corpus()
     baseline = _corpus_baseline(reader)
-    return [number for number, (text, (answer, calls)) in enumerate(zip(_corpus(), baseline))
-            if (number < _file_count() or not files_only) and _reaches(mutant, calls)
-            and (_read(text) if reader else _outcome(number, text)) != answer]
+    reached = [number for number, (_, calls) in enumerate(baseline)
+               if (number < _file_count() or not files_only) and _reaches(mutant, calls)]
+    limits = len(corpus) - len(_TEXTS)
+    run = [number for index, number in enumerate(reached)
+           if index % _TEXT_STRIDE == 0 or number >= limits]
+    return [number for number in run if (_read(corpus[number]) if reader
+                                         else _outcome(number, corpus[number]))
+            != baseline[number][0]]
 
 
 def _state_json_behaviour() -> list[object]:
-    """Every 13th state of two small walks written and read back: the text and the equality."""
+    """Every 13th state (``dev``: 39th) of two small walks written and read back: the text and
+    the equality."""
     from bottleimp.formats import state_json
 
     found: list[object] = []
     for name in ("3p-8cards-2rounds", "6p-23cards-2bottles"):
-        for _, _, state in itertools.islice(EXHAUSTIVE.transitions(BY_NAME[name]), 0, None, 13):
+        for _, _, state in itertools.islice(EXHAUSTIVE.transitions(BY_NAME[name]), 0, None,
+                                              _STATE_STRIDE):
             text = state_json.dumps(state)
             found.append((text, state_json.loads(text) == state))
     return found
@@ -398,21 +412,25 @@ def _config_behaviour(config_class: Any) -> list[object]:
     return found
 
 
-OTHER_MUTANTS = _equivalent_other_mutants()
+OTHER_MUTANTS = tuple(ident for ident in LISTED if ident.split(":", 1)[0] not in RULE_MODULES)
+"""The IDs of the listed mutants of every other module, in the list's order."""
 
 
+@ON_THE_CORPUS
 def test_every_listed_mutant_of_another_module_is_tried() -> None:
-    listed = [ident for ident in _script().load_equivalents()
-              if ident.split(":", 1)[0] not in RULE_MODULES]
-    assert sorted(m.ident for m in OTHER_MUTANTS) == sorted(listed) and len(OTHER_MUTANTS) >= 70
+    for ident in OTHER_MUTANTS:
+        module = ident.split(":", 1)[0]
+        assert module in OTHER_MODULES and ident in mutants(OTHER_MODULES[module]), ident
+    assert len(OTHER_MUTANTS) >= 70
 
 
 _BY_WALKS = ("engine", "transitions")
 _READER = ("json_input", "records", "setup_entries")
 
 
-@pytest.mark.parametrize("mutant", OTHER_MUTANTS, ids=lambda mutant: mutant.ident)
-def test_an_equivalent_mutant_of_another_module_changes_nothing_it_is_run_on(mutant: Any) -> None:
+@ON_THE_CORPUS
+@pytest.mark.parametrize("ident", OTHER_MUTANTS)
+def test_an_equivalent_mutant_of_another_module_changes_nothing_it_is_run_on(ident: str) -> None:
     """The mutant, swapped in wherever the package holds its module's objects, gives the same
     answers as the unmutated code. The engine and transitions: two exhaustive walks, the state
     JSON of their states and the validation of every data file. The state JSON: its states. The
@@ -420,7 +438,8 @@ def test_an_equivalent_mutant_of_another_module_changes_nothing_it_is_run_on(mut
     texts at the reader's limits) that reaches the mutated function. The reader: what it reads
     from each text of the corpus that reaches the function, and the validation of every data
     file. The configuration: configurations of every kind."""
-    module = mutant.ident.split(":", 1)[0]
+    mutant = _other_mutant(ident)
+    module = ident.split(":", 1)[0]
     if module == "config":
         from bottleimp import config
 
@@ -446,20 +465,21 @@ def test_an_equivalent_mutant_of_another_module_changes_nothing_it_is_run_on(mut
             assert not changed, (mutant.ident, [_corpus()[n][:80] for n in changed[:3]])
 
 
+@ON_THE_CORPUS
 def test_a_mutant_of_another_module_that_changes_behaviour_fails() -> None:
     """The harness can kill: mutants not listed fail it (the reader's nesting limit one level
     higher; every play of a record refused; the report's totals written when there are none)."""
     wanted = ("json_input:<module>:8e19e9cc41:const:64>65",
               "records:_parse_play:bcaf40c050:compare:NotEq>Eq@0",
               "replay:report_to_json:fed41867de:compare:Is>IsNot@0")
-    mutants = _other_mutants()
     _corpus_baseline(False)
     _corpus_baseline(True)
     for ident in wanted:
         reader = ident.split(":", 1)[0] in _READER
-        with mutated_everywhere(mutants[ident]):
+        killable = _other_mutant(ident)
+        with mutated_everywhere(killable):
             try:
-                changed = _corpus_differences(mutants[ident], reader)
+                changed = _corpus_differences(killable, reader)
             except Exception:  # noqa: BLE001 - a mutant that crashes is killed too
                 changed = [-1]
         assert changed, ident

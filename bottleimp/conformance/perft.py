@@ -118,32 +118,37 @@ def _future_key(state: GameState) -> object:
 def perft(state: GameState, depth: int | None = None) -> int:
     """The number of sequences of ``depth`` legal actions from ``state`` within its round
     (``None``: to the end of the round). ``perft(state, 0)`` is 1."""
+    return _perft(state, depth, {})
+
+
+def _perft(state: GameState, depth: int | None, memo: dict[tuple[object, int], int]) -> int:
+    """``perft``, remembering counts in ``memo`` (by ``_future_key`` and depth: valid for any
+    state of the same round, so ``divide`` shares one memo between the first actions)."""
     if depth is None:
         depth = remaining(state)
     if depth < 0:
         raise ValueError(f"depth must be at least 0, not {depth}")
     if depth > remaining(state):
         return 0  # every sequence ends with the round, after remaining(state) actions
-    memo: dict[tuple[object, int], int] = {}
+    return _count(state, depth, memo)
 
-    def count(node: GameState, left: int) -> int:
-        if left == 0:
-            return 1
-        if not in_round(node):
-            return 0
-        key = (_future_key(node), left)
-        known = memo.get(key)
-        if known is not None:
-            return known
-        actions = legal_actions(node)
-        if left == 1:
-            total = len(actions)
-        else:
-            total = sum(count(apply(node, action), left - 1) for action in actions)
-        memo[key] = total
-        return total
 
-    return count(state, depth)
+def _count(node: GameState, left: int, memo: dict[tuple[object, int], int]) -> int:
+    if left == 0:
+        return 1
+    if not in_round(node):
+        return 0
+    key = (_future_key(node), left)
+    known = memo.get(key)
+    if known is not None:
+        return known
+    actions = legal_actions(node)
+    if left == 1:
+        total = len(actions)
+    else:
+        total = sum(_count(apply(node, action), left - 1, memo) for action in actions)
+    memo[key] = total
+    return total
 
 
 def divide(state: GameState, depth: int | None = None) -> list[tuple[Action, int]]:
@@ -154,7 +159,9 @@ def divide(state: GameState, depth: int | None = None) -> list[tuple[Action, int
         raise ValueError(f"divide needs a depth of at least 1, not {depth}")
     if not in_round(state):
         return []
-    return [(action, perft(apply(state, action), depth - 1)) for action in legal_actions(state)]
+    memo: dict[tuple[object, int], int] = {}
+    return [(action, _perft(apply(state, action), depth - 1, memo))
+            for action in legal_actions(state)]
 
 
 # -- deals ------------------------------------------------------------------------------------
@@ -390,8 +397,12 @@ def perft_case_to_json(
     depths: Sequence[int],
     to_round_end: bool,
     divide_depth: int | None,
+    *,
+    count: Callable[[GameState, int], int] = perft,
+    divided: Callable[[GameState, int], Sequence[tuple[Action, int]]] = divide,
 ) -> dict[str, JSON]:
-    """A perft case for ``state`` (dealt as its round was, then ``actions``), counts computed."""
+    """A perft case for ``state`` (dealt as its round was, then ``actions``), counts computed
+    by ``count`` and ``divided`` (``perft`` and ``divide``; a caller may pass cached ones)."""
     round_ = state.round
     start = position(state.config, round_.dealer, round_.dealt, round_.dealt_face_up, ())
     at = start
@@ -399,15 +410,15 @@ def perft_case_to_json(
         at = apply(at, action)
     expected: dict[str, JSON] = {
         "remaining": remaining(at),
-        "depths": {str(depth): perft(at, depth) for depth in depths},
+        "depths": {str(depth): count(at, depth) for depth in depths},
     }
     if to_round_end:
-        expected["round"] = perft(at)
+        expected["round"] = count(at, remaining(at))
     if divide_depth is not None:
         expected["divide"] = {
             "depth": divide_depth,
-            "counts": [{"action": action_to_json(action), "count": count}
-                       for action, count in divide(at, divide_depth)],
+            "counts": [{"action": action_to_json(action), "count": number}
+                       for action, number in divided(at, divide_depth)],
         }
     input_: dict[str, JSON] = {
         "dealer": round_.dealer,
