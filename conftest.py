@@ -114,6 +114,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group(f"sybil:{item.path}"))
 
 
+class _GroupsCheck:
+    """Under ``--dist loadgroup``, the items of a group carry it in their node IDs
+    (``...@docs-site``): that suffix is all pytest-xdist schedules by. pytest 9.2 dropped it
+    silently (a page's examples, and the built site's tests, went to both workers), so the run
+    stops at once, saying why, when a worker's collection has no group at all (this suite
+    always has some: each page's examples are one)."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: object, ids: list[str]) -> None:
+        if self.config.getoption("dist", None) != "loadgroup" or not ids:
+            return
+        if not any("@" in nodeid for nodeid in ids):
+            pytest.exit("pytest-xdist's groups are lost: this pytest does not keep the group "
+                        "in the node ID (pytest 9.2 with pytest-xdist 3.8); install the test "
+                        "extra's pytest (<9.2)", returncode=4)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(_GroupsCheck(config), "bottleimp-groups-check")
+
+
 _POSITION = pytest.StashKey[int]()
 _EXAMPLES_RUN: dict[Path, int] = {}
 """How many examples of each page this process has run."""
@@ -130,9 +154,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """An example runs after the page's examples before it, in this process: a page's examples
-    share one namespace. pytest-xdist keeps a page on one worker (its group), yet it has been
-    seen to send one example of a page to the other worker (at the end of a run, with no crash
-    reported), and a crashed worker's leftovers go to another. So an example whose predecessors
+    share one namespace. pytest-xdist keeps a page on one worker (its group), yet a crashed
+    worker's leftovers go to another, and under pytest 9.2 the groups were lost altogether
+    (``_GroupsCheck`` now stops such a run). So an example whose predecessors
     did not run here first runs them here, in order, without reporting them again; one of them
     failing fails this example, naming it."""
     if not _is_example(item) or _POSITION not in item.stash:
