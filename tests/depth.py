@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 
+from bottleimp.conformance.differential import MIN_REFUSALS
+
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
 FULL = PROFILE == "ci"
 
@@ -21,3 +23,8 @@ FULL = PROFILE == "ci"
 def scaled(*, ci: int, dev: int) -> int:
     """``ci`` under the ``ci`` profile, ``dev`` otherwise."""
     return ci if FULL else dev
+
+
+MIN_SENT = scaled(ci=MIN_REFUSALS, dev=1)
+"""How often the conformance tests' top-up games send each kind of illegal request: the
+harness's default (3) in CI, once in dev."""

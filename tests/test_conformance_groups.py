@@ -12,14 +12,14 @@ import pytest
 
 from bottleimp.cli import main
 from bottleimp.conformance.capabilities import Capabilities, capabilities_from_json
-from bottleimp.conformance.differential import MIN_REFUSALS, HarnessReport, run_harness
+from bottleimp.conformance.differential import HarnessReport, run_harness
 from bottleimp.conformance.protocol import PROTOCOL, PROTOCOL_V1, Referee
 from bottleimp.conformance.refusals import REFUSALS
 from bottleimp.conformance.remote_vectors import run_remote_vectors
 from bottleimp.errors import RecordError
 from bottleimp.formats.json_input import JSON
 from bottleimp.validation import validate_file
-from depth import scaled
+from depth import MIN_SENT, scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 PEER = [sys.executable, str(ROOT / "examples" / "reference_peer" / "peer.py")]
@@ -27,9 +27,6 @@ SUITE = ROOT / "spec" / "conformance"
 # ``--shrink-seconds`` of the command-line tests: 2 in CI; in dev 0.01, under the 0.05 s a group
 # needs to be shrunk at all, as these tests check what is found, not how small it gets.
 SHRINK_2 = f"{scaled(ci=2000, dev=10) / 1000:g}"
-# Top-up games send each kind of illegal request at least this often: CI 3 (the default),
-# dev once.
-MIN_SENT = scaled(ci=MIN_REFUSALS, dev=1)
 
 
 def _bugs(*bugs: str) -> list[str]:

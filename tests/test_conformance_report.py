@@ -15,17 +15,13 @@ import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 
 from bottleimp.cli import main
-from bottleimp.conformance.differential import MIN_REFUSALS
 from bottleimp.conformance.report import REPORT_FORMAT
-from depth import scaled
+from depth import MIN_SENT, scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 PEER = f"{sys.executable} {ROOT / 'examples' / 'reference_peer' / 'peer.py'}"
 SCHEMA = json.loads((ROOT / "spec" / "reports" / "conformance-report.schema.json").read_text())
 VALIDATOR = Draft202012Validator(SCHEMA)
-# Top-up games send each kind of illegal request at least this often: CI 3 (the default),
-# dev once.
-MIN_SENT = scaled(ci=MIN_REFUSALS, dev=1)
 
 
 def _one_object(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, Any]:

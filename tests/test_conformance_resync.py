@@ -10,21 +10,18 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from bottleimp.conformance.differential import MIN_REFUSALS, run_harness
+from bottleimp.conformance.differential import run_harness
 from bottleimp.conformance.position import set_position_request
 from bottleimp.conformance.protocol import PROTOCOL, Referee
 from bottleimp.config import Config
 from bottleimp.engine import apply, legal_actions, new_game
-from depth import scaled
+from depth import MIN_SENT, scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITED = [sys.executable, str(ROOT / "examples" / "reference_peer" / "peer.py"),
            "--players", "3,4", "--editions", "classic", "--bottles", "1", "--no-teams"]
 FOUR_BUGS = ["--bug", "pass-reversed", "--bug", "swap-colours", "--bug", "wrong-coins",
              "--bug", "random-dealer"]
-# Top-up games send each kind of illegal request at least this often: CI 3 (the default),
-# dev once.
-MIN_SENT = scaled(ci=MIN_REFUSALS, dev=1)
 
 
 def _keys(report: object) -> set[tuple[str, str]]:

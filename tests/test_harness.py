@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bottleimp.cli import main
-from bottleimp.conformance.differential import MIN_REFUSALS, Failure, run_harness
+from bottleimp.conformance.differential import Failure, run_harness
 from bottleimp.conformance.protocol import PROTOCOL, PROTOCOL_V1, Referee, compare
 from bottleimp.errors import HarnessError
 from bottleimp.formats.json_input import JSON
@@ -23,13 +23,10 @@ from bottleimp.formats.records import read_record_file
 from bottleimp.rules.deal import deal
 from bottleimp.config import Config
 from bottleimp.validation import validate_file
-from depth import scaled
+from depth import MIN_SENT, scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 PEER = [sys.executable, str(ROOT / "examples" / "reference_peer" / "peer.py")]
-# Top-up games send each kind of illegal request at least this often: CI 3 (the default),
-# dev once.
-MIN_SENT = scaled(ci=MIN_REFUSALS, dev=1)
 
 
 def _peer_script(tmp_path: Path, name: str, body: str) -> list[str]:
