@@ -118,20 +118,23 @@ class _GroupsCheck:
     """Under ``--dist loadgroup``, the items of a group carry it in their node IDs
     (``...@docs-site``): that suffix is all pytest-xdist schedules by. pytest 9.2 dropped it
     silently (a page's examples, and the built site's tests, went to both workers), so the run
-    stops at once, saying why, when a worker's collection has no group at all (this suite
-    always has some: each page's examples are one)."""
+    stops at once, saying why, when a worker collected a docs example (each page's examples
+    are always a group, ``pytest_collection_modifyitems`` above) without its group. It checks
+    on the controller, where ``pytest.exit`` prints its message (on a worker it would not)."""
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: object, ids: list[str]) -> None:
-        if self.config.getoption("dist", None) != "loadgroup" or not ids:
+        if self.config.getoption("dist", None) != "loadgroup":
             return
-        if not any("@" in nodeid for nodeid in ids):
-            pytest.exit("pytest-xdist's groups are lost: this pytest does not keep the group "
-                        "in the node ID (pytest 9.2 with pytest-xdist 3.8); install the test "
-                        "extra's pytest (<9.2)", returncode=4)
+        lost = [nodeid for nodeid in ids if "::sybil:" in nodeid and "@" not in nodeid]
+        if lost:
+            pytest.exit(f"pytest-xdist's groups are lost ({len(lost)} examples, e.g. "
+                        f"{lost[0]}): this pytest does not keep the group in the node ID "
+                        "(pytest 9.2 with pytest-xdist 3.8); install the test extra's pytest "
+                        "(<9.2)", returncode=4)
 
 
 def pytest_configure(config: pytest.Config) -> None:
