@@ -166,12 +166,21 @@ class _Game:
 
     def ask(self, request: dict[str, JSON], refusal: str | None = None) -> dict[str, JSON]:
         before = self.referee.state
-        expected = self.referee.handle(request)
         if self.detached:
-            return expected
+            return self.referee.handle(request)
+        # The peer works on the request while the library works out its own answer.
+        fault: PeerFault | None = None
         try:
-            actual = self.peer.ask(request)
-        except PeerFault as fault:
+            self.peer.send(request)
+        except PeerFault as error:
+            fault = error
+        expected = self.referee.handle(request)
+        if fault is None:
+            try:
+                actual = self.peer.receive()
+            except PeerFault as error:
+                fault = error
+        if fault is not None:
             self.exchanges.append(Exchange(request, expected, None, refusal))
             self._fail(fault.kind, fault.message, None, before)
         self.exchanges.append(Exchange(request, expected, actual, refusal))
