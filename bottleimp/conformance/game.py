@@ -144,9 +144,13 @@ class _Game:
 
     def __init__(self, script: GameScript, peer: Peer, *, version: str = PROTOCOL,
                  capabilities: Capabilities | None = None, fresh: bool = False,
-                 play_declared_decks: bool = True, keep: bool = False) -> None:
+                 play_declared_decks: bool = True, keep: bool = False,
+                 until: int | None = None) -> None:
         self.script = script
         self.keep = keep
+        self.until = until
+        """Stop the game once this many requests have been exchanged (a replay that compares
+        only the requests up to a failure)."""
         self.config = script.config
         self.peer = peer
         self.version = version
@@ -165,6 +169,8 @@ class _Game:
         or a disagreement on the next dealer; before version 3 always)."""
 
     def ask(self, request: dict[str, JSON], refusal: str | None = None) -> dict[str, JSON]:
+        if self.until is not None and len(self.exchanges) >= self.until:
+            raise Stop()
         before = self.referee.state
         if self.detached:
             return self.referee.handle(request)
@@ -446,16 +452,17 @@ class GameRunner:
         """Play ``script`` against the peer."""
         return self._play(script, keep=False)
 
-    def replay(self, script: GameScript) -> GameResult:
-        """Play ``script`` again, keeping every exchange (to compare the peer's answers)."""
-        return self._play(script, keep=True)
+    def replay(self, script: GameScript, requests: int) -> GameResult:
+        """Play ``script`` again up to its first ``requests`` requests, keeping every exchange
+        (to compare the peer's answers)."""
+        return self._play(script, keep=True, until=requests)
 
-    def _play(self, script: GameScript, keep: bool) -> GameResult:
+    def _play(self, script: GameScript, keep: bool, until: int | None = None) -> GameResult:
         peer = self.slot.get()
         fresh = id(peer) not in self.greeted
         self.greeted.add(id(peer))
         result = _Game(script, peer, version=self.version, capabilities=self.capabilities,
-                       fresh=fresh, keep=keep).play()
+                       fresh=fresh, keep=keep, until=until).play()
         if result.peer_fault is not None:
             self.slot.discard()
         return result
