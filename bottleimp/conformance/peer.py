@@ -25,7 +25,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 import weakref
 from collections import deque
 from collections.abc import Sequence
@@ -92,7 +91,6 @@ class Peer:
         self._closed = threading.Event()
         self._stderr_done = threading.Event()
         self._faulted = False
-        self._sent_at = time.monotonic()
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
         self._stderr_lock = threading.Lock()
         process = self.process
@@ -168,24 +166,11 @@ class Peer:
 
     def ask(self, request: dict[str, JSON]) -> dict[str, JSON]:
         """Send ``request`` and return the answer, or raise ``PeerFault``."""
-        self.send(request)
-        return self.receive()
-
-    def send(self, request: dict[str, JSON]) -> None:
-        """Send ``request`` without waiting for the answer (``receive`` waits for it), so that
-        the harness can work out its own answer while the peer works on the same request. The
-        peer's ``timeout`` runs from here."""
         if self._write_failed.is_set():
             self._fault("crash", f"the peer no longer reads its input{self._exit_text()}")
-        self._sent_at = time.monotonic()
         self._requests.put((json.dumps(request) + "\n").encode("utf-8"))
-
-    def receive(self) -> dict[str, JSON]:
-        """The answer to the request ``send`` sent last, once it comes within the timeout
-        counted from the sending; a hang, an exit or a malformed answer raises ``PeerFault``."""
-        left = self.timeout - (time.monotonic() - self._sent_at)
         try:
-            line = self._lines.get(timeout=max(0.0, left))
+            line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
             if self._write_failed.is_set():
                 self._fault("crash", f"the peer no longer reads its input{self._exit_text()}")
