@@ -36,7 +36,14 @@ from depth import scaled
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(params=BACKENDS)
+ON_THE_KERNEL = pytest.mark.xdist_group("numba-kernel")
+"""Every test that runs the compiled backend goes to one pytest-xdist worker: the first one
+compiles the kernel and writes numba's cache, the later ones load it. Spread over two workers,
+both compiled it at the same time, as numba writes the cache only once a compile is done."""
+
+
+@pytest.fixture(params=[pytest.param(name, marks=ON_THE_KERNEL) if name == "numba" else name
+                        for name in BACKENDS])
 def backend(request: pytest.FixtureRequest) -> str:
     """Each test that takes it runs on every backend: ``numpy`` (the readable array engine) and
     ``numba`` (its compiled kernel; skipped, saying why, where numba is not installed: the
@@ -322,6 +329,7 @@ def test_the_batch_peer_refuses_an_over_long_line_as_the_protocol_does() -> None
     assert "longer than" in answers[0]["error"] and answers[1] == {"ok": True}
 
 
+@ON_THE_KERNEL
 @pytest.mark.skipif(bool(backend_missing("numba")), reason="numba is not installed")
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_both_backends_pick_the_same_legal_actions_from_the_same_generator(players: int) -> None:
@@ -343,6 +351,7 @@ def test_both_backends_pick_the_same_legal_actions_from_the_same_generator(playe
             batch.step(chosen[backend])
 
 
+@ON_THE_KERNEL
 @pytest.mark.skipif(bool(backend_missing("numba")), reason="numba is not installed")
 @pytest.mark.parametrize("config", [Config(players=2, rounds=1), Config(players=4, rounds=1),
                                     Config(players=5, bottles=2, rounds=1),

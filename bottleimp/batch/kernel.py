@@ -37,19 +37,39 @@ else:
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
-_OPTIONS: Final[dict[str, Any]] = {"cache": True, "nogil": True, "inline": "always", "_nrt": False}
+_OPTIONS: Final[dict[str, Any]] = {"cache": True, "nogil": True, "_nrt": False,
+                                    "no_cfunc_wrapper": True}
 """How every kernel function is compiled: nopython (``njit``), cached on disk, on one thread
-(never ``parallel``), inlined into its callers, without numba's reference counting (``_nrt``:
-the kernel allocates nothing; with it, each call between kernel functions counted references
-to every array of the state and cost more than the work)."""
+(never ``parallel``), without numba's reference counting (``_nrt``: the kernel allocates
+nothing; with it, each call between kernel functions counted references to every array of the
+state and cost more than the work) and without the C-callable wrapper no caller uses."""
+
+_INLINED: Final[dict[str, Any]] = {"inline": "always"}
+"""``jit``: inlined into each caller in numba's own IR, so the caller compiles as one function
+(re-typed and lowered again at every call site: a cost at compile time only)."""
+
+_APART: Final[dict[str, Any]] = {"inline": "never", "no_cpython_wrapper": True}
+"""``jit_apart``: compiled once, alone, and called (LLVM may still inline it); no Python
+wrapper, since only kernel functions call it."""
 
 
 def jit(function: Function) -> Function:
     """``function`` compiled in nopython mode, on one thread, cached on disk (``__pycache__``,
-    or numba's user cache directory where the package is read-only); as is without numba."""
+    or numba's user cache directory where the package is read-only), inlined into its callers;
+    as is without numba."""
     if not COMPILED:
         return function
-    return cast(Function, numba.njit(**_OPTIONS)(function))
+    return cast(Function, numba.njit(**_OPTIONS, **_INLINED)(function))
+
+
+def jit_apart(function: Function) -> Function:
+    """As ``jit``, but compiled once on its own and called, not inlined: for a large function
+    that several entry points reach (``deal``). Inlined, its code was typed, lowered and
+    optimised once per call site, three times over (``step`` took 9.2-11.3 s of one core to
+    compile, 6.6-7.3 s with ``deal`` apart; docs/guide/batch.md)."""
+    if not COMPILED:
+        return function
+    return cast(Function, numba.njit(**_OPTIONS, **_APART)(function))
 
 
 def _copy_bytes_python(dst: npt.NDArray[Any], dst_at: int, src: npt.NDArray[Any], src_at: int,
@@ -66,11 +86,17 @@ def _widen_bytes_python(dst: FloatArray, dst_at: int, src: npt.NDArray[Any], src
     dst.reshape(-1)[dst_at:dst_at + count] = src.reshape(-1)[src_at:src_at + count]
 
 
-def _intrinsics() -> tuple[Callable[..., None], Callable[..., None]]:
-    """``_copy_bytes_python`` as one ``llvm.memcpy``, ``_widen_bytes_python`` as a loop of
-    16-byte vectors widened to float32. Numba's own loops move an item at a time (the arrays
-    may alias, so LLVM does not vectorise them): written so, an observation cost several times
-    more than the whole step."""
+def _clear_items_python(dst: npt.NDArray[Any], dst_at: int, count: int) -> None:
+    """Set ``count`` items of C-contiguous ``dst`` from item ``dst_at`` to zero (False)."""
+    dst.reshape(-1)[dst_at:dst_at + count] = 0
+
+
+def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..., None]]:
+    """``_copy_bytes_python`` as one ``llvm.memcpy``, ``_clear_items_python`` as one
+    ``llvm.memset``, ``_widen_bytes_python`` as a loop of 16-byte vectors widened to float32.
+    Numba's own loops move an item at a time (the arrays may alias, so LLVM does not vectorise
+    them): written so, an observation cost several times more than the whole step; and a
+    slice set to one value (``plane[g] = False``) took numba about 0.07 s to compile, each."""
     from llvmlite import ir
     from numba.core import cgutils as typed_cgutils
     from numba.core import types
@@ -102,6 +128,20 @@ def _intrinsics() -> tuple[Callable[..., None], Callable[..., None]]:
         return types.void(dst, dst_at, src, src_at, count), codegen
 
     @intrinsic
+    def clear_items(typingctx: Any, dst: Any, dst_at: Any,
+                    count: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            dst_value, dst_at, count = args
+            item = context.get_data_type(signature.args[0].dtype)
+            size = context.get_abi_sizeof(item)
+            data = make_array(signature.args[0])(context, builder, dst_value).data
+            to = builder.gep(builder.bitcast(data, item.as_pointer()), [dst_at])
+            cgutils.memset(builder, to, builder.mul(count, ir.Constant(count.type, size)), 0)
+            return context.get_dummy_value()
+
+        return types.void(dst, dst_at, count), codegen
+
+    @intrinsic
     def widen_bytes(typingctx: Any, dst: Any, dst_at: Any, src: Any, src_at: Any,
                     count: Any) -> tuple[Any, Callable[..., Any]]:
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
@@ -123,7 +163,8 @@ def _intrinsics() -> tuple[Callable[..., None], Callable[..., None]]:
 
         return types.void(dst, dst_at, src, src_at, count), codegen
 
-    return cast(Callable[..., None], copy_items), cast(Callable[..., None], widen_bytes)
+    return (cast(Callable[..., None], copy_items), cast(Callable[..., None], clear_items),
+            cast(Callable[..., None], widen_bytes))
 
 
 def _count_bits_python(word: np.uint64) -> int:
@@ -165,14 +206,16 @@ def _bit_intrinsics() -> tuple[Callable[..., int], Callable[..., int]]:
 
 
 copy_items: Callable[[npt.NDArray[Any], int, npt.NDArray[Any], int, int], None]
+clear_items: Callable[[npt.NDArray[Any], int, int], None]
 widen_bytes: Callable[[FloatArray, int, npt.NDArray[Any], int, int], None]
 count_bits: Callable[[np.uint64], int]
 lowest_bit: Callable[[np.uint64], int]
 if COMPILED:
-    copy_items, widen_bytes = _intrinsics()
+    copy_items, clear_items, widen_bytes = _intrinsics()
     count_bits, lowest_bit = _bit_intrinsics()
 else:
-    copy_items, widen_bytes = _copy_bytes_python, _widen_bytes_python
+    copy_items, clear_items, widen_bytes = (_copy_bytes_python, _clear_items_python,
+                                            _widen_bytes_python)
     count_bits, lowest_bit = _count_bits_python, _lowest_bit_python
 
 
@@ -304,15 +347,15 @@ def shuffle_into(order: IntArray, size: int, seed: np.uint64, round_index: int) 
         order[j] = held
 
 
-@jit
+@jit_apart
 def deal(s: State, c: Consts, g: int) -> None:
     """Deal game ``g``'s current round (DEAL: card ``k`` to seat ``(dealer + 1 + k) % P``; in
     Devil's Eye the last third face up, again from the dealer's left) and start it."""
     p, n = c.players, c.cards
     shuffle_into(s.order, n, s.seeds[g], s.round_index[g])
     dealer = s.dealer[g]
-    s.hand[g] = False
-    s.face_up[g] = False
+    clear_items(s.hand, g * p * n, p * n)
+    clear_items(s.face_up, g * p * n, p * n)
     for k in range(c.hidden_count):
         s.hand[g, (dealer + 1 + k) % p, s.order[k]] = True
     for k in range(n - c.hidden_count):
@@ -323,21 +366,22 @@ def deal(s: State, c: Consts, g: int) -> None:
 @jit
 def begin_round(s: State, c: Consts, g: int) -> None:
     """Clear game ``g``'s round state; the dealer's left acts first (FIRST-LEADER, SETUP-ORDER)."""
-    p = c.players
+    p, n = c.players, c.cards
     for seat in range(p):
         count = 0
-        for card in range(c.cards):
+        for card in range(n):
             count += s.hand[g, seat, card]
         s.hand_count[g, seat] = count
         s.setup_given[g, seat] = 0
         s.scores[g, seat] = 0
-    s.captured[g] = False
-    s.trick[g] = False
-    s.given[g] = False
-    s.played[g] = False
-    s.devils_trick[g] = False
-    s.bottle_card[g] = -1
-    s.bottle_owner[g] = -1
+    clear_items(s.captured, g * p * n, p * n)
+    clear_items(s.trick, g * p * n, p * n)
+    clear_items(s.given, g * p * 3 * n, p * 3 * n)
+    clear_items(s.played, g * n, n)
+    clear_items(s.devils_trick, g * n, n)
+    for index in range(c.bottles):
+        s.bottle_card[g, index] = -1
+        s.bottle_owner[g, index] = -1
     s.trick_length[g] = 0
     s.last_winner[g] = -1
     s.last_card[g] = -1
@@ -629,8 +673,8 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
         action = actions[g]
         if s.phase[g] != GAME_OVER and not (0 <= action < 4 * n + 1 and mask[g, action]):
             return g
-    rewards[:] = 0.0
-    done[:] = False
+    clear_items(rewards, 0, rewards.size)
+    clear_items(done, 0, size)
     for g in range(size):
         phase = s.phase[g]
         action = actions[g]
