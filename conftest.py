@@ -113,12 +113,19 @@ def _is_example(item: pytest.Item) -> bool:
     return type(item).__module__.startswith("sybil")
 
 
+_SHARED_GROUPS = {REPO / "docs" / "guide" / "batch.md": "numba-kernel"}
+"""Pages whose examples join a group of tests that shares their costly first step: the first
+example of ``guide/batch.md`` compiles the batch kernel, as the numba tests of
+``tests/test_batch.py`` (group ``numba-kernel``) do; on one worker it is compiled once."""
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Keep each page's examples (or each file's docstring examples) on one xdist worker."""
     for item in items:
         if _is_example(item):
-            item.add_marker(pytest.mark.xdist_group(f"sybil:{item.path}"))
+            group = _SHARED_GROUPS.get(Path(item.path), f"sybil:{item.path}")
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 class _GroupsCheck:
