@@ -28,6 +28,8 @@ import json
 import pkgutil
 import posixpath
 import re
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -52,6 +54,7 @@ def _load(name: str, path: Path) -> Any:
 
 
 pictures = _load("bottleimp_docs_pictures", Path(__file__).with_name("pictures.py"))
+build_play = _load("bottleimp_build_play", REPO / "scripts" / "build_play.py")
 RULES_PAGE = "reference/rules.md"
 INTERPRETATIONS_PAGE = "reference/interpretations.md"
 CATALOGUE_TESTS = frozenset({"test_traceability.py", "test_catalogue.py"})
@@ -66,6 +69,8 @@ FENCE = re.compile(r"^\s*(```|~~~)")
 _catalogue: cat.Catalogue | None = None
 _tests_by_rule: dict[str, list[str]] = {}
 _pages_by_rule: dict[str, list[tuple[str, str]]] = {}
+_wheel: Any = None  # the bottleimp wheel for docs/play.md, built while the pages are (build_play)
+_wheel_folder: Path | None = None
 
 
 def _import_package() -> None:
@@ -104,7 +109,11 @@ def _scan_pages(docs_dir: Path) -> dict[str, list[tuple[str, str]]]:
 
 
 def on_config(config: Any) -> Any:
-    global _catalogue, _tests_by_rule, _pages_by_rule
+    global _catalogue, _tests_by_rule, _pages_by_rule, _wheel, _wheel_folder
+    _stop_wheel()
+    # pip builds the wheel in a process of its own while the pages are built (about 2 s).
+    _wheel_folder = Path(tempfile.mkdtemp(prefix="bottleimp-wheel-"))
+    _wheel = build_play.WheelBuild(_wheel_folder)
     cat.catalogue.cache_clear()  # `mkdocs serve` rebuilds in the same process after an edit
     _catalogue = cat.catalogue()
     _import_package()
@@ -515,11 +524,25 @@ def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     return keep_hyphenated_code_whole(html)
 
 
+def _stop_wheel() -> None:
+    """Forget the wheel build that ``on_config`` started (ending pip if it still runs)."""
+    global _wheel, _wheel_folder
+    if _wheel is not None:
+        _wheel.stop()
+    if _wheel_folder is not None:
+        shutil.rmtree(_wheel_folder, ignore_errors=True)
+    _wheel, _wheel_folder = None, None
+
+
 def on_post_build(config: Any) -> None:
     """Pyodide and the wheels for docs/play.md (``scripts/build_play.py``)."""
     try:
-        _load("bottleimp_build_play", REPO / "scripts" / "build_play.py").build(
-            Path(config["site_dir"])
-        )
+        build_play.build(Path(config["site_dir"]), _wheel)
     except (OSError, RuntimeError) as error:
         raise PluginError(f"docs/play.md: {error}") from error
+    finally:
+        _stop_wheel()
+
+
+def on_build_error(error: Exception) -> None:
+    _stop_wheel()

@@ -5,7 +5,8 @@ browser and loads nothing from the network.
 
 - Pyodide ``PYODIDE_VERSION`` from the npm registry (``npm install pyodide@...``), its runtime
   files copied to ``SITE/assets/pyodide/``;
-- ``bottleimp`` built as a pure-Python wheel from this checkout (``pip wheel --no-deps``);
+- ``bottleimp`` built as a pure-Python wheel from this checkout (by its build backend, as
+  ``pip wheel --no-deps --no-build-isolation`` would);
 - ``attrs``, the library's one dependency, as the wheel of the version installed here, from PyPI
   (``pip download``);
 - ``SITE/assets/play/wheels.json`` lists the wheels the page unpacks into Pyodide's
@@ -28,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -43,6 +45,9 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 """The runtime files ``loadPyodide`` fetches (no package of Pyodide's distribution is used)."""
+BUILD_WHEEL = ("import importlib, sys; "
+               "importlib.import_module(sys.argv[1]).build_wheel(sys.argv[2])")
+"""A PEP 517 build of the current directory's wheel: ``python -c BUILD_WHEEL BACKEND FOLDER``."""
 
 
 def _run(command: list[str], cwd: Path) -> None:
@@ -102,22 +107,58 @@ def attrs_wheel() -> Path:
     return wheel
 
 
+class WheelBuild:
+    """A wheel of this checkout's ``bottleimp`` being built into ``folder`` by ``pip wheel`` in a
+    process of its own, so that the docs build goes on meanwhile (``docs/hooks.py`` starts it
+    when the build starts and takes the wheel at its end); ``wait`` gives the wheel."""
+
+    def __init__(self, folder: Path) -> None:
+        # Built by the build backend of pyproject.toml (setuptools) installed here when there is
+        # one: what ``pip wheel --no-build-isolation`` runs, without pip's own start (0.9 s,
+        # not 2.6 s), and offline. An old setuptools without the ``wheel`` package cannot build
+        # a wheel: then pip builds it in an isolated environment.
+        can_build_here = importlib.util.find_spec("setuptools") is not None and (
+            importlib.util.find_spec("wheel") is not None
+            or importlib.util.find_spec("setuptools.command.bdist_wheel") is not None)
+        self.folder = folder
+        if can_build_here:
+            backend = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))[
+                "build-system"]["build-backend"]
+            self.command = [sys.executable, "-c", BUILD_WHEEL, backend, str(folder)]
+        else:
+            self.command = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                            "--wheel-dir", str(folder), str(REPO)]
+        self.process = subprocess.Popen(self.command, cwd=REPO, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True)
+
+    def wait(self) -> Path:
+        """The wheel, once built; ``RuntimeError`` with pip's output if pip failed."""
+        try:
+            out, errors = self.process.communicate(timeout=900)
+        except subprocess.TimeoutExpired:
+            self.stop()
+            raise RuntimeError(f"{' '.join(self.command)} took more than 900 s") from None
+        if self.process.returncode != 0:
+            raise RuntimeError(f"{' '.join(self.command)} failed ({self.process.returncode}):\n"
+                               f"{out[-2000:]}{errors[-2000:]}")
+        (wheel,) = self.folder.glob("bottleimp-*.whl")
+        return wheel
+
+    def stop(self) -> None:
+        """End pip if it still runs (the docs build failed before it needed the wheel)."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.communicate()
+
+
 def bottleimp_wheel(folder: Path) -> Path:
     """A wheel of this checkout's ``bottleimp``, built into ``folder``."""
-    # Built with the setuptools installed here when there is one (quicker, and offline).
-    # An old setuptools without the ``wheel`` package cannot build a wheel: then pip isolates.
-    can_build_here = importlib.util.find_spec("setuptools") is not None and (
-        importlib.util.find_spec("wheel") is not None
-        or importlib.util.find_spec("setuptools.command.bdist_wheel") is not None)
-    isolation = ["--no-build-isolation"] if can_build_here else []
-    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", *isolation,
-          "--wheel-dir", str(folder), str(REPO)], folder)
-    (wheel,) = folder.glob("bottleimp-*.whl")
-    return wheel
+    return WheelBuild(folder).wait()
 
 
-def build(site: Path) -> list[str]:
-    """Copy Pyodide and the wheels into the built site ``site``; the wheels' names."""
+def build(site: Path, started: WheelBuild | None = None) -> list[str]:
+    """Copy Pyodide and the wheels into the built site ``site``; the wheels' names. The
+    ``bottleimp`` wheel is ``started``'s when one was started, else built here."""
     runtime = site / "assets" / "pyodide"
     runtime.mkdir(parents=True, exist_ok=True)
     source = pyodide()
@@ -126,7 +167,7 @@ def build(site: Path) -> list[str]:
     wheels = site / "assets" / "play" / "wheels"
     wheels.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="bottleimp-wheel-") as scratch:
-        ours = bottleimp_wheel(Path(scratch))
+        ours = started.wait() if started is not None else bottleimp_wheel(Path(scratch))
         names = [ours.name, attrs_wheel().name]
         shutil.copy2(ours, wheels / ours.name)
     shutil.copy2(attrs_wheel(), wheels / names[1])

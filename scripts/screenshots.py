@@ -122,12 +122,6 @@ def screenshot(
     return None
 
 
-def dump_dom(chromium: str, url: str, timeout: float) -> str:
-    """The page's DOM after its scripts ran, as Chromium serialises it."""
-    _, out, _ = run_chromium(chromium, ["--dump-dom", url], timeout)
-    return out.decode(errors="replace")
-
-
 def _kill(process: subprocess.Popen[bytes]) -> None:
     """Kill the browser's process group (the helper processes it started), then reap it."""
     with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -1,14 +1,20 @@
 """A headless Chromium driven through the DevTools protocol, with the standard library only.
 
 Enough to test a page: load a file, collect script errors and console errors, press keys,
-click elements with the mouse, read values with JavaScript and take a screenshot. Every wait
-is bounded by a deadline; ``close`` (or leaving the ``with`` block) always ends the browser
-process and removes its profile directory.
+click elements with the mouse, read values with JavaScript, wait for a condition in the page
+and take a screenshot. Every wait is bounded by a deadline; ``close`` (or leaving the ``with``
+block) always ends the browser process and removes its profile directory.
+
+``Chromium`` is the browser and its first tab; ``Chromium.new_page`` opens another tab (a
+``Page``, with its own errors), so that several tests can share one browser, its start-up and
+its cache (Chromium keeps the code it compiled for a script or a WebAssembly module it loaded
+before from the same address).
 """
 
 from __future__ import annotations
 
 import base64
+import fnmatch
 import json
 import os
 import shutil
@@ -19,6 +25,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
@@ -40,6 +47,21 @@ FLAGS = (
 )
 
 KEYS = {"ArrowLeft": 37, "ArrowRight": 39, "Home": 36, "End": 35}
+
+WAIT_UNTIL = """new Promise(function (done, fail) {
+  var check = function () { return (%s); }, observer = null, every = null, limit = null;
+  function stop() { observer.disconnect(); clearInterval(every); clearTimeout(limit); }
+  function test() {
+    try { if (check()) { stop(); done(true); } } catch (error) { stop(); fail(error); }
+  }
+  observer = new MutationObserver(test);
+  observer.observe(document, {subtree: true, childList: true, attributes: true,
+                              characterData: true});
+  every = setInterval(test, 50);
+  limit = setTimeout(function () { stop(); done(false); }, %d);
+  test();
+})"""
+"""``Page.wait_until``'s promise: true once the condition holds, false at the time limit."""
 
 
 def find_chromium() -> str | None:
@@ -134,54 +156,27 @@ class _WebSocket:
         self.sock.close()
 
 
-class Chromium:
-    """A headless Chromium with one page, driven through the DevTools protocol."""
+class Page:
+    """One tab of a headless Chromium, driven through the DevTools protocol: the script errors
+    and console errors of what it shows are collected in ``errors``."""
 
-    def __init__(self, executable: str, timeout: float = 30.0) -> None:
+    def __init__(self, timeout: float = 30.0) -> None:
         self.timeout = timeout
-        self.profile = Path(tempfile.mkdtemp(prefix="bottleimp-chromium-"))
         self.errors: list[str] = []
         self.events: list[dict[str, Any]] = []
         self._next_id = 0
+        self._unanswered: set[int] = set()  # commands sent without waiting for their answer
+        self._answers: dict[str, Callable[[dict[str, Any]], None]] = {}
         self.socket: _WebSocket | None = None
-        self.process = subprocess.Popen(
-            [executable, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        try:
-            self.socket = _WebSocket(self._page_url(), timeout)
-            for domain in ("Runtime", "Log", "Page"):
-                self.call(f"{domain}.enable")
-        except BaseException:
-            self.close()
-            raise
+        self._on_close: Callable[[], None] | None = None
 
-    def _page_url(self) -> str:
-        deadline = time.monotonic() + self.timeout
-        port_file = self.profile / "DevToolsActivePort"
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise BrowserError(f"chromium exited with status {self.process.returncode}")
-            if port_file.exists():
-                lines = port_file.read_text().split()
-                if lines:
-                    try:
-                        with urllib.request.urlopen(
-                            f"http://127.0.0.1:{lines[0]}/json/list", timeout=5
-                        ) as answer:
-                            targets = json.load(answer)
-                    except OSError:
-                        targets = []
-                    for target in targets:
-                        if target.get("type") == "page" and "webSocketDebuggerUrl" in target:
-                            return str(target["webSocketDebuggerUrl"])
-            time.sleep(0.1)
-        raise BrowserError(f"chromium did not open its DevTools port in {self.timeout} s")
+    def _attach(self, url: str) -> None:
+        """Connect to the tab whose DevTools websocket is ``url``; collect its errors."""
+        self.socket = _WebSocket(url, self.timeout)
+        for domain in ("Runtime", "Log", "Page"):
+            self.call(f"{domain}.enable")
 
-    def __enter__(self) -> Chromium:
+    def __enter__(self) -> Page:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
@@ -189,33 +184,13 @@ class Chromium:
         self.close()
 
     def close(self) -> None:
-        """End the browser (its whole process group) and remove its profile."""
+        """Close the tab."""
         if self.socket is not None:
             self.socket.close()
             self.socket = None
-        # The browser leads its own process group (start_new_session): end the whole group, so
-        # that no renderer or helper process outlives the test. (Chromium's crash handler runs
-        # in a session of its own and exits by itself once the browser has gone.)
-        # Once the browser itself has gone, whatever is left of its group is killed at once:
-        # waiting for the group to empty took the full 2 s of a deadline at every close, since
-        # its exited processes stay zombies until init reaps them (and a zombie is still in it).
-        group = self.process.pid
-        self._signal(group, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
-        self._signal(group, signal.SIGKILL)
-        if self.process.poll() is None:
-            self.process.wait(timeout=5)
-        shutil.rmtree(self.profile, ignore_errors=True)
-
-    @staticmethod
-    def _signal(group: int, number: signal.Signals) -> None:
-        try:
-            os.killpg(group, number)
-        except (ProcessLookupError, PermissionError):
-            pass
+        if self._on_close is not None:
+            on_close, self._on_close = self._on_close, None
+            on_close()
 
     # --- the protocol ----------------------------------------------------------------------
 
@@ -227,6 +202,10 @@ class Chromium:
         message: dict[str, Any] = json.loads(self.socket.receive())
         if "method" in message:
             self._note(message)
+        elif message.get("id") in self._unanswered:
+            self._unanswered.discard(message["id"])
+            if "error" in message:
+                self.errors.append(f"a command the test sent failed: {message['error']}")
         return message
 
     def _note(self, event: dict[str, Any]) -> None:
@@ -241,15 +220,30 @@ class Chromium:
             self.errors.append("console.error: " + " ".join(map(str, values)))
         elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
             self.errors.append("log: " + str(params["entry"].get("text", "")))
+        elif method == "Fetch.requestPaused":
+            url = params.get("request", {}).get("url", "")
+            answer = next((self._answers[pattern] for pattern in self._answers
+                           if fnmatch.fnmatchcase(url, pattern)), None)
+            if answer is None:
+                self._send("Fetch.continueRequest", requestId=params["requestId"])
+            else:
+                answer(params)
 
-    def call(self, method: str, **params: Any) -> dict[str, Any]:
-        """Send one command and return its result (events that arrive meanwhile are noted)."""
+    def _send(self, method: str, **params: Any) -> int:
+        """Send one command without waiting for its answer; its number."""
         if self.socket is None:
             raise BrowserError("the browser is closed")
         self._next_id += 1
-        number = self._next_id
-        self.socket.send(json.dumps({"id": number, "method": method, "params": params}))
-        deadline = time.monotonic() + self.timeout
+        self.socket.send(json.dumps({"id": self._next_id, "method": method, "params": params}))
+        return self._next_id
+
+    def call(self, method: str, **params: Any) -> dict[str, Any]:
+        """Send one command and return its result (events that arrive meanwhile are noted)."""
+        return self._call(method, params, self.timeout)
+
+    def _call(self, method: str, params: dict[str, Any], seconds: float) -> dict[str, Any]:
+        number = self._send(method, **params)
+        deadline = time.monotonic() + seconds
         while True:
             message = self._receive(deadline)
             if message.get("id") == number:
@@ -279,12 +273,46 @@ class Chromium:
         self.call("Page.navigate", url=path.resolve().as_uri())
         self.wait_for("Page.loadEventFired")
 
+    def navigate(self, url: str) -> None:
+        """Load ``url`` and wait for its load event."""
+        self.events.clear()
+        self.call("Page.navigate", url=url)
+        self.wait_for("Page.loadEventFired")
+
     def evaluate(self, expression: str) -> Any:
-        """The value of a JavaScript expression in the page (a thrown error fails)."""
-        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
+        """The value of a JavaScript expression in the page (a thrown error fails); a promise
+        is waited for, and its value is the value."""
+        return self._evaluate(expression, self.timeout)
+
+    def _evaluate(self, expression: str, seconds: float) -> Any:
+        result = self._call("Runtime.evaluate", {"expression": expression, "returnByValue": True,
+                                                 "awaitPromise": True}, seconds)
         if "exceptionDetails" in result:
             raise BrowserError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
+
+    def wait_until(self, condition: str, seconds: float) -> bool:
+        """Whether the JavaScript expression ``condition`` became true within ``seconds``.
+
+        The page itself tests it, at once, after every change of the document (a
+        ``MutationObserver``) and every 50 ms, so the answer comes as soon as it holds, with no
+        polling from here; an error that the expression throws fails."""
+        return bool(self._evaluate(WAIT_UNTIL % (condition, round(seconds * 1000)),
+                                   seconds + self.timeout))
+
+    def answer(self, pattern: str, status: int, content_type: str, body: bytes) -> None:
+        """Answer every request of the page whose address matches ``pattern`` (``*`` for any
+        text) with ``body`` instead of loading it; other requests load as usual."""
+
+        def fulfil(paused: dict[str, Any]) -> None:
+            number = self._send(
+                "Fetch.fulfillRequest", requestId=paused["requestId"], responseCode=status,
+                responseHeaders=[{"name": "Content-Type", "value": content_type}],
+                body=base64.b64encode(body).decode("ascii"))
+            self._unanswered.add(number)
+
+        self._answers[pattern] = fulfil
+        self.call("Fetch.enable", patterns=[{"urlPattern": each} for each in self._answers])
 
     def press(self, key: str) -> None:
         """Press and release a key (``ArrowLeft``, ``ArrowRight``, ``Home``, ``End``)."""
@@ -293,11 +321,13 @@ class Chromium:
             self.call("Input.dispatchKeyEvent", type=kind, key=key, code=key,
                       windowsVirtualKeyCode=code, nativeVirtualKeyCode=code)
 
-    def click(self, selector: str) -> None:
-        """Click the middle of the element ``selector`` with the mouse, as a person would."""
+    def click(self, selector: str, scroll: bool = False) -> None:
+        """Click the middle of the element ``selector`` with the mouse, as a person would (who
+        scrolls it into view first with ``scroll``)."""
         box = self.evaluate(
-            f"(function(){{var r=document.querySelector({json.dumps(selector)})"
-            ".getBoundingClientRect();return [r.left+r.width/2, r.top+r.height/2];})()"
+            f"(function(){{var e=document.querySelector({json.dumps(selector)});"
+            + ("e.scrollIntoView({block: 'center'});" if scroll else "")
+            + "var r=e.getBoundingClientRect();return [r.left+r.width/2, r.top+r.height/2];})()"
         )
         x, y = box
         for kind in ("mousePressed", "mouseReleased"):
@@ -308,3 +338,131 @@ class Chromium:
         """Save a PNG of the page's viewport."""
         data = self.call("Page.captureScreenshot", format="png")["data"]
         path.write_bytes(base64.b64decode(data))
+
+
+class Chromium(Page):
+    """A headless Chromium with one page, driven through the DevTools protocol; ``new_page``
+    opens another."""
+
+    def __init__(self, executable: str, timeout: float = 30.0) -> None:
+        super().__init__(timeout)
+        self.profile = Path(tempfile.mkdtemp(prefix="bottleimp-chromium-"))
+        self.port: int | None = None
+        self.process = subprocess.Popen(
+            [executable, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            self._attach(self._page_url())
+        except BaseException:
+            self.close()
+            raise
+
+    def _page_url(self) -> str:
+        deadline = time.monotonic() + self.timeout
+        port_file = self.profile / "DevToolsActivePort"
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise BrowserError(f"chromium exited with status {self.process.returncode}")
+            if port_file.exists():
+                lines = port_file.read_text().split()
+                if lines:
+                    try:
+                        targets = self._http("GET", f"http://127.0.0.1:{lines[0]}/json/list")
+                    except OSError:
+                        targets = []
+                    for target in targets:
+                        if target.get("type") == "page" and "webSocketDebuggerUrl" in target:
+                            self.port = int(lines[0])
+                            return str(target["webSocketDebuggerUrl"])
+            time.sleep(0.05)
+        raise BrowserError(f"chromium did not open its DevTools port in {self.timeout} s")
+
+    @staticmethod
+    def _http(method: str, url: str) -> Any:
+        """The JSON answer of the browser's DevTools HTTP endpoint ``url``."""
+        request = urllib.request.Request(url, method=method)
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return json.load(answer)
+
+    def new_page(self, timeout: float | None = None) -> Page:
+        """A new tab (blank), with its own errors; closing it leaves the browser running."""
+        if self.port is None or self.socket is None:
+            raise BrowserError("the browser is closed")
+        endpoint = f"http://127.0.0.1:{self.port}/json"
+        target = self._http("PUT", f"{endpoint}/new?about:blank")
+        page = Page(self.timeout if timeout is None else timeout)
+
+        def close_tab() -> None:
+            try:
+                urllib.request.urlopen(f"{endpoint}/close/{target['id']}", timeout=5).close()
+            except OSError:
+                pass  # the browser is gone already
+
+        page._on_close = close_tab
+        try:
+            page._attach(str(target["webSocketDebuggerUrl"]))
+        except BaseException:
+            page.close()
+            raise
+        return page
+
+    def __enter__(self) -> Chromium:
+        return self
+
+    def close(self) -> None:
+        """End the browser (its whole process group) and remove its profile."""
+        if self.socket is not None:
+            self.socket.close()
+            self.socket = None
+        # The browser leads its own process group (start_new_session): end the whole group, so
+        # that no renderer or helper process outlives the test. (Chromium's crash handler runs
+        # in a session of its own and exits by itself once the browser has gone.)
+        group = self.process.pid
+        self._signal(group, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        deadline = time.monotonic() + 2
+        while self._group_alive(group) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        self._signal(group, signal.SIGKILL)
+        if self.process.poll() is None:
+            self.process.wait(timeout=5)
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+    @staticmethod
+    def _signal(group: int, number: signal.Signals) -> None:
+        try:
+            os.killpg(group, number)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    @staticmethod
+    def _group_alive(group: int) -> bool:
+        """Whether a process of the group still runs. A process that has ended but that its
+        parent has not reaped yet (a zombie, which holds no file) does not count: the browser's
+        helpers are reaped by the system's init process, which may take a second or two."""
+        try:
+            os.killpg(group, 0)
+        except (ProcessLookupError, PermissionError):
+            return False
+        try:
+            entries = os.listdir("/proc")
+        except OSError:
+            return True  # no /proc to look in: a member of the group is still there
+        for entry in entries:
+            if not entry.isdigit():
+                continue
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[-1].split()
+            if len(fields) > 2 and fields[2] == str(group) and fields[0] != "Z":
+                return True
+        return False

@@ -8,6 +8,7 @@ at)."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import os
@@ -21,6 +22,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from browser import Page
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -90,10 +92,19 @@ class _Page(HTMLParser):
 
 
 def _pages(site: Path) -> Iterator[tuple[Path, _Page]]:
+    yield from _parsed(site)
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed(site: Path) -> tuple[tuple[Path, _Page], ...]:
+    """Every HTML file of the folder ``site``, parsed once for all the tests that read them
+    (the built site is never changed by a test; a test's own folder has its own path)."""
+    parsed = []
     for path in sorted(site.rglob("*.html")):
         parser = _Page()
         parser.feed(path.read_text(encoding="utf-8"))
-        yield path, parser
+        parsed.append((path, parser))
+    return tuple(parsed)
 
 
 def test_the_site_has_every_page_of_the_navigation(site: Path) -> None:
@@ -190,21 +201,26 @@ CHROMIUM = screenshots.find_chromium(os.environ.get("BOTTLEIMP_CHROMIUM"))
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
 def test_a_headless_browser_draws_the_home_page_at_a_phones_width(
-    site: Path, tmp_path: Path
+    site_server: str, site_tab: Page, tmp_path: Path
 ) -> None:
+    """``scripts/screenshots.py`` takes the home page at 360 px, and the page that the browser
+    made of it, scripts run, at that width, holds the home page's text."""
     assert CHROMIUM is not None
     out = tmp_path / "index-360.png"
-    with screenshots.serve(site) as base:
-        why = screenshots.screenshot(CHROMIUM, base, out, 360, 800, 90)
-        dom = screenshots.dump_dom(CHROMIUM, base, 90)
+    why = screenshots.screenshot(CHROMIUM, site_server, out, 360, 800, 90)
     assert why is None, why
     png = out.read_bytes()
     assert png.startswith(b"\x89PNG") and len(png) > 10_000
     # 360 CSS pixels wide, as asked.
     assert int.from_bytes(png[16:20], "big") == 360
+    site_tab.call("Emulation.setDeviceMetricsOverride", width=360, height=800,
+                  deviceScaleFactor=1, mobile=False)
+    site_tab.navigate(site_server)
+    assert site_tab.evaluate("innerWidth") == 360
     body = _Page()
-    body.feed(dom)
+    body.feed(site_tab.evaluate("document.documentElement.outerHTML"))
     assert "executable reference for the rules" in " ".join("".join(body.text).split())
+    assert site_tab.errors == []
 
 
 # -- pictures that read everywhere --------------------------------------------------------------
@@ -234,9 +250,18 @@ MEASURE_PICTURES = """(function(){
 })()"""
 
 
-SETTLED = ("new Promise(function(done){setTimeout(function(){requestAnimationFrame(function(){"
-           "requestAnimationFrame(done);});}, 50);})")
-"""A promise that resolves once the page has laid itself out and drawn after a resize."""
+SETTLED = """new Promise(function (done) {
+  requestAnimationFrame(function () {
+    requestAnimationFrame(function still() {
+      if (document.getAnimations().length) { requestAnimationFrame(still); } else { done(); }
+    });
+  });
+})"""
+"""A promise that resolves once the page has laid itself out and drawn after a resize, with no
+transition or animation running (with the reader's setting "reduce motion", which
+``unreadable_pictures`` asks for, Material's transitions are off: there are none)."""
+
+REDUCED_MOTION = [{"name": "prefers-reduced-motion", "value": "reduce"}]
 
 
 def picture_pages(site: Path) -> list[str]:
@@ -245,18 +270,22 @@ def picture_pages(site: Path) -> list[str]:
             if "bottleimp-picture" in (site / page / "index.html").read_text(encoding="utf-8")]
 
 
-def unreadable_pictures(browser: Any, base: str, pages: list[str]) -> list[str]:
+def unreadable_pictures(browser: Page, base: str, pages: list[str]) -> list[str]:
     """For each page and width: labels of pictures smaller than 10 CSS px on screen, pictures
-    that scroll sideways, inline code such as ``--plain`` broken across lines."""
+    that scroll sideways, inline code such as ``--plain`` broken across lines.
+
+    Each page loads at the window's width (1280 px) and is then narrowed to 768 and 390 px;
+    the reader has asked to reduce motion, so the theme's sliding menus do not move while a
+    page is measured (the theme turns its transitions off; the layout is the same)."""
     problems = []
+    browser.call("Emulation.setEmulatedMedia", features=REDUCED_MOTION)
     for page in pages:
-        browser.events.clear()
-        browser.call("Page.navigate", url=base + page)
-        browser.wait_for("Page.loadEventFired")
+        browser.call("Emulation.clearDeviceMetricsOverride")
+        browser.navigate(base + page)
         for width in WIDTHS:  # the page lays itself out anew at each width
             browser.call("Emulation.setDeviceMetricsOverride", width=width, height=900,
                          deviceScaleFactor=1, mobile=False)
-            browser.call("Runtime.evaluate", awaitPromise=True, expression=SETTLED)
+            browser.evaluate(SETTLED)
             found = browser.evaluate(MEASURE_PICTURES)
             if page and not found["pictures"]:
                 problems.append(f"{page} at {width} px: no picture drawn")
@@ -267,16 +296,24 @@ def unreadable_pictures(browser: Any, base: str, pages: list[str]) -> list[str]:
     return problems
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
-def test_every_picture_reads_at_390_768_and_1280_px(site: Path) -> None:
-    from browser import Chromium
+def empty_search_index(site: Path) -> bytes:
+    """The site's search index with its settings and no page: what the theme's search loads on
+    every page, which the pictures' test has no use for (indexing the whole site takes the
+    browser about half a second of work per page load)."""
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    return json.dumps({**index, "docs": []}).encode()
 
-    assert CHROMIUM is not None
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
+def test_every_picture_reads_at_390_768_and_1280_px(
+    site: Path, site_server: str, site_tab: Page
+) -> None:
     pages = picture_pages(site)
     assert len(pages) >= 10 and "rules/passing/" in pages
-    with screenshots.serve(site) as base, Chromium(CHROMIUM, timeout=60) as browser:
-        problems = unreadable_pictures(browser, base, ["", *pages])
-        assert browser.errors == []
+    site_tab.answer("*/search/search_index.json", 200, "application/json",
+                    empty_search_index(site))
+    problems = unreadable_pictures(site_tab, site_server, ["", *pages])
+    assert site_tab.errors == []
     assert not problems, "\n".join(problems)
 
 
@@ -298,91 +335,75 @@ PLAY_STATE = """(function(){
 })()"""
 
 
-def _play_state(browser: Any) -> dict[str, Any]:
+def _play_state(browser: Page) -> dict[str, Any]:
     found = browser.evaluate(PLAY_STATE)
     assert isinstance(found, dict)
     return found
 
 
-def _wait(browser: Any, condition: Any, seconds: float, what: str) -> dict[str, Any]:
-    import time
-
-    deadline = time.monotonic() + seconds
-    while True:
-        found = _play_state(browser)
-        if condition(found):
-            return found
-        assert time.monotonic() < deadline, f"{what}: {found} {browser.errors}"
-        time.sleep(0.1)
-
-
-def _click(browser: Any, selector: str) -> None:
-    """Scroll the element into view and click it with the mouse, as a person would."""
-    browser.evaluate(f"document.querySelector({json.dumps(selector)})"
-                     ".scrollIntoView({block: 'center'})")
-    browser.click(selector)
+def _wait(browser: Page, condition: str, seconds: float, what: str) -> dict[str, Any]:
+    """The page's state once ``condition``, JavaScript about that state ``s``, holds (the page
+    tests it whenever it changes); fails saying ``what`` did not happen within ``seconds``."""
+    held = browser.wait_until(f"(function(s){{return {condition};}})({PLAY_STATE})", seconds)
+    found = _play_state(browser)
+    assert held, f"{what}: {found} {browser.errors}"
+    return found
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
-def test_a_reader_plays_a_whole_game_in_the_browser_against_the_bots(site: Path) -> None:
+def test_a_reader_plays_a_whole_game_in_the_browser_against_the_bots(
+    site: Path, site_server: str, site_tab: Page
+) -> None:
     """The library itself, in Pyodide served by the site: the page is driven by clicks as a
     person would; an illegal card is refused with its rule and a link to the rule's page; the
     record downloaded at the end is a valid complete game; nothing is loaded from elsewhere."""
-    from browser import Chromium
-
     from bottleimp.validation import validate_json
 
-    assert CHROMIUM is not None
     assert (site / "assets" / "pyodide" / "pyodide.asm.wasm").is_file()
-    with screenshots.serve(site) as base, Chromium(CHROMIUM, timeout=120) as browser:
-        browser.events.clear()
-        browser.call("Page.navigate", url=base + "play/")
-        browser.wait_for("Page.loadEventFired")
-        _wait(browser, lambda s: s["ready"] == "true", 150, "Pyodide and the library load")
-        browser.evaluate("(function(){var f=document.getElementById('play-options');"
-                         "f.elements.players.value='3';f.elements.length.value='--rounds 1';"
-                         "return true;})()")
-        _click(browser, "#play-start")
-        state = _wait(browser, lambda s: s["legal"] > 0, 30, "the game starts")
-        refused_once = None
-        for _ in range(200):
-            if state["phase"] == "over":
-                break
-            if state["deal"]:
-                _click(browser, "#play-next-round")
-            elif refused_once is None and state["phase"] == "play" and state["illegal"]:
-                _click(browser, "#play-hand .play-card:not(.legal)")
-                refused_once = _wait(browser, lambda s: bool(s["refused"]), 10, "a refusal")
-            else:
-                before = state["legal"] + state["illegal"]
-                _click(browser, "#play-hand .play-card.legal")
-                state = _wait(browser, lambda s: s["legal"] + s["illegal"] != before
-                              or s["phase"] == "over", 30, "the card is played")
-                continue
-            state = _play_state(browser)
-        assert state["phase"] == "over", state
-        assert refused_once is not None, "no illegal card was ever offered"
-        assert re.search(r"Refused by rule (FOLLOW-SUIT|DEVILS-EYE-\S+|\S+-\S+): ",
-                         refused_once["refused"])
-        rule = refused_once["refused"].split("Refused by rule ")[1].split(":")[0]
-        page = urlsplit(refused_once["rule_href"]).path
-        assert (site / page.lstrip("/") / "index.html").is_file(), page
-        assert f"<code>{rule}</code>" in (site / page.lstrip("/") / "index.html").read_text(
-            encoding="utf-8") or rule in (site / page.lstrip("/") / "index.html").read_text(
-            encoding="utf-8")
-        assert state["download"] and state["download"].startswith("blob:")
-        record = browser.call(
-            "Runtime.evaluate", awaitPromise=True, returnByValue=True,
-            expression="fetch(document.getElementById('play-download').href)"
-                       ".then(function(r){return r.text();})",
-        )["result"]["value"]
-        report = validate_json(json.loads(record))
-        assert report.valid and report.complete, report
-        loaded = browser.evaluate(
-            "performance.getEntriesByType('resource').map(function(e){return e.name;})"
-        )
-        assert loaded and all(name.startswith(base) for name in loaded), loaded
-        assert browser.errors == []
+    base, browser = site_server, site_tab
+    browser.navigate(base + "play/")
+    _wait(browser, "s.ready === 'true'", 150, "Pyodide and the library load")
+    browser.evaluate("(function(){var f=document.getElementById('play-options');"
+                     "f.elements.players.value='3';f.elements.length.value='--rounds 1';"
+                     "return true;})()")
+    browser.click("#play-start", scroll=True)
+    state = _wait(browser, "s.legal > 0", 30, "the game starts")
+    refused_once = None
+    for _ in range(200):
+        if state["phase"] == "over":
+            break
+        if state["deal"]:
+            browser.click("#play-next-round", scroll=True)
+        elif refused_once is None and state["phase"] == "play" and state["illegal"]:
+            browser.click("#play-hand .play-card:not(.legal)", scroll=True)
+            refused_once = _wait(browser, "!!s.refused", 10, "a refusal")
+        else:
+            before = state["legal"] + state["illegal"]
+            browser.click("#play-hand .play-card.legal", scroll=True)
+            state = _wait(browser, f"s.legal + s.illegal !== {before} || s.phase === 'over'",
+                          30, "the card is played")
+            continue
+        state = _play_state(browser)
+    assert state["phase"] == "over", state
+    assert refused_once is not None, "no illegal card was ever offered"
+    assert re.search(r"Refused by rule (FOLLOW-SUIT|DEVILS-EYE-\S+|\S+-\S+): ",
+                     refused_once["refused"])
+    rule = refused_once["refused"].split("Refused by rule ")[1].split(":")[0]
+    page = urlsplit(refused_once["rule_href"]).path
+    assert (site / page.lstrip("/") / "index.html").is_file(), page
+    assert f"<code>{rule}</code>" in (site / page.lstrip("/") / "index.html").read_text(
+        encoding="utf-8") or rule in (site / page.lstrip("/") / "index.html").read_text(
+        encoding="utf-8")
+    assert state["download"] and state["download"].startswith("blob:")
+    record = browser.evaluate("fetch(document.getElementById('play-download').href)"
+                              ".then(function(r){return r.text();})")
+    report = validate_json(json.loads(record))
+    assert report.valid and report.complete, report
+    loaded = browser.evaluate(
+        "performance.getEntriesByType('resource').map(function(e){return e.name;})"
+    )
+    assert loaded and all(name.startswith(base) for name in loaded), loaded
+    assert browser.errors == []
 
 
 def test_the_api_reference_starts_where_a_reader_starts(site: Path) -> None:

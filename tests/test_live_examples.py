@@ -16,12 +16,12 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from browser import Page
 from helpers import load_module
 
 pytest.importorskip("mkdocs", reason="the docs extra (mkdocs) is not installed")
@@ -229,14 +229,21 @@ for name in list(sys.modules):  # what the runner's own imports brought (mkdocs,
         del sys.modules[name]
 sys.meta_path.insert(0, Browser())
 answer = {}
-for page in json.loads(sys.stdin.read()):
+for page, to_first_failure in json.loads(sys.stdin.read()):
     blocks = [block for block in pictures.python_blocks(open(page, encoding="utf-8").read(),
                                                         ("python", "console"))
               if not block.skipped]
+    sources = [{"text": block.source, "mode": "shell" if block.kind == "console" else ""}
+               for block in blocks]
     runner = examples.Page()
-    results = runner.run_up_to([{"text": block.source,
-                                 "mode": "shell" if block.kind == "console" else ""}
-                                for block in blocks])
+    if to_first_failure:  # a page that should fail: one block at a time, up to its first failure
+        results = []
+        for count in range(1, len(sources) + 1):
+            results += runner.run_up_to(sources[:count])
+            if not results[-1]["ok"]:
+                break
+    else:
+        results = runner.run_up_to(sources)
     runner.close()
     answer[page] = [(result["index"] + 1, [item["error"]["line"] for item in result["items"]
                                            if item["error"]][:1]) for result in results
@@ -249,7 +256,7 @@ def test_every_page_with_buttons_runs_clean_with_what_the_browser_has() -> None:
     """Each page's examples (python and console blocks), in order in one namespace, in a
     process that can import only what
     Pyodide with the two wheels holds: every page that gets the buttons runs clean; every page
-    of ``NOT_LIVE`` fails (the list says why)."""
+    of ``NOT_LIVE`` fails (the list says why; its examples run up to the first that fails)."""
     pages = [path for path in sorted(DOCS.rglob("*.md"))
              if "```python" in path.read_text("utf-8") or "```console" in path.read_text("utf-8")]
     # docs/pictures.py (which finds a page's blocks as the hook marks them) needs mkdocs; the
@@ -257,7 +264,8 @@ def test_every_page_with_buttons_runs_clean_with_what_the_browser_has() -> None:
     search = os.pathsep.join(map(str, (DOCS / "live", DOCS, REPO)))
     done = subprocess.run(
         [sys.executable, "-c", GUARD],
-        input=json.dumps([str(page) for page in pages]), capture_output=True, text=True,
+        input=json.dumps([(str(page), page.relative_to(DOCS).as_posix() in hooks.NOT_LIVE)
+                          for page in pages]), capture_output=True, text=True,
         cwd=REPO, env=dict(os.environ, PYTHONPATH=search), timeout=300, check=False,
     )
     assert done.returncode == 0, done.stderr[-3000:]
@@ -293,35 +301,27 @@ EXAMPLE = """(function(index){
 })(%d)"""
 
 
-def _example(browser: Any, index: int) -> dict[str, Any]:
+def _example(browser: Page, index: int) -> dict[str, Any]:
     found = browser.evaluate(EXAMPLE % index)
     assert isinstance(found, dict)
     return found
 
 
-def _run_in_browser(browser: Any, index: int, seconds: float) -> dict[str, Any]:
+def _run_in_browser(browser: Page, index: int, seconds: float) -> dict[str, Any]:
     """Click the example's Run button as a person would; what it shows once the run is over."""
-    selector = f'.live-bar[data-live-index="{index}"] .live-run'
-    browser.evaluate(f"document.querySelector({json.dumps(selector)})"
-                     ".scrollIntoView({block: 'center'})")
-    browser.click(selector)
-    deadline = time.monotonic() + seconds
-    while True:
-        found = _example(browser, index)
-        if found["state"] in ("ok", "failed", "broken"):
-            return found
-        assert time.monotonic() < deadline, f"example {index + 1} did not run: {found} " \
-                                            f"{browser.errors}"
-        time.sleep(0.1)
+    browser.click(f'.live-bar[data-live-index="{index}"] .live-run', scroll=True)
+    over = browser.wait_until(
+        f"""['ok', 'failed', 'broken'].indexOf(document.querySelector(
+            '.live-output[data-live-index="{index}"]').dataset.state) >= 0""", seconds)
+    found = _example(browser, index)
+    assert over, f"example {index + 1} did not run: {found} {browser.errors}"
+    return found
 
 
-def _edit(browser: Any, index: int, text: str) -> None:
+def _edit(browser: Page, index: int, text: str) -> None:
     """Click Edit, select the text box's whole text and type ``text`` over it."""
     if not _example(browser, index)["editing"]:
-        selector = f'.live-bar[data-live-index="{index}"] .live-edit'
-        browser.evaluate(f"document.querySelector({json.dumps(selector)})"
-                         ".scrollIntoView({block: 'center'})")
-        browser.click(selector)
+        browser.click(f'.live-bar[data-live-index="{index}"] .live-edit', scroll=True)
         assert _example(browser, index)["editing"]
     browser.evaluate(f"""document.querySelector('.live-bar[data-live-index="{index}"]')"""
                      ".previousElementSibling.select(), true")
@@ -333,87 +333,80 @@ def _lines(text: str) -> list[str]:
     return [line.rstrip() for line in text.strip().splitlines() if not line.startswith(">>> #")]
 
 
-# The browser test shares the built site with tests/test_docs_site.py (conftest.py's `site`):
-# in one xdist group, one worker builds it once for both files.
+# The browser test shares the built site, its server and the browser with tests/test_docs_site.py
+# (conftest.py's `site`, `site_server`, `site_browser`): in one xdist group, one worker builds
+# the site once for both files and starts one browser.
 @pytest.mark.xdist_group("docs-site")
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
 def test_a_reader_runs_and_edits_the_examples_of_the_tricks_page_in_the_browser(
-        site: Path) -> None:
+        site: Path, site_server: str, site_tab: Page) -> None:
     """On the built page on trick play, with the library in Pyodide served by the site: the
     first example, run unchanged, gives the page's output; edited (a card changed), it gives
     the new winner; the third example runs the two above it first and gives the page's output;
     edited into an illegal play, it shows the error with its rule and a link to the rule;
     edited to return a picture, it draws it; nothing is loaded from elsewhere. On the home page,
     the console block's ``bottleimp simulate`` gives the page's story, and another seed another."""
-    from browser import Chromium
+    base, browser = site_server, site_tab
+    browser.navigate(base + "rules/tricks/")
+    assert browser.evaluate("document.querySelectorAll('.live-example').length") == 9
+    assert browser.evaluate("performance.getEntriesByType('resource').filter(function(e){"
+                            "return /pyodide/.test(e.name);}).length") == 0  # not yet
 
-    screenshots = load_module("bottleimp_screenshots_for_live", REPO / "scripts" / "screenshots.py")
-    assert CHROMIUM is not None
-    with screenshots.serve(site) as base, Chromium(CHROMIUM, timeout=120) as browser:
-        browser.events.clear()
-        browser.call("Page.navigate", url=base + "rules/tricks/")
-        browser.wait_for("Page.loadEventFired")
-        assert browser.evaluate("document.querySelectorAll('.live-example').length") == 9
-        assert browser.evaluate("performance.getEntriesByType('resource').filter(function(e){"
-                                "return /pyodide/.test(e.name);}).length") == 0  # not yet
+    first = _run_in_browser(browser, 0, 150)  # loads Pyodide and the library
+    print("example 1, as on the page:", first["status"], repr(first["transcript"]))
+    assert first["state"] == "ok" and first["status"] == "Ran: the output is the page's."
+    assert _lines(first["transcript"]) == _lines(first["code"])
 
-        first = _run_in_browser(browser, 0, 150)  # loads Pyodide and the library
-        print("example 1, as on the page:", first["status"], repr(first["transcript"]))
-        assert first["state"] == "ok" and first["status"] == "Ran: the output is the page's."
-        assert _lines(first["transcript"]) == _lines(first["code"])
+    _edit(browser, 0, "from bottleimp import CLASSIC\n"
+                      "from bottleimp.rules.play import trick_winner\n"
+                      "card = {c.rank: c for c in CLASSIC}\n"
+                      "trick = (card[24], card[15], card[21], card[32])\n"
+                      "trick_winner(trick, price=19)\n")
+    edited = _run_in_browser(browser, 0, 30)
+    print("example 1, Christian's 17 made a 21:", repr(edited["transcript"]))
+    assert edited["state"] == "ok"
+    assert _lines(edited["transcript"])[-2:] == [">>> trick_winner(trick, price=19)", "1"]
 
-        _edit(browser, 0, "from bottleimp import CLASSIC\n"
-                          "from bottleimp.rules.play import trick_winner\n"
-                          "card = {c.rank: c for c in CLASSIC}\n"
-                          "trick = (card[24], card[15], card[21], card[32])\n"
-                          "trick_winner(trick, price=19)\n")
-        edited = _run_in_browser(browser, 0, 30)
-        print("example 1, Christian's 17 made a 21:", repr(edited["transcript"]))
-        assert edited["state"] == "ok"
-        assert _lines(edited["transcript"])[-2:] == [">>> trick_winner(trick, price=19)", "1"]
+    third = _run_in_browser(browser, 2, 30)
+    print("example 3, as on the page:", repr(third["text"]))
+    assert third["state"] == "ok" and "Ran the 2 examples above it first" in third["text"]
+    assert _lines(third["transcript"]) == _lines(third["code"])
+    assert "[TURN-ORDER] it is seat 3's turn, not seat 0's" in third["transcript"]
 
-        third = _run_in_browser(browser, 2, 30)
-        print("example 3, as on the page:", repr(third["text"]))
-        assert third["state"] == "ok" and "Ran the 2 examples above it first" in third["text"]
-        assert _lines(third["transcript"]) == _lines(third["code"])
-        assert "[TURN-ORDER] it is seat 3's turn, not seat 0's" in third["transcript"]
+    _edit(browser, 2, "apply(state, Play(DORIS, card[28]))\n")
+    refused = _run_in_browser(browser, 2, 30)
+    print("example 3, an illegal play:", repr(refused["text"]), refused["rules"])
+    assert refused["state"] == "failed"
+    assert "IllegalActionError: [TURN-ORDER] it is seat 3's turn, not seat 0's" in refused[
+        "transcript"]
+    (rule, href), = refused["rules"]
+    assert rule == "TURN-ORDER" and href == base + "reference/rules/#turn-order"
+    assert 'id="turn-order"' in (site / "reference" / "rules" / "index.html").read_text(
+        encoding="utf-8")
 
-        _edit(browser, 2, "apply(state, Play(DORIS, card[28]))\n")
-        refused = _run_in_browser(browser, 2, 30)
-        print("example 3, an illegal play:", repr(refused["text"]), refused["rules"])
-        assert refused["state"] == "failed"
-        assert "IllegalActionError: [TURN-ORDER] it is seat 3's turn, not seat 0's" in refused[
-            "transcript"]
-        (rule, href), = refused["rules"]
-        assert rule == "TURN-ORDER" and href == base + "reference/rules/#turn-order"
-        assert 'id="turn-order"' in (site / "reference" / "rules" / "index.html").read_text(
-            encoding="utf-8")
+    _edit(browser, 2, "from bottleimp.pictures import trick_svg\n"
+                      "trick_svg(state.round.tricks[0], names=NAMES)\n")
+    drawn = _run_in_browser(browser, 2, 30)
+    print("example 3, a picture:", drawn["status"], drawn["pictures"], "picture(s)")
+    assert drawn["state"] == "ok" and drawn["pictures"] == 1, drawn
 
-        _edit(browser, 2, "from bottleimp.pictures import trick_svg\n"
-                          "trick_svg(state.round.tricks[0], names=NAMES)\n")
-        drawn = _run_in_browser(browser, 2, 30)
-        print("example 3, a picture:", drawn["status"], drawn["pictures"], "picture(s)")
-        assert drawn["state"] == "ok" and drawn["pictures"] == 1, drawn
+    loaded = browser.evaluate(
+        "performance.getEntriesByType('resource').map(function(e){return e.name;})")
+    assert loaded and all(name.startswith(base) for name in loaded), loaded
+    assert any(name.endswith("pyodide.asm.wasm") for name in loaded)
 
-        loaded = browser.evaluate(
-            "performance.getEntriesByType('resource').map(function(e){return e.name;})")
-        assert loaded and all(name.startswith(base) for name in loaded), loaded
-        assert any(name.endswith("pyodide.asm.wasm") for name in loaded)
-
-        # The home page's console block: the command line, run by the library in the page.
-        browser.events.clear()
-        browser.call("Page.navigate", url=base)
-        browser.wait_for("Page.loadEventFired")
-        shell = browser.evaluate("document.querySelector('.live-example.language-console')"
-                                 ".dataset.liveIndex")
-        simulated = _run_in_browser(browser, int(shell), 150)
-        print("home page, bottleimp simulate:", simulated["status"],
-              repr(simulated["transcript"][-120:]))
-        assert simulated["state"] == "ok" and simulated["status"] == "Ran: the output is the page's."
-        assert simulated["transcript"].endswith("Game over after 1 round. Seat 0 wins with 41.\n")
-        _edit(browser, int(shell), "bottleimp simulate --players 4 --rounds 1 --seed 4\n")
-        reseeded = _run_in_browser(browser, int(shell), 30)
-        print("home page, another seed:", repr(reseeded["transcript"][-60:]))
-        assert reseeded["state"] == "ok" and "Game over after 1 round." in reseeded["transcript"]
-        assert reseeded["transcript"] != simulated["transcript"]
-        assert browser.errors == []
+    # The home page's console block: the command line, run by the library in the page.
+    browser.navigate(base)
+    shell = browser.evaluate("document.querySelector('.live-example.language-console')"
+                             ".dataset.liveIndex")
+    simulated = _run_in_browser(browser, int(shell), 150)
+    print("home page, bottleimp simulate:", simulated["status"],
+          repr(simulated["transcript"][-120:]))
+    assert simulated["state"] == "ok" and simulated["status"] == "Ran: the output is the page's."
+    assert simulated["transcript"].endswith("Game over after 1 round. Seat 0 wins with 41.\n")
+    _edit(browser, int(shell), "bottleimp simulate --players 4 --rounds 1 --seed 4\n")
+    reseeded = _run_in_browser(browser, int(shell), 30)
+    print("home page, another seed:", repr(reseeded["transcript"][-60:]))
+    assert reseeded["state"] == "ok" and "Game over after 1 round." in reseeded["transcript"]
+    assert reseeded["transcript"] != simulated["transcript"]
+    assert browser.errors == []
