@@ -165,11 +165,12 @@ class Nondeterminism:
                 "first": self.first, "again": self.again, "after_requests": self.after}
 
 
-def check_determinism(groups: list[Group], replay: PlayScript
+def check_determinism(groups: list[Group], replay: ReplayScript
                       ) -> tuple[list[Group], tuple[Nondeterminism, ...]]:
-    """Play each group's first game again (``REPLAYS`` times) and compare the peer's answers,
-    request by request, while the requests are the same: a peer that answers one otherwise is
-    not deterministic. Its groups are not shrunk (a smaller game need not fail the same way)."""
+    """Play each group's first game again (``REPLAYS`` times) as far as the group's
+    disagreement and compare the peer's answers, request by request, while the requests are the
+    same: a peer that answers one otherwise is not deterministic. Its groups are not shrunk (a
+    smaller game need not fail the same way)."""
     found: list[Nondeterminism] = []
     checked: list[Group] = []
     for group in groups:
