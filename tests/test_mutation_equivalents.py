@@ -120,11 +120,11 @@ OTHER_MODULES = {
 
 DATA = Path(__file__).resolve().parent / "data"
 _MISSING = object()
-_TEXT_STRIDE = scaled(ci=1, dev=4)
-"""A mutant is run on every text of the corpus that reaches its function (``dev``: every 4th of
+_TEXT_STRIDE = scaled(ci=1, dev=8)
+"""A mutant is run on every text of the corpus that reaches its function (``dev``: every 8th of
 them, the first included, and every text at the JSON reader's limits)."""
-_STATE_STRIDE = scaled(ci=13, dev=39)
-"""The state JSON is checked on every 13th state of two walks (``dev``: every 39th)."""
+_STATE_STRIDE = scaled(ci=13, dev=78)
+"""The state JSON is checked on every 13th state of two walks (``dev``: every 78th)."""
 
 
 ON_THE_CORPUS = pytest.mark.xdist_group("mutation-corpus")
