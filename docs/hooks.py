@@ -111,7 +111,7 @@ def _scan_pages(docs_dir: Path) -> dict[str, list[tuple[str, str]]]:
 def on_config(config: Any) -> Any:
     global _catalogue, _tests_by_rule, _pages_by_rule, _wheel, _wheel_folder
     _stop_wheel()
-    # pip builds the wheel in a process of its own while the pages are built (about 2 s).
+    # The wheel is built in a process of its own while the pages are built (about 1 s).
     _wheel_folder = Path(tempfile.mkdtemp(prefix="bottleimp-wheel-"))
     _wheel = build_play.WheelBuild(_wheel_folder)
     cat.catalogue.cache_clear()  # `mkdocs serve` rebuilds in the same process after an edit
@@ -525,7 +525,7 @@ def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
 
 
 def _stop_wheel() -> None:
-    """Forget the wheel build that ``on_config`` started (ending pip if it still runs)."""
+    """Forget the wheel build that ``on_config`` started (ending it if it still runs)."""
     global _wheel, _wheel_folder
     if _wheel is not None:
         _wheel.stop()

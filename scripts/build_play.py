@@ -108,8 +108,8 @@ def attrs_wheel() -> Path:
 
 
 class WheelBuild:
-    """A wheel of this checkout's ``bottleimp`` being built into ``folder`` by ``pip wheel`` in a
-    process of its own, so that the docs build goes on meanwhile (``docs/hooks.py`` starts it
+    """A wheel of this checkout's ``bottleimp`` being built into ``folder`` in a process of its
+    own (by the build backend, else ``pip wheel``), so that the docs build goes on meanwhile (``docs/hooks.py`` starts it
     when the build starts and takes the wheel at its end); ``wait`` gives the wheel."""
 
     def __init__(self, folder: Path) -> None:
@@ -132,7 +132,7 @@ class WheelBuild:
                                         stderr=subprocess.PIPE, text=True)
 
     def wait(self) -> Path:
-        """The wheel, once built; ``RuntimeError`` with pip's output if pip failed."""
+        """The wheel, once built; ``RuntimeError`` with the build's output if it failed."""
         try:
             out, errors = self.process.communicate(timeout=900)
         except subprocess.TimeoutExpired:
@@ -145,7 +145,7 @@ class WheelBuild:
         return wheel
 
     def stop(self) -> None:
-        """End pip if it still runs (the docs build failed before it needed the wheel)."""
+        """End the build if it still runs (the docs build failed before it needed the wheel)."""
         if self.process.poll() is None:
             self.process.kill()
         self.process.communicate()

@@ -126,8 +126,8 @@ def run_harness(
     (timeout, crash, malformed answer) stops the run. Every disagreement is grouped by its
     request and rule, each group's first game is played again (as far as the group's
     disagreement) to find a non-deterministic peer, one game per group is shrunk (the groups
-    share ``shrink_seconds``) and written to ``out_dir`` (if given) as a record. ``questions`` rounds' worth of position questions are
-    asked apart from the games (protocol 2 and later). ``players``, ``editions``, ``bottles``
+    share ``shrink_seconds``) and written to ``out_dir`` (if given) as a record. ``questions``
+    rounds' worth of position questions are asked apart from the games (protocol 2 and later). ``players``, ``editions``, ``bottles``
     and ``teams`` narrow what the peer declares it supports; ``cwd`` is the peer's working
     directory."""
     _require_hypothesis()

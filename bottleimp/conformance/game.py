@@ -441,19 +441,20 @@ class GameRunner:
 
     def play(self, script: GameScript) -> GameResult:
         """Play ``script`` against the peer."""
-        return self._play(script, keep=False)
+        return self._play(script)
 
     def replay(self, script: GameScript, requests: int) -> GameResult:
         """Play ``script`` again up to its first ``requests`` requests, keeping every exchange
         (to compare the peer's answers)."""
-        return self._play(script, keep=True, until=requests)
+        return self._play(script, until=requests)
 
-    def _play(self, script: GameScript, keep: bool, until: int | None = None) -> GameResult:
+    def _play(self, script: GameScript, until: int | None = None) -> GameResult:
+        """A game, or with ``until`` a replay, which keeps its exchanges."""
         peer = self.slot.get()
         fresh = id(peer) not in self.greeted
         self.greeted.add(id(peer))
         result = _Game(script, peer, version=self.version, capabilities=self.capabilities,
-                       fresh=fresh, keep=keep, until=until).play()
+                       fresh=fresh, keep=until is not None, until=until).play()
         if result.peer_fault is not None:
             self.slot.discard()
         return result
