@@ -363,9 +363,10 @@ def test_a_reader_plays_a_whole_game_in_the_browser_against_the_bots(
     base, browser = site_server, site_tab
     browser.navigate(base + "play/")
     _wait(browser, "s.ready === 'true'", 150, "Pyodide and the library load")
+    # ``namedItem``: ``elements.length`` is the number of the form's controls, not the select.
     browser.evaluate("(function(){var f=document.getElementById('play-options');"
-                     "f.elements.players.value='3';f.elements.length.value='--rounds 1';"
-                     "return true;})()")
+                     "f.elements.namedItem('players').value='3';"
+                     "f.elements.namedItem('length').value='--rounds 1';return true;})()")
     browser.click("#play-start", scroll=True)
     state = _wait(browser, "s.legal > 0", 30, "the game starts")
     refused_once = None
@@ -399,6 +400,8 @@ def test_a_reader_plays_a_whole_game_in_the_browser_against_the_bots(
                               ".then(function(r){return r.text();})")
     report = validate_json(json.loads(record))
     assert report.valid and report.complete, report
+    played = json.loads(record)
+    assert (played["config"]["players"], len(played["rounds"])) == (3, 1), played["config"]
     loaded = browser.evaluate(
         "performance.getEntriesByType('resource').map(function(e){return e.name;})"
     )
