@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .config import Config
 from .errors import ArgumentError, NoSuchSeatError
+from .state import GameState
 
 if TYPE_CHECKING:
-    from .config import Config
-    from .state import GameState
     from .view import SeatView
 
 
@@ -30,11 +30,10 @@ def describe(value: object) -> str:
 def expect_state(value: object, where: str) -> GameState:
     """``value`` if it is a ``GameState``, else an ``ArgumentError`` for ``where`` (a
     ``SeatView`` gets a word of its own: a view holds what one seat knows, not the game)."""
-    from .state import GameState
-    from .view import SeatView
-
     if isinstance(value, GameState):
         return value
+    from .view import SeatView  # here, not above: view.py imports this module
+
     if isinstance(value, SeatView):
         raise ArgumentError(
             where,
@@ -46,7 +45,6 @@ def expect_state(value: object, where: str) -> GameState:
 
 def expect_view(value: object, where: str) -> SeatView:
     """``value`` if it is a ``SeatView``, else an ``ArgumentError`` for ``where``."""
-    from .state import GameState
     from .view import SeatView
 
     if isinstance(value, SeatView):
@@ -57,7 +55,6 @@ def expect_view(value: object, where: str) -> SeatView:
 
 def expect_source(value: object, where: str) -> GameState | SeatView:
     """``value`` if it is a ``GameState`` or a ``SeatView``, else an ``ArgumentError``."""
-    from .state import GameState
     from .view import SeatView
 
     if isinstance(value, (GameState, SeatView)):
@@ -67,8 +64,6 @@ def expect_source(value: object, where: str) -> GameState | SeatView:
 
 def expect_config(value: object, where: str) -> Config:
     """``value`` if it is a ``Config``, else an ``ArgumentError`` for ``where``."""
-    from .config import Config
-
     if isinstance(value, Config):
         return value
     hint = ""
