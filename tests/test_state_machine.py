@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
-from collections.abc import Iterator
 from typing import ClassVar
 
 import attrs
@@ -199,20 +198,24 @@ def custom_deck_configs(draw: st.DrawFn) -> Config:
     )
 
 
-def cards_in(value: object) -> Iterator[Card]:
-    """Every card inside a value (attrs classes and collections), the configuration aside."""
-    if isinstance(value, Card):
-        yield value
-    elif isinstance(value, Config):
-        return
-    elif isinstance(value, (tuple, list, set, frozenset)):
-        for item in value:
-            yield from cards_in(item)
-    else:
-        cls = type(value)
-        if attrs.has(cls):
-            for field in attrs.fields(cls):
-                yield from cards_in(getattr(value, field.name))
+def cards_in(value: object) -> list[Card]:
+    """Every card inside a value (attrs classes and collections), the configuration aside, in
+    no particular order. (Walked with a list of what is left to open rather than by recursive
+    generators: every step checks every view, and nested generators made this the state
+    machines' costliest line.)"""
+    found: list[Card] = []
+    to_open = [value]
+    while to_open:
+        item = to_open.pop()
+        if isinstance(item, Card):
+            found.append(item)
+        elif isinstance(item, (tuple, list, set, frozenset)):
+            to_open.extend(item)
+        elif not isinstance(item, Config):
+            cls = type(item)
+            if attrs.has(cls):
+                to_open.extend(getattr(item, field.name) for field in attrs.fields(cls))
+    return found
 
 
 def sorted_ranks(cards: object) -> list[float]:
