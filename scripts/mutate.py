@@ -375,6 +375,77 @@ def _statement_text(statement: ast.stmt, first: bool) -> str:
     return ast.unparse(ast.Module(body=[ast.Pass(), statement], type_ignores=[]))[len("pass"):]
 
 
+def _member_text(cls: ast.ClassDef, position: int) -> str:
+    """What ``ast.unparse`` writes for the statement at ``position`` in a top-level class's
+    body, indentation and leading newlines included: the statement in a class of its own, after
+    a ``pass`` unless it is the first (a string there would be written as the docstring)."""
+    alone = copy.copy(cls)
+    alone.name, alone.bases, alone.keywords, alone.decorator_list = "_", [], [], []
+    alone.body = [cls.body[position]] if position == 0 else [ast.Pass(), cls.body[position]]
+    text = ast.unparse(ast.Module(body=[ast.Pass(), alone], type_ignores=[])).split(
+        "class _:", 1)[1]
+    return text if position == 0 else text[len("\n    pass"):]
+
+
+def _class_segments(cls: ast.ClassDef, first: bool, members: list[str]) -> list[str] | None:
+    """The text of a top-level class around its body's statements, such that the class's text
+    is ``segments[0] + members[0] + segments[1] + ... + segments[-1]``; ``None`` when the
+    pieces do not add up to the class's own text (then the class is unparsed whole)."""
+    marked = copy.copy(cls)
+    names = [f"__mutate_member_{index}__" for index in range(len(cls.body))]
+    marked.body = [ast.Expr(ast.Name(id=name, ctx=ast.Load())) for name in names]
+    text = _statement_text(marked, first)
+    segments = []
+    for name in names:
+        before, found, text = text.partition("\n    " + name)
+        if not found:
+            return None
+        segments.append(before)
+    segments.append(text)
+    whole = segments[0] + "".join(m + s for m, s in zip(members, segments[1:]))
+    return segments if whole == _statement_text(cls, first) else None
+
+
+class _ModuleText:
+    """A module's unparsed text in pieces, so that a mutant's text unparses only what changed:
+    one piece per top-level statement, and for a top-level class one per statement of its body
+    (a method's mutant re-unparses that method, not its whole class)."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
+        self.pieces = [_statement_text(statement, index == 0)
+                       for index, statement in enumerate(tree.body)]
+        self.text = "".join(self.pieces)
+        self.place: dict[int, tuple[int, int | None]] = {}
+        self.members: dict[int, list[str]] = {}
+        self.segments: dict[int, list[str]] = {}
+        for index, statement in enumerate(tree.body):
+            self.place.update((id(sub), (index, None)) for sub in ast.walk(statement))
+            if isinstance(statement, ast.ClassDef):
+                members = [_member_text(statement, position)
+                           for position in range(len(statement.body))]
+                segments = _class_segments(statement, index == 0, members)
+                if segments is not None:
+                    self.members[index], self.segments[index] = members, segments
+                    for position, member in enumerate(statement.body):
+                        self.place.update((id(sub), (index, position))
+                                          for sub in ast.walk(member))
+
+    def with_change_at(self, node: ast.AST) -> str:
+        """The module's text as the tree is now, which differs from the original only inside
+        the statement (or class member) that held ``node``."""
+        index, position = self.place[id(node)]
+        statement = self.tree.body[index]
+        if position is None or not isinstance(statement, ast.ClassDef):
+            piece = _statement_text(statement, index == 0)
+        else:
+            members = list(self.members[index])
+            members[position] = _member_text(statement, position)
+            segments = self.segments[index]
+            piece = segments[0] + "".join(m + s for m, s in zip(members, segments[1:]))
+        return "".join(self.pieces[:index]) + piece + "".join(self.pieces[index + 1:])
+
+
 def module_key(path: str) -> str:
     """A module's name for mutant IDs that survives moving it into a package: its file stem."""
     return Path(path).stem
@@ -385,14 +456,11 @@ def mutants_of(path: str) -> list[Mutant]:
     text = (REPO / path).read_text()
     source_lines = text.splitlines()
     tree = ast.parse(text)
-    # A mutation changes one top-level statement: the mutated module is the unchanged text
-    # before and after it around that statement's new text (unparsing the whole module for
-    # each mutant made listing them ten times slower, for the same sources).
-    pieces = [_statement_text(statement, index == 0) for index, statement in enumerate(tree.body)]
-    baseline = "".join(pieces)
-    top_level: dict[int, int] = {}
-    for index, statement in enumerate(tree.body):
-        top_level.update((id(sub), index) for sub in ast.walk(statement))
+    # A mutation changes one top-level statement (or one statement of a top-level class): the
+    # mutated module is the unchanged text around that statement's new text (unparsing the
+    # whole module for each mutant made listing them ten times slower, for the same sources).
+    module_text = _ModuleText(tree)
+    baseline = module_text.text
     plans = list(_edits(tree))
     owners = _functions(tree)
     bodies = _function_bodies(tree)
@@ -415,9 +483,7 @@ def mutants_of(path: str) -> list[Mutant]:
         replacement = _apply(node, kind, payload)
         if replacement is not None:
             _swap(parents[id(node)], replacement)
-        index = top_level[id(node)]
-        source = ("".join(pieces[:index]) + _statement_text(tree.body[index], index == 0)
-                  + "".join(pieces[index + 1:]))
+        source = module_text.with_change_at(node)
         if replacement is not None:
             _swap(parents[id(node)], node)
         for name, value in saved.items():

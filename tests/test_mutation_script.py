@@ -99,3 +99,12 @@ def test_a_module_unparsed_statement_by_statement_is_the_module_unparsed_whole()
         assert "".join(pieces) == ast.unparse(tree), path
     game = mutate.mutants_of("bottleimp/rules/game.py")
     assert all(ast.unparse(ast.parse(mutant.source)) == mutant.source for mutant in game)
+    # A top-level class is unparsed statement by statement of its body, so a method's mutant
+    # re-unparses only that method: its pieces add up to the class, and its mutants' sources
+    # are still what ast.unparse gives for the whole mutated module.
+    tree = ast.parse((ROOT / "bottleimp/state.py").read_text())
+    split = mutate._ModuleText(tree)
+    assert split.segments and split.text == ast.unparse(tree)
+    methods = [m for m in mutate.mutants_of("bottleimp/state.py") if "." in m.function]
+    assert len(methods) >= 10
+    assert all(ast.unparse(ast.parse(mutant.source)) == mutant.source for mutant in methods)
