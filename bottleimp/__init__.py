@@ -10,8 +10,7 @@ Drive a whole game with four names::
     (8, True)
 """
 
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _version
+from typing import TYPE_CHECKING
 
 from .actions import Action, Destination, Give, Play, StartRound
 from .cards import START_PRICE, Card, Colour, Rank
@@ -52,10 +51,24 @@ from .formats.view_json import view_from_json, view_to_json
 from .state import Bottle, GameState, Phase, RoundState, TrickResult
 from .view import SeatView, view
 
-try:
-    __version__: str = _version("bottleimp")
-except PackageNotFoundError:  # run from a source tree that was never installed
-    __version__ = "0+unknown"
+if TYPE_CHECKING:
+    __version__: str
+else:
+
+    def __getattr__(name: str) -> str:
+        """``__version__``, the installed distribution's version, looked up when first asked
+        for: ``importlib.metadata`` costs about a third of ``import bottleimp`` (60 ms here, more
+        in the browser's Pyodide), which a program that never asks should not pay."""
+        if name != "__version__":
+            raise AttributeError(f"module 'bottleimp' has no attribute {name!r}")
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("bottleimp")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            found = "0+unknown"
+        globals()["__version__"] = found
+        return found
 
 __all__ = [
     "__version__",

@@ -124,3 +124,29 @@ def test_config_editions_json_input_circle_is_gone() -> None:
     graph = import_graph()
     assert "bottleimp.config" not in graph["bottleimp.formats.json_input"]
     assert not any("bottleimp.config" in circle for circle in circles(graph))
+
+
+def test_import_bottleimp_leaves_the_version_lookup_until_it_is_asked_for() -> None:
+    """``import bottleimp`` does not import ``importlib.metadata`` (a third of its import time,
+    more in the browser); ``bottleimp.__version__`` and ``bottleimp --version`` still give the
+    installed version, and an unknown attribute is still an ``AttributeError``."""
+    import subprocess
+    import sys
+    from importlib.metadata import version
+
+    program = (
+        "import sys, bottleimp\n"
+        "print('importlib.metadata' in sys.modules)\n"
+        "print(bottleimp.__version__)\n"
+        "try:\n"
+        "    bottleimp.no_such_name\n"
+        "except AttributeError as error:\n"
+        "    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          check=True, timeout=60)
+    assert done.stdout.splitlines() == [
+        "False", version("bottleimp"), "module 'bottleimp' has no attribute 'no_such_name'"]
+    shown = subprocess.run([sys.executable, "-m", "bottleimp", "--version"],
+                           capture_output=True, text=True, timeout=60, check=False)
+    assert (shown.returncode, shown.stdout) == (0, f"bottleimp {version('bottleimp')}\n")

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
 
-from .. import __version__
 from . import arena, conformance, perft, play, render, simulate, validate
 
 
@@ -55,12 +54,24 @@ def _usage_error(error: _UsageError, argv: Sequence[str]) -> int:
     return 2
 
 
+class _Version(argparse.Action):
+    """``--version``: the version is looked up only when asked for (``bottleimp.__version__``
+    reads the installed distribution's metadata, which every other command can do without)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> NoReturn:
+        import bottleimp
+
+        print(f"bottleimp {bottleimp.__version__}")  # on standard output, as argparse's own
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = _Parser(
         prog="bottleimp", description="The executable reference for the rules of The Bottle Imp."
     )
-    parser.add_argument("--version", action="version", version=f"bottleimp {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in _commands():
         command.add_parser(subparsers)
