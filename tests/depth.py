@@ -4,7 +4,7 @@ for Hypothesis (``conftest.py`` loads the profile of the same name).
 - ``ci`` (``.ci/run``): every check at its full size: the game counts, walks and corpora that the
   docs' claims are about.
 - ``dev`` (the default, the README's test command): every test still runs, on fewer games and
-  smaller walks, so that the command is quick (about two and a half minutes on two cores;
+  smaller walks, so that the command is quick (about 2 min 20 s on two cores;
   ``docs/guide/testing.md`` has the figures).
 
 A test whose size differs between the two says so with ``scaled(ci=..., dev=...)``; what it
