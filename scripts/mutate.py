@@ -402,8 +402,12 @@ def _class_segments(cls: ast.ClassDef, first: bool, members: list[str]) -> list[
             return None
         segments.append(before)
     segments.append(text)
-    whole = segments[0] + "".join(m + s for m, s in zip(members, segments[1:]))
-    return segments if whole == _statement_text(cls, first) else None
+    return segments if _joined(segments, members) == _statement_text(cls, first) else None
+
+
+def _joined(segments: list[str], members: list[str]) -> str:
+    """A class's text from its segments and its body's statements' texts, interleaved."""
+    return segments[0] + "".join(m + s for m, s in zip(members, segments[1:]))
 
 
 class _ModuleText:
@@ -417,8 +421,8 @@ class _ModuleText:
                        for index, statement in enumerate(tree.body)]
         self.text = "".join(self.pieces)
         self.place: dict[int, tuple[int, int | None]] = {}
-        self.members: dict[int, list[str]] = {}
-        self.segments: dict[int, list[str]] = {}
+        self.classes: dict[int, tuple[list[str], list[str]]] = {}
+        """For each split top-level class (by index): its segments and its members' texts."""
         for index, statement in enumerate(tree.body):
             self.place.update((id(sub), (index, None)) for sub in ast.walk(statement))
             if isinstance(statement, ast.ClassDef):
@@ -426,7 +430,7 @@ class _ModuleText:
                            for position in range(len(statement.body))]
                 segments = _class_segments(statement, index == 0, members)
                 if segments is not None:
-                    self.members[index], self.segments[index] = members, segments
+                    self.classes[index] = (segments, members)
                     for position, member in enumerate(statement.body):
                         self.place.update((id(sub), (index, position))
                                           for sub in ast.walk(member))
@@ -439,10 +443,10 @@ class _ModuleText:
         if position is None or not isinstance(statement, ast.ClassDef):
             piece = _statement_text(statement, index == 0)
         else:
-            members = list(self.members[index])
-            members[position] = _member_text(statement, position)
-            segments = self.segments[index]
-            piece = segments[0] + "".join(m + s for m, s in zip(members, segments[1:]))
+            segments, members = self.classes[index]
+            members = [*members[:position], _member_text(statement, position),
+                       *members[position + 1:]]
+            piece = _joined(segments, members)
         return "".join(self.pieces[:index]) + piece + "".join(self.pieces[index + 1:])
 
 

@@ -104,7 +104,7 @@ def test_a_module_unparsed_statement_by_statement_is_the_module_unparsed_whole()
     # are still what ast.unparse gives for the whole mutated module.
     tree = ast.parse((ROOT / "bottleimp/state.py").read_text())
     split = mutate._ModuleText(tree)
-    assert split.segments and split.text == ast.unparse(tree)
+    assert split.classes and split.text == ast.unparse(tree)
     methods = [m for m in mutate.mutants_of("bottleimp/state.py") if "." in m.function]
     assert len(methods) >= 10
     assert all(ast.unparse(ast.parse(mutant.source)) == mutant.source for mutant in methods)
