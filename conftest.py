@@ -26,7 +26,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -106,7 +106,16 @@ docstrings = Sybil(
     name="docstrings",
 )
 
-pytest_collect_file = (markdown + docstrings).pytest()
+_collect_examples: Callable[[Path, pytest.Collector], pytest.Collector | None] = (
+    markdown + docstrings).pytest()
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """The examples of a page or a module. A module without ``>>>`` has no doctest, so it is not
+    parsed: parsing the 70-odd such modules cost each pytest-xdist worker half a second."""
+    if file_path.suffix == ".py" and ">>>" not in file_path.read_text(encoding="utf-8"):
+        return None
+    return _collect_examples(file_path, parent)
 
 
 def _is_example(item: pytest.Item) -> bool:

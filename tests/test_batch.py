@@ -42,6 +42,15 @@ compiles the kernel and writes numba's cache, the later ones load it. Spread ove
 both compiled it at the same time, as numba writes the cache only once a compile is done."""
 
 
+def skip_without_numba() -> None:
+    """Skip, saying why, where the compiled backend cannot run. Asked when a test runs, not in a
+    ``skipif`` at collection: asking imports numba (about half a second), which only the worker
+    that runs the kernel's group needs."""
+    missing = backend_missing("numba")
+    if missing:
+        pytest.skip(missing)
+
+
 @pytest.fixture(params=[pytest.param(name, marks=ON_THE_KERNEL) if name == "numba" else name
                         for name in BACKENDS])
 def backend(request: pytest.FixtureRequest) -> str:
@@ -49,9 +58,8 @@ def backend(request: pytest.FixtureRequest) -> str:
     ``numba`` (its compiled kernel; skipped, saying why, where numba is not installed: the
     ``test`` extra installs it, so CI runs both)."""
     name: str = request.param
-    missing = backend_missing(name)
-    if missing:
-        pytest.skip(missing)
+    if name == "numba":
+        skip_without_numba()
     return name
 
 @pytest.mark.parametrize("config", VARIANTS, ids=repr)
@@ -330,12 +338,12 @@ def test_the_batch_peer_refuses_an_over_long_line_as_the_protocol_does() -> None
 
 
 @ON_THE_KERNEL
-@pytest.mark.skipif(bool(backend_missing("numba")), reason="numba is not installed")
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_both_backends_pick_the_same_legal_actions_from_the_same_generator(players: int) -> None:
     """``random_actions``: legal action ``floor(u * count)`` in ascending order, the numpy way
     and the kernel's (which counts from the row's end), the same in every game at every step of
     games played to their ends and reset."""
+    skip_without_numba()
     config = Config(players=players, rounds=1)
     games = {backend: batch_games(config, 64, backend=backend) for backend in BACKENDS}
     rngs = {backend: np.random.default_rng(5) for backend in BACKENDS}
@@ -352,7 +360,6 @@ def test_both_backends_pick_the_same_legal_actions_from_the_same_generator(playe
 
 
 @ON_THE_KERNEL
-@pytest.mark.skipif(bool(backend_missing("numba")), reason="numba is not installed")
 @pytest.mark.parametrize("config", [Config(players=2, rounds=1), Config(players=4, rounds=1),
                                     Config(players=5, bottles=2, rounds=1),
                                     Config(players=4, edition="matagot-2024", rounds=1)], ids=repr)
@@ -361,6 +368,7 @@ def test_both_backends_give_the_same_masks_observations_and_rewards_at_every_ste
     of the seat to act and of other seats, rewards and done flags equal the numpy backend's at
     every step of games played to their ends and restarted (``check.py`` compares the numpy
     backend with the reference, without auto-reset)."""
+    skip_without_numba()
     games = {backend: batch_games(config, 32, backend=backend) for backend in BACKENDS}
     rng = np.random.default_rng(7)
     for batch in games.values():
