@@ -338,6 +338,21 @@ def test_the_batch_peer_refuses_an_over_long_line_as_the_protocol_does() -> None
 
 
 @ON_THE_KERNEL
+def test_observe_is_compiled_once_whatever_seats_it_is_given() -> None:
+    """Every observer array reaches the kernel writable, so numba compiles ``observe`` once
+    (a read-only broadcast of the seats given cost a second compile of about 4 s)."""
+    skip_without_numba()
+    from bottleimp.batch import kernel
+
+    games = batch_games(Config(players=3, rounds=1), 4, backend="numba")
+    games.reset(np.arange(4))
+    for seats in (None, 1, np.array([0, 1, 2, 0]), np.arange(4) % 3, [2, 2, 1, 0]):
+        games.observe(seats)
+    compiled: list[object] = getattr(kernel.observe, "signatures")  # numba's dispatcher
+    assert len(compiled) == 1, compiled
+
+
+@ON_THE_KERNEL
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_both_backends_pick_the_same_legal_actions_from_the_same_generator(players: int) -> None:
     """``random_actions``: legal action ``floor(u * count)`` in ascending order, the numpy way

@@ -6,7 +6,7 @@ The same state arrays and the same API as ``BatchGames`` (it is one): ``reset``,
 step is ``bottleimp/batch/kernel.py``, a loop over games compiled in nopython mode on one
 thread; everything else (loading a position, copies, the rule an illegal action breaks) is the
 numpy engine's own code on the same arrays. The first call of each kernel function compiles it
-(about 16 s of one core for all five on this project's machine, once per machine and Python:
+(about 15 s of one core for all six on this project's machine, once per machine and Python:
 numba caches it on disk next to the module, or in its user cache directory where the package is
 read-only; ``NUMBA_CACHE_DIR`` moves it; a later process loads it in well under a second).
 """
@@ -100,8 +100,9 @@ class NumbaBatchGames(BatchGames):
         if seats is None:
             observer = np.maximum(self.to_act, 0)
         else:
-            observer = np.ascontiguousarray(
-                np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.size,)))
+            # A writable copy whatever ``seats`` is: numba compiles ``observe`` once for a
+            # writable array and once more for a read-only one (a broadcast view is read-only).
+            observer = np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.size,)).copy()
         kernel.observe(self._state(), self._consts, observer, self._zeros, self._gaps,
                        self._obs_out)
         return self._obs_view
