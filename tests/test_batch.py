@@ -338,9 +338,10 @@ def test_the_batch_peer_refuses_an_over_long_line_as_the_protocol_does() -> None
 
 
 @ON_THE_KERNEL
-def test_observe_is_compiled_once_whatever_seats_it_is_given() -> None:
-    """Every observer array reaches the kernel writable, so numba compiles ``observe`` once
-    (a read-only broadcast of the seats given cost a second compile of about 4 s)."""
+def test_each_kernel_function_is_compiled_once_whatever_arrays_the_caller_gives() -> None:
+    """Every array a caller gives reaches the kernel writable and C-contiguous (``kernel_ints``),
+    so numba compiles ``observe`` and ``step`` once: a read-only broadcast of the seats, or a
+    caller's frozen array of actions, cost a second compile of several seconds each."""
     skip_without_numba()
     from bottleimp.batch import kernel
 
@@ -348,8 +349,15 @@ def test_observe_is_compiled_once_whatever_seats_it_is_given() -> None:
     games.reset(np.arange(4))
     for seats in (None, 1, np.array([0, 1, 2, 0]), np.arange(4) % 3, [2, 2, 1, 0]):
         games.observe(seats)
-    compiled: list[object] = getattr(kernel.observe, "signatures")  # numba's dispatcher
-    assert len(compiled) == 1, compiled
+    rng = np.random.default_rng(0)
+    games.step(games.random_actions(rng).copy())
+    frozen = games.random_actions(rng).copy()
+    frozen.flags.writeable = False
+    games.step(frozen)
+    games.step(games.random_actions(rng)[::-1][::-1].tolist())
+    for function in (kernel.observe, kernel.step):
+        compiled: list[object] = getattr(function, "signatures")  # numba's dispatcher
+        assert len(compiled) == 1, compiled
 
 
 @ON_THE_KERNEL

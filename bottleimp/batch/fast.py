@@ -23,6 +23,17 @@ from . import kernel
 from .games import BatchError, BatchGames, BoolArray, FloatArray, IntArray, StepResult
 
 
+def kernel_ints(values: npt.ArrayLike) -> IntArray:
+    """``values`` as a C-contiguous, writable ``int64`` array, copied only when it is not one
+    already. numba compiles a kernel function once for each layout of its arguments, a
+    read-only array (a broadcast view, a caller's frozen array) being another layout: every
+    array the caller gives is passed through here, so each function is compiled once."""
+    array = np.asarray(values, dtype=np.int64)
+    if array.flags.c_contiguous and array.flags.writeable:
+        return array
+    return np.array(array, dtype=np.int64, order="C")
+
+
 def numba_missing() -> str:
     """Why the compiled backend cannot run here (``""`` when it can)."""
     if kernel.COMPILED:
@@ -82,7 +93,7 @@ class NumbaBatchGames(BatchGames):
 
     def _start_games(self, games: IntArray) -> None:
         self._mask = None
-        kernel.start_games(self._state(), self._consts, np.ascontiguousarray(games), self._stride)
+        kernel.start_games(self._state(), self._consts, kernel_ints(games), self._stride)
 
     def _refresh(self) -> None:
         self._stale = []  # no observation bits to rewrite
@@ -100,9 +111,7 @@ class NumbaBatchGames(BatchGames):
         if seats is None:
             observer = np.maximum(self.to_act, 0)
         else:
-            # A writable copy whatever ``seats`` is: numba compiles ``observe`` once for a
-            # writable array and once more for a read-only one (a broadcast view is read-only).
-            observer = np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.size,)).copy()
+            observer = kernel_ints(np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.size,)))
         kernel.observe(self._state(), self._consts, observer, self._zeros, self._gaps,
                        self._obs_out)
         return self._obs_view
@@ -114,7 +123,7 @@ class NumbaBatchGames(BatchGames):
         return self._choices
 
     def step(self, actions: npt.ArrayLike) -> StepResult:
-        acts = np.ascontiguousarray(np.asarray(actions).astype(np.int64, copy=False).reshape(-1))
+        acts = kernel_ints(np.asarray(actions).astype(np.int64, copy=False).reshape(-1))
         if acts.shape != (self.size,):
             raise BatchError(f"step needs {self.size} actions, not {acts.shape}")
         mask = self.legal_mask()
