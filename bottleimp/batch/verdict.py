@@ -6,16 +6,31 @@ play and seat."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Final
+
 import numpy as np
+import numpy.typing as npt
+from attrs import frozen
 
 from ..actions import Destination
+from ..cards import START_PRICE, Rank
 from ..config import Config
 from ..errors import RecordError, UnknownCardError
 from ..formats.json_input import JSON
 from ..encoding import setup_destinations
 from ..formats.records import GameRecord, RoundRecord, parse_record
 from .backends import batch_games
-from .games import GAME_OVER, PLAY, ROUND_OVER, SETUP, BatchGames, deal_refusal
+from .games import (
+    GAME_OVER,
+    PLAY,
+    ROUND_OVER,
+    SETUP,
+    BatchError,
+    BatchGames,
+    deal_refusal,
+    dealt_counts,
+)
 
 
 class _Broken(Exception):
@@ -160,3 +175,233 @@ def _plays(games: BatchGames, config: Config, index: int, round_: RoundRecord) -
         if rule:
             raise _Broken(rule, index, number, recorded.seat)
         games.step(np.array([3 * n + card]))
+
+
+# --- many records at once ----------------------------------------------------------------------
+
+
+@frozen
+class ReplayedRound:
+    """One round of a legal record as the batch engine replayed it (the fields of the
+    validator's ``RoundReport``)."""
+
+    dealer: int
+    complete: bool
+    scores: tuple[int, ...] | None
+    bottle_owners: tuple[int | None, ...]
+    devils_trick: tuple[Rank, ...]
+    tricks: tuple[tuple[int, int | None, Rank, Rank], ...]
+    """Each completed trick: winner, bottle bought (or ``None``), price before, price after."""
+
+
+@frozen
+class ReplayedGame:
+    """A legal record whose every claim holds, as the batch engine replayed it."""
+
+    rounds: tuple[ReplayedRound, ...]
+    totals: tuple[int, ...]
+    over: bool
+    """Whether the game ended with the record's last round."""
+
+
+_GROUP: Final = 1024
+"""Records replayed together at most (one batch)."""
+
+
+def replay_records(records: Sequence[GameRecord], backend: str = "numpy"
+                   ) -> list[ReplayedGame | None]:
+    """Every record replayed on the batch engine, those of one configuration and shape (the
+    number of setup cards and plays of each round) together in one batch: for a record whose
+    every deal, setup card, play and claim is legal, with every setup whole and every round but
+    the last complete, its ``ReplayedGame``; for any other record (or a variant the batch engine
+    refuses), ``None``: then only the reference's replay can name what is wrong."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    plans: list[_Plan | None] = []
+    decks: dict[Config, _Deck] = {}
+    for number, record in enumerate(records):
+        deck = decks.get(record.config)
+        if deck is None:
+            deck = decks[record.config] = _Deck(record.config)
+        plan = _plan(record, deck)
+        plans.append(plan)
+        if plan is not None:
+            groups.setdefault((record.config, plan.shape), []).append(number)
+    results: list[ReplayedGame | None] = [None] * len(records)
+    for (config, _), members in groups.items():
+        assert isinstance(config, Config)
+        for start in range(0, len(members), _GROUP):
+            chunk = members[start:start + _GROUP]
+            chunk_plans = [plan for number in chunk if (plan := plans[number]) is not None]
+            for number, game in zip(chunk, _replay_group(config, chunk_plans, backend)):
+                results[number] = game
+    return results
+
+
+class _Deck:
+    """What turning a configuration's records into action numbers needs: each rank's card
+    index, each setup destination's first action number."""
+
+    def __init__(self, config: Config) -> None:
+        self.cards = len(config.cards)
+        self.index = {card.rank: number for number, card in enumerate(config.cards)}
+        self.blocks = {destination: block * self.cards
+                       for block, destination in enumerate(setup_destinations(config))}
+
+
+@frozen
+class _Plan:
+    """A record turned into the batch engine's inputs, per round: its deal as cells
+    ``seat * N + card`` of the hidden hands and of the face-up cards, with each seat's count;
+    the setup's (action number, seat) in the order the engine takes them; the plays' (action
+    number, seat)."""
+
+    record: GameRecord
+    shape: tuple[tuple[int, int, int, int], ...]
+    """Per round: hidden cells, face-up cells, setup cards, plays."""
+    hidden: tuple[list[int], ...]
+    shown: tuple[list[int] | None, ...]
+    counts: tuple[tuple[list[int], list[int] | None], ...]
+    setups: tuple[list[tuple[int, int]], ...]
+    plays: tuple[list[tuple[int, int]], ...]
+
+
+def _plan(record: GameRecord, deck: _Deck) -> _Plan | None:
+    players = record.config.players
+    n, index, blocks = deck.cards, deck.index, deck.blocks
+    play_base = 3 * n
+    shape, hidden, shown, counts, setups, plays = [], [], [], [], [], []
+    try:
+        for round_ in record.rounds:
+            if len(round_.setup) != players or not 0 <= round_.dealer < players:
+                return None
+            cells = [seat * n + index[rank]
+                     for seat, ranks in enumerate(round_.hands) for rank in ranks]
+            up = None if round_.face_up is None else [
+                seat * n + index[rank] for seat, ranks in enumerate(round_.face_up)
+                for rank in ranks]
+            gives = [
+                (blocks[destination] + index[rank], seat)
+                for seat in _seats_from(round_.dealer + 1, players)
+                for destination, rank in round_.setup[seat].gives()
+            ]
+            played = [(play_base + index[play.card], play.seat) for play in round_.plays]
+            shape.append((len(cells), 0 if up is None else len(up), len(gives), len(played)))
+            hidden.append(cells)
+            shown.append(up)
+            counts.append(([len(ranks) for ranks in round_.hands], None if round_.face_up is None
+                           else [len(ranks) for ranks in round_.face_up]))
+            setups.append(gives)
+            plays.append(played)
+    except KeyError:  # a rank of no card of the deck
+        return None
+    return _Plan(record, tuple(shape), tuple(hidden), tuple(shown), tuple(counts),
+                 tuple(setups), tuple(plays))
+
+
+def _seats_from(seat: int, players: int) -> list[int]:
+    return [(seat + offset) % players for offset in range(players)]
+
+
+def _replay_group(config: Config, plans: list[_Plan], backend: str) -> list[ReplayedGame | None]:
+    """Records of one configuration and shape replayed in lockstep. A record found wrong is
+    dropped (its game goes on with any legal action, and its result is ``None``)."""
+    size = len(plans)
+    try:
+        games = batch_games(config, size, backend=backend, autoreset=False, observations=False)
+    except BatchError:
+        return [None] * size
+    t = games.t
+    players, n = t.players, t.cards
+    rows = np.arange(size)
+    ok = np.ones(size, dtype=np.bool_)
+    ranks: list[Rank] = [card.rank for card in config.cards] + [START_PRICE]
+    """The rank of a card index; index -1 (no price card) is the start price."""
+    counts = [dealt_counts(t, dealer) for dealer in range(players)]
+    shape = plans[0].shape
+    rounds: list[list[ReplayedRound]] = [[] for _ in range(size)]
+    for number, (_, up_cells, gives, plays) in enumerate(shape):
+        # DEALER-ROTATION, GAME-OVER, DEAL-COUNTS
+        dealers = np.array([plan.record.rounds[number].dealer for plan in plans])
+        if number > 0:
+            ok &= (games.phase == ROUND_OVER) & (dealers == (games.dealer + 1) % players)
+        for game, plan in enumerate(plans):
+            hidden_counts, shown_counts = plan.counts[number]
+            expected_hidden, expected_shown = counts[int(dealers[game])]
+            if (hidden_counts != expected_hidden
+                    or (shown_counts is None) == t.devils_eye
+                    or (shown_counts is not None and shown_counts != expected_shown)):
+                ok[game] = False
+        hands = np.zeros((size, players * n), dtype=np.bool_)
+        face_up = np.zeros((size, players * n), dtype=np.bool_)
+        hands[rows[:, None], np.array([plan.hidden[number] for plan in plans])] = True
+        if up_cells:
+            face_up[rows[:, None], np.array([plan.shown[number] for plan in plans])] = True
+        hands, face_up = hands.reshape(size, players, n), face_up.reshape(size, players, n)
+        # Each card dealt once: the counts add up to the deck, and every card is somewhere.
+        ok &= (hands.sum(axis=1) + face_up.sum(axis=1) == 1).all(axis=1)
+        loaded = np.flatnonzero(ok)
+        if len(loaded):
+            games.load_rounds(loaded, hands[loaded], face_up[loaded],
+                              dealers[loaded] if number == 0 else None)
+        setup_actions = np.array([plan.setups[number] for plan in plans],
+                                 dtype=np.int64).reshape(size, gives, 2)
+        for step in range(gives):
+            _step(games, rows, ok, setup_actions[:, step])
+        ok &= games.phase == PLAY
+        play_actions = np.array([plan.plays[number] for plan in plans],
+                                dtype=np.int64).reshape(size, plays, 2)
+        tricks: list[npt.NDArray[np.int64]] = []
+        for step in range(plays):
+            ends_trick = (step + 1) % t.trick_size == 0
+            before = games.bottle_card.copy() if ends_trick else None
+            _step(games, rows, ok, play_actions[:, step])
+            if before is not None:
+                prices = np.where(before >= 0, t.rank[np.maximum(before, 0)], float(START_PRICE))
+                judged = prices.argmax(axis=1)
+                tricks.append(np.stack((games.last_winner, games.last_bottle,
+                                        before[rows, judged], games.bottle_card[rows, judged])))
+        complete = (games.phase == ROUND_OVER) | (games.phase == GAME_OVER)
+        if number < len(shape) - 1:
+            ok &= complete  # ROUND-END
+        # Per game: its tricks' (winner, bottle, price card before, after), as Python ints.
+        by_game = np.stack(tricks, axis=2).transpose(1, 2, 0).tolist() if tricks else None
+        scores, owners = games.scores.tolist(), games.bottle_owner.tolist()
+        for game in np.flatnonzero(ok).tolist():
+            claimed = plans[game].record.rounds[number].scores
+            done = bool(complete[game])
+            if claimed is not None and (not done or claimed != tuple(scores[game])):
+                ok[game] = False  # SCORE-ROUND
+                continue
+            rounds[game].append(ReplayedRound(
+                dealer=int(dealers[game]),
+                complete=done,
+                scores=tuple(scores[game]) if done else None,
+                bottle_owners=tuple(None if owner < 0 else owner for owner in owners[game]),
+                devils_trick=tuple(ranks[card]
+                                   for card in np.flatnonzero(games.devils_trick[game]).tolist()),
+                tricks=() if by_game is None else tuple(
+                    (winner, None if bottle < 0 else bottle, ranks[before], ranks[after])
+                    for winner, bottle, before, after in by_game[game]
+                ),
+            ))
+    results: list[ReplayedGame | None] = [None] * size
+    all_totals = games.totals.tolist()
+    for game in np.flatnonzero(ok).tolist():
+        totals = tuple(all_totals[game])
+        claimed = plans[game].record.totals
+        if claimed is not None and claimed != totals:
+            continue  # GAME-TOTALS
+        # A record without rounds is a game not yet dealt (the batch's games start over).
+        over = bool(shape) and bool(games.phase[game] == GAME_OVER)
+        results[game] = ReplayedGame(tuple(rounds[game]), totals, over)
+    return results
+
+
+def _step(games: BatchGames, rows: npt.NDArray[np.int64], ok: npt.NDArray[np.bool_],
+          planned: npt.NDArray[np.int64]) -> None:
+    """One action per game, ``planned[g]`` = (action number, seat); a game whose action is not
+    legal for its seat to act is dropped from ``ok`` and takes its first legal action instead."""
+    mask = games.legal_mask()
+    actions = planned[:, 0]
+    ok &= mask[rows, actions] & (games.to_act == planned[:, 1])
+    games.step(np.where(ok, actions, mask.argmax(axis=1)))

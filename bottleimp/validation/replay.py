@@ -9,10 +9,12 @@ index, the seat and a sentence. A ``Fault`` holds indices from 0 (``fault.round 
 first round, as in its JSON path ``$.rounds[0]``); the text for people (``report_to_text`` and
 the messages) counts rounds and plays from 1, as every command does.
 
-A record read from JSON goes first through the fast lane (``bottleimp.validation.fast_lane``), which
-composes the same rule functions on working zones without building a state per action and
-accepts only a well-formed, legal record, with the report the engine replay would give. Anything
-else it hands back, and the replay through the engine decides and names the fault.
+Many records at once (``validate_values``, ``validate_files``: what ``bottleimp validate`` uses)
+are replayed together on the batch engine when numpy is installed
+(``bottleimp.batch.verdict.replay_records``, the second implementation of the rules): a record it
+finds legal, every claim holding, gets the report the engine replay would give, built from the
+batch's results; every other record (and every record, without numpy) is replayed through the
+engine, which names the fault.
 
 Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claims a wrong score;
 2 it is not a readable record (``RecordError``: the JSON path of the fault).
@@ -35,7 +37,8 @@ Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claim
 from __future__ import annotations
 
 import os
-from typing import Final, NoReturn, Protocol, TypeAlias
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final, NoReturn, Protocol, TypeAlias
 
 from attrs import evolve
 
@@ -56,7 +59,6 @@ from ..rules.game import winners as winning_seats
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase, RoundState
 from .causes import likely_causes
-from .fast_lane import validate_fast
 from .reports import (
     BROKEN,
     UNREADABLE,
@@ -68,10 +70,15 @@ from .reports import (
     ValidationReport,
 )
 
+if TYPE_CHECKING:
+    from ..batch.verdict import ReplayedGame
+
 __all__ = [
     "ReplayObserver",
     "validate_json",
     "validate_file",
+    "validate_files",
+    "validate_values",
     "validate_record",
     "report_to_json",
     "report_to_text",
@@ -91,56 +98,117 @@ def _unreadable(source: str, error: RecordError) -> ValidationReport:
     return ValidationReport(source, UNREADABLE, (fault,), (), None, False, None)
 
 
-def validate_json(
-    value: JSON, source: str = "<record>", *, fast: bool = True, causes: bool = False
-) -> ValidationReport:
-    """Read ``value`` as a record and validate it; an unreadable record gets status 2.
-
-    With ``fast`` (the default) a legal record is validated by the fast lane; ``fast=False``
-    replays every record through the engine (the report is the same). ``value`` may be built in
-    Python: before the engine replay reads it, it is held to the limits of the JSON reader
-    (``check_json_value``). The fast lane needs no such check: it accepts only a legal record of
-    plain JSON types, and gives up on anything else. With ``causes``, a broken record's report
-    names the likely root causes of its fault (``bottleimp.validation.causes``: the record
-    replayed under each usual engine bug)."""
-    return _validate_value(value, source, fast, checked=False, causes=causes)
+def validate_json(value: JSON, source: str = "<record>", *, causes: bool = False
+                  ) -> ValidationReport:
+    """Read ``value`` as a record and validate it by the engine replay; an unreadable record gets
+    status 2. ``value`` may be built in Python: it is held to the limits of the JSON reader
+    (``check_json_value``) first. With ``causes``, a broken record's report names the likely root
+    causes of its fault (``bottleimp.validation.causes``: the record replayed under each usual
+    engine bug)."""
+    return validate_values([value], [source], causes=causes, batch=False)[0]
 
 
-def _validate_value(
-    value: JSON, source: str, fast: bool, checked: bool, causes: bool = False
-) -> ValidationReport:
-    """``validate_json``; ``checked``: the value comes from the JSON reader, within its limits."""
-    if fast:
-        report = validate_fast(value, source)
-        if report is not None:
-            return report
+def validate_values(values: Sequence[JSON], sources: Sequence[str], *, causes: bool = False,
+                    checked: bool = False, batch: bool = True) -> list[ValidationReport]:
+    """The report of each record of ``values`` (named by ``sources``), as ``validate_json`` gives
+    it. With ``batch`` and numpy installed, the records are replayed together on the batch
+    engine first, and only those it does not find legal are replayed through the engine (see the
+    module docstring). ``checked``: the values come from the JSON reader, within its limits."""
+    if len(values) != len(sources):
+        raise ValueError(f"{len(values)} records but {len(sources)} sources")
+    reports: list[ValidationReport | None] = [None] * len(values)
+    records: list[tuple[int, GameRecord]] = []
+    for number, value in enumerate(values):
+        try:
+            if not checked:
+                check_json_value(value)
+            records.append((number, parse_record(value)))
+        except RecordError as error:
+            reports[number] = _unreadable(sources[number], error)
+    replayed = _batch_replay([record for _, record in records]) if batch else None
+    for at, (number, record) in enumerate(records):
+        game = None if replayed is None else replayed[at]
+        if game is not None:
+            reports[number] = _replayed_report(sources[number], game)
+            continue
+        report = validate_record(record, sources[number])
+        if causes and report.status == BROKEN:
+            found = likely_causes(values[number], record, report, _without_causes)
+            report = evolve(report, causes=found)
+        reports[number] = report
+    return [report for report in reports if report is not None]
+
+
+_BATCH_FROM: Final = 8
+"""Records read together from which the batch engine replays them (for fewer, setting up a
+batch costs more than the engine replay of each)."""
+
+
+def _batch_replay(records: list[GameRecord]) -> Sequence[ReplayedGame | None] | None:
+    """The batch engine's replay of ``records`` (``None`` without numpy: then the engine
+    replays them all)."""
     try:
-        if not checked:
-            check_json_value(value)
-        record = parse_record(value)
-    except RecordError as error:
-        return _unreadable(source, error)
-    report = validate_record(record, source)
-    if causes and report.status == BROKEN:
-        found = likely_causes(value, record, report, _without_causes)
-        report = evolve(report, causes=found)
-    return report
+        from ..batch.verdict import replay_records
+    except ImportError:
+        return None
+    return replay_records(records)
+
+
+def _replayed_report(source: str, game: ReplayedGame) -> ValidationReport:
+    """The report of a record the batch engine found legal, as the engine replay gives it."""
+    return ValidationReport(
+        source=source,
+        status=VALID,
+        errors=(),
+        rounds=tuple(
+            RoundReport(
+                index=index,
+                dealer=round_.dealer,
+                complete=round_.complete,
+                scores=round_.scores,
+                bottle_owners=round_.bottle_owners,
+                devils_trick=round_.devils_trick,
+                tricks=tuple(TrickReport._make(trick) for trick in round_.tricks),
+            )
+            for index, round_ in enumerate(game.rounds)
+        ),
+        totals=game.totals,
+        complete=game.over,
+        winners=winning_seats(game.totals) if game.over else None,
+    )
 
 
 def _without_causes(value: JSON) -> ValidationReport:
-    """A record changed by a likely cause, validated (its values come from a checked record)."""
-    return _validate_value(value, "<cause>", fast=True, checked=True)
+    """A record changed by a likely cause, validated by the engine replay (its values come from
+    a checked record)."""
+    return validate_values([value], ["<cause>"], checked=True, batch=False)[0]
 
 
 def validate_file(path: str | os.PathLike[str], *, causes: bool = False) -> ValidationReport:
     """Read and validate the record in the file at ``path``; never raises for bad input. With
     ``causes``, a broken record's report names the likely root causes of its fault."""
-    source = printable_name(path)
-    try:
-        value = read_json_file(path)
-    except RecordError as error:
-        return _unreadable(source, error)
-    return _validate_value(value, source, fast=True, checked=True, causes=causes)
+    return validate_files([path], causes=causes)[0]
+
+
+def validate_files(paths: Sequence[str | os.PathLike[str]], *, causes: bool = False
+                   ) -> list[ValidationReport]:
+    """Read and validate the record in each file of ``paths``, together (``validate_values``);
+    never raises for bad input. With ``causes``, a broken record's report names the likely root
+    causes of its fault."""
+    reports: list[ValidationReport | None] = []
+    values: list[JSON] = []
+    sources: list[str] = []
+    for path in paths:
+        source = printable_name(path)
+        try:
+            values.append(read_json_file(path))
+            sources.append(source)
+            reports.append(None)
+        except RecordError as error:
+            reports.append(_unreadable(source, error))
+    validated = iter(validate_values(values, sources, causes=causes, checked=True,
+                                     batch=len(values) >= _BATCH_FROM))
+    return [next(validated) if report is None else report for report in reports]
 
 
 class ReplayObserver(Protocol):
