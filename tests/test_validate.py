@@ -617,7 +617,7 @@ def test_validate_files_replays_many_records_together_on_the_batch_engine(
     assert batch.calls == 1
     assert reports == [validate_file(path) for path in paths]
     assert [report.status for report in reports].count(BROKEN) == 1
-    left = _Spy(calls=lambda records: [None] * len(records))
+    left = _Spy(calls=lambda plans: [None] * len(plans))
     monkeypatch.setattr(replay, "_batch_replay", left)
     assert validate_files(paths) == reports and left.calls == 1
 

@@ -389,15 +389,20 @@ def test_batch_replay_leaves_a_round_score_of_0_written_false_SCORE_ROUND() -> N
 # --- a corpus replayed together -----------------------------------------------------------------
 
 
+def _record_of(case: Any) -> JSON:
+    record: JSON = case.input["record"]
+    return record
+
+
 def _corpus() -> list[JSON]:
     """Records of every variant, legal and broken, complete and not: the fixtures, the
     conformance record cases, random games, and random games with plays swapped."""
     docs: list[JSON] = []
     for path in sorted((FIXTURES / "valid").glob("*.json")) + sorted((FIXTURES / "broken").glob("*.json")):
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         doc.pop("_expected")
         docs.append(doc)
-    docs.extend(case.input["record"] for case in RECORD_CASES)
+    docs.extend(_record_of(case) for case in RECORD_CASES)
     for name in sorted(VARIANTS):
         for seed in range(scaled(ci=6, dev=3)):
             docs.append(_base(name, seed, True))

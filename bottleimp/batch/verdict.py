@@ -11,7 +11,7 @@ from typing import Final
 
 import numpy as np
 import numpy.typing as npt
-from attrs import frozen
+from attrs import evolve, frozen
 
 from ..actions import Destination
 from ..cards import START_PRICE, Rank
@@ -210,23 +210,24 @@ _GROUP: Final = 1024
 
 def replay_records(records: Sequence[GameRecord], backend: str = "numpy"
                    ) -> list[ReplayedGame | None]:
-    """Every record replayed on the batch engine, those of one configuration and shape (the
-    number of setup cards and plays of each round) together in one batch: for a record whose
-    every deal, setup card, play and claim is legal, with every setup whole and every round but
-    the last complete, its ``ReplayedGame``; for any other record (or a variant the batch engine
-    refuses), ``None``: then only the reference's replay can name what is wrong."""
-    groups: dict[tuple[object, ...], list[int]] = {}
-    plans: list[_Plan | None] = []
+    """Every record replayed on the batch engine (``replay_plans`` of each ``RecordPlan``)."""
     decks: dict[Config, _Deck] = {}
-    for number, record in enumerate(records):
-        deck = decks.get(record.config)
-        if deck is None:
-            deck = decks[record.config] = _Deck(record.config)
-        plan = _plan(record, deck)
-        plans.append(plan)
+    return replay_plans([plan_record(record, decks) for record in records], backend)
+
+
+def replay_plans(plans: Sequence[RecordPlan | None], backend: str = "numpy"
+                 ) -> list[ReplayedGame | None]:
+    """Every planned record replayed on the batch engine, those of one configuration and shape
+    (the number of cards dealt, given and played in each round) together in one batch: for a
+    record whose every deal, setup card, play and claim is legal, with every setup whole and
+    every round but the last complete, its ``ReplayedGame``; for any other record (or a variant
+    the batch engine refuses, or ``None``), ``None``: then only the reference's replay can name
+    what is wrong."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for number, plan in enumerate(plans):
         if plan is not None:
-            groups.setdefault((record.config, plan.shape), []).append(number)
-    results: list[ReplayedGame | None] = [None] * len(records)
+            groups.setdefault((plan.config, plan.shape), []).append(number)
+    results: list[ReplayedGame | None] = [None] * len(plans)
     for (config, _), members in groups.items():
         assert isinstance(config, Config)
         for start in range(0, len(members), _GROUP):
@@ -249,60 +250,82 @@ class _Deck:
 
 
 @frozen
-class _Plan:
-    """A record turned into the batch engine's inputs, per round: its deal as cells
-    ``seat * N + card`` of the hidden hands and of the face-up cards, with each seat's count;
-    the setup's (action number, seat) in the order the engine takes them; the plays' (action
-    number, seat)."""
+class RecordPlan:
+    """A record turned into the batch engine's inputs, in flat lists of ints per round (few
+    objects, so that many plans held at once cost the garbage collector little): the dealer;
+    the deal as cells ``seat * N + card`` of the hidden hands and of the face-up cards, with
+    each seat's count; the setup's action numbers and their seats, in the order the engine
+    takes them; the plays' action numbers and seats; the claimed scores and totals."""
 
-    record: GameRecord
+    config: Config
     shape: tuple[tuple[int, int, int, int], ...]
     """Per round: hidden cells, face-up cells, setup cards, plays."""
-    hidden: tuple[list[int], ...]
-    shown: tuple[list[int] | None, ...]
-    counts: tuple[tuple[list[int], list[int] | None], ...]
-    setups: tuple[list[tuple[int, int]], ...]
-    plays: tuple[list[tuple[int, int]], ...]
+    dealers: list[int]
+    hidden: list[list[int]]
+    shown: list[list[int]]
+    counts: list[list[int]]
+    """Per round, the hidden cards then (Devil's Eye) the face-up cards of each seat."""
+    setup_actions: list[list[int]]
+    setup_seats: list[list[int]]
+    play_actions: list[list[int]]
+    play_seats: list[list[int]]
+    scores: list[tuple[int, ...] | None]
+    totals: tuple[int, ...] | None
 
 
-def _plan(record: GameRecord, deck: _Deck) -> _Plan | None:
-    players = record.config.players
+def plan_record(record: GameRecord, decks: dict[Config, _Deck] | None = None
+                ) -> RecordPlan | None:
+    """``record`` as the batch engine's inputs, or ``None`` when it names a card of no deck, a
+    dealer of no seat or a setup entry count other than the seats' (``decks``: what earlier
+    records of the same configurations have computed, kept by the caller)."""
+    config = record.config
+    deck = None if decks is None else decks.get(config)
+    if deck is None:
+        deck = _Deck(config)
+        if decks is not None:
+            decks[config] = deck
+    players = config.players
     n, index, blocks = deck.cards, deck.index, deck.blocks
     play_base = 3 * n
-    shape, hidden, shown, counts, setups, plays = [], [], [], [], [], []
+    plan = RecordPlan(config, (), [], [], [], [], [], [], [], [], [], record.totals)
+    shape = []
     try:
         for round_ in record.rounds:
             if len(round_.setup) != players or not 0 <= round_.dealer < players:
                 return None
             cells = [seat * n + index[rank]
                      for seat, ranks in enumerate(round_.hands) for rank in ranks]
-            up = None if round_.face_up is None else [
-                seat * n + index[rank] for seat, ranks in enumerate(round_.face_up)
-                for rank in ranks]
-            gives = [
-                (blocks[destination] + index[rank], seat)
-                for seat in _seats_from(round_.dealer + 1, players)
-                for destination, rank in round_.setup[seat].gives()
-            ]
-            played = [(play_base + index[play.card], play.seat) for play in round_.plays]
-            shape.append((len(cells), 0 if up is None else len(up), len(gives), len(played)))
-            hidden.append(cells)
-            shown.append(up)
-            counts.append(([len(ranks) for ranks in round_.hands], None if round_.face_up is None
-                           else [len(ranks) for ranks in round_.face_up]))
-            setups.append(gives)
-            plays.append(played)
+            counts = [len(ranks) for ranks in round_.hands]
+            up = []
+            if round_.face_up is not None:
+                up = [seat * n + index[rank]
+                      for seat, ranks in enumerate(round_.face_up) for rank in ranks]
+                counts += [len(ranks) for ranks in round_.face_up]
+            actions, seats = [], []
+            for seat in _seats_from(round_.dealer + 1, players):
+                for destination, rank in round_.setup[seat].gives():
+                    actions.append(blocks[destination] + index[rank])
+                    seats.append(seat)
+            plan.play_actions.append([play_base + index[play.card] for play in round_.plays])
+            plan.play_seats.append([play.seat for play in round_.plays])
+            shape.append((len(cells), len(up), len(actions), len(round_.plays)))
+            plan.dealers.append(round_.dealer)
+            plan.hidden.append(cells)
+            plan.shown.append(up)
+            plan.counts.append(counts)
+            plan.setup_actions.append(actions)
+            plan.setup_seats.append(seats)
+            plan.scores.append(round_.scores)
     except KeyError:  # a rank of no card of the deck
         return None
-    return _Plan(record, tuple(shape), tuple(hidden), tuple(shown), tuple(counts),
-                 tuple(setups), tuple(plays))
+    return evolve(plan, shape=tuple(shape))
 
 
 def _seats_from(seat: int, players: int) -> list[int]:
     return [(seat + offset) % players for offset in range(players)]
 
 
-def _replay_group(config: Config, plans: list[_Plan], backend: str) -> list[ReplayedGame | None]:
+def _replay_group(config: Config, plans: list[RecordPlan], backend: str) -> list[ReplayedGame | None]:
     """Records of one configuration and shape replayed in lockstep. A record found wrong is
     dropped (its game goes on with any legal action, and its result is ``None``)."""
     size = len(plans)
@@ -316,45 +339,49 @@ def _replay_group(config: Config, plans: list[_Plan], backend: str) -> list[Repl
     ok = np.ones(size, dtype=np.bool_)
     ranks: list[Rank] = [card.rank for card in config.cards] + [START_PRICE]
     """The rank of a card index; index -1 (no price card) is the start price."""
-    counts = [dealt_counts(t, dealer) for dealer in range(players)]
+    counts = []
+    for dealer in range(players):
+        hidden, shown = dealt_counts(t, dealer)
+        counts.append(hidden + shown if t.devils_eye else hidden)
     shape = plans[0].shape
     rounds: list[list[ReplayedRound]] = [[] for _ in range(size)]
     for number, (_, up_cells, gives, plays) in enumerate(shape):
         # DEALER-ROTATION, GAME-OVER, DEAL-COUNTS
-        dealers = np.array([plan.record.rounds[number].dealer for plan in plans])
+        dealers = np.array([plan.dealers[number] for plan in plans])
         if number > 0:
             ok &= (games.phase == ROUND_OVER) & (dealers == (games.dealer + 1) % players)
         for game, plan in enumerate(plans):
-            hidden_counts, shown_counts = plan.counts[number]
-            expected_hidden, expected_shown = counts[int(dealers[game])]
-            if (hidden_counts != expected_hidden
-                    or (shown_counts is None) == t.devils_eye
-                    or (shown_counts is not None and shown_counts != expected_shown)):
+            if plan.counts[number] != counts[int(dealers[game])]:
                 ok[game] = False
-        hands = np.zeros((size, players * n), dtype=np.bool_)
-        face_up = np.zeros((size, players * n), dtype=np.bool_)
-        hands[rows[:, None], np.array([plan.hidden[number] for plan in plans])] = True
+        hand_cells = np.zeros((size, players * n), dtype=np.bool_)
+        up_cells_set = np.zeros((size, players * n), dtype=np.bool_)
+        hand_cells[rows[:, None], np.array([plan.hidden[number] for plan in plans])] = True
         if up_cells:
-            face_up[rows[:, None], np.array([plan.shown[number] for plan in plans])] = True
-        hands, face_up = hands.reshape(size, players, n), face_up.reshape(size, players, n)
+            up_cells_set[rows[:, None], np.array([plan.shown[number] for plan in plans])] = True
+        hands = hand_cells.reshape(size, players, n)
+        face_up = up_cells_set.reshape(size, players, n)
         # Each card dealt once: the counts add up to the deck, and every card is somewhere.
         ok &= (hands.sum(axis=1) + face_up.sum(axis=1) == 1).all(axis=1)
         loaded = np.flatnonzero(ok)
         if len(loaded):
             games.load_rounds(loaded, hands[loaded], face_up[loaded],
                               dealers[loaded] if number == 0 else None)
-        setup_actions = np.array([plan.setups[number] for plan in plans],
-                                 dtype=np.int64).reshape(size, gives, 2)
+        setup_actions = np.array([plan.setup_actions[number] for plan in plans],
+                                 dtype=np.int64).reshape(size, gives)
+        setup_seats = np.array([plan.setup_seats[number] for plan in plans],
+                               dtype=np.int64).reshape(size, gives)
         for step in range(gives):
-            _step(games, rows, ok, setup_actions[:, step])
+            _step(games, rows, ok, setup_actions[:, step], setup_seats[:, step])
         ok &= games.phase == PLAY
-        play_actions = np.array([plan.plays[number] for plan in plans],
-                                dtype=np.int64).reshape(size, plays, 2)
+        play_actions = np.array([plan.play_actions[number] for plan in plans],
+                                dtype=np.int64).reshape(size, plays)
+        play_seats = np.array([plan.play_seats[number] for plan in plans],
+                              dtype=np.int64).reshape(size, plays)
         tricks: list[npt.NDArray[np.int64]] = []
         for step in range(plays):
             ends_trick = (step + 1) % t.trick_size == 0
             before = games.bottle_card.copy() if ends_trick else None
-            _step(games, rows, ok, play_actions[:, step])
+            _step(games, rows, ok, play_actions[:, step], play_seats[:, step])
             if before is not None:
                 prices = np.where(before >= 0, t.rank[np.maximum(before, 0)], float(START_PRICE))
                 judged = prices.argmax(axis=1)
@@ -367,7 +394,7 @@ def _replay_group(config: Config, plans: list[_Plan], backend: str) -> list[Repl
         by_game = np.stack(tricks, axis=2).transpose(1, 2, 0).tolist() if tricks else None
         scores, owners = games.scores.tolist(), games.bottle_owner.tolist()
         for game in np.flatnonzero(ok).tolist():
-            claimed = plans[game].record.rounds[number].scores
+            claimed = plans[game].scores[number]
             done = bool(complete[game])
             if claimed is not None and (not done or claimed != tuple(scores[game])):
                 ok[game] = False  # SCORE-ROUND
@@ -388,7 +415,7 @@ def _replay_group(config: Config, plans: list[_Plan], backend: str) -> list[Repl
     all_totals = games.totals.tolist()
     for game in np.flatnonzero(ok).tolist():
         totals = tuple(all_totals[game])
-        claimed = plans[game].record.totals
+        claimed = plans[game].totals
         if claimed is not None and claimed != totals:
             continue  # GAME-TOTALS
         # A record without rounds is a game not yet dealt (the batch's games start over).
@@ -398,10 +425,9 @@ def _replay_group(config: Config, plans: list[_Plan], backend: str) -> list[Repl
 
 
 def _step(games: BatchGames, rows: npt.NDArray[np.int64], ok: npt.NDArray[np.bool_],
-          planned: npt.NDArray[np.int64]) -> None:
-    """One action per game, ``planned[g]`` = (action number, seat); a game whose action is not
-    legal for its seat to act is dropped from ``ok`` and takes its first legal action instead."""
+          actions: npt.NDArray[np.int64], seats: npt.NDArray[np.int64]) -> None:
+    """One action per game, ``actions[g]`` by ``seats[g]``; a game whose action is not legal
+    for its seat to act is dropped from ``ok`` and takes its first legal action instead."""
     mask = games.legal_mask()
-    actions = planned[:, 0]
-    ok &= mask[rows, actions] & (games.to_act == planned[:, 1])
+    ok &= mask[rows, actions] & (games.to_act == seats)
     games.step(np.where(ok, actions, mask.argmax(axis=1)))

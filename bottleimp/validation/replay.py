@@ -37,13 +37,16 @@ Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claim
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
+from types import ModuleType
 from typing import TYPE_CHECKING, Final, NoReturn, Protocol, TypeAlias
 
 from attrs import evolve
 
 from ..actions import Action, Destination, Give, Play, StartRound
 from ..cards import Card, Rank, format_rank
+from ..config import Config
 from ..engine import apply, check_action, new_game, with_deal
 from ..errors import IllegalActionError, RecordError, UnknownCardError
 from ..formats.json_input import (
@@ -71,7 +74,7 @@ from .reports import (
 )
 
 if TYPE_CHECKING:
-    from ..batch.verdict import ReplayedGame
+    from ..batch.verdict import RecordPlan, ReplayedGame
 
 __all__ = [
     "ReplayObserver",
@@ -116,27 +119,73 @@ def validate_values(values: Sequence[JSON], sources: Sequence[str], *, causes: b
     module docstring). ``checked``: the values come from the JSON reader, within its limits."""
     if len(values) != len(sources):
         raise ValueError(f"{len(values)} records but {len(sources)} sources")
-    reports: list[ValidationReport | None] = [None] * len(values)
-    records: list[tuple[int, GameRecord]] = []
-    for number, value in enumerate(values):
-        try:
-            if not checked:
-                check_json_value(value)
-            records.append((number, parse_record(value)))
-        except RecordError as error:
-            reports[number] = _unreadable(sources[number], error)
-    replayed = _batch_replay([record for _, record in records]) if batch else None
-    for at, (number, record) in enumerate(records):
-        game = None if replayed is None else replayed[at]
-        if game is not None:
-            reports[number] = _replayed_report(sources[number], game)
-            continue
-        report = validate_record(record, sources[number])
-        if causes and report.status == BROKEN:
-            found = likely_causes(values[number], record, report, _without_causes)
-            report = evolve(report, causes=found)
-        reports[number] = report
+    return _validate_many([(source, partial(_given, value))
+                           for source, value in zip(sources, values)],
+                          causes=causes, checked=checked, batch=batch)
+
+
+def _given(value: JSON) -> JSON:
+    return value
+
+
+_Load: TypeAlias = Callable[[], JSON]
+"""Reads a record's value (again, for the engine replay of a record the batch engine left)."""
+
+
+def _validate_many(loads: Sequence[tuple[str, _Load]], *, causes: bool, checked: bool,
+                   batch: bool) -> list[ValidationReport]:
+    """The reports of the records ``loads`` read. Each record is read, parsed and turned into
+    the batch engine's inputs, and only those inputs are kept (few objects) until the batch
+    engine has replayed them all; a record it leaves is read again and replayed through the
+    engine."""
+    engine = _batch_engine() if batch else None
+    reports: list[ValidationReport | None] = [None] * len(loads)
+    plans: list[RecordPlan | None] = [None] * len(loads)
+    decks: dict[Config, object] = {}
+    for number, (source, load) in enumerate(loads):
+        report, value, record = _read(source, load, checked)
+        if record is None:
+            reports[number] = report
+        elif engine is None or (plan := engine.plan_record(record, decks)) is None:
+            reports[number] = _engine_report(source, value, record, causes)
+        else:
+            plans[number] = plan
+    if engine is not None:
+        for number, game in enumerate(_batch_replay(plans)):
+            if plans[number] is None:
+                continue
+            source, load = loads[number]
+            if game is not None:
+                reports[number] = _replayed_report(source, game)
+                continue
+            report, value, record = _read(source, load, checked)
+            reports[number] = report if record is None else _engine_report(
+                source, value, record, causes)
     return [report for report in reports if report is not None]
+
+
+def _read(source: str, load: _Load, checked: bool
+          ) -> tuple[ValidationReport | None, JSON, GameRecord | None]:
+    """The value ``load`` reads and its record, or the report of an unreadable one."""
+    value: JSON = None
+    try:
+        value = load()
+        if not checked:
+            check_json_value(value)
+        return None, value, parse_record(value)
+    except RecordError as error:
+        return _unreadable(source, error), value, None
+
+
+def _engine_report(source: str, value: JSON, record: GameRecord, causes: bool
+                   ) -> ValidationReport:
+    """The engine replay's report of ``record`` (read from ``value``), with its likely causes
+    when asked for and it is broken."""
+    report = validate_record(record, source)
+    if causes and report.status == BROKEN:
+        found = likely_causes(value, record, report, _without_causes)
+        report = evolve(report, causes=found)
+    return report
 
 
 _BATCH_FROM: Final = 8
@@ -144,14 +193,21 @@ _BATCH_FROM: Final = 8
 batch costs more than the engine replay of each)."""
 
 
-def _batch_replay(records: list[GameRecord]) -> Sequence[ReplayedGame | None] | None:
-    """The batch engine's replay of ``records`` (``None`` without numpy: then the engine
-    replays them all)."""
+def _batch_engine() -> ModuleType | None:
+    """``bottleimp.batch.verdict``, or ``None`` without numpy (then the engine replays every
+    record)."""
     try:
-        from ..batch.verdict import replay_records
+        from ..batch import verdict
     except ImportError:
         return None
-    return replay_records(records)
+    return verdict
+
+
+def _batch_replay(plans: Sequence[RecordPlan | None]) -> Sequence[ReplayedGame | None]:
+    """The batch engine's replay of the planned records."""
+    from ..batch.verdict import replay_plans
+
+    return replay_plans(plans)
 
 
 def _replayed_report(source: str, game: ReplayedGame) -> ValidationReport:
@@ -192,23 +248,12 @@ def validate_file(path: str | os.PathLike[str], *, causes: bool = False) -> Vali
 
 def validate_files(paths: Sequence[str | os.PathLike[str]], *, causes: bool = False
                    ) -> list[ValidationReport]:
-    """Read and validate the record in each file of ``paths``, together (``validate_values``);
-    never raises for bad input. With ``causes``, a broken record's report names the likely root
-    causes of its fault."""
-    reports: list[ValidationReport | None] = []
-    values: list[JSON] = []
-    sources: list[str] = []
-    for path in paths:
-        source = printable_name(path)
-        try:
-            values.append(read_json_file(path))
-            sources.append(source)
-            reports.append(None)
-        except RecordError as error:
-            reports.append(_unreadable(source, error))
-    validated = iter(validate_values(values, sources, causes=causes, checked=True,
-                                     batch=len(values) >= _BATCH_FROM))
-    return [next(validated) if report is None else report for report in reports]
+    """Read and validate the record in each file of ``paths``, together (as
+    ``validate_values``); never raises for bad input. With ``causes``, a broken record's report
+    names the likely root causes of its fault. A record the batch engine leaves is read again
+    for the engine replay (a file changed in between is reported as it then reads)."""
+    return _validate_many([(printable_name(path), partial(read_json_file, path)) for path in paths],
+                          causes=causes, checked=True, batch=len(paths) >= _BATCH_FROM)
 
 
 class ReplayObserver(Protocol):
