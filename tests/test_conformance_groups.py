@@ -542,7 +542,7 @@ def test_legal_plays_answered_otherwise_name_the_seat_the_card_held_or_the_colou
     assert rule(referee_answer) == "FOLLOW-SUIT"
 
 
-def _patched_peer(tmp_path: Path, name: str, patch: str) -> list[str]:
+def _patched_peer(tmp_path: Path, name: str, patch: str, bugs: tuple[str, ...] = ()) -> list[str]:
     """The reference peer with ``patch`` (Python run on its module ``peer``) applied: a small
     fake peer with one bug of its own."""
     script = tmp_path / f"{name}.py"
@@ -552,8 +552,8 @@ def _patched_peer(tmp_path: Path, name: str, patch: str) -> list[str]:
         "peer = importlib.util.module_from_spec(spec)\n"
         "spec.loader.exec_module(peer)\n"
         f"{patch}\n"
-        "engine = peer.Peer(set(), {'players': [3, 4], 'editions': ['classic'], 'bottles': [1],"
-        " 'teams': False})\n"
+        f"engine = peer.Peer({list(bugs)!r}, {{'players': [3, 4], 'editions': ['classic'], "
+        "'bottles': [1], 'teams': False})\n"
         "for line in sys.stdin:\n"
         "    print(json.dumps(engine.answer(json.loads(line))), flush=True)\n",
         encoding="utf-8")
@@ -589,3 +589,49 @@ def test_a_peer_that_leads_or_ends_the_round_wrongly_is_one_play_group_with_its_
     report = run_harness(_patched_peer(tmp_path, name, patch), examples=scaled(ci=10, dev=4),
                          seed=1, shrink_seconds=0, min_refusals=MIN_SENT)
     assert [(group.op, group.rule) for group in report.groups] == [("play", rule)]
+
+
+RANDOM_NAMES_IN_REFUSALS = """
+import random
+answer = peer.Peer.answer
+def named_answer(self, request):
+    # A refusal names a random player; a round in which it refused something scores seat 0
+    # one coin more (a bug met only after refusals, whose messages then differ every time).
+    if request.get("op") == "new_round":
+        self.refused = False
+    reply = answer(self, request)
+    if reply.get("ok") is False:
+        self.refused = True
+        name = random.SystemRandom().choice(["Ada", "Brook", "Chen", "Dara", "Eli", "Femi"])
+        reply["error"] = f"{name}: {reply['error']}"
+    elif request.get("op") == "scores" and getattr(self, "refused", False):
+        reply["scores"][0] += 1
+    return reply
+peer.Peer.answer = named_answer
+"""
+
+
+def test_refusals_whose_messages_differ_in_a_random_name_are_deterministic(
+        tmp_path: Path) -> None:
+    from bottleimp.conformance.groups import same_verdict
+
+    command = _patched_peer(tmp_path, "random-names", RANDOM_NAMES_IN_REFUSALS)
+    for seconds in (0, 2):
+        report = run_harness(command, examples=scaled(ci=10, dev=4), seed=1,
+                             shrink_seconds=seconds, min_refusals=MIN_SENT)
+        assert report.nondeterministic == ()
+        (group,) = report.groups
+        assert group.op == "scores" and group.failure is not None
+        if seconds == 0:
+            # The game played again holds refusals, whose messages differ every time.
+            assert any(e.refusal is not None and e.refusal != "before-round"
+                       for e in group.failure.exchanges)
+        else:
+            assert group.shrunk or "deterministic" not in (group.not_shrunk or "")
+    # Judged on rules and values: another rule, or another value, is still another answer.
+    refusal: dict[str, JSON] = {"ok": False, "error": "Ada: no", "rule": "TURN-ORDER"}
+    assert same_verdict(refusal, {**refusal, "error": "Chen: no"})
+    assert not same_verdict(refusal, {**refusal, "rule": "CARD-HELD"})
+    assert not same_verdict({"ok": True, "scores": [1, 2]}, {"ok": True, "scores": [1, 3]})
+    assert same_verdict({"ok": True, "scores": [1, 2], "_took": 3},
+                        {"ok": True, "scores": [1.0, 2], "_took": 9})
