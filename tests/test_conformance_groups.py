@@ -595,8 +595,8 @@ RANDOM_NAMES_IN_REFUSALS = """
 import random
 answer = peer.Peer.answer
 def named_answer(self, request):
-    # A refusal names a random player; a round in which it refused something scores seat 0
-    # one coin more (a bug met only after refusals, whose messages then differ every time).
+    # A refusal names a random player; after a round in which it refused something it names
+    # the wrong next dealer (a bug met only after refusals, whose messages differ every time).
     if request.get("op") == "new_round":
         self.refused = False
     reply = answer(self, request)
@@ -604,8 +604,9 @@ def named_answer(self, request):
         self.refused = True
         name = random.SystemRandom().choice(["Ada", "Brook", "Chen", "Dara", "Eli", "Femi"])
         reply["error"] = f"{name}: {reply['error']}"
-    elif request.get("op") == "scores" and getattr(self, "refused", False):
-        reply["scores"][0] += 1
+    elif request.get("op") == "end_round" and reply.get("dealer") is not None \\
+            and getattr(self, "refused", False):
+        reply = {**reply, "dealer": (reply["dealer"] + 1) % self.round.players}
     return reply
 peer.Peer.answer = named_answer
 """
@@ -621,7 +622,7 @@ def test_refusals_whose_messages_differ_in_a_random_name_are_deterministic(
                              shrink_seconds=seconds, min_refusals=MIN_SENT)
         assert report.nondeterministic == ()
         (group,) = report.groups
-        assert group.op == "scores" and group.failure is not None
+        assert group.rule == "DEALER-ROTATION" and group.failure is not None
         if seconds == 0:
             # The game played again holds refusals, whose messages differ every time.
             assert any(e.refusal is not None and e.refusal != "before-round"
