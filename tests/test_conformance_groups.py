@@ -19,6 +19,7 @@ from bottleimp.conformance.refusals import REFUSALS
 from bottleimp.conformance.remote_vectors import run_remote_vectors
 from bottleimp.errors import RecordError
 from bottleimp.cards import rank_key
+from bottleimp.config import Config
 from bottleimp.state import GameState
 from bottleimp.formats.json_input import JSON
 from bottleimp.validation import validate_file
@@ -636,3 +637,66 @@ def test_refusals_whose_messages_differ_in_a_random_name_are_deterministic(
     assert not same_verdict({"ok": True, "scores": [1, 2]}, {"ok": True, "scores": [1, 3]})
     assert same_verdict({"ok": True, "scores": [1, 2], "_took": 3},
                         {"ok": True, "scores": [1.0, 2], "_took": 9})
+
+
+INVENTED_DECK = """
+build = peer.build_deck
+def invented_deck(edition, players, bugs=()):
+    # Six cards of another colour (31-36), and 29 cards (1-30) scoring one coin more.
+    deck = build(edition, players, bugs)
+    colours = ("yellow", "blue", "red")
+    for rank in range(31, 37):
+        colour, coins = deck[rank]
+        deck[rank] = (colours[(colours.index(colour) + 1) % 3], coins)
+    for rank in range(1, 31):
+        if rank in deck:
+            colour, coins = deck[rank]
+            deck[rank] = (colour, coins + 1)
+    return deck
+peer.build_deck = invented_deck
+"""
+
+
+def test_many_coin_faults_do_not_use_up_a_limit_the_colour_faults_need_DECK(
+        tmp_path: Path) -> None:
+    report = run_harness(_patched_peer(tmp_path, "invented-deck", INVENTED_DECK),
+                         examples=scaled(ci=20, dev=10), seed=0, shrink_seconds=0,
+                         min_refusals=MIN_SENT)
+    assert [(group.op, group.rule) for group in report.groups] == [("colours", "DECK"),
+                                                                  ("coins", "DECK")]
+    colours, coins = (group.deck for group in report.groups)
+    assert colours is not None and coins is not None
+    assert not colours.stopped and not coins.stopped
+    assert [(card.rank, card.library_colour, card.peer_colour) for card in colours.cards] == [
+        (31, "red", "yellow"), (32, "blue", "red"), (33, "red", "yellow"), (34, "blue", "red"),
+        (35, "red", "yellow"), (36, "red", "yellow")]
+    assert [(card.rank, card.peer_coins) for card in coins.cards] == [
+        (card.rank, card.coins + 1) for card in Config(players=4).cards if card.rank <= 30]
+
+
+def test_position_questions_a_deck_fault_explains_are_counted_under_DECK() -> None:
+    limited = PEER + ["--players", "3,4", "--editions", "classic", "--bottles", "1",
+                      "--no-teams"]
+    mixed = run_harness(limited + ["--bug", "swap-colours", "--bug", "devils-trick-assign"],
+                        examples=4, seed=0, shrink_seconds=0, questions=15,
+                        min_refusals=MIN_SENT)
+    rows = {row.kind: row for row in mixed.questions}
+    assert dict(rows["legal_plays"].rules) == {"DECK": rows["legal_plays"].failed} != {"DECK": 0}
+    # A logic fault of the scores is no data fault: it keeps its rule.
+    assert dict(rows["scoring"].rules) == {"SCORE-BOTTLE-PENALTY": rows["scoring"].failed}
+    example = rows["legal_plays"].example
+    assert example is not None and example["rule"] == "DECK"
+    # Games that never reach the scores (the setup bug, no set_position): the questions alone
+    # show the coins, as a group with no game.
+    alone = run_harness(limited + ["--no-set-position", "--bug", "pass-reversed",
+                                   "--bug", "wrong-coins"],
+                        examples=4, seed=0, shrink_seconds=0, questions=15,
+                        min_refusals=MIN_SENT)
+    groups = {(group.op, group.rule): group for group in alone.groups}
+    assert set(groups) == {("setup", "SETUP-RESOLVE"), ("coins", "DECK")}
+    coins = groups["coins", "DECK"]
+    assert coins.games == () and coins.deck is not None
+    assert coins.deck.lines == ("card 9 scores as 5 coins, the deck gives 3",
+                                "card 33 scores as 2 coins, the deck gives 5")
+    scoring = next(row for row in alone.questions if row.kind == "scoring")
+    assert dict(scoring.rules) == {"DECK": scoring.failed} != {"DECK": 0}
