@@ -584,7 +584,7 @@ peer.Round.play = late_play
 @pytest.mark.parametrize(("name", "patch", "rule"), [
     ("seat-zero-leads-every-trick", SEAT_ZERO_LEADS_EVERY_TRICK, "NEXT-LEADER"),
     ("round-ends-late", ROUND_ENDS_LATE, "ROUND-END"),
-])
+], ids=["seat-zero-leads-every-trick", "round-ends-late"])
 def test_a_peer_that_leads_or_ends_the_round_wrongly_is_one_play_group_with_its_rule(
         tmp_path: Path, name: str, patch: str, rule: str) -> None:
     report = run_harness(_patched_peer(tmp_path, name, patch), examples=scaled(ci=10, dev=4),
