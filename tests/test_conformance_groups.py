@@ -373,7 +373,6 @@ def _library_round(players: int = 4, seed: int = 5) -> list[LibraryExchange]:
     """One round the library answers alone: per request the state before it, the request, the
     library's answer and the state after."""
     from bottleimp.actions import Give, Play
-    from bottleimp.config import Config
     from bottleimp.engine import apply, legal_actions
     from bottleimp.formats.setup_entries import entry_from_gives
     from bottleimp.rules.deal import deal

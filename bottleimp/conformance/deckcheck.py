@@ -319,7 +319,8 @@ def _numbers(value: JSON) -> tuple[int, ...] | None:
     return tuple(item for item in value if isinstance(item, int))
 
 
-def _question_cards(config: Config, value: JSON) -> tuple[Card, ...] | None:
+def _ranked_cards(config: Config, value: JSON) -> tuple[Card, ...] | None:
+    """The cards a list of ranks names, ``None`` when it is no such list."""
     if not isinstance(value, list):
         return None
     cards = []
@@ -339,9 +340,9 @@ def _follows_from_question(question: QuestionFailure) -> _Follows | None:
     if case.kind != "legal_plays" or not isinstance(input_, dict) or not isinstance(output, dict):
         return None
     trick = input_.get("trick")
-    hand = _question_cards(config, input_.get("hand"))
-    face_up = _question_cards(config, input_.get("face_up") or [])
-    legal = _question_cards(config, output.get("legal"))
+    hand = _ranked_cards(config, input_.get("hand"))
+    face_up = _ranked_cards(config, input_.get("face_up") or [])
+    legal = _ranked_cards(config, output.get("legal"))
     if not isinstance(trick, list) or not trick or hand is None or face_up is None \
             or legal is None:
         return None
@@ -385,8 +386,8 @@ def _scores_from_question(question: QuestionFailure) -> _Scores | None:
     piles = input_.get("captured")
     if not isinstance(piles, list):
         return None
-    captured = tuple(_question_cards(config, pile) for pile in piles)
-    devils_trick = _question_cards(config, input_.get("devils_trick"))
+    captured = tuple(_ranked_cards(config, pile) for pile in piles)
+    devils_trick = _ranked_cards(config, input_.get("devils_trick"))
     items = input_.get("bottles")
     if devils_trick is None or any(pile is None for pile in captured) \
             or not isinstance(items, list):
@@ -421,20 +422,6 @@ def _trick_so_far(state: GameState) -> tuple[Play, ...]:
     return plays[len(plays) - len(plays) % state.config.trick_size:]
 
 
-def _peer_cards(state: GameState, value: JSON) -> set[Card] | None:
-    if not isinstance(value, list):
-        return None
-    found = set()
-    for item in value:
-        if isinstance(item, bool) or not isinstance(item, (int, float)):
-            return None
-        card = state.config.cards_by_rank.get(item)
-        if card is None:
-            return None
-        found.add(card)
-    return found
-
-
 def _colour_pairs(failure: Failure) -> tuple[Card, frozenset[Card], frozenset[Card]] | None:
     """For a legal-plays disagreement after a lead: the led card, the cards judged against it
     (the hand; in Devil's Eye the face-up row) and those the peer takes for its colour."""
@@ -449,9 +436,10 @@ def _colour_pairs(failure: Failure) -> tuple[Card, frozenset[Card], frozenset[Ca
         return None
     led = trick[0].card
     seat = before.to_act
-    peer = _peer_cards(before, last.actual.get("cards"))
-    if peer is None:
+    listed = _ranked_cards(before.config, last.actual.get("cards"))
+    if listed is None:
         return None
+    peer = set(listed)
     round_ = before.round
     if round_.face_up is not None:
         hidden, judged = set(round_.hands[seat]), set(round_.face_up[seat])
