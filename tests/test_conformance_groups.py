@@ -673,7 +673,14 @@ def test_many_coin_faults_do_not_use_up_a_limit_the_colour_faults_need_DECK(
         (card.rank, card.coins + 1) for card in Config(players=4).cards if card.rank <= 30]
 
 
-def test_position_questions_a_deck_fault_explains_are_counted_under_DECK() -> None:
+WRONG_COINS_IN_CASES_ONLY = """
+scoring = peer.case_scoring
+peer.CASES["scoring"] = lambda config, given, bugs: scoring(config, given, ["wrong-coins"])
+"""
+
+
+def test_position_questions_a_deck_fault_explains_are_counted_under_DECK(
+        tmp_path: Path) -> None:
     limited = PEER + ["--players", "3,4", "--editions", "classic", "--bottles", "1",
                       "--no-teams"]
     mixed = run_harness(limited + ["--bug", "swap-colours", "--bug", "devils-trick-assign"],
@@ -685,16 +692,14 @@ def test_position_questions_a_deck_fault_explains_are_counted_under_DECK() -> No
     assert dict(rows["scoring"].rules) == {"SCORE-BOTTLE-PENALTY": rows["scoring"].failed}
     example = rows["legal_plays"].example
     assert example is not None and example["rule"] == "DECK"
-    # Games that never reach the scores (the setup bug, no set_position): the questions alone
-    # show the coins, as a group with no game.
-    alone = run_harness(limited + ["--no-set-position", "--bug", "pass-reversed",
-                                   "--bug", "wrong-coins"],
+    # A fault the games do not show (the peer scores its games right, its scoring cases
+    # wrong): the questions alone show the coins, as a group with no game.
+    alone = run_harness(_patched_peer(tmp_path, "cases-only", WRONG_COINS_IN_CASES_ONLY),
                         examples=4, seed=0, shrink_seconds=0, questions=15,
                         min_refusals=MIN_SENT)
-    groups = {(group.op, group.rule): group for group in alone.groups}
-    assert set(groups) == {("setup", "SETUP-RESOLVE"), ("coins", "DECK")}
-    coins = groups["coins", "DECK"]
-    assert coins.games == () and coins.deck is not None
+    (coins,) = alone.groups
+    assert (coins.op, coins.rule, coins.games) == ("coins", "DECK", ())
+    assert coins.deck is not None and alone.failed == 0
     assert coins.deck.lines == ("card 9 scores as 5 coins, the deck gives 3",
                                 "card 33 scores as 2 coins, the deck gives 5")
     scoring = next(row for row in alone.questions if row.kind == "scoring")
