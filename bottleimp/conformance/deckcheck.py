@@ -4,7 +4,7 @@ Three kinds are told apart: which cards share a colour (it changes play: a ``col
 a consistent renaming of the colours' names (play cannot show it: a note, never a failure), and
 the cards' coins (a ``coins`` fault). Two ways to find them:
 
-- ``declared_deck_fault``: the peer declared its own deck in its ``hello`` answer; each card
+- ``declared_deck_faults``: the peer declared its own deck in its ``hello`` answer; each card
   whose colour or coins differ from the library's (or a rank it lacks or adds) is reported once,
   and the games are then played on the peer's own data, so that its logic is checked apart.
 - ``infer_deck_faults``: the peer declared nothing, and disagreements follow a card rather
@@ -287,17 +287,18 @@ def _follows_from_failure(failure: Failure) -> _Follows | None:
             or before is None or before.phase is not Phase.PLAY or last.actual is None):
         return None
     if last.request.get("op") == "play":
-        return _Follows(failure, failure.script.config, None, frozenset(), frozenset(),
+        return _Follows(failure, before.config, None, frozenset(), frozenset(),
                         lambda colours: _play_refusal_explained(failure, colours))
     pairs = _colour_pairs(failure)
     if pairs is None:
         return None
     led, judged, follows = pairs
-    return _Follows(failure, failure.script.config, led, judged, follows,
+    return _Follows(failure, before.config, led, judged, follows,
                     lambda colours: _colours_explain(failure, colours))
 
 
 def _scores_from_failure(failure: Failure) -> _Scores | None:
+    """The coin evidence of a game's disagreement on the scores."""
     before = failure.before
     last = failure.exchanges[-1]
     if (failure.disagreement is None or failure.disagreement.rule not in _SCORE_RULES
