@@ -704,3 +704,18 @@ def test_position_questions_a_deck_fault_explains_are_counted_under_DECK(
                                 "card 33 scores as 2 coins, the deck gives 5")
     scoring = next(row for row in alone.questions if row.kind == "scoring")
     assert dict(scoring.rules) == {"DECK": scoring.failed} != {"DECK": 0}
+
+
+def test_the_pass_back_bug_names_every_card_it_duplicates_and_loses_SETUP_RESOLVE() -> None:
+    report = run_harness(_bugs("pass-back") + ["--players", "4"], examples=3, seed=2,
+                         shrink_seconds=0, min_refusals=MIN_SENT)
+    failure = report.failure
+    assert failure is not None and failure.rule == "SETUP-RESOLVE"
+    # Each seat gets back the card it passed left, and the card it passed right is lost.
+    assert failure.message.count("is duplicated: the peer puts it in") == 4
+    assert failure.message.count("is lost: the peer puts it nowhere") == 4
+    assert "None" not in failure.message
+    cards = failure.disagreement.detail["cards"] if failure.disagreement else []
+    assert isinstance(cards, list)
+    copies = sorted(item.get("peer_copies") for item in cards if isinstance(item, dict))  # type: ignore[type-var]
+    assert copies == [0, 0, 0, 0, 2, 2, 2, 2]
