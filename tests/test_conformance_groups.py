@@ -719,3 +719,13 @@ def test_the_pass_back_bug_names_every_card_it_duplicates_and_loses_SETUP_RESOLV
     assert isinstance(cards, list)
     copies = sorted(item.get("peer_copies") for item in cards if isinstance(item, dict))  # type: ignore[type-var]
     assert copies == [0, 0, 0, 0, 2, 2, 2, 2]
+
+
+def test_a_legal_plays_question_names_CARD_HELD_for_a_card_not_held_else_FOLLOW_SUIT() -> None:
+    from bottleimp.conformance.questions import _case, _rule
+
+    case = _case("legal_plays", Config(players=4), {"seat": 1, "hand": [1, 4, 11],
+                                                    "trick": [[0, 2]]})
+    assert case.expected == {"legal": [1]}
+    assert _rule(case, ["legal"], {"legal": [1, 4, 11, 37]}) == "CARD-HELD"
+    assert _rule(case, ["legal"], {"legal": [1, 4, 11]}) == "FOLLOW-SUIT"
