@@ -289,6 +289,10 @@ class Positions:
         return True
 
 
+GAME_SEED = 11
+"""The seed of the games the walks' deals are put into (its own deal is checked, then replaced)."""
+
+
 def starts(spec: Exhaustive, shard: tuple[int, int] | None = None,
            prefix: Visit | None = None) -> Iterator[GameState]:
     """The states the walks start from: each chosen deal by each dealer, dealt through
@@ -300,7 +304,7 @@ def starts(spec: Exhaustive, shard: tuple[int, int] | None = None,
     ``shard`` ``(k, n)``: only the deals whose position among the chosen ones is ``k`` mod ``n``
     (to spread one configuration over processes)."""
     for dealer in spec.dealers:
-        game = new_game(spec.config, seed=11, first_dealer=dealer)
+        game = new_game(spec.config, seed=GAME_SEED, first_dealer=dealer)
         machine.check_seeded_deal(game)
         chosen: Iterator[Deal] = (
             deals(spec.config, dealer) if spec.deals is None
