@@ -251,24 +251,25 @@ class _Deck:
 
 @frozen
 class RecordPlan:
-    """A record turned into the batch engine's inputs, in flat lists of ints per round (few
-    objects, so that many plans held at once cost the garbage collector little): the dealer;
-    the deal as cells ``seat * N + card`` of the hidden hands and of the face-up cards, with
-    each seat's count; the setup's action numbers and their seats, in the order the engine
-    takes them; the plays' action numbers and seats; the claimed scores and totals."""
+    """A record turned into the batch engine's inputs, each a flat list of ints over the whole
+    record, round after round (few objects, so that many plans held at once cost the garbage
+    collector little): the dealers; the deals as cells ``seat * N + card`` of the hidden hands
+    and of the face-up cards, with each seat's counts; the setups' action numbers and their
+    seats, in the order the engine takes them; the plays' action numbers and seats; the claimed
+    scores and totals."""
 
     config: Config
     shape: tuple[tuple[int, int, int, int], ...]
     """Per round: hidden cells, face-up cells, setup cards, plays."""
     dealers: list[int]
-    hidden: list[list[int]]
-    shown: list[list[int]]
-    counts: list[list[int]]
+    hidden: list[int]
+    shown: list[int]
+    counts: list[int]
     """Per round, the hidden cards then (Devil's Eye) the face-up cards of each seat."""
-    setup_actions: list[list[int]]
-    setup_seats: list[list[int]]
-    play_actions: list[list[int]]
-    play_seats: list[list[int]]
+    setup_actions: list[int]
+    setup_seats: list[int]
+    play_actions: list[int]
+    play_seats: list[int]
     scores: list[tuple[int, ...] | None]
     totals: tuple[int, ...] | None
 
@@ -276,8 +277,9 @@ class RecordPlan:
 def plan_record(record: GameRecord, decks: dict[Config, _Deck] | None = None
                 ) -> RecordPlan | None:
     """``record`` as the batch engine's inputs, or ``None`` when it names a card of no deck, a
-    dealer of no seat or a setup entry count other than the seats' (``decks``: what earlier
-    records of the same configurations have computed, kept by the caller)."""
+    dealer of no seat, or rows of hands, face-up cards or setup entries other than one a seat
+    (face-up rows only in Devil's Eye) (``decks``: what earlier records of the same
+    configurations have computed, kept by the caller)."""
     config = record.config
     deck = None if decks is None else decks.get(config)
     if deck is None:
@@ -291,34 +293,37 @@ def plan_record(record: GameRecord, decks: dict[Config, _Deck] | None = None
     shape = []
     try:
         for round_ in record.rounds:
-            if len(round_.setup) != players or not 0 <= round_.dealer < players:
+            if (len(round_.setup) != players or not 0 <= round_.dealer < players
+                    or len(round_.hands) != players
+                    or len(round_.face_up or ()) != (players if config.devils_eye else 0)):
                 return None
-            cells = [seat * n + index[rank]
-                     for seat, ranks in enumerate(round_.hands) for rank in ranks]
-            counts = [len(ranks) for ranks in round_.hands]
-            up = []
-            if round_.face_up is not None:
-                up = [seat * n + index[rank]
-                      for seat, ranks in enumerate(round_.face_up) for rank in ranks]
-                counts += [len(ranks) for ranks in round_.face_up]
-            actions, seats = [], []
-            for seat in _seats_from(round_.dealer + 1, players):
-                for destination, rank in round_.setup[seat].gives():
-                    actions.append(blocks[destination] + index[rank])
-                    seats.append(seat)
-            plan.play_actions.append([play_base + index[play.card] for play in round_.plays])
-            plan.play_seats.append([play.seat for play in round_.plays])
-            shape.append((len(cells), len(up), len(actions), len(round_.plays)))
+            hidden = [seat * n + index[rank]
+                      for seat, ranks in enumerate(round_.hands) for rank in ranks]
+            shown = [seat * n + index[rank]
+                     for seat, ranks in enumerate(round_.face_up or ()) for rank in ranks]
+            plan.counts.extend([len(ranks) for ranks in round_.hands])
+            plan.counts.extend([len(ranks) for ranks in round_.face_up or ()])
+            gives = [(blocks[destination] + index[rank], seat)
+                     for seat in _seats_from(round_.dealer + 1, players)
+                     for destination, rank in round_.setup[seat].gives()]
+            plays = round_.plays
+            plan.hidden.extend(hidden)
+            plan.shown.extend(shown)
+            plan.setup_actions.extend([action for action, _ in gives])
+            plan.setup_seats.extend([seat for _, seat in gives])
+            plan.play_actions.extend([play_base + index[play.card] for play in plays])
+            plan.play_seats.extend([play.seat for play in plays])
+            shape.append((len(hidden), len(shown), len(gives), len(plays)))
             plan.dealers.append(round_.dealer)
-            plan.hidden.append(cells)
-            plan.shown.append(up)
-            plan.counts.append(counts)
-            plan.setup_actions.append(actions)
-            plan.setup_seats.append(seats)
             plan.scores.append(round_.scores)
     except KeyError:  # a rank of no card of the deck
         return None
     return evolve(plan, shape=tuple(shape))
+
+
+def _columns(plans: list[RecordPlan], field: str) -> npt.NDArray[np.int64]:
+    """``(G, L)``: one plan's list ``field`` a row (every plan of a group has the same length)."""
+    return np.array([getattr(plan, field) for plan in plans], dtype=np.int64).reshape(len(plans), -1)
 
 
 def _seats_from(seat: int, players: int) -> list[int]:
@@ -343,21 +348,32 @@ def _replay_group(config: Config, plans: list[RecordPlan], backend: str) -> list
     for dealer in range(players):
         hidden, shown = dealt_counts(t, dealer)
         counts.append(hidden + shown if t.devils_eye else hidden)
+    expected_counts = np.array(counts, dtype=np.int64)
     shape = plans[0].shape
     rounds: list[list[ReplayedRound]] = [[] for _ in range(size)]
-    for number, (_, up_cells, gives, plays) in enumerate(shape):
+    columns = {field: _columns(plans, field) for field in (
+        "dealers", "hidden", "shown", "counts", "setup_actions", "setup_seats", "play_actions",
+        "play_seats")}
+    at = dict.fromkeys(("hidden", "shown", "counts", "setup", "plays"), 0)
+
+    def take(field: str, where: str, length: int) -> npt.NDArray[np.int64]:
+        start = at[where]
+        return columns[field][:, start:start + length]
+
+    for number, (hidden_cells, up_cells, gives, plays) in enumerate(shape):
         # DEALER-ROTATION, GAME-OVER, DEAL-COUNTS
-        dealers = np.array([plan.dealers[number] for plan in plans])
+        dealers = columns["dealers"][:, number]
         if number > 0:
             ok &= (games.phase == ROUND_OVER) & (dealers == (games.dealer + 1) % players)
-        for game, plan in enumerate(plans):
-            if plan.counts[number] != counts[int(dealers[game])]:
-                ok[game] = False
+        width = expected_counts.shape[1]
+        ok &= (take("counts", "counts", width) == expected_counts[dealers]).all(axis=1)
+        at["counts"] += width
         hand_cells = np.zeros((size, players * n), dtype=np.bool_)
         up_cells_set = np.zeros((size, players * n), dtype=np.bool_)
-        hand_cells[rows[:, None], np.array([plan.hidden[number] for plan in plans])] = True
-        if up_cells:
-            up_cells_set[rows[:, None], np.array([plan.shown[number] for plan in plans])] = True
+        hand_cells[rows[:, None], take("hidden", "hidden", hidden_cells)] = True
+        up_cells_set[rows[:, None], take("shown", "shown", up_cells)] = True
+        at["hidden"] += hidden_cells
+        at["shown"] += up_cells
         hands = hand_cells.reshape(size, players, n)
         face_up = up_cells_set.reshape(size, players, n)
         # Each card dealt once: the counts add up to the deck, and every card is somewhere.
@@ -366,17 +382,15 @@ def _replay_group(config: Config, plans: list[RecordPlan], backend: str) -> list
         if len(loaded):
             games.load_rounds(loaded, hands[loaded], face_up[loaded],
                               dealers[loaded] if number == 0 else None)
-        setup_actions = np.array([plan.setup_actions[number] for plan in plans],
-                                 dtype=np.int64).reshape(size, gives)
-        setup_seats = np.array([plan.setup_seats[number] for plan in plans],
-                               dtype=np.int64).reshape(size, gives)
+        setup_actions = take("setup_actions", "setup", gives)
+        setup_seats = take("setup_seats", "setup", gives)
+        at["setup"] += gives
         for step in range(gives):
             _step(games, rows, ok, setup_actions[:, step], setup_seats[:, step])
         ok &= games.phase == PLAY
-        play_actions = np.array([plan.play_actions[number] for plan in plans],
-                                dtype=np.int64).reshape(size, plays)
-        play_seats = np.array([plan.play_seats[number] for plan in plans],
-                              dtype=np.int64).reshape(size, plays)
+        play_actions = take("play_actions", "plays", plays)
+        play_seats = take("play_seats", "plays", plays)
+        at["plays"] += plays
         tricks: list[npt.NDArray[np.int64]] = []
         for step in range(plays):
             ends_trick = (step + 1) % t.trick_size == 0
