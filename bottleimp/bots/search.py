@@ -3,7 +3,7 @@
 It gives its setup cards as the heuristic does (the lowest ones; searching the setup cost much
 more and did not play better). For each play with more than one legal card, the bot samples ``worlds`` possible worlds
 that agree with its view (``bottleimp.bots.worlds.sample_world``) and, in each, tries every
-legal action and plays the rest of the round out with the heuristic strategy at every seat
+legal action and plays the rest of the round out through the engine with the heuristic strategy at every seat
 (``bottleimp.bots.heuristic``; in a playout each seat counts as unseen the cards in the other
 hands and the Devil's Trick). The action with the best mean result over the worlds is chosen.
 A result is ``win + margin / 100``, where ``margin`` is the seat's total minus the best total of
