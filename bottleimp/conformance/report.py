@@ -20,7 +20,7 @@ from .lines import clip, plural
 from .peer import answer_for_record
 from .protocol import PROTOCOL, PROTOCOL_V1
 from .questions import QuestionRow
-from .refusals import REFUSALS, RefusalKind
+from .refusals import ANY_ORDER_LEGAL, REFUSALS, RefusalKind
 
 __all__ = ["REPORT_FORMAT", "error_to_json", "CoverageRow", "HarnessReport", "describe", "failure_to_json", "report_to_json",
            "coverage", "applicable", "write_group", "write_peer_fault"]
@@ -111,11 +111,20 @@ def write_peer_fault(failure: Failure, out_dir: str | os.PathLike[str] | None,
 
 
 def applicable(kind: RefusalKind, version: str, capabilities: Capabilities) -> bool:
-    if kind.name == "config-deck":
-        return version != PROTOCOL_V1
-    if kind.name == "config-teams":
-        return capabilities.teams
-    return True
+    """Whether the harness sends illegal requests of ``kind`` to a peer of ``version`` and
+    ``capabilities``."""
+    return _not_applicable(kind, version, capabilities) is None
+
+
+def _not_applicable(kind: RefusalKind, version: str, capabilities: Capabilities) -> str | None:
+    """Why ``kind`` is not sent to the peer, or ``None`` when it is."""
+    if kind.name == "config-deck" and version == PROTOCOL_V1:
+        return "protocol 1 has no deck"
+    if kind.name == "config-teams" and not capabilities.teams:
+        return "the peer plays no teams"
+    if kind.name == ANY_ORDER_LEGAL and capabilities.setups_any_order and version == PROTOCOL:
+        return "the peer takes the setups in any order (SETUP-ORDER is a convention)"
+    return None
 
 
 def coverage(results: Sequence[GameResult], version: str,
@@ -130,9 +139,8 @@ def coverage(results: Sequence[GameResult], version: str,
         rules = sorted({refusal.rule for refusal in sent}) or list(kind.rules)
         unsupported = sum(1 for refusal in sent if refusal.unsupported)
         agreed = sum(1 for refusal in sent if refusal.agreed)
-        note = kind.note if applicable(kind, version, capabilities) else \
-            "not applicable: " + ("protocol 1 has no deck" if kind.name == "config-deck"
-                                  else "the peer plays no teams")
+        why = _not_applicable(kind, version, capabilities)
+        note = kind.note if why is None else "not applicable: " + why
         rows.append(CoverageRow(kind.name, tuple(rules), len(sent), agreed, unsupported, note))
     return tuple(rows)
 
