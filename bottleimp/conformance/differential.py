@@ -50,6 +50,7 @@ from .protocol import PROTOCOL, PROTOCOL_V1, Referee
 from .questions import QuestionRow, ask_questions, position_questions
 from .refusals import REFUSALS
 from .report import (
+    ConventionNote,
     CoverageRow,
     HarnessReport,
     applicable,
@@ -160,7 +161,9 @@ def run_harness(
         capabilities = declared.narrowed(players=players, editions=editions, bottles=bottles,
                                          teams=teams)
         variants = capabilities.variants()
-        strategy = game_scripts(variants)
+        # Before version 3 a game's end is not asked (no end_round): games have their rounds.
+        ends = capabilities.game_ends if version == PROTOCOL else ("rounds",)
+        strategy = game_scripts(variants, ends)
         runner = GameRunner(slot, version, capabilities)
         runner.greeted.discard(id(slot.get()))  # hello alone leaves the peer without a round
 
@@ -189,7 +192,7 @@ def run_harness(
                 top_variants = [v for v in variants if (v.players, v.edition, v.bottles)
                                 in played] or list(variants)
                 for script in _top_up(results, top_variants, seed, min_refusals, version,
-                                      capabilities):
+                                      capabilities, ends):
                     record(runner.play(script))
                     if peer_fault:
                         break
@@ -228,11 +231,28 @@ def run_harness(
         nondeterministic=nondeterministic,
         questions=asked,
         questions_fault=questions_fault,
+        conventions=_conventions(results),
+        uncompared=tuple((number, what) for number, result in enumerate(results, 1)
+                         for what in result.uncompared),
+        resynchronised=tuple(sorted(Counter(way for result in results
+                                            for way in result.trajectories).items())),
     )
 
 
+def _conventions(results: Sequence[GameResult]) -> tuple[ConventionNote, ...]:
+    """The library's conventions the peer chose otherwise, by rule: how often, in how many
+    games, and the first time."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for number, result in enumerate(results, 1):
+        for rule, message in result.notes:
+            found.setdefault(rule, []).append((number, message))
+    return tuple(ConventionNote(rule, len({n for n, _ in seen}), len(seen), seen[0][1])
+                 for rule, seen in found.items())
+
+
 def _top_up(results: Sequence[GameResult], variants: Sequence[Variant], seed: int, minimum: int,
-            version: str, capabilities: Capabilities) -> Iterator[GameScript]:
+            version: str, capabilities: Capabilities,
+            ends: Sequence[str]) -> Iterator[GameScript]:
     """Extra one-round games carrying the illegal requests sent fewer than ``minimum`` times
     (several to a game; three tries, since a game may end before a request's moment)."""
     rng = random.Random(seed)
@@ -246,4 +266,4 @@ def _top_up(results: Sequence[GameResult], variants: Sequence[Variant], seed: in
             return
         rng.shuffle(wanted)
         for start in range(0, len(wanted), 8):
-            yield random_script(variants, rng, wanted[start:start + 8])
+            yield random_script(variants, rng, wanted[start:start + 8], ends)

@@ -344,7 +344,7 @@ class _Game:
             return
         if actual.get("ok") is False:
             self.rollbacks += 1
-            if request.get("op") not in ("setup", "play") or self.rollbacks > 8:
+            if request.get("op") not in ("setup", "play") or self.rollbacks > 3:
                 self._lose(f"the peer refuses a legal {request.get('op')} "
                            "and the harness has no other request that both sides take")
                 return
@@ -552,8 +552,11 @@ class _Game:
                 options = legal_actions(state)
                 # A card both sides allow, where the peer's legal plays differ from the library's.
                 both = [o for o in options if isinstance(o, Play)
-                        and (allowed is None or o.card.rank in allowed)] or options
-                play = both[choose(len(both))]
+                        and (allowed is None or o.card.rank in allowed)]
+                if not both and not self.detached:
+                    self._lose(f"no card is legal for seat {state.to_act} by both sides' rules "
+                               "(each allows only cards the other forbids): no play follows both")
+                play = (both or options)[choose(len(both or options))]
                 assert isinstance(play, Play)
                 self.ask({"op": "play", "seat": play.seat, "card": play.card.rank})
                 play_step += 1
