@@ -13,7 +13,7 @@
 Exit status: 0 everything agrees; 1 something failed; 2 the run could not start (bad options,
 Hypothesis missing, the command cannot be started, unreadable cases). With ``--json`` exactly one
 JSON object is printed on stdout in every case, exit status 2 included (format
-``bottleimp-conformance-report/1``, schema ``spec/reports/conformance-report.schema.json``).
+``bottleimp-conformance-report/2``, schema ``spec/reports/conformance-report.schema.json``).
 """
 
 from __future__ import annotations
