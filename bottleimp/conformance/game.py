@@ -533,9 +533,8 @@ class _Game:
             state = self.referee.state
             assert state is not None
             if state.phase is Phase.SETUP and setup_step == 0 and self._setups_at_once():
-                self._mistakes_at("setup", script.mistakes, request, config.players,
-                                  config.players, fired)
-                self._setups_in_another_order(choose)
+                self._setups_in_another_order(choose, lambda: self._mistakes_at(
+                    "setup", script.mistakes, request, config.players, config.players, fired))
                 setup_step += config.players
             elif state.phase is Phase.SETUP:
                 self._mistakes_at("setup", script.mistakes, request, setup_step,
@@ -585,11 +584,14 @@ class _Game:
         return self.version == PROTOCOL and self.capabilities.setups_any_order \
             and not self.detached
 
-    def _setups_in_another_order(self, choose: Callable[[int], int]) -> None:
+    def _setups_in_another_order(self, choose: Callable[[int], int],
+                                 mistakes: Callable[[], None]) -> None:
         """Every seat's setup, chosen as the library's order would have it; the library takes
         them in its order, the peer the seats before the last in reverse order, then the last
         (so both sides resolve the same last request). Until the last, the peer's answers are
-        compared on being accepted, not on the seat they name next (its order is its own)."""
+        compared on being accepted, not on the seat they name next (its order is its own).
+        The round's illegal setup requests are sent before the last, when both sides wait for
+        the same seat."""
         state = self.referee.state
         assert state is not None
         requests = []
@@ -603,6 +605,7 @@ class _Game:
             if self.detached:
                 # The library plays the round alone: its state already holds these setups.
                 break
+        mistakes()
         self.ask(requests[-1])
 
 

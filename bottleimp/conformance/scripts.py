@@ -73,7 +73,7 @@ MAX_ROUNDS = 12
 """The most rounds a game with a target score or the default end is played for (the default is
 at most 9; a target score is drawn small enough to be reached before)."""
 
-MAX_TARGET = 40
+MAX_TARGET = 100
 """The highest target score a generated game has (1 is the lowest the rules allow)."""
 
 
