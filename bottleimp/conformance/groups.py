@@ -13,17 +13,19 @@ from attrs import evolve, frozen
 
 from .capabilities import Capabilities, Variant
 from .deckcheck import DeckFault, declared_deck_faults, infer_deck_faults
-from .game import Failure, GameResult, Stop
+from .game import Exchange, Failure, GameResult, Stop
 from ..formats.json_input import JSON
 from .lines import plural
 from .protocol import PROTOCOL_V1
+from .refusals import REFUSALS
 from .vectors import same_json
 from .scripts import GameScript
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-__all__ = ["Group", "Nondeterminism", "group_failures", "check_determinism", "shrink_groups",
+__all__ = ["Group", "Nondeterminism", "group_failures", "check_determinism", "same_verdict",
+           "shrink_groups",
            "hypothesis_settings", "seed_alone_decides", "run_quietly"]
 
 REPLAYS = 4
@@ -169,7 +171,8 @@ def check_determinism(groups: list[Group], replay: ReplayScript
                       ) -> tuple[list[Group], tuple[Nondeterminism, ...]]:
     """Play each group's first game again (``REPLAYS`` times) as far as the group's
     disagreement and compare the peer's answers, request by request, while the requests are the
-    same: a peer that answers one otherwise is not deterministic. Its groups are not shrunk (a
+    same, on their rules and values (``same_verdict``; never a message's text): a peer that
+    answers one otherwise is not deterministic. Its groups are not shrunk (a
     smaller game need not fail the same way)."""
     found: list[Nondeterminism] = []
     checked: list[Group] = []
@@ -196,15 +199,45 @@ def _answered_otherwise(group: Group, failure: Failure,
         again = replay(failure.script, len(failure.exchanges))
         if again.peer_fault is not None:
             return None
-        for index, (first, second) in enumerate(zip(failure.exchanges, again.exchanges)):
+        # The request sent once per peer start is in the first play only when the peer was
+        # fresh: it is left out on both sides, so the rest is compared.
+        for (index, first), (_, second) in zip(_played(failure.exchanges),
+                                               _played(again.exchanges)):
             if not same_json(first.request, second.request):
                 break
             if first.actual is None or second.actual is None:
                 break
-            if not same_json(first.actual, second.actual):
+            if not same_verdict(first.actual, second.actual):
                 return Nondeterminism(group.number, group.games[0], first.request, first.actual,
                                       second.actual, index)
     return None
+
+
+def _played(exchanges: Sequence[Exchange]) -> list[tuple[int, Exchange]]:
+    """The exchanges of a game, each with its index, less the request sent only to a freshly
+    started peer."""
+    once = {kind.name for kind in REFUSALS if kind.when == "fresh"}
+    return [(index, exchange) for index, exchange in enumerate(exchanges)
+            if exchange.refusal not in once]
+
+
+def _values(answer: JSON) -> JSON:
+    """An answer without what carries no verdict: extension keys (``_``), at every depth."""
+    if isinstance(answer, dict):
+        return {key: _values(value) for key, value in answer.items() if not key.startswith("_")}
+    if isinstance(answer, list):
+        return [_values(item) for item in answer]
+    return answer
+
+
+def same_verdict(first: dict[str, JSON], again: dict[str, JSON]) -> bool:
+    """Whether two answers of the peer to the same request say the same: two refusals that name
+    the same rule (their ``error`` is free text for a person, a random name in it included), or
+    two answers with the same values (numbers by value, extension keys left out)."""
+    if first.get("ok") is False or again.get("ok") is False:
+        return first.get("ok") is again.get("ok") and same_json(first.get("rule"),
+                                                                 again.get("rule"))
+    return same_json(_values(first), _values(again))
 
 
 def run_quietly(test: Callable[[], None]) -> None:
