@@ -37,6 +37,8 @@ plants a bug found in other implementations, to show the harness catching it:
   its pile as well (an engine that answers ``winner_takes`` otherwise, with the same scores).
 - ``seat-zero-leads-every-trick``: seat 0 leads every trick, whoever won the last one (the C#
   engine's leading bug).
+- ``target-zero``: it accepts a target score of 0, and so ends the game after one round (the
+  PHP engine's bug).
 
 ``--shape`` (repeatable) gives it the shape of a real engine (none of them a bug of the rules,
 but ``no-dealer``):
@@ -137,7 +139,7 @@ def need(obj, required, optional=()):
     return obj
 
 
-def check_config(config):
+def check_config(config, bugs=()):
     """The configuration checks, in the rules' order: players, edition, bottles, teams, game end.
     Returns the configuration with its defaults filled in."""
     need(config, ("players",), ("edition", "bottles", "teams", "rounds", "target_score", "deck"))
@@ -167,8 +169,10 @@ def check_config(config):
                 len(team) not in (1, 2) for team in teams) or not any(len(t) == 2 for t in teams):
             raise Refused("CONFIG-TEAMS", "teams partition 4-6 seats into pairs and singles")
     rounds, target = config.get("rounds"), config.get("target_score")
+    lowest = {"rounds": 1, "target": 0 if "target-zero" in bugs else 1}
     if (rounds is not None and target is not None) or any(
-            value is not None and value < 1 for value in (rounds, target)):
+            value is not None and value < lowest[key]
+            for key, value in (("rounds", rounds), ("target", target))):
         raise Refused("CONFIG-GAME-END", "rounds or a target score, positive")
     return {"players": players, "edition": edition, "bottles": bottles, "teams": teams}
 
@@ -639,7 +643,7 @@ class Peer:
         else:
             optional = ("face_up",) if self.version == PROTOCOL_V1 else ("face_up", "deck")
             need(request, ("op", "config", "dealer", "hands"), optional)
-        config = check_config(request["config"])
+        config = check_config(request["config"], self.bugs)
         players = config["players"]
         sent = request.get("deck", request["config"].get("deck"))
         deck = self.playing_deck(sent, config)
@@ -825,7 +829,7 @@ class Peer:
 
 BUGS = ("devils-trick-assign", "half-rank-int", "seat-zero-leads", "pass-back", "pass-reversed",
         "swap-colours", "wrong-coins", "random-dealer", "keep-winning-card", "renamed-colours",
-        "flaky-scores", "seat-zero-leads-every-trick")
+        "flaky-scores", "seat-zero-leads-every-trick", "target-zero")
 
 SHAPES = ("target-only", "setups-any-order", "own-zones", "random-words", "no-dealer")
 """Shapes of real engines, none a bug (but no-dealer, whose deal never moves): see --shape."""
