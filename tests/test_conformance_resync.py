@@ -213,3 +213,24 @@ def test_the_library_takes_the_peer_trick_result_and_its_captured_piles_follow()
     wrong = {**result, "winner": (other.seat + 1) % 3}
     assert isinstance(follow_peer(before, after, request,
                                   {"ok": True, "to_act": 0, "trick": wrong}), Lost)
+
+
+def test_a_peer_with_its_own_card_zones_takes_the_library_position_and_agrees() -> None:
+    # The price card in the buyer's pile: set_position's zones, sent in the middle of trick
+    # play after each half-rank price, are moved there by the peer, and every later score
+    # agrees (the price bug is the only group).
+    peer = LIMITED[:2] + ["--players", "5,6", "--editions", "matagot-2024", "--shape",
+                          "own-zones", "--bug", "half-rank-int"]
+    report = run_harness(peer, examples=10, seed=2, shrink_seconds=0, questions=0,
+                         min_refusals=MIN_SENT)
+    assert {rule for _, rule in _keys(report)} == {"TRICK-PRICE"}
+    assert dict(report.resynchronised).get(SET_POSITION, 0) >= 10
+
+
+def test_random_words_in_the_messages_are_no_nondeterminism() -> None:
+    report = run_harness(LIMITED + ["--no-set-position", "--shape", "random-words", "--bug",
+                                    "devils-trick-assign"],
+                         examples=6, seed=0, shrink_seconds=scaled(ci=2, dev=1), questions=0,
+                         min_refusals=MIN_SENT)
+    assert _keys(report) == {("scores", "SCORE-BOTTLE-PENALTY")}
+    assert report.nondeterministic == ()

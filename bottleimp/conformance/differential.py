@@ -123,7 +123,8 @@ def run_harness(
 ) -> HarnessReport:
     """Play ``examples`` generated games against ``command`` (seeded by ``seed``) and report.
 
-    Every game is played to its end, resynchronised after each disagreement; a peer fault
+    Every game is played to its end, going on after each disagreement (the peer put back on
+    the library's round with ``set_position``, else the library put on the peer's); a peer fault
     (timeout, crash, malformed answer) stops the run. Every disagreement is grouped by its
     request and rule, each group's first game is played again (as far as the group's
     disagreement) to find a non-deterministic peer, one game per group is shrunk (the groups

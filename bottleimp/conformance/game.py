@@ -34,8 +34,8 @@ __all__ = ["Exchange", "Failure", "Refusal", "GameResult", "Stop", "play_game", 
            "GameRunner", "is_convention", "LIBRARY", "PEER", "SET_POSITION"]
 
 LIBRARY: Final = "library"
-"""A disagreement met on the library's own trajectory: every answer so far agreed, or the peer
-sat out the rest of a round and rejoined at the next one."""
+"""A disagreement met on the library's own trajectory: every answer that changes the round
+agreed so far (or the peer sat out the rest of a round and rejoined at the next one)."""
 
 SET_POSITION: Final = "library-set-position"
 """A disagreement met on the library's trajectory, the peer having been put back on it with
@@ -180,10 +180,15 @@ differ from the library's, and the game is resynchronised."""
 class _Game:
     """One game played against the peer, the library answering every request alongside.
 
-    After a disagreement on a request that changes the round, the peer is put back on the
-    library's answer: with ``set_position`` when it declares it (version 3), else the rest of
-    the round is played by the library alone and the peer rejoins at the next ``new_round``
-    (which then names the dealer). Every disagreement is recorded."""
+    After a disagreement on a request that changes the round, the two sides are put back on
+    one trajectory: the peer on the library's with ``set_position`` when it declares it
+    (version 3), else the library on the peer's (``follow``: the peer's hands after the setup,
+    its trick result, its scores). Where the peer's answers fix no position the library can
+    take, what could not be compared is said, the rest of the round is played by the library
+    alone and the peer rejoins at the next ``new_round`` (which then names the dealer). A game
+    with a target score or the default end is played until the library's ``end_round`` ends it.
+    A peer that takes the setups in any order gets them in another order than the library's.
+    Every disagreement is recorded; one on a convention of the library is a note."""
 
     def __init__(self, script: GameScript, peer: Peer, *, version: str = PROTOCOL,
                  capabilities: Capabilities | None = None, fresh: bool = False,

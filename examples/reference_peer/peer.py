@@ -56,8 +56,8 @@ but ``no-dealer``):
 
 Capabilities (declared in the ``hello`` answer; a game outside them is refused ``UNSUPPORTED``):
 ``--players 3,4``, ``--editions classic``, ``--bottles 1``, ``--no-teams``; ``--no-set-position``
-does not declare ``set_position`` (protocol 3: the harness then resynchronises it only at the
-next round). ``--declare-deck``
+does not declare ``set_position`` (protocol 3: the harness then follows its answers instead).
+``--declare-deck``
 declares its own deck data; ``--protocol-deck`` plays the deck each ``new_round`` carries
 instead of its own; ``--ignore KEY`` declares a case key it does not compute; ``--protocol 1``
 speaks only the first version.
