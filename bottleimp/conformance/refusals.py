@@ -159,12 +159,15 @@ def _config_teams(moment: Moment, pick: int) -> dict[str, JSON] | None:
 
 
 def _config_game_end(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    # A target of 0 is the boundary below the lowest target the rules allow (1).
     ends: list[dict[str, JSON]] = [{"rounds": 0, "target_score": None},
                                    {"rounds": 3, "target_score": 50},
-                                   {"rounds": None, "target_score": -5},
-                                   {"rounds": None, "target_score": 0}]
+                                   {"rounds": None, "target_score": -5}]
     return _with_config(moment, **ends[pick % len(ends)])
+
+
+def _target_zero(moment: Moment, pick: int) -> dict[str, JSON] | None:
+    # The boundary below the lowest target the rules allow (1, which the games play).
+    return _with_config(moment, rounds=None, target_score=0)
 
 
 def _config_deck(moment: Moment, pick: int) -> dict[str, JSON] | None:
@@ -409,7 +412,9 @@ REFUSALS: Final[tuple[RefusalKind, ...]] = (
     RefusalKind("config-teams", ("CONFIG-TEAMS",), "deal", _config_teams,
                 "new_round with teams that are no partition into pairs and singles"),
     RefusalKind("config-game-end", ("CONFIG-GAME-END",), "deal", _config_game_end,
-                "new_round whose rounds or target score no source allows (a target of 0 included)"),
+                "new_round whose rounds or target score no source allows"),
+    RefusalKind("config-target-zero", ("CONFIG-GAME-END",), "deal", _target_zero,
+                "new_round with a target score of 0 (the lowest allowed is 1)"),
     RefusalKind("config-deck", ("CONFIG-DECK",), "deal", _config_deck,
                 "new_round whose deck holds the start card 19 or a rank twice (protocol 2)"),
     RefusalKind("deal-counts", ("DEAL-COUNTS",), "deal", _deal_counts,
