@@ -58,6 +58,7 @@ from .report import (
     describe,
     failure_to_json,
     report_to_json,
+    peer_fault_record_problem,
     write_group,
     write_peer_fault,
 )
@@ -215,6 +216,9 @@ def run_harness(
     written = tuple(write_group(group, out_dir, seed) for group in groups)
     stopped = peer_fault[0] if peer_fault else None
     stopped_written = None if stopped is None else write_peer_fault(stopped, out_dir, seed)
+    problem = None if stopped is None else peer_fault_record_problem(stopped)
+    if problem is not None:
+        notes += (problem,)
     outcomes = Counter(result.outcome for result in results)
     return HarnessReport(
         passed=outcomes["passed"],

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from ..formats.records import GameRecord
 
 __all__ = ["REPORT_FORMAT", "error_to_json", "CoverageRow", "ConventionNote", "HarnessReport", "describe", "failure_to_json", "report_to_json",
-           "coverage", "applicable", "write_group", "write_peer_fault"]
+           "coverage", "applicable", "write_group", "write_peer_fault",
+           "peer_fault_record_problem"]
 
 
 @frozen
@@ -135,13 +136,24 @@ class HarnessReport:
 
 def write_peer_fault(failure: Failure, out_dir: str | os.PathLike[str] | None,
                       seed: int) -> Path | None:
-    """The record of the game a peer fault stopped, written to ``out_dir`` (if given)."""
+    """The record of the game a peer fault stopped, written to ``out_dir`` (if given); ``None``
+    when none is written (no folder, a folder that cannot be written, or a record that does not
+    validate: ``peer_fault_record_problem`` says which)."""
     if out_dir is None:
         return None
     try:
         return _write_failure(failure, Path(out_dir), seed, None)
-    except OSError:
+    except (OSError, InvalidRecord):
         return None
+
+
+def peer_fault_record_problem(failure: Failure) -> str | None:
+    """Why the record of the game a peer fault stopped would not validate, if it would not."""
+    try:
+        _check_record(_failure_record(failure))
+    except InvalidRecord as error:
+        return f"the record of the game the peer fault stopped was not written: {error}"
+    return None
 
 
 def applicable(kind: RefusalKind, version: str, capabilities: Capabilities) -> bool:
@@ -196,17 +208,9 @@ def write_group(group: Group, out_dir: str | os.PathLike[str] | None, seed: int)
 
 
 def _write_failure(failure: Failure, out_dir: Path, seed: int, group: Group | None) -> Path:
-    from ..formats.records import (
-        GameRecord,
-        freeze_extensions,
-        record_from_state,
-        write_record_file,
-    )
+    from ..formats.records import freeze_extensions, write_record_file
 
-    if failure.state is None:
-        record = GameRecord(config=failure.script.config, rounds=())
-    else:
-        record = record_from_state(failure.state)
+    record = _failure_record(failure)
     last = failure.exchanges[-1]
     details: dict[str, JSON] = {
         "protocol": PROTOCOL,
@@ -241,6 +245,16 @@ def _write_failure(failure: Failure, out_dir: Path, seed: int, group: Group | No
     path = out_dir / f"{name}.json"
     write_record_file(path, record)
     return path
+
+
+def _failure_record(failure: Failure) -> GameRecord:
+    """The library's game up to the failure (on the peer's trajectory: up to the request whose
+    answer the library first followed), as a record."""
+    from ..formats.records import GameRecord, record_from_state
+
+    if failure.state is None:
+        return GameRecord(config=failure.script.config, rounds=())
+    return record_from_state(failure.state)
 
 
 def _check_record(record: GameRecord) -> None:
