@@ -310,10 +310,12 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
                 "(not written)" if group.failure is not None else "-")
             size = group.size_text + ("" if group.shrunk or group.failure is None else
                                       " (not shrunk)")
-            trajectory = "-" if group.failure is None else {
-                "peer": "the peer's trajectory",
-                "library-set-position": "the library's (set_position)",
-            }.get(group.failure.trajectory, "the library's trajectory")
+            names = {"peer": "the peer's", "library-set-position": "the library's (set_position)",
+                     "library": "the library's"}
+            seen = report.compared_on(group)
+            trajectory = "-" if not seen else f"{names[next(iter(seen))]} trajectory" \
+                if len(seen) == 1 else ", ".join(f"{names[way]} {count}"
+                                                  for way, count in sorted(seen.items()))
             rows.append((str(group.number), str(len(group.games)), str(group.count or "-"),
                          group.op, group.rule, trajectory, size, record))
         _table(rows)

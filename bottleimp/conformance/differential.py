@@ -241,7 +241,25 @@ def run_harness(
                          for what in result.uncompared),
         resynchronised=tuple(sorted(Counter(way for result in results
                                             for way in result.trajectories).items())),
+        trajectories=_trajectories(written, results),
     )
+
+
+def _trajectories(groups: Sequence[Group], results: Sequence[GameResult]
+                  ) -> tuple[tuple[int, tuple[tuple[str, int], ...]], ...]:
+    """For each group, how many of its disagreements were compared on each trajectory (a
+    disagreement falls in a deck group its data fault explains, else in its request's and
+    rule's, as ``group_failures`` puts them)."""
+    decks = [g for g in groups if g.rule == "DECK" and g.deck is not None and g.failure is not None]
+    by_key = {(g.op, g.rule): g for g in groups if g.rule != "DECK"}
+    counts: dict[int, Counter[str]] = {g.number: Counter() for g in groups}
+    for result in results:
+        for failure in result.disagreements:
+            group = next((g for g in decks if g.deck is not None and g.deck.explains(failure)),
+                         None) or by_key.get(failure.key)
+            if group is not None:
+                counts[group.number][failure.trajectory] += 1
+    return tuple((number, tuple(sorted(seen.items()))) for number, seen in counts.items())
 
 
 def _conventions(results: Sequence[GameResult]) -> tuple[ConventionNote, ...]:

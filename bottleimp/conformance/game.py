@@ -89,12 +89,12 @@ class Failure:
     before: GameState | None = field(default=None, eq=False, repr=False)
     trajectory: str = LIBRARY
     """Where the failing request was compared: ``library``, ``library-set-position`` or ``peer``
-    (see ``LIBRARY``, ``SET_POSITION``, ``PEER``). On the peer's trajectory ``state`` is the
-    library's game up to the request after which it followed the peer (``followed_from``): the
-    part of the game that is legal by the library's rules."""
+    (see ``LIBRARY``, ``SET_POSITION``, ``PEER``; each round starts on the library's, both
+    sides dealt the same cards)."""
     followed_from: int | None = None
-    """On the peer's trajectory: the number of the request (from 1) whose answer the library
-    first followed."""
+    """Once the library has followed the peer in the game: the number of the request (from 1)
+    whose answer it first followed; ``state`` is then the game up to it (the part legal by the
+    library's rules)."""
 
     @property
     def peer_fault(self) -> bool:
@@ -280,12 +280,13 @@ class _Game:
         return expected
 
     def _disagree(self, disagreement: Disagreement, before: GameState | None) -> None:
-        """Record a disagreement on the trajectory the game is on."""
-        peer = self.trajectory == PEER
-        state = self.legal_game if peer else self.game_state()
+        """Record a disagreement on the trajectory the round is on; once the library has
+        followed the peer in this game, the game up to there (the part its rules reach)."""
+        followed = self.legal_game is not None
+        state = self.legal_game if followed else self.game_state()
         self.failures.append(Failure("disagreement", disagreement.message, self.script,
                                      tuple(self.exchanges), state, disagreement, before,
-                                     self.trajectory, self.followed_from if peer else None))
+                                     self.trajectory, self.followed_from))
         self.outcome = "failed"
 
     def _lose(self, reason: str) -> None:
@@ -518,8 +519,8 @@ class _Game:
         request = self._round_request(index, dealer, hands, face_up)
         self.detached = False
         self.rollbacks = 0
-        if self.trajectory == SET_POSITION:
-            self.trajectory = LIBRARY
+        # Both sides start the round from the same deal: a common position again.
+        self.trajectory = LIBRARY
         self._mistakes_at("deal", script.mistakes, request)
         self.tell_dealer = self.version != PROTOCOL
         self.ask(request)

@@ -101,6 +101,13 @@ class HarnessReport:
     """How games went on after a disagreement on a request that changes the round: how many
     times the peer was put back on the library's trajectory (``library-set-position``) and the
     library on the peer's (``peer``)."""
+    trajectories: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()
+    """By group number: how many of the group's disagreements were compared on each
+    trajectory (``library``, ``library-set-position``, ``peer``)."""
+
+    def compared_on(self, group: Group) -> dict[str, int]:
+        """How many of ``group``'s disagreements were compared on each trajectory."""
+        return dict(dict(self.trajectories).get(group.number, ()))
 
     @property
     def failure(self) -> Failure | None:
@@ -307,6 +314,9 @@ def _trajectory_text(failure: Failure) -> str:
                 f"{failure.followed_from}")
     if failure.trajectory == SET_POSITION:
         return "; on the library's trajectory, the peer put back on it with set_position"
+    if failure.followed_from is not None:
+        return (f"; on the library's trajectory from the round's deal (the library followed the "
+                f"peer's answers from request {failure.followed_from}, where its record ends)")
     return ""
 
 
@@ -355,6 +365,7 @@ def report_to_json(report: HarnessReport) -> dict[str, JSON]:
             "failure": None if g.failure is None else failure_to_json(g.failure),
             "deck": None if g.deck is None else g.deck.to_json(),
             "trajectory": None if g.failure is None else g.failure.trajectory,
+            "trajectories": {way: count for way, count in report.compared_on(g).items()},
             "write_error": g.write_error,
         } for g in report.groups],
         "notes": list(report.notes),
