@@ -68,6 +68,8 @@ def test_without_set_position_or_a_declared_deck_four_bugs_give_four_groups_on_t
         failure = by_op[op].failure
         assert failure is not None and failure.trajectory == PEER
         assert failure.followed_from is not None and failure.followed_from < len(failure.exchanges)
+    for op in ("colours", "coins"):
+        assert report.compared_on(by_op[op]) == {PEER: by_op[op].count}
     ways = dict(report.resynchronised)
     assert ways.get("peer", 0) >= len(by_op["setup"].games) and SET_POSITION not in ways
     assert report.conventions == ()
