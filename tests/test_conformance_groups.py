@@ -19,6 +19,7 @@ from bottleimp.conformance.refusals import REFUSALS
 from bottleimp.conformance.remote_vectors import run_remote_vectors
 from bottleimp.errors import RecordError
 from bottleimp.cards import rank_key
+from bottleimp.config import Config
 from bottleimp.state import GameState
 from bottleimp.formats.json_input import JSON
 from bottleimp.validation import validate_file
@@ -372,7 +373,6 @@ def _library_round(players: int = 4, seed: int = 5) -> list[LibraryExchange]:
     """One round the library answers alone: per request the state before it, the request, the
     library's answer and the state after."""
     from bottleimp.actions import Give, Play
-    from bottleimp.config import Config
     from bottleimp.engine import apply, legal_actions
     from bottleimp.formats.setup_entries import entry_from_gives
     from bottleimp.rules.deal import deal
@@ -583,7 +583,7 @@ peer.Round.play = late_play
 @pytest.mark.parametrize(("name", "patch", "rule"), [
     ("seat-zero-leads-every-trick", SEAT_ZERO_LEADS_EVERY_TRICK, "NEXT-LEADER"),
     ("round-ends-late", ROUND_ENDS_LATE, "ROUND-END"),
-])
+], ids=["seat-zero-leads-every-trick", "round-ends-late"])
 def test_a_peer_that_leads_or_ends_the_round_wrongly_is_one_play_group_with_its_rule(
         tmp_path: Path, name: str, patch: str, rule: str) -> None:
     report = run_harness(_patched_peer(tmp_path, name, patch), examples=scaled(ci=10, dev=4),
@@ -636,3 +636,96 @@ def test_refusals_whose_messages_differ_in_a_random_name_are_deterministic(
     assert not same_verdict({"ok": True, "scores": [1, 2]}, {"ok": True, "scores": [1, 3]})
     assert same_verdict({"ok": True, "scores": [1, 2], "_took": 3},
                         {"ok": True, "scores": [1.0, 2], "_took": 9})
+
+
+INVENTED_DECK = """
+build = peer.build_deck
+def invented_deck(edition, players, bugs=()):
+    # Six cards of another colour (31-36), and 29 cards (1-30) scoring one coin more.
+    deck = build(edition, players, bugs)
+    colours = ("yellow", "blue", "red")
+    for rank in range(31, 37):
+        colour, coins = deck[rank]
+        deck[rank] = (colours[(colours.index(colour) + 1) % 3], coins)
+    for rank in range(1, 31):
+        if rank in deck:
+            colour, coins = deck[rank]
+            deck[rank] = (colour, coins + 1)
+    return deck
+peer.build_deck = invented_deck
+"""
+
+
+def test_many_coin_faults_do_not_use_up_a_limit_the_colour_faults_need_DECK(
+        tmp_path: Path) -> None:
+    report = run_harness(_patched_peer(tmp_path, "invented-deck", INVENTED_DECK),
+                         examples=scaled(ci=20, dev=10), seed=0, shrink_seconds=0,
+                         min_refusals=MIN_SENT)
+    assert [(group.op, group.rule) for group in report.groups] == [("colours", "DECK"),
+                                                                  ("coins", "DECK")]
+    colours, coins = (group.deck for group in report.groups)
+    assert colours is not None and coins is not None
+    assert not colours.stopped and not coins.stopped
+    assert [(card.rank, card.library_colour, card.peer_colour) for card in colours.cards] == [
+        (31, "red", "yellow"), (32, "blue", "red"), (33, "red", "yellow"), (34, "blue", "red"),
+        (35, "red", "yellow"), (36, "red", "yellow")]
+    assert [(card.rank, card.peer_coins) for card in coins.cards] == [
+        (card.rank, card.coins + 1) for card in Config(players=4).cards if card.rank <= 30]
+
+
+WRONG_COINS_IN_CASES_ONLY = """
+scoring = peer.case_scoring
+peer.CASES["scoring"] = lambda config, given, bugs: scoring(config, given, ["wrong-coins"])
+"""
+
+
+def test_position_questions_a_deck_fault_explains_are_counted_under_DECK(
+        tmp_path: Path) -> None:
+    limited = PEER + ["--players", "3,4", "--editions", "classic", "--bottles", "1",
+                      "--no-teams"]
+    mixed = run_harness(limited + ["--bug", "swap-colours", "--bug", "devils-trick-assign"],
+                        examples=4, seed=0, shrink_seconds=0, questions=15,
+                        min_refusals=MIN_SENT)
+    rows = {row.kind: row for row in mixed.questions}
+    assert dict(rows["legal_plays"].rules) == {"DECK": rows["legal_plays"].failed} != {"DECK": 0}
+    # A logic fault of the scores is no data fault: it keeps its rule.
+    assert dict(rows["scoring"].rules) == {"SCORE-BOTTLE-PENALTY": rows["scoring"].failed}
+    example = rows["legal_plays"].example
+    assert example is not None and example["rule"] == "DECK"
+    # A fault the games do not show (the peer scores its games right, its scoring cases
+    # wrong): the questions alone show the coins, as a group with no game.
+    alone = run_harness(_patched_peer(tmp_path, "cases-only", WRONG_COINS_IN_CASES_ONLY),
+                        examples=4, seed=0, shrink_seconds=0, questions=15,
+                        min_refusals=MIN_SENT)
+    (coins,) = alone.groups
+    assert (coins.op, coins.rule, coins.games) == ("coins", "DECK", ())
+    assert coins.deck is not None and alone.failed == 0
+    assert coins.deck.lines == ("card 9 scores as 5 coins, the deck gives 3",
+                                "card 33 scores as 2 coins, the deck gives 5")
+    scoring = next(row for row in alone.questions if row.kind == "scoring")
+    assert dict(scoring.rules) == {"DECK": scoring.failed} != {"DECK": 0}
+
+
+def test_the_pass_back_bug_names_every_card_it_duplicates_and_loses_SETUP_RESOLVE() -> None:
+    report = run_harness(_bugs("pass-back") + ["--players", "4"], examples=3, seed=2,
+                         shrink_seconds=0, min_refusals=MIN_SENT)
+    failure = report.failure
+    assert failure is not None and failure.rule == "SETUP-RESOLVE"
+    # Each seat gets back the card it passed left, and the card it passed right is lost.
+    assert failure.message.count("is duplicated: the peer puts it in") == 4
+    assert failure.message.count("is lost: the peer puts it nowhere") == 4
+    assert "None" not in failure.message
+    cards = failure.disagreement.detail["cards"] if failure.disagreement else []
+    assert isinstance(cards, list)
+    copies = sorted(item.get("peer_copies") for item in cards if isinstance(item, dict))  # type: ignore[type-var]
+    assert copies == [0, 0, 0, 0, 2, 2, 2, 2]
+
+
+def test_a_legal_plays_question_names_CARD_HELD_for_a_card_not_held_else_FOLLOW_SUIT() -> None:
+    from bottleimp.conformance.questions import _case, _rule
+
+    case = _case("legal_plays", Config(players=4), {"seat": 1, "hand": [1, 4, 11],
+                                                    "trick": [[0, 2]]})
+    assert case.expected == {"legal": [1]}
+    assert _rule(case, ["legal"], {"legal": [1, 4, 11, 37]}) == "CARD-HELD"
+    assert _rule(case, ["legal"], {"legal": [1, 4, 11]}) == "FOLLOW-SUIT"

@@ -4,7 +4,7 @@ Three kinds are told apart: which cards share a colour (it changes play: a ``col
 a consistent renaming of the colours' names (play cannot show it: a note, never a failure), and
 the cards' coins (a ``coins`` fault). Two ways to find them:
 
-- ``declared_deck_fault``: the peer declared its own deck in its ``hello`` answer; each card
+- ``declared_deck_faults``: the peer declared its own deck in its ``hello`` answer; each card
   whose colour or coins differ from the library's (or a rank it lacks or adds) is reported once,
   and the games are then played on the peer's own data, so that its logic is checked apart.
 - ``infer_deck_faults``: the peer declared nothing, and disagreements follow a card rather
@@ -287,17 +287,18 @@ def _follows_from_failure(failure: Failure) -> _Follows | None:
             or before is None or before.phase is not Phase.PLAY or last.actual is None):
         return None
     if last.request.get("op") == "play":
-        return _Follows(failure, failure.script.config, None, frozenset(), frozenset(),
+        return _Follows(failure, before.config, None, frozenset(), frozenset(),
                         lambda colours: _play_refusal_explained(failure, colours))
     pairs = _colour_pairs(failure)
     if pairs is None:
         return None
     led, judged, follows = pairs
-    return _Follows(failure, failure.script.config, led, judged, follows,
+    return _Follows(failure, before.config, led, judged, follows,
                     lambda colours: _colours_explain(failure, colours))
 
 
 def _scores_from_failure(failure: Failure) -> _Scores | None:
+    """The coin evidence of a game's disagreement on the scores."""
     before = failure.before
     last = failure.exchanges[-1]
     if (failure.disagreement is None or failure.disagreement.rule not in _SCORE_RULES
@@ -319,7 +320,8 @@ def _numbers(value: JSON) -> tuple[int, ...] | None:
     return tuple(item for item in value if isinstance(item, int))
 
 
-def _question_cards(config: Config, value: JSON) -> tuple[Card, ...] | None:
+def _ranked_cards(config: Config, value: JSON) -> tuple[Card, ...] | None:
+    """The cards a list of ranks names, ``None`` when it is no such list."""
     if not isinstance(value, list):
         return None
     cards = []
@@ -339,9 +341,9 @@ def _follows_from_question(question: QuestionFailure) -> _Follows | None:
     if case.kind != "legal_plays" or not isinstance(input_, dict) or not isinstance(output, dict):
         return None
     trick = input_.get("trick")
-    hand = _question_cards(config, input_.get("hand"))
-    face_up = _question_cards(config, input_.get("face_up") or [])
-    legal = _question_cards(config, output.get("legal"))
+    hand = _ranked_cards(config, input_.get("hand"))
+    face_up = _ranked_cards(config, input_.get("face_up") or [])
+    legal = _ranked_cards(config, output.get("legal"))
     if not isinstance(trick, list) or not trick or hand is None or face_up is None \
             or legal is None:
         return None
@@ -385,8 +387,8 @@ def _scores_from_question(question: QuestionFailure) -> _Scores | None:
     piles = input_.get("captured")
     if not isinstance(piles, list):
         return None
-    captured = tuple(_question_cards(config, pile) for pile in piles)
-    devils_trick = _question_cards(config, input_.get("devils_trick"))
+    captured = tuple(_ranked_cards(config, pile) for pile in piles)
+    devils_trick = _ranked_cards(config, input_.get("devils_trick"))
     items = input_.get("bottles")
     if devils_trick is None or any(pile is None for pile in captured) \
             or not isinstance(items, list):
@@ -421,20 +423,6 @@ def _trick_so_far(state: GameState) -> tuple[Play, ...]:
     return plays[len(plays) - len(plays) % state.config.trick_size:]
 
 
-def _peer_cards(state: GameState, value: JSON) -> set[Card] | None:
-    if not isinstance(value, list):
-        return None
-    found = set()
-    for item in value:
-        if isinstance(item, bool) or not isinstance(item, (int, float)):
-            return None
-        card = state.config.cards_by_rank.get(item)
-        if card is None:
-            return None
-        found.add(card)
-    return found
-
-
 def _colour_pairs(failure: Failure) -> tuple[Card, frozenset[Card], frozenset[Card]] | None:
     """For a legal-plays disagreement after a lead: the led card, the cards judged against it
     (the hand; in Devil's Eye the face-up row) and those the peer takes for its colour."""
@@ -449,9 +437,10 @@ def _colour_pairs(failure: Failure) -> tuple[Card, frozenset[Card], frozenset[Ca
         return None
     led = trick[0].card
     seat = before.to_act
-    peer = _peer_cards(before, last.actual.get("cards"))
-    if peer is None:
+    listed = _ranked_cards(before.config, last.actual.get("cards"))
+    if listed is None:
         return None
+    peer = set(listed)
     round_ = before.round
     if round_.face_up is not None:
         hidden, judged = set(round_.hands[seat]), set(round_.face_up[seat])
@@ -543,53 +532,55 @@ def _infer_colours(evidence: Sequence[_Follows]) -> tuple[dict[Card, Colour], bo
     """Other colours for a few cards that make the peer's judgements consistent.
 
     Every judgement is a pair: the led card and a judged card, of one colour for the peer or
-    not. Starting from the library's colours, the change of one card's colour that makes the
-    most pairs agree is made, while it makes at least two more agree (one pair can be a
+    not (the same pair judged the same way again counts again). Starting from the library's
+    colours, the change of one card to another colour of its deck that makes the most
+    judgements agree is made, while it makes at least two more agree (one can be a
     coincidence); any number of cards may change. The search stops when no change helps or
     after ``WORK`` pair checks (then ``True``: stopped at the bound)."""
-    pairs: list[tuple[Card, Card, bool]] = [
+    pairs: Counter[tuple[Card, Card, bool]] = Counter(
         (item.led, card, card in item.peer_follows)
-        for item in evidence if item.led is not None for card in item.judged]
-    touching: dict[Card, list[int]] = {}
-    for index, (led, card, _) in enumerate(pairs):
-        touching.setdefault(led, []).append(index)
-        touching.setdefault(card, []).append(index)
+        for item in evidence if item.led is not None for card in item.judged)
+    touching: dict[Card, list[tuple[Card, Card, bool]]] = {}
     palette: dict[Card, set[Colour]] = {}
+    for pair in pairs:
+        for card in pair[:2]:
+            touching.setdefault(card, []).append(pair)
     for item in evidence:
         if item.led is not None:
-            present = {c.colour for c in item.judged} | {item.led.colour}
             for card in item.judged | {item.led}:
-                palette.setdefault(card, set()).update(present)
+                palette.setdefault(card, set()).update(c.colour for c in item.config.cards)
     colour = {card: card.colour for card in touching}
     work = 0
+    stopped = False
 
-    def wrong(index: int, changed: Card | None = None, to: Colour | None = None) -> bool:
-        led, card, same = pairs[index]
-        a = to if led is changed else colour[led]
-        b = to if card is changed else colour[card]
-        return (a is b) != same
+    def disagreeing(card: Card, option: Colour) -> int:
+        """How many judgements touching ``card`` disagree with ``card`` of colour ``option``."""
+        total = 0
+        for pair in touching[card]:
+            led, judged, same = pair
+            a = option if led == card else colour[led]
+            b = option if judged == card else colour[judged]
+            if (a is b) != same:
+                total += pairs[pair]
+        return total
 
-    while True:
-        best: tuple[int, float, Card, Colour] | None = None
+    while not (stopped := work > WORK):
+        best: tuple[int, Card, Colour] | None = None
         for card in sorted(touching, key=rank_key):
-            indices = touching[card]
-            now = sum(1 for i in indices if wrong(i))
-            work += len(indices)
+            now = disagreeing(card, colour[card])
+            work += len(touching[card])
             if now < 2:
                 continue
-            for option in sorted(palette.get(card, ()), key=lambda c: c.value):
-                if option is colour[card]:
-                    continue
-                gain = now - sum(1 for i in indices if wrong(i, card, option))
-                work += len(indices)
+            for option in sorted(palette.get(card, set()) - {colour[card]},
+                                 key=lambda c: c.value):
+                gain = now - disagreeing(card, option)
+                work += len(touching[card])
                 if gain >= 2 and (best is None or gain > best[0]):
-                    best = (gain, rank_key(card), card, option)
-            if work > WORK:
-                break
-        if best is None or work > WORK:
+                    best = (gain, card, option)
+        if best is None:
             break
-        colour[best[2]] = best[3]
-    return {card: c for card, c in colour.items() if c is not card.colour}, work > WORK
+        colour[best[1]] = best[2]
+    return {card: c for card, c in colour.items() if c is not card.colour}, stopped
 
 
 # --- coins: the coins that make the peer's scores --------------------------------------------
@@ -626,6 +617,8 @@ def _solve_coins(rows: Sequence[tuple[dict[Card, int], int]], frequency: Counter
     pivots: dict[Card, tuple[dict[Card, int], int]] = {}
     work = 0
     for coefficients, rhs in rows:
+        if work > WORK:
+            return _values(pivots), True
         row, rhs, spent = _reduce({c: v for c, v in coefficients.items() if v}, rhs, pivots)
         work += spent
         if row:
@@ -636,11 +629,13 @@ def _solve_coins(rows: Sequence[tuple[dict[Card, int], int]], frequency: Counter
                     pivots[other] = (reduced, reduced_rhs)
                     work += spent
             pivots[pivot] = (row, rhs)
-        if work > WORK:
-            break
-    # Free cards at zero: each pivot's value is its right-hand side over its coefficient.
-    return ({pivot: Fraction(rhs, row[pivot]) for pivot, (row, rhs) in pivots.items()},
-            work > WORK)
+    return _values(pivots), False
+
+
+def _values(pivots: dict[Card, tuple[dict[Card, int], int]]) -> dict[Card, Fraction]:
+    """Each pivot's value with the free cards at no change: its right-hand side over its
+    coefficient."""
+    return {pivot: Fraction(rhs, row[pivot]) for pivot, (row, rhs) in pivots.items()}
 
 
 def _infer_coins(evidence: Sequence[_Scores]) -> tuple[dict[Card, int], bool]:
@@ -654,7 +649,8 @@ def _infer_coins(evidence: Sequence[_Scores]) -> tuple[dict[Card, int], bool]:
     are whole coins a card can have and it gives the peer's scores in more numbers that differ
     than it changes cards, by at least two (a fit no larger than its data is no finding); the
     one that explains more answers wins, the sparse one on a tie."""
-    rows = [row for item in evidence for row in item.equations()]
+    equations = {id(item): item.equations() for item in evidence}
+    rows = [row for item in evidence for row in equations[id(item)]]
     frequency: Counter[Card] = Counter(card for coefficients, diff in rows if diff
                                        for card in coefficients)
     agreeing = sorted({card for coefficients, diff in rows if not diff for card in coefficients},
@@ -669,23 +665,22 @@ def _infer_coins(evidence: Sequence[_Scores]) -> tuple[dict[Card, int], bool]:
         stopped = stopped or bound
         coins = {card: int(delta) for card, delta in solution.items()
                  if delta and delta.denominator == 1 and 0 <= card.coins + delta <= MAX_COINS}
-        coins = _needed(coins, evidence)
+        coins = _needed(coins, evidence, frequency)
         explained = [item for item in evidence if item.explained(coins)]
-        differing = sum(1 for item in explained for _, diff in item.equations() if diff)
+        differing = sum(1 for item in explained for _, diff in equations[id(item)] if diff)
         if coins and len(explained) >= 2 and differing >= len(coins) + 2 \
                 and len(explained) > best[0]:
             best = (len(explained), coins)
     return best[1], stopped
 
 
-def _needed(coins: dict[Card, int], evidence: Sequence[_Scores]) -> dict[Card, int]:
-    """``coins`` less the changes no explained answer needs (each dropped in turn, the least
-    frequent first, when the answers explained stay as many)."""
+def _needed(coins: dict[Card, int], evidence: Sequence[_Scores],
+            frequency: Counter[Card]) -> dict[Card, int]:
+    """``coins`` less the changes no explained answer needs: each is dropped in turn (the card
+    least often behind a differing number first) when as many answers stay explained."""
     explained = sum(1 for item in evidence if item.explained(coins))
-    for card in sorted(coins, key=lambda c: (sum(1 for item in evidence
-                                                  for row, diff in item.equations()
-                                                  if diff and c in row), rank_key(c))):
-        trial = {c: d for c, d in coins.items() if c is not card}
+    for card in sorted(coins, key=lambda c: (frequency[c], rank_key(c))):
+        trial = {c: d for c, d in coins.items() if c != card}
         count = sum(1 for item in evidence if item.explained(trial))
         if count >= explained:
             coins, explained = trial, count

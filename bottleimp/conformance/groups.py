@@ -17,6 +17,7 @@ from .game import Exchange, Failure, GameResult, Stop
 from ..formats.json_input import JSON
 from .lines import plural
 from .protocol import PROTOCOL_V1
+from .questions import QuestionRow, question_failures, questions_under_deck
 from .refusals import REFUSALS
 from .vectors import same_json
 from .scripts import GameScript
@@ -24,7 +25,7 @@ from .scripts import GameScript
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-__all__ = ["Group", "Nondeterminism", "group_failures", "check_determinism", "same_verdict",
+__all__ = ["Group", "Grouping", "Nondeterminism", "group_failures", "group_run", "check_determinism", "same_verdict",
            "shrink_groups",
            "hypothesis_settings", "seed_alone_decides", "run_quietly"]
 
@@ -120,11 +121,36 @@ def seed_alone_decides() -> Iterator[None]:
         clear()
 
 
+@frozen
+class Grouping:
+    """A run's disagreements put together: the groups, the notes (a consistent renaming of the
+    colours in a declared deck, which is no failure), and the position questions with those a
+    data fault of the deck explains counted under ``DECK``."""
+
+    groups: list[Group]
+    notes: tuple[str, ...]
+    questions: tuple[QuestionRow, ...]
+
+
+def group_run(results: Sequence[GameResult], capabilities: Capabilities, version: str,
+              variants: Sequence[Variant], questions: Sequence[QuestionRow] = ()) -> Grouping:
+    """``group_failures`` with the position questions: the deck is inferred from the games'
+    disagreements and the questions the peer answered otherwise together, and the questions a
+    data fault explains are counted under ``DECK``."""
+    groups, notes = group_failures(results, capabilities, version, variants, questions)
+    faults = [group.deck for group in groups
+              if group.deck is not None and group.deck.source == "inferred"]
+    return Grouping(groups, notes, questions_under_deck(questions, faults))
+
+
 def group_failures(results: Sequence[GameResult], capabilities: Capabilities, version: str,
-                   variants: Sequence[Variant]) -> tuple[list[Group], tuple[str, ...]]:
+                   variants: Sequence[Variant], questions: Sequence[QuestionRow] = ()
+                   ) -> tuple[list[Group], tuple[str, ...]]:
     """Every disagreement of every game grouped by its request and rule, the deck's data faults
-    as groups of their own (``colours``, ``coins``); and notes (a consistent renaming of the
-    colours in a declared deck, which is no failure)."""
+    as groups of their own (``colours``, ``coins``: inferred from the games' disagreements and
+    the failed position ``questions`` together); and notes (a consistent renaming of the
+    colours in a declared deck, which is no failure). An inferred fault that explains no game's
+    disagreement (only questions) is a group with no game."""
     failures = [(number, failure) for number, result in enumerate(results, 1)
                 for failure in result.disagreements]
     groups: list[Group] = []
@@ -136,7 +162,8 @@ def group_failures(results: Sequence[GameResult], capabilities: Capabilities, ve
         for fault in declared:
             groups.append(Group(0, fault.kind, "DECK", games, None, deck=fault,
                                 not_shrunk="declared by the peer: no game to shrink"))
-    inferred = infer_deck_faults([failure for _, failure in failures])
+    inferred = infer_deck_faults([failure for _, failure in failures],
+                                 question_failures(questions))
     by_key: dict[tuple[str, str], list[tuple[int, Failure]]] = {}
     for number, failure in failures:
         key = next(((fault.kind, "DECK") for fault in inferred if fault.explains(failure)),
@@ -147,6 +174,11 @@ def group_failures(results: Sequence[GameResult], capabilities: Capabilities, ve
         games = tuple(sorted({n for n, _ in members}))
         groups.append(Group(0, op, rule, games, members[0][1], count=len(members),
                             deck=by_kind.get(op) if rule == "DECK" else None))
+    for fault in inferred:
+        if (fault.kind, "DECK") not in by_key:
+            groups.append(Group(0, fault.kind, "DECK", (), None, deck=fault,
+                                not_shrunk="seen in the position questions only: no game to "
+                                           "shrink"))
     return [evolve(group, number=i) for i, group in enumerate(groups, 1)], notes
 
 

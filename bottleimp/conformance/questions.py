@@ -158,6 +158,13 @@ def position_questions(variants: Sequence[Variant], count: int, seed: int,
 def _rule(case: Case, differs: Sequence[str], output: JSON) -> str:
     """The rule a differing answer to ``case`` touches."""
     if case.kind == "legal_plays":
+        held: list[JSON] = []
+        for key in ("hand", "face_up"):
+            value = case.input.get(key) if isinstance(case.input, dict) else None
+            held += value if isinstance(value, list) else []
+        legal = output.get("legal") if isinstance(output, dict) else None
+        if isinstance(legal, list) and any(card not in held for card in legal):
+            return "CARD-HELD"  # the peer allows a card the seat does not hold
         return "EYE-FOLLOW-SUIT" if case.config.devils_eye else "FOLLOW-SUIT"
     if case.kind == "setup":
         return "FIRST-LEADER" if list(differs) == ["leader"] else "SETUP-RESOLVE"
