@@ -46,7 +46,7 @@ CASES: dict[str, tuple[Bugs, frozenset[str], list[tuple[str, ...]], str]] = {
                               [("coins:matagot-2024/matagot-2024",)],
                               "consistent with the coins of the matagot-2024 deck: DECK"),
     "invented coins": (Bugs(invented_coins=5), frozenset({"SCORE-ROUND"}), [("coins:unknown",)],
-                       "consistent with coins of the engine's own, or with scores added up "
+                       "consistent with coins no known deck has, or with round scores added up "
                        "wrongly: DECK, SCORE-ROUND"),
     "a random dealer": (Bugs(dealer="random"), frozenset({"DEALER-ROTATION"}),
                         [("dealers:other",)],
