@@ -460,7 +460,7 @@ def test_the_api_reference_starts_where_a_reader_starts(site: Path) -> None:
 
 DOCTESTS_AS_PROSE = """(function(){
   var article = document.querySelector('article'), found = [];
-  article.querySelectorAll('blockquote blockquote').forEach(function(quote){
+  article.querySelectorAll('blockquote blockquote:not(:has(blockquote))').forEach(function(quote){
     found.push('a blockquote in a blockquote: ' + JSON.stringify(quote.textContent.trim().slice(0, 60)));
   });
   var walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT), node;
@@ -588,7 +588,9 @@ OUTPUT = (".md-typeset .language-console pre > code, .md-typeset .language-text 
 
 COPY_COVERS_CODE = """(function(){
   var found = [];
-  document.querySelectorAll('.md-typeset pre > .md-clipboard').forEach(function(button){
+  // The theme's copy button: in a <nav> at the block's top right (an older theme: a button).
+  document.querySelectorAll('.md-typeset pre > .md-code__nav, .md-typeset pre > .md-clipboard')
+    .forEach(function(button){
     var box = button.getBoundingClientRect(), code = button.parentElement.querySelector('code');
     if (!code || !box.width) { return; }
     var range = document.createRange();
@@ -667,10 +669,14 @@ CONTROLS = """(function(){
     }
     natural.remove();
   });
+  document.querySelectorAll('#bottleimp-play [hidden]').forEach(function(element){
+    if (element.getClientRects().length) { found.push((element.id || element.tagName) + ' is shown though hidden'); }
+  });
   return {found: found, scheme: document.body.getAttribute('data-md-color-scheme')};
 })()"""
 """Controls of the play page that do not look like controls (neither a background nor a border
-that stands out from the page's background), and menus narrower than their longest choice."""
+that stands out from the page's background), menus narrower than their longest choice, and
+elements the page hides that are drawn all the same."""
 
 
 def control_problems(browser: Page) -> tuple[list[str], str]:
