@@ -88,6 +88,7 @@ window.addEventListener("DOMContentLoaded", function () {
     });
     $("play-table").innerHTML = shown.table;
     story(shown.story, shown.table_lines);
+    $("play-story-box").hidden = false;
     var scores = $("play-scores");
     scores.hidden = !shown.scores;
     scores.innerHTML = shown.scores || "";
