@@ -80,7 +80,7 @@ from .. import (
     with_deal,
 )
 from ..encoding import (
-    _tables,
+    action_table,
     observation_entries,
     observation_layout,
     observation_size,
@@ -185,7 +185,7 @@ class BottleImpGame(pyspiel.Game):  # type: ignore[misc]
         """Whether information states remember earlier rounds (parameter ``perfect_recall``)."""
         config = self.config
         info = pyspiel.GameInfo(
-            num_distinct_actions=_tables(config).size,
+            num_distinct_actions=action_table(config).size,
             max_chance_outcomes=len(config.cards),
             num_players=config.players,
             min_utility=-1.0,
@@ -229,9 +229,10 @@ class _Fixed:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.decode = _tables(config).decode
-        self.encode = _tables(config).encode
-        self.numbers = _tables(config).numbers
+        table = action_table(config)
+        self.decode = table.decode
+        self.encode = table.encode
+        self.numbers = table.numbers
         self.cards = config.cards
         self.ranks = [str(card.rank) for card in config.cards]
         self.names = [f"{card.rank} {card.colour.value}" for card in config.cards]
@@ -487,7 +488,7 @@ class BottleImpObserver:
         self.tensor = np.zeros(observation_size(config), np.float32)
         self.dict = _segments(self.tensor, config)
         self._totals_at = next(s.offset for s in observation_layout(config) if s.name == "totals")
-        self._index = _tables(config).card_index
+        self._index = action_table(config).card_index
         self._coins = float(sum(card.coins for card in config.cards))
 
     def set_from(self, state: BottleImpState, player: int) -> None:

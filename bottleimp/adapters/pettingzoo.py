@@ -66,12 +66,12 @@ from .. import (
     view,
 )
 from ..encoding import (
-    _observation_tables,
-    _tables,
+    action_table,
+    observation_tables,
     observation_entries,
     observation_size,
 )
-from ..view import _received
+from ..view import received_gives
 
 __all__ = ["REWARDS", "BottleImpEnv", "env", "raw_env"]
 
@@ -129,7 +129,7 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = self.possible_agents[:]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        tables = _tables(self.config)
+        tables = action_table(self.config)
         self._decode = tables.decode
         self._numbers = tables.numbers
         self._num_actions = tables.size
@@ -278,7 +278,7 @@ class _Observations:
     """
 
     def __init__(self, config: Config) -> None:
-        self.tables = _observation_tables(config)
+        self.tables = observation_tables(config)
         self.players = config.players
         self.trick_size = config.trick_size
         self.arrays = [np.zeros(self.tables.size, np.float32) for _ in range(config.players)]
@@ -343,7 +343,7 @@ class _Observations:
             for card in round_.hands[observer]:
                 array[t.hand[card]] = 1.0
             rows = t.received[observer]
-            for received in _received(config, round_.setup, observer):
+            for received in received_gives(config, round_.setup, observer):
                 array[rows[received.seat][received.card]] = 1.0
             if round_.face_up is not None and previous.face_up is not None:
                 face_up = t.face_up[observer]

@@ -106,11 +106,10 @@ def playout_scores(state: GameState) -> tuple[GameState, tuple[int, ...]]:
         if len(trick) < size:
             seat = next_to_play(config, seat)
             continue
-        winning, _, _, _, bottles, won, returned = resolve_trick(tuple(trick), seats, bottles)
-        winner = seats[winning]
-        captured[winner] += won
-        if returned is not None:
-            captured[returned[0]] += (returned[1],)
+        played = tuple(map(Play, seats, trick))
+        result, bottles, piles = resolve_trick(played, bottles, tuple(captured))
+        captured = list(piles)
+        winner = result.winner
         if round_is_over(hands, face_up):
             return state, round_scores(config, tuple(captured), bottles, devils_trick)
         seat = next_leader(winner)

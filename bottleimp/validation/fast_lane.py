@@ -37,7 +37,7 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import Final, cast
 
-from ..actions import Destination, Give
+from ..actions import Destination, Give, Play
 from ..cards import Card, Colour, Rank, rank_key
 from ..config import Config
 from ..errors import IllegalActionError, RecordError
@@ -337,13 +337,11 @@ class _Tricks:
 
     def _resolve(self, cards: tuple[Card, ...], seats: tuple[int, ...]) -> int:
         """Resolve a trick as the engine does (``resolve_trick``); returns the next leader."""
-        winning, bottle, before, after, self.bottles, captured, returned = (
-            play_rules.resolve_trick(cards, seats, self.bottles)
+        trick = tuple(map(Play, seats, cards))
+        piles = tuple(map(tuple, self.captured))
+        result, self.bottles, piles = play_rules.resolve_trick(trick, self.bottles, piles)
+        self.captured = [list(pile) for pile in piles]
+        self.reports.append(
+            TrickReport(result.winner, result.bottle, result.price_before, result.price_after)
         )
-        winner = seats[winning]
-        self.captured[winner] += captured
-        if returned is not None:
-            owner, price_card = returned
-            self.captured[owner].append(price_card)
-        self.reports.append(TrickReport(winner, bottle, before, after))
-        return play_rules.next_leader(winner)
+        return play_rules.next_leader(result.winner)
