@@ -37,22 +37,22 @@ def _seat(value: object, action: str) -> int:
     """An action's seat: a whole number (``arguments.integer``: not a ``bool``, not a
     ``float``), taken as an ``int``. Its range is a rule of the game, checked when the action
     is applied."""
-    number = value if type(value) is int else integer(value)
+    number = integer(value)
     if number is None:
         raise MalformedActionError(f"{action}.seat", f"a seat is an int, not {value!r}")
     return number
 
 
 def _give_seat(value: object) -> int:
-    return _seat(value, "Give")
+    return value if type(value) is int else _seat(value, "Give")
 
 
 def _play_seat(value: object) -> int:
-    return _seat(value, "Play")
+    return value if type(value) is int else _seat(value, "Play")
 
 
 def _dealer_seat(value: object) -> int:
-    return _seat(value, "StartRound")
+    return value if type(value) is int else _seat(value, "StartRound")
 
 
 def _card(instance: object, attribute: Attribute[Any], value: object) -> None:

@@ -2,8 +2,9 @@
 is known to be legal.
 
 It holds no rule of its own: it asks the rule functions in ``bottleimp.rules`` what they decide
-and derives the next immutable state from their answers with ``attrs.evolve`` (the zones an
-action leaves alone are shared with the state before, not copied).
+and derives the next immutable state from their answers, with plain constructors or
+``attrs.evolve`` (the zones an action leaves alone are shared with the state before, not
+copied).
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def seat_actions(
     of the hand, to the destination of the seat's next setup step (SETUP-STEPS). Between rounds:
     the next deal."""
     if phase is Phase.PLAY:
-        led = play_rules.led_colour([play.card for play in trick])
+        led = play_rules.led_colour([play.card for play in trick[:1]])
         if face_up is None:
             cards = play_rules.follow_suit(hand, led)
         else:
@@ -106,94 +107,94 @@ def after_give(state: GameState, action: Give) -> GameState:
     """``state`` after a legal setup card: it leaves the seat's hand at once; once every seat has
     chosen, the given cards move (SETUP-RESOLVE) and the round's leader begins trick play."""
     config = state.config
-    round_ = state.round
+    r = state.round
     seat = action.seat
-    hands = _without(round_.hands, seat, action.card)
-    chosen = _replaced(round_.setup, seat, round_.setup[seat] + (action,))
-    to_act = setup.setup_to_act(config, round_.dealer, chosen)
-    if to_act is not None:
-        after = _round_with(round_, hands=hands, face_up=round_.face_up, setup=chosen)
-        return _game_with(state, to_act=to_act, round_=after)
-    hands, face_up, devils_trick = setup.resolve_setup(config, hands, round_.face_up, chosen)
-    resolved = evolve(
-        round_, hands=hands, face_up=face_up, setup=chosen, devils_trick=devils_trick
-    )
-    return evolve(state, phase=Phase.PLAY, to_act=round_.leader, round=resolved)
-
-
-def after_play(state: GameState, action: Play) -> GameState:
-    """``state`` after a legal play: the card leaves the seat's hand (or its face-up cards); a
-    completed trick is resolved (``resolve_trick``), and the last trick of a round scores it."""
-    config = state.config
-    round_ = state.round
-    seat, card = action.seat, action.card
-    hands, face_up = round_.hands, round_.face_up
-    if face_up is not None and card in face_up[seat]:
-        face_up = _without(face_up, seat, card)
-    else:
-        hands = _without(hands, seat, card)
-    plays = round_.plays + (action,)
-    if len(plays) % config.trick_size:
-        after = _round_with(round_, hands=hands, face_up=face_up, plays=plays)
-        return _game_with(state, to_act=play_rules.next_to_play(config, seat), round_=after)
-    trick = plays[-config.trick_size :]
-    result, bottles, captured = play_rules.resolve_trick(trick, round_.bottles, round_.captured)
-    leader = play_rules.next_leader(result.winner)
-    scores = None
-    if scoring.round_is_over(hands, face_up):
-        scores = scoring.round_scores(config, captured, bottles, round_.devils_trick)
-    after = evolve(
-        round_, hands=hands, face_up=face_up, plays=plays, leader=leader, bottles=bottles,
-        captured=captured, tricks=round_.tricks + (result,), scores=scores,
-    )
-    if scores is None:
-        return evolve(state, to_act=leader, round=after)
-    totals = game.add_totals(state.totals, scores)
-    if game.game_is_over(config, round_.index + 1, totals):
-        return evolve(state, phase=Phase.GAME_OVER, to_act=None, round=after, totals=totals)
-    dealer = deal_rules.next_dealer(config, round_.dealer)
-    return evolve(state, phase=Phase.ROUND_OVER, to_act=dealer, round=after, totals=totals)
-
-
-def _round_with(
-    r: RoundState,
-    *,
-    hands: tuple[tuple[Card, ...], ...],
-    face_up: tuple[tuple[Card, ...], ...] | None,
-    plays: tuple[Play, ...] | None = None,
-    setup: tuple[tuple[Give, ...], ...] | None = None,
-) -> RoundState:
-    """``r`` after a card leaves a hand within a trick or the setup: the zones, and the plays or
-    the setup choices, are new; every other field is ``r``'s own (``attrs.evolve`` written out:
-    these two transitions are most of a game's)."""
-    return RoundState(
+    hands, face_up, devils_trick = _without(r.hands, seat, action.card), r.face_up, r.devils_trick
+    chosen = _replaced(r.setup, seat, r.setup[seat] + (action,))
+    phase, to_act = state.phase, setup.setup_to_act(config, r.dealer, chosen)
+    if to_act is None:
+        hands, face_up, devils_trick = setup.resolve_setup(config, hands, face_up, chosen)
+        phase, to_act = Phase.PLAY, r.leader
+    after = RoundState(
         index=r.index,
         dealer=r.dealer,
         dealt=r.dealt,
         dealt_face_up=r.dealt_face_up,
         hands=hands,
         face_up=face_up,
-        setup=r.setup if setup is None else setup,
-        devils_trick=r.devils_trick,
-        plays=r.plays if plays is None else plays,
+        setup=chosen,
+        devils_trick=devils_trick,
+        plays=r.plays,
         leader=r.leader,
         bottles=r.bottles,
         captured=r.captured,
         tricks=r.tricks,
         scores=r.scores,
     )
-
-
-def _game_with(state: GameState, *, to_act: int, round_: RoundState) -> GameState:
-    """``state`` with a new seat to act and round, in the same phase (see ``_round_with``)."""
     return GameState(
-        config=state.config,
+        config=config,
         seed=state.seed,
-        phase=state.phase,
+        phase=phase,
         to_act=to_act,
-        round=round_,
+        round=after,
         past_rounds=state.past_rounds,
         totals=state.totals,
+    )
+
+
+def after_play(state: GameState, action: Play) -> GameState:
+    """``state`` after a legal play: the card leaves the seat's hand (or its face-up cards) and
+    the next seat plays (TURN-ORDER); a completed trick is resolved (``resolve_trick``) and its
+    winner leads the next (NEXT-LEADER); the last trick of a round scores it (SCORE-ROUND), and
+    the next dealer deals the next round (DEALER-ROTATION) unless the game is over (GAME-END)."""
+    config = state.config
+    r = state.round
+    seat, card = action.seat, action.card
+    hands, face_up = r.hands, r.face_up
+    if face_up is not None and card in face_up[seat]:
+        face_up = _without(face_up, seat, card)
+    else:
+        hands = _without(hands, seat, card)
+    plays = r.plays + (action,)
+    leader, bottles, captured, tricks, scores = r.leader, r.bottles, r.captured, r.tricks, r.scores
+    phase, totals = state.phase, state.totals
+    to_act: int | None = play_rules.next_to_play(config, seat)
+    if len(plays) % config.trick_size == 0:
+        trick = plays[-config.trick_size :]
+        result, bottles, captured = play_rules.resolve_trick(trick, bottles, captured)
+        leader = to_act = play_rules.next_leader(result.winner)
+        tricks += (result,)
+        if scoring.round_is_over(hands, face_up):
+            scores = scoring.round_scores(config, captured, bottles, r.devils_trick)
+            totals = game.add_totals(totals, scores)
+            if game.game_is_over(config, r.index + 1, totals):
+                phase, to_act = Phase.GAME_OVER, None
+            else:
+                phase, to_act = Phase.ROUND_OVER, deal_rules.next_dealer(config, r.dealer)
+    after = RoundState(
+        index=r.index,
+        dealer=r.dealer,
+        dealt=r.dealt,
+        dealt_face_up=r.dealt_face_up,
+        hands=hands,
+        face_up=face_up,
+        setup=r.setup,
+        devils_trick=r.devils_trick,
+        plays=plays,
+        leader=leader,
+        bottles=bottles,
+        captured=captured,
+        tricks=tricks,
+        scores=scores,
+    )
+    return GameState(
+        config=config,
+        seed=state.seed,
+        phase=phase,
+        to_act=to_act,
+        round=after,
+        past_rounds=state.past_rounds,
+        totals=totals,
     )
 
 
