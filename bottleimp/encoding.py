@@ -63,8 +63,8 @@ __all__ = [
     "observation_size",
     "observation_string",
     "returns",
-    "scores",
     "setup_destinations",
+    "totals",
     "winners",
 ]
 
@@ -554,7 +554,7 @@ def returns(state: GameState) -> tuple[float, ...]:
     return tuple(1.0 if seat in best else -1.0 for seat in range(state.config.players))
 
 
-def scores(source: GameState | SeatView) -> tuple[int, ...]:
+def totals(source: GameState | SeatView) -> tuple[int, ...]:
     """Each seat's points so far: the sum of its scores over every round scored (rule
     GAME-TOTALS). A round's points count from the play that ends it; the round in progress adds
     nothing until then. ``winners`` names the seats with the most once the game is over.
@@ -563,12 +563,12 @@ def scores(source: GameState | SeatView) -> tuple[int, ...]:
     >>> state = bottleimp.new_game(bottleimp.Config(players=3, rounds=2), seed=7)
     >>> while state.round.scores is None:
     ...     state = bottleimp.apply(state, bottleimp.legal_actions(state)[0])
-    >>> state.round.scores, scores(state)
+    >>> state.round.scores, totals(state)
     ((-4, 12, 62), (-4, 12, 62))
-    >>> scores(bottleimp.view(state, 2)) == scores(state)
+    >>> totals(bottleimp.view(state, 2)) == totals(state)
     True
     """
-    return expect_source(source, "scores(source)").totals
+    return expect_source(source, "totals(source)").totals
 
 
 def observe(state: GameState, seat: int) -> list[float]:

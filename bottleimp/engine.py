@@ -11,7 +11,7 @@ from .actions import Action, Give, Play
 from .arguments import describe, expect_int
 from .cards import Card, rank_key
 from .config import Config, expect_config
-from .errors import ArgumentError, IllegalActionError
+from .errors import ArgumentError, BottleImpError, IllegalActionError
 from .rules import deal as deal_rules
 from .rules import game, setup
 from .rules import play as play_rules
@@ -137,7 +137,10 @@ def legal_actions(state: GameState | SeatView) -> tuple[Action, ...]:
     state = expect_state(state, "legal_actions(state)")
     if state.to_act is None:
         return ()
-    return transitions.legal_actions_of(state, state.to_act)
+    try:
+        return transitions.legal_actions_of(state, state.to_act)
+    except _BROKEN as error:
+        raise _not_built("legal_actions(state)", error) from error
 
 
 def _check_seat(state: GameState, seat: int, rule_id: str) -> None:
@@ -208,7 +211,13 @@ def check_action(state: GameState, action: Action) -> None:
         ...     print(error.rule_id, error.message)
         PHASE a Play is not possible in the setup phase; it needs a Give
     """
-    _check(expect_state(state, "check_action(state)"), action)
+    state = expect_state(state, "check_action(state)")
+    try:
+        _check(state, action)
+    except BottleImpError:
+        raise
+    except _BROKEN as error:
+        raise _not_built("check_action(state)", error) from error
 
 
 def _check(state: GameState, action: Action) -> None:
@@ -264,11 +273,33 @@ def apply(state: GameState, action: Action) -> GameState:
         (9, ())
     """
     state = expect_state(state, "apply(state)")
-    _check(state, action)
-    if isinstance(action, Play):
-        return transitions.after_play(state, action)
-    if isinstance(action, Give):
-        return transitions.after_give(state, action)
-    return transitions.after_start_round(state)
+    try:
+        _check(state, action)
+        if isinstance(action, Play):
+            return transitions.after_play(state, action)
+        if isinstance(action, Give):
+            return transitions.after_give(state, action)
+        return transitions.after_start_round(state)
+    except BottleImpError:
+        raise
+    except _BROKEN as error:
+        raise _not_built("apply(state)", error) from error
+
+
+_BROKEN = (LookupError, TypeError, ValueError, AttributeError, AssertionError)
+"""What the rules raise on a state whose parts do not fit together (a seat to act the game does
+not have, a zone of the wrong type or length): ``_not_built`` says so instead."""
+
+
+def _not_built(where: str, error: Exception) -> ArgumentError:
+    """The error for a state the engine cannot read. The engine's functions promise their answer
+    for the states the library builds (``new_game``, ``apply``, ``with_deal``, the JSON
+    readers); a state put together by hand, with ``attrs.evolve`` say, is read as it is, and
+    when its parts do not fit together this error says so, naming what went wrong inside."""
+    return ArgumentError(
+        where,
+        "not a state the library builds: its parts do not fit together "
+        f"({type(error).__name__}: {error}); build states with new_game, apply and with_deal",
+    )
 
 

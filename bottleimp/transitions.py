@@ -90,7 +90,9 @@ def seat_actions(
     if phase is Phase.SETUP:
         destination = setup.setup_steps(config, dealer, seat)[given]
         return tuple([Give(seat, card, destination) for card in hand])
-    return (StartRound(seat),)
+    if phase is Phase.ROUND_OVER:
+        return (StartRound(seat),)
+    raise ValueError(f"no seat acts in the phase {phase!r}")
 
 
 def legal_actions_of(state: GameState, seat: int) -> tuple[Action, ...]:

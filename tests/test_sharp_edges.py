@@ -162,7 +162,7 @@ REFUSALS: list[tuple[str, Callable[[], object], type[BottleImpError], str]] = [
     ("winners(None)", lambda: bottleimp.winners(None), ArgumentError, "winners(source)"),  # type: ignore[arg-type]
     ("winners(['a'])", lambda: bottleimp.winners(["a"]), ArgumentError, "a total is a number"),  # type: ignore[list-item]
     ("returns(view)", lambda: bottleimp.returns(_VIEW), ArgumentError, "returns(state)"),  # type: ignore[arg-type]
-    ("scores(None)", lambda: bottleimp.scores(None), ArgumentError, "scores(source)"),  # type: ignore[arg-type]
+    ("totals(None)", lambda: bottleimp.totals(None), ArgumentError, "totals(source)"),  # type: ignore[arg-type]
     ("action_from_int seat True", lambda: bottleimp.action_from_int(_CONFIG, 0, True),
      EncodingError, "seat True"),
     ("action_from_int config 4", lambda: bottleimp.action_from_int(4, 0, 0),  # type: ignore[arg-type]
@@ -224,10 +224,10 @@ def test_scores_are_the_sum_of_every_scored_round_GAME_TOTALS(players: int) -> N
     while not state.is_over:
         scored = [r.scores for r in state.rounds if r.scores is not None]
         expected = tuple(sum(column) for column in zip(*scored)) if scored else (0,) * players
-        assert bottleimp.scores(state) == expected
-        assert bottleimp.scores(view(state, players - 1)) == expected
+        assert bottleimp.totals(state) == expected
+        assert bottleimp.totals(view(state, players - 1)) == expected
         state = apply(state, legal_actions(state)[0])
-    assert bottleimp.winners(state) == bottleimp.winners(bottleimp.scores(state))
+    assert bottleimp.winners(state) == bottleimp.winners(bottleimp.totals(state))
 
 
 def _hand_text(hand: tuple[Card, ...]) -> str:
