@@ -34,7 +34,7 @@ def _setup() -> GameState:
 BROKEN: dict[str, Callable[[], GameState]] = {
     "a seat to act the game does not have": lambda: evolve(_in_play(), to_act=7),
     "hands of the wrong type": lambda: evolve(
-        _in_play(), round=evolve(_in_play().round, hands=None))  # type: ignore[arg-type],
+        _in_play(), round=evolve(_in_play().round, hands=None)),  # type: ignore[arg-type]
     "no hand for the seat to act": lambda: evolve(
         _in_play(), round=evolve(_in_play().round, hands=_in_play().round.hands[:_seat()])),
     "setup rows missing": lambda: evolve(_setup(), round=evolve(_setup().round, setup=())),
