@@ -7,28 +7,16 @@ zone a card can be in during a round, plus the round's public history (setup cho
 
 from __future__ import annotations
 
-import enum
 from attrs import frozen
 
 from .actions import Give, Play
 from .cards import START_PRICE, Card, Rank
 from .config import Config
+from .phase import Phase
+from .rules.game import winners
+from .table import bottle_text, cards_text, hand_text, heading, table_text
 
-
-class Phase(enum.Enum):
-    """The phase of the game, which says what kind of action comes next."""
-
-    SETUP = "setup"
-    """Seats choose their setup cards (Devil's Trick, passes), one card per action."""
-    PLAY = "play"
-    """Tricks are played."""
-    ROUND_OVER = "round_over"
-    """The round is scored; the next dealer starts the next round."""
-    GAME_OVER = "game_over"
-    """The game has ended; no one acts."""
-
-    def __repr__(self) -> str:
-        return f"Phase.{self.name}"
+__all__ = ["Bottle", "GameState", "Phase", "RoundState", "TrickResult"]
 
 
 @frozen
@@ -138,9 +126,19 @@ class GameState:
 
     def __str__(self) -> str:
         """The table in a few lines (``bottleimp.table``): every hand, the trick, the bottles."""
-        from .table import state_text  # the picture depends on the state, not the other way
-
-        return state_text(self)
+        round_ = self.round
+        return table_text(
+            heading(self.config, self.phase, self.to_act, round_.index, round_.dealer),
+            [hand_text(cards_text(hand), round_.face_up, seat)
+             for seat, hand in enumerate(round_.hands)],
+            round_.captured,
+            [len(gives) for gives in round_.setup] if self.phase is Phase.SETUP else None,
+            self.totals,
+            self.current_trick(),
+            [bottle_text(bottle.price, bottle.owner) for bottle in round_.bottles],
+            round_.scores,
+            winners(self.totals) if self.phase is Phase.GAME_OVER else None,
+        )
 
     def __repr__(self) -> str:
         """A one-line summary (the fields are the attributes; ``str`` draws the table).

@@ -15,9 +15,11 @@ from .arguments import describe, expect_seat
 from .cards import Card, Colour
 from .config import Config
 from .errors import ArgumentError
+from .rules.game import winners
 from .rules.registry import rule
 from .rules.setup import receiving_seat
 from .state import Bottle, GameState, Phase, TrickResult
+from .table import bottle_text, cards_text, hand_text, heading, table_text
 
 
 @frozen
@@ -72,10 +74,28 @@ class SeatView:
     opponent's two), once the setup is resolved and the cards have arrived; empty before."""
 
     def __str__(self) -> str:
-        """The table as this seat sees it, in a few lines (``bottleimp.table``)."""
-        from .table import view_text  # the picture depends on the view, not the other way
-
-        return view_text(self)
+        """The table as this seat sees it, in a few lines (``bottleimp.table``): the other
+        hidden hands as counts."""
+        hands = [
+            hand_text(
+                cards_text(self.hand) if seat == self.seat
+                else f"{size} card{'' if size == 1 else 's'}",
+                self.face_up, seat,
+            )
+            for seat, size in enumerate(self.hand_sizes)
+        ]
+        first = heading(self.config, self.phase, self.to_act, self.round_index, self.dealer)
+        return table_text(
+            f"Seat {self.seat}'s view. {first}",
+            hands,
+            self.captured,
+            self.setup_given if self.phase is Phase.SETUP else None,
+            self.totals,
+            self.current_trick,
+            [bottle_text(bottle.price, bottle.owner) for bottle in self.bottles],
+            self.scores,
+            winners(self.totals) if self.phase is Phase.GAME_OVER else None,
+        )
 
     def __repr__(self) -> str:
         acting = "game over" if self.to_act is None else f"seat {self.to_act} to act"
