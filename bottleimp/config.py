@@ -23,9 +23,9 @@ DEFAULT_ROUNDS: Final = {2: 6, 3: 9, 4: 8, 5: 5, 6: 6}
 Teams: TypeAlias = tuple[tuple[int, ...], ...]
 
 
-@rule("CONFIG-TEAMS")
 def default_teams(players: int) -> Teams:
-    """The default partition for team mode (rule ``CONFIG-TEAMS``): partners sit opposite.
+    """The default partition for team mode, one that ``check_teams`` (rule ``CONFIG-TEAMS``)
+    accepts: partners sit opposite.
 
     4 players {0,2}{1,3}; 5 players {0,3}{1,4}{2}; 6 players {0,3}{1,4}{2,5}.
     """

@@ -179,7 +179,10 @@ def received_gives(
     """The gives whose cards went to ``seat`` when the setup resolved (rule SETUP-RESOLVE)."""
     players = config.players
     return tuple(
-        give for gives in setup for give in gives if receiving_seat(players, give) == seat
+        give
+        for gives in setup
+        for give in gives
+        if receiving_seat(players, give.seat, give.to) == seat
     )
 
 

@@ -87,6 +87,7 @@ from ..encoding import (
     observation_string,
 )
 from ..cards import format_rank
+from ..rules.setup import receiving_seat
 from .sampling import resample
 
 __all__ = [
@@ -585,13 +586,14 @@ def action_text(config: Config, action: Action) -> str:
         return f"seat {action.seat} plays {format_rank(action.card.rank)} {action.card.colour.value}"
     if not isinstance(action, Give):
         return str(action)
-    seat, players = action.seat, config.players
+    seat = action.seat
+    receiver = receiving_seat(config.players, seat, action.to)
     to = {
         Destination.DEVILS_TRICK: "the Devil's Trick",
-        Destination.LEFT: f"seat {(seat + 1) % players} (left)",
-        Destination.RIGHT: f"seat {(seat - 1) % players} (right)",
-        Destination.OPPONENT_FACE_UP: f"seat {(seat + 1) % players}'s face-up cards",
-        Destination.OPPONENT_HIDDEN: f"seat {(seat + 1) % players}'s hidden hand",
+        Destination.LEFT: f"seat {receiver} (left)",
+        Destination.RIGHT: f"seat {receiver} (right)",
+        Destination.OPPONENT_FACE_UP: f"seat {receiver}'s face-up cards",
+        Destination.OPPONENT_HIDDEN: f"seat {receiver}'s hidden hand",
     }[action.to]
     card = action.card
     return f"seat {seat} gives {format_rank(card.rank)} {card.colour.value} to {to}"

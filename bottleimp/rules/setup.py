@@ -76,7 +76,7 @@ def resolve_setup(
     devils_trick: list[Card] = []
     for gives in setup:
         for give in gives:
-            receiver = receiving_seat(players, give)
+            receiver = receiving_seat(players, give.seat, give.to)
             if receiver is None:
                 devils_trick.append(give.card)
             elif give.to is Destination.OPPONENT_FACE_UP:
@@ -93,12 +93,13 @@ def resolve_setup(
     )
 
 
-def receiving_seat(players: int, give: Give) -> int | None:
-    """The seat a setup card goes to when the setup resolves (rule SETUP-RESOLVE): left is the next
-    seat clockwise, right the one before; in Devil's Eye the other of the two seats takes both
-    cards given to it. ``None`` for a card discarded to the Devil's Trick."""
-    if give.to is Destination.DEVILS_TRICK:
+def receiving_seat(players: int, seat: int, to: Destination) -> int | None:
+    """The seat that receives a setup card ``seat`` gives to ``to`` when the setup resolves
+    (rule SETUP-RESOLVE): left is the next seat clockwise, right the one before; in Devil's Eye
+    the other of the two seats takes both cards given to it. ``None`` for a card discarded to
+    the Devil's Trick. The one answer to where a passed card goes."""
+    if to is Destination.DEVILS_TRICK:
         return None
-    if give.to is Destination.RIGHT:
-        return (give.seat - 1) % players
-    return (give.seat + 1) % players  # left, or the opponent of two seats
+    if to is Destination.RIGHT:
+        return (seat - 1) % players
+    return (seat + 1) % players  # left, or the opponent of two seats
