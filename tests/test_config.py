@@ -265,7 +265,7 @@ def test_edition_deck_by_player_count_DECK() -> None:
         assert len({c.rank for c in cards}) == len(cards)
 
 
-# -- cards are values, interned ------------------------------------------------------------------
+# -- cards are values ---------------------------------------------------------------------------
 
 
 def test_cards_of_the_same_rank_colour_and_coins_are_equal_values_CARD_RANK() -> None:
