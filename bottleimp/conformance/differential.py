@@ -39,7 +39,7 @@ from .groups import (
     Group,
     Nondeterminism,
     check_determinism,
-    group_failures,
+    group_run,
     hypothesis_settings,
     run_quietly,
     seed_alone_decides,
@@ -200,7 +200,8 @@ def run_harness(
                 except PeerFault as fault:
                     slot.discard()
                     questions_fault = f"{fault.kind}: {fault.message}"
-            groups, notes = group_failures(results, capabilities, version, variants)
+            grouped = group_run(results, capabilities, version, variants, asked)
+            groups, notes, asked = grouped.groups, grouped.notes, grouped.questions
             if not peer_fault:
                 groups, nondeterministic = check_determinism(groups, runner.replay)
             if not peer_fault:
