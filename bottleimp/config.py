@@ -116,11 +116,9 @@ class Config:
     cards_by_rank: Mapping[Rank, Card] = field(init=False, eq=False, repr=False)
     """The cards by rank (derived, typed read-only; ``card(rank)`` is the checked lookup)."""
     trick_size: int = field(init=False, eq=False, repr=False)
-    """Cards in one trick: one per player, four in Devil's Eye (A, B, A, B) (derived, and a
-    stored field rather than a property: the engine reads it at every decision)."""
+    """Cards in one trick: one per player, four in Devil's Eye (A, B, A, B) (derived)."""
     devils_eye: bool = field(init=False, eq=False, repr=False)
-    """True for the 2-player Devil's Eye variant (derived, and a stored field rather than a
-    property: the setup rules read it at every setup decision)."""
+    """True for the 2-player Devil's Eye variant (derived)."""
 
     def __attrs_post_init__(self) -> None:
         check_players(self)
