@@ -326,14 +326,16 @@ def shrink_groups(groups: list[Group], play: PlayScript, strategy: SearchStrateg
                 return target
             return failure.key
 
+        started = time.monotonic()
         smallest = _shrink(play, strategy, examples, seed, budget, key, target)
+        spent = min(budget, time.monotonic() - started)
         if smallest is not None and smallest.size < group.failure.size:
             result.append(evolve(group, failure=smallest, shrunk=True))
         elif smallest is not None:
             result.append(evolve(group, not_shrunk="it is the smallest game found"))
         else:
-            result.append(evolve(group, not_shrunk=f"no smaller game fell in the group within "
-                                                   f"{budget:.3g} s"))
+            result.append(evolve(group, not_shrunk=f"no smaller game fell in the group in "
+                                                   f"{spent:.3g} s of shrinking"))
     return result
 
 
