@@ -48,13 +48,13 @@ if TYPE_CHECKING:
     from .capabilities import Capabilities
     from .game import Failure
 
-
 __all__ = ["CardFault", "DeckFault", "declared_deck_faults", "infer_deck_faults", "WORK"]
 
 
-class AnsweredQuestion(Protocol):
-    """A position question the peer answered otherwise, as the inference reads it: the case
-    (with the library's answer) and the peer's output (``questions.QuestionFailure`` is one)."""
+class QuestionFailure(Protocol):
+    """What the inference reads of a position question the peer answered otherwise
+    (``questions.QuestionFailure``): the case, with the library's answer, and the peer's output.
+    A protocol, so that this module needs nothing of ``questions``, which imports it."""
 
     @property
     def case(self) -> Case: ...
@@ -134,7 +134,7 @@ class DeckFault:
         return id(failure) in self.explained or _explained(failure, dict(self.colours),
                                                           dict(self.coins))
 
-    def explains_question(self, question: AnsweredQuestion) -> bool:
+    def explains_question(self, question: QuestionFailure) -> bool:
         """Whether the position question the peer answered otherwise is one this data fault
         explains."""
         return id(question) in self.explained or _question_explained(
@@ -345,7 +345,7 @@ def _ranked_cards(config: Config, value: JSON) -> tuple[Card, ...] | None:
     return tuple(cards)
 
 
-def _follows_from_question(question: AnsweredQuestion) -> _Follows | None:
+def _follows_from_question(question: QuestionFailure) -> _Follows | None:
     """The colour evidence of a legal-plays question the peer answered otherwise."""
     case, output = question.case, question.output
     config, input_ = case.config, case.input
@@ -388,7 +388,7 @@ def _follows_from_question(question: AnsweredQuestion) -> _Follows | None:
     return _Follows(question, config, led, judged, follows, check)
 
 
-def _scores_from_question(question: AnsweredQuestion) -> _Scores | None:
+def _scores_from_question(question: QuestionFailure) -> _Scores | None:
     """The coin evidence of a scoring question the peer answered otherwise."""
     case, output = question.case, question.output
     config, input_ = case.config, case.input
@@ -527,7 +527,7 @@ def _explained(failure: Failure, colours: dict[Card, Colour], coins: dict[Card, 
     return scores is not None and scores.explained(coins)
 
 
-def _question_explained(question: AnsweredQuestion, colours: dict[Card, Colour],
+def _question_explained(question: QuestionFailure, colours: dict[Card, Colour],
                         coins: dict[Card, int]) -> bool:
     follows = _follows_from_question(question) if colours else None
     if follows is not None and follows.check(colours):
@@ -702,7 +702,7 @@ def _needed(coins: dict[Card, int], evidence: Sequence[_Scores],
 
 
 def infer_deck_faults(failures: Sequence[Failure],
-                      questions: Sequence[AnsweredQuestion] = ()) -> tuple[DeckFault, ...]:
+                      questions: Sequence[QuestionFailure] = ()) -> tuple[DeckFault, ...]:
     """The data faults that explain several of ``failures`` and of the position ``questions``
     the peer answered otherwise (see the module): a ``colours`` fault, a ``coins`` fault,
     either, both or none. Colours and coins are inferred apart, each with any number of cards,
