@@ -206,3 +206,29 @@ def test_a_copy_that_cannot_collect_is_an_error_and_never_a_kill(tmp_path: Path)
 def test_no_baseline_needs_a_timeout(tmp_path: Path) -> None:
     code, out, _ = _run("--target", "rules", "--no-baseline", tmp_path=tmp_path)
     assert code == 2 and "--no-baseline needs --timeout" in out
+
+
+def test_a_kill_suite_that_fails_unmutated_stops_the_run_and_names_the_failing_test(
+        tmp_path: Path) -> None:
+    """The baseline's failure is reported with the failing test's node ID and its error, not
+    only as a count: under a loaded machine a whole-suite baseline takes minutes, and a run that
+    only says "fails" would have to be repeated to learn what to fix."""
+    code, out, results = _run("--target", "rules", "--only", "rules/play.py",
+                              "--match", _one("trick_winner", "delete"),
+                              "--tests", "tests/data/mutation/fails_unmutated.py",
+                              tmp_path=tmp_path)
+    assert code == 2 and "fails unmutated" in out and not results, out
+    assert ("FAILED tests/data/mutation/fails_unmutated.py::"
+            "test_a_planted_failure_the_baseline_must_name") in out, out
+    assert "a planted failure" in out, out
+
+
+def test_the_tools_hypothesis_profile_does_not_leak_into_the_tests_subprocesses(
+        tmp_path: Path) -> None:
+    """The kill-suite's subprocess tests (pytest started anew, which loads the profile
+    ``HYPOTHESIS_PROFILE`` names) pass unmutated, and the tests themselves still run under the
+    tool's profile: the tool chooses it with ``--hypothesis-profile``, not in the environment."""
+    code, out, _ = _run("--target", "rules", "--only", "rules/play.py",
+                        "--match", _one("trick_winner", "delete"),
+                        "--tests", "tests/data/mutation/spawns_a_python.py", tmp_path=tmp_path)
+    assert "baseline: the kill-suite (1 test files, 2 tests) passes" in out, out

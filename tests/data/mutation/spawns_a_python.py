@@ -1,0 +1,25 @@
+"""A planted kill-suite for ``tests/test_mutation_script.py``: a test that starts a Python
+process which loads the Hypothesis profile its environment names, as the suite's own subprocess
+tests do (they run pytest, whose conftest loads ``HYPOTHESIS_PROFILE``). It passes unmutated
+only if the mutation tool leaves the environment naming no profile that only the tool's process
+has. Not a test of the suite (its name is not ``test_*.py``); the tool runs it only when told to
+(``--tests``)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from hypothesis import settings
+
+
+def test_a_subprocess_loads_the_profile_its_environment_names() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; from hypothesis import settings; "
+         "settings.load_profile(os.environ.get('HYPOTHESIS_PROFILE', 'default'))"],
+        capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_tests_themselves_run_under_the_tools_profile() -> None:
+    assert settings.default.max_examples == 40 and settings.default.database is None
