@@ -22,4 +22,5 @@ def test_a_subprocess_loads_the_profile_its_environment_names() -> None:
 
 
 def test_the_tests_themselves_run_under_the_tools_profile() -> None:
-    assert settings.default.max_examples == 40 and settings.default.database is None
+    current = settings()  # the profile loaded when the test runs
+    assert current.max_examples == 40 and current.database is None
