@@ -651,6 +651,10 @@ def _child(root: Path, mutant: Mutant | None, tests: list[str],
             (root / mutant.path).write_text(mutant.source)
         os.chdir(root)
         sys.path[:0] = [str(root), str(root / "tests")]
+        # The tests' subprocesses (the CLI, scripts, a fresh pytest) import the copy too, mutant
+        # included, wherever they run and whatever the parent's PYTHONPATH named.
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            [str(root), *filter(None, [os.environ.get("PYTHONPATH")])])
         log = str(log_file) if log_file is not None else os.environ.get("MUTATE_CHILD_LOG",
                                                                          os.devnull)
         descriptor = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND)

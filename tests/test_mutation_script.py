@@ -223,12 +223,14 @@ def test_a_kill_suite_that_fails_unmutated_stops_the_run_and_names_the_failing_t
     assert "a planted failure" in out, out
 
 
-def test_the_tools_hypothesis_profile_does_not_leak_into_the_tests_subprocesses(
+def test_the_tests_subprocesses_get_their_profile_and_import_the_copy(
         tmp_path: Path) -> None:
     """The kill-suite's subprocess tests (pytest started anew, which loads the profile
     ``HYPOTHESIS_PROFILE`` names) pass unmutated, and the tests themselves still run under the
-    tool's profile: the tool chooses it with ``--hypothesis-profile``, not in the environment."""
+    tool's profile: the tool chooses it with ``--hypothesis-profile``, not in the environment.
+    A subprocess started in another directory imports the copy's package (where the mutant is),
+    not the checkout the tool was started from."""
     code, out, _ = _run("--target", "rules", "--only", "rules/play.py",
                         "--match", _one("trick_winner", "delete"),
                         "--tests", "tests/data/mutation/spawns_a_python.py", tmp_path=tmp_path)
-    assert "baseline: the kill-suite (1 test files, 2 tests) passes" in out, out
+    assert "baseline: the kill-suite (1 test files, 3 tests) passes" in out, out
