@@ -651,6 +651,9 @@ def _child(root: Path, mutant: Mutant | None, tests: list[str],
             (root / mutant.path).write_text(mutant.source)
         os.chdir(root)
         sys.path[:0] = [str(root), str(root / "tests")]
+        # Ctrl-C as in a terminal, however the tool was started: a shell's background job has
+        # SIGINT ignored, which its subprocesses inherit (a test that interrupts one would fail).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         # The tests' subprocesses (the CLI, scripts, a fresh pytest) import the copy too, mutant
         # included, wherever they run and whatever the parent's PYTHONPATH named.
         os.environ["PYTHONPATH"] = os.pathsep.join(
