@@ -137,10 +137,13 @@ def test_a_module_unparsed_statement_by_statement_is_the_module_unparsed_whole()
 # -- real runs ----------------------------------------------------------------------------------
 
 
-def _run(*args: str, tmp_path: Path) -> tuple[int, str, dict[str, Any]]:
-    """Run the mutation script from the repository root; its exit status, output and results."""
+def _run(*args: str, tmp_path: Path, sigint_ignored: bool = False,
+         ) -> tuple[int, str, dict[str, Any]]:
+    """Run the mutation script from the repository root; its exit status, output and results.
+    With ``sigint_ignored`` it starts as a shell's background job does, SIGINT ignored."""
     import json
     import os
+    import signal
     import subprocess
 
     results = tmp_path / "results.json"
@@ -148,6 +151,8 @@ def _run(*args: str, tmp_path: Path) -> tuple[int, str, dict[str, Any]]:
         [sys.executable, "scripts/mutate.py", "--jobs", "1", "--results", str(results), *args],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sigint_ignored
+        else None,
     )
     out = done.stdout + done.stderr
     return done.returncode, out, json.loads(results.read_text()) if results.exists() else {}
@@ -229,8 +234,10 @@ def test_the_tests_subprocesses_get_their_profile_and_import_the_copy(
     ``HYPOTHESIS_PROFILE`` names) pass unmutated, and the tests themselves still run under the
     tool's profile: the tool chooses it with ``--hypothesis-profile``, not in the environment.
     A subprocess started in another directory imports the copy's package (where the mutant is),
-    not the checkout the tool was started from."""
+    not the checkout the tool was started from. The tool is started with SIGINT ignored (as in a
+    shell's background job), and the tests' subprocesses still take Ctrl-C."""
     code, out, _ = _run("--target", "rules", "--only", "rules/play.py",
                         "--match", _one("trick_winner", "delete"),
-                        "--tests", "tests/data/mutation/spawns_a_python.py", tmp_path=tmp_path)
-    assert "baseline: the kill-suite (1 test files, 3 tests) passes" in out, out
+                        "--tests", "tests/data/mutation/spawns_a_python.py", tmp_path=tmp_path,
+                        sigint_ignored=True)
+    assert "baseline: the kill-suite (1 test files, 4 tests) passes" in out, out
