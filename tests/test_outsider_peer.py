@@ -41,11 +41,12 @@ PLANTED = {
 }
 
 
-def _conformance(out: Path, bugs: list[str]) -> tuple[int, dict[str, Any]]:
-    """One short differential run against the outsider peer: its exit status and JSON report."""
+def _conformance(out: Path, bugs: list[str], options: str = "") -> tuple[int, dict[str, Any]]:
+    """One short differential run against the outsider peer (started with the adapter's
+    ``options``): its exit status and JSON report."""
     env = {**os.environ, "OUTSIDER_BUGS": ",".join(bugs)}
     command = [
-        sys.executable, "-m", "bottleimp", "conformance", "--cmd", f"{NODE} {ADAPTER}",
+        sys.executable, "-m", "bottleimp", "conformance", "--cmd", f"{NODE} {ADAPTER} {options}",
         "--examples", "8", "--questions", "20", "--shrink-seconds", "0", "--out", str(out),
         "--json",
     ]
@@ -109,3 +110,17 @@ def test_outsider_peer_coins_bug_beside_bugs_that_leave_the_scores_gives_a_deck_
     assert deck["kind"] == "coins"
     assert [(card["card"], card["library"]["coins"], card["peer"]["coins"])
             for card in deck["cards"]] == [(17, 3, 4)]
+
+
+def test_outsider_peer_naming_no_first_setter_is_a_noted_convention_and_hides_no_bug(
+    tmp_path: Path,
+) -> None:
+    """SETUP-ORDER is a convention: a peer that takes the setups at once and names no seat to
+    give first (``to_act`` null after ``new_round``) gets a note, and the rest of each round is
+    still compared, so its bugs are found as they are without the option."""
+    status, report = _conformance(tmp_path, sorted(PLANTED), "--first-setter none")
+    groups = {(group["request"], group["rule"]) for group in report["groups"]}
+    assert status == 1
+    assert {PLANTED[bug] for bug in ("fixed-leader", "pass-swap", "penalty-last")} <= groups
+    assert [note["rule"] for note in report["conventions"]] == ["SETUP-ORDER"]
+    assert report["uncompared"] == []

@@ -1,7 +1,9 @@
 'use strict';
 // The thin adapter between bottleimp-protocol/3 (spec/protocol.md) and engine.js: it checks the
 // shape of each request, calls the engine, maps the engine's error codes to rule IDs and its
-// zones to the protocol's. Usage: node adapter.js [--bug NAME]... (or OUTSIDER_BUGS=a,b).
+// zones to the protocol's. Usage: node adapter.js [--bug NAME]... [--first-setter none]
+// (or OUTSIDER_BUGS=a,b). The setups are simultaneous here, so which seat gives its setup first
+// is a convention: the protocol's (the dealer's left), or with --first-setter none, none.
 const readline = require('readline');
 const engine = require('./engine');
 
@@ -71,7 +73,12 @@ const SHAPES = {
 
 // --- the requests -------------------------------------------------------------------------------
 class Adapter {
-  constructor(bugs) { this.bugs = bugs; this.game = null; this.nextDealer = null; }
+  constructor(bugs, namesFirstSetter) {
+    this.bugs = bugs;
+    this.namesFirstSetter = namesFirstSetter;
+    this.game = null;
+    this.nextDealer = null;
+  }
 
   answer(request) {
     const shape = SHAPES[request.op];
@@ -112,7 +119,7 @@ class Adapter {
     this.round = this.call(() => game.startRound(seat, hands));
     this.game = game;
     this.nextDealer = null;
-    return { dealer: seat, to_act: this.round.toAct };
+    return { dealer: seat, to_act: this.namesFirstSetter ? this.round.toAct : null };
   }
 
   setup({ seat, ...given }) {
@@ -222,7 +229,9 @@ const CASES = {
 
 // --- the transport ------------------------------------------------------------------------------
 function main() {
-  const adapter = new Adapter(bugsFromArguments(process.argv.slice(2), process.env));
+  const argv = process.argv.slice(2);
+  const first = argv.indexOf('--first-setter');
+  const adapter = new Adapter(bugsFromArguments(argv, process.env), !(first >= 0 && argv[first + 1] === 'none'));
   const lines = readline.createInterface({ input: process.stdin });
   lines.on('line', (line) => {
     let request = null;
