@@ -87,7 +87,7 @@ from ..encoding import (
     observation_string,
 )
 from ..cards import format_rank
-from .sampling import resample
+from ..bots.worlds import resample
 
 __all__ = [
     "GAME_NAME",
@@ -414,7 +414,7 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> BottleImpState:
         """A state that ``player`` cannot tell from this one: the cards it has not seen dealt
-        anew, consistently with everything it has seen (see ``bottleimp.adapters.sampling.resample``).
+        anew, consistently with everything it has seen (see ``bottleimp.bots.worlds.resample``).
         ``sampler`` is OpenSpiel's: a callable returning a float in [0, 1), such as
         ``pyspiel.UniformProbabilitySampler``; one draw of it seeds the deal, so a seeded
         sampler makes resampling reproducible. Without one, Python's ``random`` seeds it."""
