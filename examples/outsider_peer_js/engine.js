@@ -11,6 +11,8 @@ const BUGS = {
   'fixed-leader': "the seat left of the dealer leads every trick, not the trick's winner",
   'coins-17': 'the classic 17 is worth 4 coins (the Matagot value) instead of 3',
   'penalty-last': "the bottle penalty counts only the Devil's Trick's highest card",
+  'led-last': 'the colour to follow is that of the last card played, not the first',
+  'target-strict': 'the game ends only once a total is above the target, not at it',
 };
 
 // rank:coins per colour, from the decks' tables.
@@ -124,7 +126,7 @@ class Round {
     if (this.phase !== 'play') fail('NOT_PLAYING', 'no trick is being played');
     const hand = this.hands[this.toAct];
     if (this.trick.length === 0) return hand;
-    const led = this.colour(this.trick[0][1]);
+    const led = this.colour(this.trick[this.bugs.has('led-last') ? this.trick.length - 1 : 0][1]);
     const following = hand.filter((c) => this.colour(c) === led);
     return following.length > 0 ? following : hand;
   }
@@ -249,7 +251,7 @@ class Game {
       scores.forEach((s, seat) => { this.totals[seat] += s; });
       this.scored = true;
     }
-    const over = this.totals.some((t) => t >= this.target);
+    const over = this.totals.some((t) => (this.bugs.has('target-strict') ? t > this.target : t >= this.target));
     return { over, nextDealer: over ? null : (this.round.dealer + 1) % this.players };
   }
 }
