@@ -10,8 +10,7 @@ first on the path to use it::
     PYTHONPATH=build/compiled:. python benchmarks/playouts.py --no-compiled
     python scripts/build_compiled.py --test      # then run the whole test suite against it
 
-``cards.py`` is not compiled: its interning ``__new__`` (one object per card value) is not
-something mypyc compiles; the compiled modules use its ``Card`` as a Python class.
+``cards.py`` is not compiled: the compiled modules use its ``Card`` as a Python class.
 Requires mypy (which ships mypyc), setuptools and a C compiler.
 """
 

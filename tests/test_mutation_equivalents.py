@@ -81,7 +81,7 @@ def _rule_module(ident: str) -> str:
 
 def test_every_listed_mutant_of_a_rule_module_is_tried() -> None:
     assert all(ident in mutants(_rule_module(ident)) for ident in RULE_MUTANTS)
-    assert len(RULE_MUTANTS) >= 15
+    assert len(RULE_MUTANTS) >= 4
 
 
 @pytest.mark.parametrize("ident", RULE_MUTANTS)
