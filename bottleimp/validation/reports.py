@@ -141,6 +141,10 @@ class ValidationReport:
     causes: tuple[Cause, ...] = ()
     """For a broken record, when asked for: the likely root causes of its fault
     (``bottleimp.validation.causes``)."""
+    notes: tuple[Fault, ...] = ()
+    """Where the record departs from a convention of the library (a rule whose ``kind`` is
+    ``convention`` in ``spec/rules.toml``, e.g. SETUP-ORDER): noted, never a broken rule, so
+    they leave the status as it is."""
 
     @property
     def valid(self) -> bool:
