@@ -476,3 +476,27 @@ def test_serve_answers_every_hostile_protocol_3_sequence_with_one_object_per_lin
             assert isinstance(answer.get("error"), str) and isinstance(answer.get("rule"), str)
         if malformed:
             assert answer == {"ok": False, "error": answer["error"], "rule": "PROTOCOL"}, line
+
+
+# --- the session spec/protocol.md shows ------------------------------------------------------
+
+PROTOCOL_DOC = Path(__file__).resolve().parent.parent / "spec" / "protocol.md"
+
+
+def _documented_session() -> list[tuple[str, str]]:
+    """The requests and answers of spec/protocol.md's session (``> request``, ``< answer``)."""
+    text = PROTOCOL_DOC.read_text(encoding="utf-8")
+    block = text[text.index("## A session with `--serve`"):]
+    block = block[block.index("```text\n") + len("```text\n"):]
+    lines = block[:block.index("```")].splitlines()
+    requests = [line[2:] for line in lines if line.startswith("> ")]
+    answers = [line[2:] for line in lines if line.startswith("< ")]
+    assert len(requests) == len(answers) == len(lines) // 2
+    return list(zip(requests, answers))
+
+
+def test_the_session_in_the_protocol_document_is_what_serve_answers() -> None:
+    session = _documented_session()
+    status, answers, stderr = _serve_process([request for request, _ in session])
+    assert status == 0, stderr
+    assert answers == [json.loads(answer) for _, answer in session]
