@@ -79,7 +79,8 @@ def add_parser(subparsers: Any) -> None:
                         help="send every kind of illegal request at least N times (default 3)")
     parser.add_argument("--questions", type=non_negative_int, default=100, metavar="N",
                         help="ask position questions (legal plays, trick, setup, scores) drawn "
-                        "from N random rounds, apart from the games (default 100; 0: none)")
+                        "from N random rounds, apart from the games, as case requests: up to "
+                        "4 per round (default 100; 0: none)")
     parser.add_argument("--json", action="store_true",
                         help="print the result as one JSON object instead of tables")
     parser.set_defaults(run=run, parser=parser)
