@@ -28,6 +28,7 @@ from bottleimp.actions import Give, Play
 from bottleimp.cli import main
 from bottleimp.conformance.position import set_position_request
 from bottleimp.conformance.protocol import PROTOCOL, serve
+from bottleimp.conformance.report import REPORT_FORMAT
 from bottleimp.formats.config_json import config_to_json, deck_to_json
 from bottleimp.state import GameState, Phase
 
@@ -132,7 +133,7 @@ def test_serve_refuses_json_with_exit_2_and_the_reports_error_object(
         main(["conformance", "--serve", "--json"])
     assert exit_.value.code == 2
     out = json.loads(capsys.readouterr().out)
-    assert out["format"] == "bottleimp-conformance-report/1" and out["mode"] == "error"
+    assert out["format"] == REPORT_FORMAT and out["mode"] == "error"
     assert out["exit_status"] == 2 and "--json" in out["error"]
 
 
