@@ -91,12 +91,15 @@ def refusal_for(error: IllegalActionError | ConfigError | RecordError) -> dict[s
 
 
 class Referee:
-    """The library speaking ``bottleimp-protocol/2`` (or /1, as ``hello`` chose): ``handle``
-    answers one request.
+    """The library speaking ``bottleimp-protocol/3`` (or /2, /1, as ``hello`` chose):
+    ``handle`` answers one request.
 
     It never raises for a bad request: a request the protocol does not define is answered with
     rule ``PROTOCOL``, an action the rules forbid with the rule it breaks, and the state is then
-    unchanged (a setup request is taken whole or not at all)."""
+    unchanged (a setup request is taken whole or not at all). Each request's checks come in the
+    order spec/protocol.md gives, the request's shape first. Version 3 keeps the game around
+    the rounds (its end, the round's index, the totals), which only ``new_round`` starts: a
+    ``set_position`` is a round of that game."""
 
     def __init__(self, version: str = PROTOCOL) -> None:
         self.state: GameState | None = None
