@@ -94,7 +94,7 @@ def likely_causes(
             causes = tuple(
                 Cause(c.rules if "DECK" in c.rules else (*c.rules, "DECK"), c.hypotheses,
                       c.message + "; the claimed scores still differ under every known deck's "
-                      "coins: the coins may be the engine's own", c.rounds, c.whole_record)
+                      "coins: the coins may be ones no known deck has", c.rounds, c.whole_record)
                 for c in _search(judge, list(kinds.values()), fault.round))
     whole = next((c for c in causes if c.whole_record), None)
     if whole is not None:
@@ -126,8 +126,8 @@ def _unknown_coins(judge: _Judge) -> Cause:
     whole = all(judge.legal(index, ()) for index in range(len(judge.rounds)))
     return Cause(("DECK", "SCORE-ROUND"), ("coins:unknown",),
                  f"every play {'of every round ' if whole else ''}is legal and only the claimed "
-                 "scores differ, under the coins of every known deck: consistent with coins of "
-                 "the engine's own, or with scores added up wrongly: DECK, SCORE-ROUND",
+                 "scores differ, under the coins of every known deck: consistent with coins no "
+                 "known deck has, or with round scores added up wrongly: DECK, SCORE-ROUND",
                  tuple(broken), whole)
 
 
