@@ -501,3 +501,10 @@ def test_the_session_in_the_protocol_document_is_what_serve_answers() -> None:
     status, answers, stderr = _serve_process([request for request, _ in session])
     assert status == 0, stderr
     assert answers == [json.loads(answer) for _, answer in session]
+
+
+def test_the_conformance_help_names_the_current_protocol(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["conformance", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"over {PROTOCOL}" in text and f"answer {PROTOCOL} (and /2, /1)" in text
