@@ -55,7 +55,7 @@ from ..formats.setup_entries import ENTRY_KEYS
 from ..rules.game import winners as winning_seats
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase, RoundState
-from .causes import likely_causes
+from .causes import MAX_SEARCH_VALUES, likely_causes
 from .fast_lane import validate_fast
 from .reports import (
     BROKEN,
@@ -122,8 +122,8 @@ def _validate_value(
         return _unreadable(source, error)
     report = validate_record(record, source)
     if causes and report.status == BROKEN:
-        found = likely_causes(value, record, report, _without_causes)
-        report = evolve(report, causes=found)
+        search = likely_causes(value, record, report, _without_causes)
+        report = evolve(report, causes=search.causes, causes_cut_short=search.cut_short)
     return report
 
 
@@ -507,6 +507,7 @@ def report_to_json(report: ValidationReport) -> dict[str, JSON]:
             }
             for cause in report.causes
         ],
+        "causes_cut_short": report.causes_cut_short,
     }
 
 
@@ -529,6 +530,9 @@ def report_to_text(report: ValidationReport) -> str:
         )
         located = f" {where}" if where else ""
         causes = "".join(f"\n  likely cause: {cause.message}" for cause in report.causes)
+        if report.causes_cut_short:
+            causes += (f"\n  the search for likely causes stopped at its limit of "
+                       f"{MAX_SEARCH_VALUES:,} JSON values replayed: other causes were not tried")
         return (f"{report.source}: breaks rule {fault.rule}:{located} ({fault.path})\n"
                 f"  {fault.message}{causes}")
     rounds = len(report.rounds)
