@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 
 from bottleimp.cli import main
+from bottleimp.errors import RecordError
+from bottleimp.formats.view_json import view_loads
 from bottleimp.pictures.replay import MAX_PAGE_ROUNDS, PageTooLargeError, render_record
 
 from buggy_writer import write_game
@@ -78,14 +80,15 @@ def test_perft_check_of_dev_zero_is_refused_without_reading_it() -> None:
 def test_perft_check_names_the_json_path_of_a_missing_or_mistyped_key(tmp_path: Path) -> None:
     stored = json.loads((ROOT / "spec" / "conformance" / "perft" / "counts.json")
                         .read_text(encoding="utf-8"))
-    for change, path in [
-        (lambda d: d["groups"][0]["cases"][0]["input"].pop("dealer"), ".input.dealer"),
-        (lambda d: d["groups"][0]["cases"][0].__setitem__("expected", []), ".expected"),
-        (lambda d: d["groups"][0]["cases"][0]["expected"].pop("remaining"), ".expected.remaining"),
-    ]:
+    for part, key, path in [("input", "dealer", ".input.dealer"), (None, "expected", ".expected"),
+                            ("expected", "remaining", ".expected.remaining")]:
         document = copy.deepcopy(stored)
         document["groups"] = document["groups"][:1]
-        change(document)
+        case = document["groups"][0]["cases"][0]
+        if part is None:
+            case[key] = []
+        else:
+            del case[part][key]
         file = tmp_path / "perft.json"
         file.write_text(json.dumps(document), encoding="utf-8")
         status, out, err = _run("perft", "--check", str(file), "--json")
@@ -115,14 +118,29 @@ def test_every_json_report_schema_is_in_the_reports_table() -> None:
 
 @pytest.mark.parametrize(("command", "schema"), [
     ("validate", "validate-report.schema.json"), ("perft", "perft-report.schema.json"),
-    ("arena", "arena-report.schema.json"),
+    ("arena", "arena-report.schema.json"), ("conformance", "conformance-report.schema.json"),
 ])
 def test_every_subcommand_with_json_prints_one_object_for_a_bad_option(
     command: str, schema: str,
 ) -> None:
     status, out, _ = _run(command, "--no-such-option", "--json")
     report = _one_object(out, schema)
-    assert status == 2 and report["status"] == 2
+    assert status == 2 and report.get("status", report.get("exit_status")) == 2
+
+
+def test_conformance_vectors_reads_case_files_through_the_one_reader(tmp_path: Path) -> None:
+    (tmp_path / "trick").mkdir()
+    (tmp_path / "trick" / "deep.json").write_text("[" * 100_000, encoding="utf-8")
+    status, out, err = _run("conformance", "--vectors", str(tmp_path), "--json")
+    report = _one_object(out, "conformance-report.schema.json")
+    assert status == 2 and "Traceback" not in err
+    assert report["error"].endswith("not a readable JSON file: arrays and objects nest more "
+                                    "than 64 deep")
+
+
+def test_a_view_read_from_text_goes_through_the_one_reader() -> None:
+    with pytest.raises(RecordError, match="nest more than 64 deep"):
+        view_loads("[" * 100_000)
 
 
 # --- render ----------------------------------------------------------------------------------

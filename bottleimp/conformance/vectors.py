@@ -48,6 +48,7 @@ from ..formats.json_input import (
     expect_object,
     expect_rank,
     expect_str,
+    read_json_file,
 )
 from ..formats.setup_entries import gives_from_entry
 from ..rules.play import next_to_play
@@ -179,9 +180,10 @@ def read_case_file(path: str | Path) -> tuple[Case, ...]:
     path starts with the file name."""
     name = str(path)
     try:
-        value: JSON = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise RecordError(name, f"not a readable JSON file: {error}") from error
+        value = read_json_file(path)  # the one JSON reader: size, nesting and numbers bounded
+    except RecordError as error:
+        raise RecordError(f"{name}:{error.path}",
+                          f"not a readable JSON file: {error.message}") from None
     return cases_from_json(value, name)
 
 
