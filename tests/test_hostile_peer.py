@@ -25,6 +25,8 @@ from bottleimp.conformance.protocol import PROTOCOL_V2, UNSUPPORTED, Referee
 from bottleimp.conformance.vectors import CASE_INPUT_KEYS, same_json
 from bottleimp.formats.json_input import JSON
 
+from depth import scaled
+
 ROOT = Path(__file__).resolve().parent.parent
 HELLO: dict[str, JSON] = {"op": "hello", "protocol": PROTOCOL_V2}
 CONFIGS: list[dict[str, JSON]] = [
@@ -192,7 +194,7 @@ def _mangled(value: JSON, draw: Any) -> JSON:
     return value
 
 
-@settings(deadline=None)
+@settings(deadline=None, max_examples=scaled(ci=60, dev=20))
 @given(st.data())
 def test_fuzzed_cases_get_the_references_answers_and_refusals(data: st.DataObject) -> None:
     referee, peer = _sides()
@@ -219,7 +221,7 @@ def _entry_requests(state: GameState) -> dict[str, JSON]:
     return request
 
 
-@settings(deadline=None)
+@settings(deadline=None, max_examples=scaled(ci=60, dev=20))
 @given(st.data(), st.sampled_from(CONFIGS), st.integers(0, 2**16))
 def test_fuzzed_rounds_get_the_references_answers_and_refusals(
     data: st.DataObject, config: dict[str, JSON], seed: int,
