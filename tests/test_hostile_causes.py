@@ -136,7 +136,7 @@ would pass the budget, so a replay of a normal round may at most reach it."""
 @settings(deadline=None, max_examples=scaled(ci=30, dev=12))
 @given(
     rounds=st.integers(min_value=1, max_value=130),
-    padding=st.sampled_from([0, 0, 10, 5_000, 40_000]),
+    padding=st.sampled_from([0, 0, 10, 5_000, 25_000]),
     seed=st.integers(min_value=0, max_value=2**16),
     bugs=st.sampled_from([
         Bugs(passes_reversed=True), Bugs(coins=("matagot-2024", "matagot-2024")),
