@@ -57,7 +57,7 @@ else:
 
     def __getattr__(name: str) -> str:
         """``__version__``, the installed distribution's version, looked up when first asked
-        for: ``importlib.metadata`` costs about a third of ``import bottleimp`` (60 ms here, more
+        for: importing ``importlib.metadata`` costs about a third of ``import bottleimp`` (more
         in the browser's Pyodide), which a program that never asks should not pay."""
         if name != "__version__":
             raise AttributeError(f"module 'bottleimp' has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""The typed boundary and hostile input: each finding of the fuzzing campaign of issue 10 as a
+"""The typed boundary and hostile input: each finding of a fuzzing campaign as a
 regression test. Values of the wrong type are refused when an action is built; JSON from any
 entry point goes through the one hardened reader; the command line survives deep folders,
 absurd ``--jobs`` and any output encoding."""

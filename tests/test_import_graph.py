@@ -1,4 +1,4 @@
-"""The package's modules import one another without circles (issue 19, item 10).
+"""The package's modules import one another without circles.
 
 The graph is read from the source, not from ``sys.modules``: every ``import`` and ``from ...
 import`` statement of every module counts, including those under ``if TYPE_CHECKING:`` and

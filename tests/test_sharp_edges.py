@@ -1,4 +1,4 @@
-"""No sharp edges in the core (issue 20, item 6): each finding as a regression test.
+"""No sharp edges in the core: each finding as a regression test.
 
 Cards cannot be changed by building another card and refuse fields of the wrong type; every
 public function refuses a value of the wrong type with a ``BottleImpError`` naming what is wrong
@@ -272,7 +272,7 @@ def test_the_repr_of_a_state_round_and_view_is_one_short_line() -> None:
     assert repr(state).startswith("<GameState: 4 players, seed 3, round 2, game_over")
 
 
-# -- the reference's states are plain attrs values (issue 22, item 4) ---------------------------
+# -- the reference's states are plain attrs values -----------------------------------------
 
 
 def test_states_are_slotted_frozen_attrs_values_with_no_instance_dict() -> None:

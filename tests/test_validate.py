@@ -820,6 +820,7 @@ def test_progress_bar_only_on_a_terminal_for_redirected_reports_and_only_with_ri
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     bar, _ = validate_command._progress(10)
     assert type(bar).__name__ == "nullcontext"  # reports on the terminal show the progress
+    pytest.importorskip("rich.progress", reason="the cli extra (rich) is not installed")
     monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
     bar, _ = validate_command._progress(10)
     assert type(bar).__name__ == "Progress"

@@ -25,7 +25,7 @@ def add_parser(subparsers: Any) -> None:
         help="play bots against each other with the seats rotated; a table of results",
         description="Play bots against each other over seeded deals. Each deal is played once "
         "per rotation of the seats, so every bot sits in every seat equally often on the same "
-        "deals. Prints each bot's games, wins and mean score with 95%% confidence intervals "
+        "deals. Prints each bot's games, wins and mean score with 95% confidence intervals "
         "(Wilson's for the win rate). Games are one round unless --rounds or --target-score "
         "say otherwise.",
     )

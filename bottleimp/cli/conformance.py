@@ -13,7 +13,7 @@
 Exit status: 0 everything agrees; 1 something failed; 2 the run could not start (bad options,
 Hypothesis missing, the command cannot be started, unreadable cases). With ``--json`` exactly one
 JSON object is printed on stdout in every case, exit status 2 included (format
-``bottleimp-conformance-report/1``, schema ``spec/reports/conformance-report.schema.json``).
+``bottleimp-conformance-report/2``, schema ``spec/reports/conformance-report.schema.json``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from ..editions import EDITIONS
 from ..errors import HarnessError, RecordError
 from ..formats.json_input import JSON
-from ..conformance.lines import clip
+from ..conformance.lines import clip, plural
 from .arguments import non_negative_int, positive_int
 
 if TYPE_CHECKING:
@@ -62,8 +62,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--timeout", type=_positive_float, default=5.0, metavar="SECONDS",
                         help="time the other side has to answer one request (default 5)")
     parser.add_argument("--shrink-seconds", "--shrink-time", dest="shrink_seconds",
-                        type=_positive_float, default=60.0, metavar="SECONDS",
-                        help="time spent shrinking, shared by the failure groups (default 60)")
+                        type=_seconds, default=60.0, metavar="SECONDS",
+                        help="time spent shrinking, shared by the failure groups (default 60; "
+                        "0: no shrinking)")
     parser.add_argument("--out", default=".", metavar="DIR",
                         help="where each group's smallest failing game is written as a record "
                         "(default: the current directory)")
@@ -126,12 +127,20 @@ def _print_error(message: str, as_json: bool) -> int:
 
 
 def _positive_float(text: str) -> float:
+    value = _seconds(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A number of seconds, 0 or more (finite)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text}")
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds from 0, not {text}")
     return value
 
 
@@ -304,14 +313,20 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
         print("the run stops: " + describe(report.peer_fault))
     if report.groups:
         rows: list[tuple[str, ...]] = [("group", "games", "disagreements", "request", "rule",
-                                        "shrunk game", "record")]
+                                        "compared on", "shrunk game", "record")]
         for group in report.groups:
             record = str(group.written) if group.written is not None else (
                 "(not written)" if group.failure is not None else "-")
             size = group.size_text + ("" if group.shrunk or group.failure is None else
                                       " (not shrunk)")
+            names = {"peer": "the peer's", "library-set-position": "the library's (set_position)",
+                     "library": "the library's"}
+            seen = report.compared_on(group)
+            trajectory = "-" if not seen else f"{names[next(iter(seen))]} trajectory" \
+                if len(seen) == 1 else ", ".join(f"{names[way]} {count}"
+                                                  for way, count in sorted(seen.items()))
             rows.append((str(group.number), str(len(group.games)), str(group.count or "-"),
-                         group.op, group.rule, size, record))
+                         group.op, group.rule, trajectory, size, record))
         _table(rows)
         for group in report.groups:
             if group.deck is not None:
@@ -336,6 +351,20 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
         print(f"  again: {json.dumps(finding.again)}")
     for note in report.notes:
         print(f"note: {note}")
+    for convention in report.conventions:
+        print(f"note: {convention.text}")
+    ways = dict(report.resynchronised)
+    if ways:
+        print(f"after a disagreement that changes the round: the library followed the peer "
+              f"{ways.get('peer', 0)} times, the peer was put back on the library's round with "
+              f"set_position {ways.get('library-set-position', 0)} times")
+    if report.uncompared:
+        print(f"not compared ({plural(len(report.uncompared), 'time')}, the peer's answers fixing "
+              "no position to follow):")
+        for game, what in report.uncompared[:5]:
+            print(f"  game {game}, {what}")
+        if len(report.uncompared) > 5:
+            print(f"  ... and {len(report.uncompared) - 5} more (--json lists every one)")
     if report.questions:
         print("position questions (apart from the games):")
         asked: list[tuple[str, ...]] = [("kind", "asked", "agreed", "failed", "unsupported",

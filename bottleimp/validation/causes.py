@@ -145,7 +145,7 @@ def _with_other_coins(cause: Cause) -> Cause:
     return Cause(cause.rules if "DECK" in cause.rules else (*cause.rules, "DECK"),
                  cause.hypotheses,
                  cause.message + "; the claimed scores still differ under every known deck's "
-                 "coins: the coins may be the engine's own", cause.rounds, cause.whole_record)
+                 "coins: the coins may be ones no known deck has", cause.rounds, cause.whole_record)
 
 
 def _search(
@@ -176,8 +176,8 @@ def _unknown_coins(judge: _Judge) -> Cause:
     whole = all(judge.legal(index, ()) for index in range(len(judge.rounds)))
     return Cause(("DECK", "SCORE-ROUND"), ("coins:unknown",),
                  f"every play {'of every round ' if whole else ''}is legal and only the claimed "
-                 "scores differ, under the coins of every known deck: consistent with coins of "
-                 "the engine's own, or with scores added up wrongly: DECK, SCORE-ROUND",
+                 "scores differ, under the coins of every known deck: consistent with coins no "
+                 "known deck has, or with round scores added up wrongly: DECK, SCORE-ROUND",
                  tuple(broken), whole)
 
 
