@@ -25,7 +25,7 @@ from .encoding import (
     observation,
     observation_string,
     returns,
-    scores,
+    totals,
     winners,
 )
 from .engine import apply, check_action, is_legal, legal_actions, new_game, with_deal
@@ -119,9 +119,9 @@ __all__ = [
     "observation",
     "observation_string",
     "returns",
-    "scores",
     "state_from_json",
     "state_to_json",
+    "totals",
     "view",
     "view_from_json",
     "view_to_json",

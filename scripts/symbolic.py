@@ -116,7 +116,7 @@ def p_dealt_counts(players: int, size: int, dealer: int) -> None:
     assert (players == 2 and size % 12 == 0) or (
         players > 2 and size % players in (0, players - 1) and size // players >= 2)
     config = Cfg(players, _deck(size), players == 2)
-    hidden, face_up = deal.dealt_counts.__wrapped__(config, dealer)
+    hidden, face_up = deal.dealt_counts(config, dealer)
     assert len(hidden) == players and sum(hidden) + sum(face_up or ()) == size
     if players == 2:
         assert face_up is not None and hidden[0] == hidden[1] == size // 3

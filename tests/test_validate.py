@@ -28,9 +28,9 @@ from bottleimp.validation import (
     report_to_json,
     report_to_text,
     validate_file,
+    validate_files,
     validate_json,
 )
-from bottleimp.validation.fast_lane import validate_fast
 
 from games import VARIANTS, Doc, doc_of, json_slots, random_game
 
@@ -214,7 +214,6 @@ def test_any_seat_may_deal_the_first_round_FIRST_DEALER(name: str) -> None:
         assert doc["rounds"][0]["dealer"] == first
         report = validate_json(doc)
         assert report.valid and report.totals == state.totals, report_to_text(report)
-        assert validate_json(doc, fast=False) == report
 
 
 def test_a_game_dealt_first_by_seat_2_then_rotates_from_there_DEALER_ROTATION() -> None:
@@ -569,7 +568,7 @@ def test_observer_is_not_told_of_a_setup_the_record_leaves_unfinished() -> None:
     assert [event for event, _, _ in _events(doc)] == ["deal", "round", "end"]
 
 
-# --- which lane validates --------------------------------------------------------------------
+# --- which replay validates ------------------------------------------------------------------
 
 
 class _Spy:
@@ -583,47 +582,60 @@ class _Spy:
         return self.then(*args) if self.then is not None else self.answer
 
 
-def test_validate_json_takes_the_fast_lane_by_default_and_not_with_fast_false(
+def _files(tmp_path: Path, docs: list[Doc]) -> list[Path]:
+    paths = [tmp_path / f"game{number}.json" for number in range(len(docs))]
+    for path, doc in zip(paths, docs):
+        path.write_text(json.dumps(doc), encoding="utf-8")
+    return paths
+
+
+def test_validate_json_replays_one_record_through_the_engine_only(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import bottleimp.validation.replay as replay
 
-    answer = check(game_doc())
-    spy = _Spy(answer)
-    monkeypatch.setattr(replay, "validate_fast", spy)
-    assert validate_json(game_doc()) is answer and spy.calls == 1
-    replayed = validate_json(game_doc(), fast=False)
-    assert spy.calls == 1 and replayed == answer and replayed is not answer
+    batch = _Spy(calls=replay._batch_replay)
+    monkeypatch.setattr(replay, "_batch_replay", batch)
+    assert validate_json(game_doc()).valid and batch.calls == 0
 
 
-def test_a_record_the_fast_lane_gives_up_on_is_replayed_by_the_engine(
-    monkeypatch: pytest.MonkeyPatch,
+def test_validate_files_replays_many_records_together_on_the_batch_engine(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    """From ``_BATCH_FROM`` files on, the records are replayed together on the batch engine
+    once; a record it leaves (here every one, with the spy answering ``None``) is replayed
+    through the engine, with the same report."""
+    pytest.importorskip("numpy")
     import bottleimp.validation.replay as replay
 
-    spy = _Spy(None)
-    monkeypatch.setattr(replay, "validate_fast", spy)
-    report = validate_json(game_doc())
-    assert spy.calls == 1 and report == validate_json(game_doc(), fast=False) and report.valid
+    docs = [game_doc(seed=seed) for seed in range(replay._BATCH_FROM)]
+    docs[3] = broken_doc()
+    paths = _files(tmp_path, docs)
+    batch = _Spy(calls=replay._batch_replay)
+    monkeypatch.setattr(replay, "_batch_replay", batch)
+    reports = validate_files(paths)
+    assert batch.calls == 1
+    assert reports == [validate_file(path) for path in paths]
+    assert [report.status for report in reports].count(BROKEN) == 1
+    left = _Spy(calls=lambda plans: [None] * len(plans))
+    monkeypatch.setattr(replay, "_batch_replay", left)
+    assert validate_files(paths) == reports and left.calls == 1
 
 
-def test_validate_file_takes_the_fast_lane_and_walks_no_value_the_json_reader_has_read(
+def test_validate_files_walks_no_value_the_json_reader_has_read(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """A file's value comes from the JSON reader, within its limits: it is not walked again
-    (``check_json_value``) before the engine replay; a value built in Python is."""
+    (``check_json_value``) before the replay; a value built in Python is."""
     import bottleimp.validation.replay as replay
 
-    path = tmp_path / "game.json"
-    path.write_text(json.dumps(game_doc()), encoding="utf-8")
-    fast = _Spy(calls=validate_fast)
     walked = _Spy(calls=check_json_value)
-    monkeypatch.setattr(replay, "validate_fast", fast)
     monkeypatch.setattr(replay, "check_json_value", walked)
-    assert validate_file(path).valid and (fast.calls, walked.calls) == (1, 0)
-    path.write_text(json.dumps(broken_doc()), encoding="utf-8")
-    assert validate_file(path).status == BROKEN and (fast.calls, walked.calls) == (2, 0)
-    assert validate_json(broken_doc()).status == BROKEN and (fast.calls, walked.calls) == (3, 1)
+    paths = _files(tmp_path, [game_doc(seed=seed) for seed in range(replay._BATCH_FROM)])
+    assert all(report.valid for report in validate_files(paths)) and walked.calls == 0
+    path = _files(tmp_path, [broken_doc()])[0]
+    assert validate_file(path).status == BROKEN and walked.calls == 0
+    assert validate_json(broken_doc()).status == BROKEN and walked.calls == 1
 
 
 # --- the report and the command line -----------------------------------------------------------

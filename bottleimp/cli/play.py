@@ -26,6 +26,7 @@ from ..config import Config
 from ..engine import apply, check_action, legal_actions, new_game
 from ..errors import BotError, ConfigError, IllegalActionError
 from ..rules.game import winners
+from ..rules.setup import receiving_seat
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase
 from ..view import SeatView, view
@@ -140,10 +141,11 @@ def _cards(cards: tuple[Card, ...] | list[Card]) -> str:
 
 
 def _destination(destination: Destination, seat: int, players: int) -> str:
+    receiver = receiving_seat(players, seat, destination)
     return {
         Destination.DEVILS_TRICK: "for the Devil's Trick (the penalty of the bottle's owner)",
-        Destination.LEFT: f"to pass to your left (seat {(seat + 1) % players})",
-        Destination.RIGHT: f"to pass to your right (seat {(seat - 1) % players})",
+        Destination.LEFT: f"to pass to your left (seat {receiver})",
+        Destination.RIGHT: f"to pass to your right (seat {receiver})",
         Destination.OPPONENT_FACE_UP: "to give to your opponent's face-up cards",
         Destination.OPPONENT_HIDDEN: "to give to your opponent's hidden hand",
     }[destination]

@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from math import gcd
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 from attrs import evolve, field, frozen
 
@@ -42,14 +42,25 @@ from ..config import Config
 from ..rules.scoring import round_scores
 from ..state import Bottle, GameState, Phase
 from .lines import plural
-from .vectors import answer, same_json
+from .vectors import Case, answer, same_json
 
 if TYPE_CHECKING:
     from .capabilities import Capabilities
     from .game import Failure
-    from .questions import QuestionFailure
 
 __all__ = ["CardFault", "DeckFault", "declared_deck_faults", "infer_deck_faults", "WORK"]
+
+
+class QuestionFailure(Protocol):
+    """What the inference reads of a position question the peer answered otherwise
+    (``questions.QuestionFailure``): the case, with the library's answer, and the peer's output.
+    A protocol, so that this module needs nothing of ``questions``, which imports it."""
+
+    @property
+    def case(self) -> Case: ...
+
+    @property
+    def output(self) -> JSON: ...
 
 WORK: Final = 2_000_000
 """The bound of each inference (colours, coins): how many elementary steps it may take (a pair

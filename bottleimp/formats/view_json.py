@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from ..actions import Give, Play
-from ..arguments import expect_view
+from ..view import expect_view
 from ..cards import Card
 from ..errors import RecordError
 from ..state import Bottle, Phase, TrickResult

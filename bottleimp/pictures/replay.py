@@ -192,7 +192,7 @@ def replay_steps(value: JSON, source: str = "<record>") -> tuple[ValidationRepor
         raise PageTooLargeError(len(report.rounds))
     steps = _Steps()
     replayed = validate_record(parse_record(value), source, observer=steps)
-    assert replayed == report, "the fast lane and the engine replay disagree"
+    assert replayed == report, "the batch-backed verdict and the engine replay disagree"
     if not steps.steps:
         steps.steps.append(Step("empty", None, "No round recorded",
                                 "The record holds no round to replay.", (), anchor="empty"))
