@@ -763,7 +763,7 @@ def test_json_report_gives_each_round_totals_and_winners_as_the_engine_played_th
         "rounds": _rounds_as_played(state), "totals": list(state.totals),
         "complete": state.is_over,
         "winners": list(winners(state.totals)) if state.is_over else None,
-        "causes": [], "notes": [],
+        "causes": [], "causes_cut_short": False, "notes": [],
     }
 
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..editions import EDITIONS
 from ..errors import HarnessError, RecordError
+from ..formats.json_input import JSON
 from ..conformance.lines import clip, plural
 from .arguments import non_negative_int, positive_int
 
@@ -107,6 +108,14 @@ def _json_usage_errors(parser: argparse.ArgumentParser) -> None:
 
     setattr(parser, "parse_known_args", remember)
     setattr(parser, "error", error)
+
+
+def usage_error_json(message: str) -> dict[str, JSON]:
+    """The object ``--json`` prints for options the top-level parser refused (exit 2), such as
+    an unknown option: the report's error object."""
+    from ..conformance.report import error_to_json
+
+    return error_to_json(message)
 
 
 def _print_error(message: str, as_json: bool) -> int:

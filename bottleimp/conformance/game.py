@@ -262,6 +262,10 @@ class _Game:
             disagreement = explain(before, self.referee.state, request, expected, actual, problem)
             if is_convention(disagreement.rule):
                 self.notes.append((disagreement.rule, disagreement.message))
+                if op == "new_round" and self._setups_at_once():
+                    # The seat it names first is the peer's own choice: it is sent the setups
+                    # in another order anyway, so there is nothing to follow.
+                    return expected
             else:
                 self._disagree(disagreement, before)
             if op == "hello":

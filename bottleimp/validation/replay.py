@@ -61,7 +61,7 @@ from ..formats.setup_entries import ENTRY_KEYS
 from ..rules.game import winners as winning_seats
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase, RoundState
-from .causes import likely_causes
+from .causes import MAX_SEARCH_VALUES, likely_causes
 from .reports import (
     BROKEN,
     UNREADABLE,
@@ -183,8 +183,8 @@ def _engine_report(source: str, value: JSON, record: GameRecord, causes: bool
     when asked for and it is broken."""
     report = validate_record(record, source)
     if causes and report.status == BROKEN:
-        found = likely_causes(value, record, report, _without_causes)
-        report = evolve(report, causes=found)
+        search = likely_causes(value, record, report, _without_causes)
+        report = evolve(report, causes=search.causes, causes_cut_short=search.cut_short)
     return report
 
 
@@ -649,6 +649,7 @@ def report_to_json(report: ValidationReport) -> dict[str, JSON]:
             }
             for cause in report.causes
         ],
+        "causes_cut_short": report.causes_cut_short,
         "notes": [
             {
                 "rule": note.rule,
@@ -691,6 +692,9 @@ def _verdict_text(report: ValidationReport) -> str:
         )
         located = f" {where}" if where else ""
         causes = "".join(f"\n  likely cause: {cause.message}" for cause in report.causes)
+        if report.causes_cut_short:
+            causes += (f"\n  the search for likely causes stopped at its limit of "
+                       f"{MAX_SEARCH_VALUES:,} JSON values replayed: other causes were not tried")
         return (f"{report.source}: breaks rule {fault.rule}:{located} ({fault.path})\n"
                 f"  {fault.message}{causes}")
     rounds = len(report.rounds)
