@@ -62,11 +62,14 @@ def _records(folder: Path) -> dict[str, Path]:
     partial = doc_of(random_game(VARIANTS["matagot-5p-two-bottles"], 3, 40))
     teams = copy.deepcopy(good)
     teams["config"]["teams"] = [[0, 1], [2, 3], [0]]
+    # Setups recorded in another seat order than the library's: a convention, noted.
+    noted = doc_of(random_game(VARIANTS["classic-4p"], 11, 5))
+    del noted["rounds"][0]["setup"][1]["right"]
     texts = {
         "good.json": json.dumps(good), "broken.json": json.dumps(broken),
         "score.json": json.dumps(wrong_score), "partial.json": json.dumps(partial),
         "teams.json": json.dumps(teams), "not-json.json": "{", "nan.json": '{"a": NaN}',
-        "deep.json": "[" * 5000, "array.json": "[]",
+        "deep.json": "[" * 5000, "array.json": "[]", "noted.json": json.dumps(noted),
     }
     paths = {}
     for name, text in texts.items():
@@ -91,6 +94,8 @@ def test_validate_json_of_valid_broken_and_malformed_records_fits_the_schema(
     assert by_file["broken.json"]["status"] == by_file["score.json"]["status"] == 1
     assert by_file["deep.json"]["status"] == by_file["absent.json"]["status"] == 2
     assert by_file["teams.json"]["errors"][0]["path"] == "$.config.teams"
+    assert by_file["noted.json"]["status"] == 0 and by_file["noted.json"]["errors"] == []
+    assert [note["rule"] for note in by_file["noted.json"]["notes"]] == ["SETUP-ORDER"]
     tricks = by_file["good.json"]["rounds"][0]["tricks"]
     assert tricks and all({"price_before", "price_after"} <= trick.keys() for trick in tricks)
 
