@@ -24,7 +24,7 @@ from bottleimp.batch.check import VARIANTS, Mismatch, compare_games
 from bottleimp.batch.peer import BatchPeer
 from bottleimp.batch.perft import perft_counts
 from bottleimp.batch.records import RecordingGames
-from bottleimp.batch.shuffle import shuffle_many, shuffle_one
+from bottleimp.batch.shuffle import game_seeds, shuffle_many, shuffle_one
 from bottleimp.conformance.differential import MIN_REFUSALS
 from bottleimp.conformance.vectors import read_suite, same_json
 from bottleimp.encoding import setup_destinations
@@ -109,28 +109,33 @@ def test_reset_deals_every_round_as_new_game_does_negative_seeds_too(backend: st
             assert held == set(state.round.hands[seat])
 
 
-def test_auto_reset_restarts_an_ended_game_with_the_next_seed_and_rewards_the_winners(backend: str) -> None:
+def test_auto_reset_restarts_an_ended_game_with_the_slots_next_seed_and_dealer_and_rewards_the_winners(backend: str) -> None:
+    """Slot ``b``'s game 1 has the seed ``game_seeds`` draws from the slot's key (not ``seed +
+    B``, another slot's first seed) and the next first dealer (FIRST-DEALER, rotated); the
+    ended game's totals and last observation are in the infos."""
     config = Config(players=3, rounds=1)
     games = batch_games(config, 2, backend=backend)
     games.reset([4, 5])
     rng = np.random.default_rng(0)
     ended = None
     for _ in range(200):
-        mask = games.legal_mask()
-        choices = [rng.choice(np.flatnonzero(row)) for row in mask]
         totals = games.totals.copy()
-        result = games.step(choices)
+        result = games.step(games.random_actions(rng))
         if result.done.any():
             ended = int(np.flatnonzero(result.done)[0])
             break
     assert ended is not None
     assert set(result.rewards[ended].tolist()) <= {1.0, -1.0} and 1.0 in result.rewards[ended]
+    final = result.infos["final_info"]["totals"][ended]
+    assert result.infos["_final_obs"][ended] and final.sum() != 0
+    assert (final >= totals[ended]).all() or (final != totals[ended]).any()
     assert games.phase[ended] == 0 and games.totals[ended].sum() == 0
-    state = bottleimp.new_game(config, [4, 5][ended] + 2)  # the slot's next seed: seed + B
+    seed = int(game_seeds(games.base_seeds[[ended]], games.slot_keys[[ended]], np.array([1]))[0])
+    assert seed not in (4, 5, 6, 7) and int(games.seeds[ended]) == seed
+    state = bottleimp.new_game(config, seed, first_dealer=1)
     for seat in range(3):
         held = {config.cards[i] for i in np.flatnonzero(games.hand[ended, seat])}
         assert held == set(state.round.hands[seat])
-    del totals
 
 
 def test_an_illegal_action_raises_with_its_rule_and_changes_no_game(backend: str) -> None:
@@ -151,14 +156,14 @@ def test_an_illegal_action_raises_with_its_rule_and_changes_no_game(backend: str
 
 def test_bad_batch_input_is_a_batch_error_naming_it(backend: str) -> None:
     games = batch_games(Config(players=3), 2, backend=backend)
-    with pytest.raises(BatchError, match="2 seeds"):
+    with pytest.raises(BatchError, match="seeds must hold 2 values"):
         games.reset([1, 2, 3])
-    with pytest.raises(BatchError, match="first dealer"):
+    with pytest.raises(BatchError, match="first_dealer: 3 .* no seat"):
         games.reset([1, 2], first_dealer=3)
-    with pytest.raises(BatchError, match="first_dealer"):
+    with pytest.raises(BatchError, match="first_dealer must hold 2"):
         games.reset([1, 2], first_dealer=[0, 1, 2])
     games.reset([1, 2])
-    with pytest.raises(BatchError, match="2 actions"):
+    with pytest.raises(BatchError, match="actions must hold 2 values"):
         games.step([0])
     with pytest.raises(BatchError, match="batch_size"):
         batch_games(Config(players=3), 0, backend=backend)

@@ -304,6 +304,7 @@ class State(NamedTuple):
     generation: IntArray
     first_dealer: IntArray
     base_seeds: npt.NDArray[np.uint64]
+    slot_keys: npt.NDArray[np.uint64]
     order: IntArray
     """Scratch: one shuffled deck."""
 
@@ -393,9 +394,22 @@ def begin_round(s: State, c: Consts, g: int) -> None:
 
 
 @jit
-def start_game(s: State, c: Consts, g: int, stride: int) -> None:
-    """A new game in slot ``g``, of its generation's seed (``seeds[b] + k * stride``)."""
-    s.seeds[g] = s.base_seeds[g] + np.uint64(s.generation[g] * stride)
+def game_seed(base: np.uint64, key: np.uint64, generation: int) -> np.uint64:
+    """The seed of a slot's game ``generation`` (as ``shuffle.game_seeds``): game 0 the slot's
+    first seed ``base``; game ``k`` SplitMix64's output at ``key + k * GAMMA``."""
+    if generation == 0:
+        return base
+    z = key + np.uint64(generation) * _GAMMA
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@jit
+def start_game(s: State, c: Consts, g: int) -> None:
+    """A new game in slot ``g``, of its generation's seed (``game_seed``), dealt first by
+    ``first_dealer[g]``."""
+    s.seeds[g] = game_seed(s.base_seeds[g], s.slot_keys[g], s.generation[g])
     s.round_index[g] = 0
     s.dealer[g] = s.first_dealer[g]
     for seat in range(c.players):
@@ -599,8 +613,8 @@ def legal_set(s: State, c: Consts, g: int) -> tuple[int, np.uint64]:
     phase = s.phase[g]
     if phase == ROUND_OVER:
         return 4 * n, _ONE
-    if phase == GAME_OVER:
-        return 0, _ZERO
+    if phase == GAME_OVER:  # the mask's one action of a game over (BatchGames.legal_mask)
+        return 4 * n, _ONE
     seat = s.to_act[g]
     hand = seat_bits(s.hand, g, seat, n)
     if phase == SETUP:
@@ -664,9 +678,10 @@ def random_actions(sets: Fields, uniforms: npt.NDArray[np.float64], out: IntArra
 
 @jit
 def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewards: FloatArray,
-         done: BoolArray, autoreset: bool, stride: int) -> int:
-    """Take ``actions[b]`` in every game not over (as ``BatchGames.step``). Returns the first
-    game whose action is not in its mask, having changed no game; else ``-1``."""
+         done: BoolArray) -> int:
+    """Take ``actions[b]`` in every game not over (as ``BatchGames._apply``: no auto-reset;
+    ``mask``: the batch's private mask, up to date). Returns the first game whose action is not
+    in its mask, having changed no game; else ``-1``."""
     s, c = State(*state), Consts(*consts)
     size, n = len(actions), c.cards
     for g in range(size):
@@ -688,9 +703,6 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
                     best = max(best, s.totals[g, seat])
                 for seat in range(c.players):
                     rewards[g, seat] = 1.0 if s.totals[g, seat] == best else -1.0
-                if autoreset:
-                    s.generation[g] += 1
-                    start_game(s, c, g, stride)
         elif phase == ROUND_OVER:
             s.round_index[g] += 1
             s.dealer[g] = (s.dealer[g] + 1) % c.players
@@ -699,18 +711,18 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
 
 
 @jit
-def observe(state: Fields, consts: Fields, observer: IntArray, zeros: FloatArray,
-            gaps: IntArray, out: FloatArray) -> None:
-    """``out[b]``: seat ``observer[b]``'s observation in game ``b`` (``observe_row``)."""
+def observe(state: Fields, consts: Fields, games: IntArray, observer: IntArray,
+            zeros: FloatArray, gaps: IntArray, out: FloatArray) -> None:
+    """``out[i]``: seat ``observer[i]``'s observation in game ``games[i]`` (``observe_row``)."""
     s, c = State(*state), Consts(*consts)
-    for g in range(len(out)):
-        observe_row(s, c, g, observer[g], zeros, gaps, out)
+    for i in range(len(games)):
+        observe_row(s, c, games[i], observer[i], zeros, gaps, out, i)
 
 
 @jit
 def observe_row(s: State, c: Consts, g: int, o: int, zeros: FloatArray, gaps: IntArray,
-                out: FloatArray) -> None:
-    """``out[g]``: seat ``o``'s observation in game ``g`` (as ``BatchGames.observe``:
+                out: FloatArray, r: int) -> None:
+    """``out[r]``: seat ``o``'s observation in game ``g`` (as ``BatchGames.observe``:
     ``encoding.observation``'s layout, seats relative to the observer, only what the observer
     may see, rule VIEW-HIDDEN): the 0/1 part as ``Observer.binary`` writes it, widened to float32
     a block at a time from the state planes, then the values. Only the ``gaps`` (``(start,
@@ -723,7 +735,7 @@ def observe_row(s: State, c: Consts, g: int, o: int, zeros: FloatArray, gaps: In
     at_played, at_captured, at_price = at[AT_PLAYED], at[AT_CAPTURED], at[AT_PRICE]
     at_owner, at_devils_trick, at_phase = at[AT_OWNER], at[AT_DEVILS_TRICK], at[AT_PHASE]
     at_to_act, at_dealer, at_team = at[AT_TO_ACT], at[AT_DEALER], at[AT_TEAM]
-    row = g * out.shape[1]
+    row = r * out.shape[1]
     seat_row = (g * p + o) * n  # seat o's row of a (B, P, N) plane
     first = g * p * n
     for gap in range(len(gaps)):
@@ -743,7 +755,7 @@ def observe_row(s: State, c: Consts, g: int, o: int, zeros: FloatArray, gaps: In
     phase = s.phase[g]
     if phase >= ROUND_OVER:
         widen_bytes(out, row + at_devils_trick, s.devils_trick, g * n, n)
-    bits = out[g]
+    bits = out[r]
     if phase != SETUP:  # the cards received, once the setup resolved
         left, right = (o + 1) % p, (o + p - 1) % p
         if c.devils_eye or p == 2:
@@ -813,8 +825,8 @@ def observe_values(s: State, c: Consts, g: int, o: int, row: FloatArray) -> None
 
 
 @jit
-def start_games(state: Fields, consts: Fields, games: IntArray, stride: int) -> None:
+def start_games(state: Fields, consts: Fields, games: IntArray) -> None:
     """A new game in each slot of ``games`` (as ``start_game``)."""
     s, c = State(*state), Consts(*consts)
     for g in games:
-        start_game(s, c, g, stride)
+        start_game(s, c, g)
