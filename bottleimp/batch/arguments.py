@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..arguments import describe
+from ..arguments import describe as describe
 from ..errors import BottleImpError
 from .tables import BoolArray, IntArray
 
@@ -33,7 +33,8 @@ def expect_integer(value: object, where: str) -> int:
     """``value`` as an ``int`` if it is an integer (``is_integer``), else a ``BatchError``."""
     if not is_integer(value):
         raise BatchError(f"{where} must be an integer, not {describe(value)}")
-    return int(value)  # type: ignore[call-overload]
+    number: int = int(value)  # type: ignore[call-overload]
+    return number
 
 
 def expect_flag(value: object, where: str) -> bool:
@@ -87,6 +88,9 @@ def seats_of(values: object, where: str, size: int, players: int) -> IntArray:
     integer from 0 to ``players - 1``, else a ``BatchError`` naming ``where``."""
     if is_integer(values) or (isinstance(values, np.ndarray) and values.ndim == 0):
         seat = expect_integer(values.item() if isinstance(values, np.ndarray) else values, where)
+        if not 0 <= seat < players:
+            raise BatchError(f"{where}: {seat} is no seat of a {players}-player game (seats 0 "
+                             f"to {players - 1})")
         seats = np.full(size, seat, dtype=np.int64)
     else:
         seats = int64_values(values, where, size)

@@ -33,7 +33,7 @@ from ..config import Config
 from ..errors import IllegalActionError
 from .arguments import BatchError as BatchError
 from .arguments import (describe, expect_flag, expect_integer, games_of, int64_values,
-                        integer_values, is_integer, seats_of, uniforms_from)
+                        seats_of, uniforms_from)
 from .observe import Observer
 from .shuffle import game_seeds, shuffle_many, slot_seeds
 from .tables import GAME_OVER as GAME_OVER
@@ -62,7 +62,7 @@ PettingZoo's ``TerminateIllegalWrapper``, which ``bottleimp.adapters.pettingzoo.
 def read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """A read-only array over ``array``'s memory whose ``writeable`` flag cannot be set again
     (its base is a read-only buffer): the caller sees every later change, and writes none."""
-    twin: npt.NDArray[Any] = np.asarray(memoryview(array).toreadonly())
+    twin: npt.NDArray[Any] = np.asarray(memoryview(array).toreadonly())  # type: ignore[arg-type]
     return twin
 
 
@@ -587,8 +587,8 @@ class BatchGames:
                                                f"not legal for seat {int(seat[refused])}")
             ended_illegally = self._illegal_games(acts)
             self._phase[ended_illegally] = GAME_OVER
-            self._move_to_act(ended_illegally, np.full(len(ended_illegally), -1))
-            self._stale.append(ended_illegally)
+            self._to_act[ended_illegally] = -1
+            self._stale.append(ended_illegally)  # their observation rows rewritten whole
             self._mask = None
             refused = self._apply(acts)
             assert refused < 0
