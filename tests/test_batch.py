@@ -378,8 +378,10 @@ def test_both_backends_pick_the_same_legal_actions_from_the_same_generator(playe
     for batch in games.values():
         batch.reset(np.arange(64))
     for _ in range(150):
-        chosen = {backend: batch.random_actions(rngs[backend]).copy()
+        chosen = {backend: batch.random_actions(rngs[backend]) for backend, batch in games.items()}
+        legacy = {backend: batch.random_actions(np.random.RandomState(len(chosen["numpy"])))
                   for backend, batch in games.items()}
+        assert (legacy["numpy"] == legacy["numba"]).all()
         assert (chosen["numpy"] == chosen["numba"]).all()
         mask = games["numpy"].legal_mask()
         assert mask[np.arange(64), chosen["numpy"]].all()
@@ -391,12 +393,15 @@ def test_both_backends_pick_the_same_legal_actions_from_the_same_generator(playe
 @pytest.mark.parametrize("config", [Config(players=2, rounds=1), Config(players=4, rounds=1),
                                     Config(players=5, bottles=2, rounds=1),
                                     Config(players=4, edition="matagot-2024", rounds=1)], ids=repr)
-def test_both_backends_give_the_same_masks_observations_and_rewards_at_every_step(config: Config) -> None:
+def test_both_backends_give_the_same_masks_observations_rewards_and_infos_at_every_step(config: Config) -> None:
     """The compiled backend's masks (with the legal sets its random choice reads), observations
-    of the seat to act and of other seats, rewards and done flags equal the numpy backend's at
-    every step of games played to their ends and restarted (``check.py`` compares the numpy
+    of the seat to act and of other seats, and everything ``step`` returns (observation,
+    rewards, terminated, truncated, infos with the final observations, totals and scores:
+    values, shapes and dtypes) equal the numpy backend's at every step of games played to their ends and restarted (``check.py`` compares the numpy
     backend with the reference, without auto-reset)."""
     skip_without_numba()
+    from gymnasium.utils.env_checker import data_equivalence
+
     games = {backend: batch_games(config, 32, backend=backend) for backend in BACKENDS}
     rng = np.random.default_rng(7)
     for batch in games.values():
@@ -412,7 +417,7 @@ def test_both_backends_give_the_same_masks_observations_and_rewards_at_every_ste
             assert (numpy_games.observe() == numba_games.observe()).all(), step
         actions = numpy_games.random_actions(rng).copy()
         results = [batch.step(actions) for batch in games.values()]
-        assert (results[0].done == results[1].done).all()
-        assert (results[0].rewards == results[1].rewards).all()
+        for got, expected in zip(results[1], results[0]):  # observation, rewards, ..., infos
+            assert data_equivalence(got, expected, exact=True), step
         restarted += int(results[0].done.sum())
     assert restarted > 0

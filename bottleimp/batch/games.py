@@ -305,6 +305,11 @@ class BatchGames:
             raise BatchError(f"{where}: {index} is no game of a batch of {self.size}")
         return index
 
+    @property
+    def started(self) -> bool:
+        """Whether the games were started (``reset``, or a position loaded)."""
+        return self._started
+
     def _require_started(self, where: str) -> None:
         if not self._started:
             raise BatchError(f"{where}: the batch was never reset (call reset(seeds) first)")
@@ -599,6 +604,7 @@ class BatchGames:
         rewards, done = self._rewards.copy(), self._done.copy()
         infos: dict[str, Any] = {}
         ended = np.flatnonzero(done)
+        self._refresh()  # the observation bits of the ended games, before their last observation
         if len(ended):
             infos = self._final_infos(ended, seat[ended], ended_illegally)
             if self.autoreset:
