@@ -345,14 +345,18 @@ def test_the_batch_peer_refuses_an_over_long_line_as_the_protocol_does() -> None
 @ON_THE_KERNEL
 def test_each_kernel_function_is_compiled_once_whatever_arrays_the_caller_gives() -> None:
     """Every array a caller gives reaches the kernel writable and C-contiguous (``kernel_ints``),
-    so numba compiles ``observe`` and ``step`` once: a read-only broadcast of the seats, or a
-    caller's frozen array of actions, cost a second compile of several seconds each."""
+    so numba compiles each entry point once per configuration, whatever the caller passes (a
+    read-only broadcast of the seats, a caller's frozen array or a list of actions, numpy
+    integers of another width), whether games end by the rules or by an illegal action, restart
+    by auto-reset or by a partial reset, or are copied: a second compile costs seconds."""
     skip_without_numba()
     from bottleimp.batch import kernel
 
-    games = batch_games(Config(players=3, rounds=1), 4, backend="numba")
+    config = Config(players=3, rounds=1)
+    games = batch_games(config, 4, backend="numba", illegal="end")
     games.reset(np.arange(4))
-    for seats in (None, 1, np.array([0, 1, 2, 0]), np.arange(4) % 3, [2, 2, 1, 0]):
+    for seats in (None, 1, np.array([0, 1, 2, 0]), np.arange(4) % 3, [2, 2, 1, 0],
+                  np.int32(2), np.array([0, 1, 2, 0], dtype=np.uint8)):
         games.observe(seats)
     rng = np.random.default_rng(0)
     games.step(games.random_actions(rng).copy())
@@ -360,9 +364,21 @@ def test_each_kernel_function_is_compiled_once_whatever_arrays_the_caller_gives(
     frozen.flags.writeable = False
     games.step(frozen)
     games.step(games.random_actions(rng)[::-1][::-1].tolist())
-    for function in (kernel.observe, kernel.step):
+    games.step(games.random_actions(np.random.RandomState(1)).astype(np.int32))
+    illegal = games.random_actions(rng)
+    illegal[1] = 4 * len(config.cards) + 9
+    games.step(illegal)
+    games.reset([5, 6], games=[0, 2])
+    games.reset(games=np.array([False, True, False, True]))
+    copy = games.take([3, 3, 0])
+    for _ in range(120):
+        games.step(games.random_actions(rng))
+        copy.step(copy.random_actions(rng))
+    entry_points = (kernel.start_games, kernel.masks, kernel.observe, kernel.random_actions,
+                    kernel.step)
+    for function in entry_points:
         compiled: list[object] = getattr(function, "signatures")  # numba's dispatcher
-        assert len(compiled) == 1, compiled
+        assert len(compiled) == 1, (function, compiled)
 
 
 @ON_THE_KERNEL
