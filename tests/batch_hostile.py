@@ -115,13 +115,15 @@ def observations_cannot_be_made_writable(backend: str) -> None:
 
 
 def a_changed_copy_of_an_observation_spoils_no_later_one(backend: str) -> None:
-    """The step's observation is the caller's own copy: writing every cell of it changes
+    """The step's observation is read-only for good, and a copy of it written all over changes
     nothing the batch shows later (the cells the compiled backend never rewrites included)."""
     games, twin = fresh(backend), fresh(backend)
     rng, rng_twin = np.random.default_rng(3), np.random.default_rng(3)
     for _ in range(60):
         observation = games.step(games.random_actions(rng)).observation
-        observation[...] = 7.0
+        refused(lambda: observation.__setitem__(0, 7.0), ValueError)
+        copied = np.array(observation)
+        copied[...] = 7.0
         twin.step(twin.random_actions(rng_twin))
         assert (games.observe() == twin.observe()).all()
         assert (games.observe((games.to_act + 1) % 4) == twin.observe((twin.to_act + 1) % 4)).all()

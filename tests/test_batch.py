@@ -196,6 +196,36 @@ def test_observations_are_read_only_so_a_caller_cannot_spoil_the_next_ones(backe
     assert games.observe()[0, 0] != 5.0
 
 
+@pytest.mark.parametrize("config", [Config(players=4, rounds=1), Config(players=2, rounds=1)],
+                         ids=repr)
+def test_the_compact_observation_is_the_float_ones_0_1_cells_in_bytes(config: Config, backend: str) -> None:
+    """``compact=True``: ``uint8`` in the same layout, every 0/1 cell equal to the float32
+    observation's, the value cells 0, and ``observe_values`` the float32 value cells, at every
+    step of games played through their ends."""
+    from bottleimp.batch.games import VALUE_SEGMENTS
+    from bottleimp.encoding import observation_layout
+
+    values = np.zeros(sum(segment.size for segment in observation_layout(config)), dtype=np.bool_)
+    for segment in observation_layout(config):
+        if segment.name in VALUE_SEGMENTS:
+            values[segment.offset:segment.offset + segment.size] = True
+    compact = batch_games(config, 8, backend=backend, compact=True)
+    wide = batch_games(config, 8, backend=backend)
+    for games in (compact, wide):
+        games.reset(np.arange(8))
+    rng = np.random.default_rng(4)
+    for step in range(160):
+        small, full = compact.observe(), wide.observe()
+        assert small.dtype == np.uint8 and small.shape == full.shape
+        assert (small[:, ~values] == full[:, ~values]).all() and not small[:, values].any(), step
+        assert (compact.observe_values() == full[:, values]).all(), step
+        seats = (compact.to_act + 1) % config.players
+        assert (compact.observe(seats)[:, ~values] == wide.observe(seats)[:, ~values]).all()
+        actions = compact.random_actions(rng)
+        compact.step(actions)
+        wide.step(actions)
+
+
 def _position(config: Config, case: Any, backend: str) -> BatchGames:
     games = batch_games(config, 1, backend=backend, autoreset=False, observations=False)
     input_ = case["input"]
@@ -377,8 +407,12 @@ def test_each_kernel_function_is_compiled_once_whatever_arrays_the_caller_gives(
     entry_points = (kernel.start_games, kernel.masks, kernel.observe, kernel.random_actions,
                     kernel.step)
     for function in entry_points:
-        compiled: list[object] = getattr(function, "signatures")  # numba's dispatcher
-        assert len(compiled) == 1, (function, compiled)
+        compiled: list[Any] = getattr(function, "signatures")  # numba's dispatcher
+        if function is kernel.observe:  # one more for the compact observation's bytes, if used
+            kinds = [str(signature[6].dtype) for signature in compiled]
+            assert "float32" in kinds and sorted(set(kinds)) == sorted(kinds), compiled
+        else:
+            assert len(compiled) == 1, (function, compiled)
 
 
 @ON_THE_KERNEL

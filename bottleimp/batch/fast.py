@@ -49,7 +49,7 @@ class NumbaBatchGames(BatchGames):
 
     def __init__(self, config: Config, batch_size: int, *, autoreset: bool = True,
                  observations: bool = True, illegal: str = "raise",
-                 illegal_reward: float = -1.0) -> None:
+                 illegal_reward: float = -1.0, compact: bool = False) -> None:
         missing = numba_missing()
         if missing:
             raise BatchError(missing)
@@ -59,7 +59,7 @@ class NumbaBatchGames(BatchGames):
             raise BatchError(f"the numba backend plays decks of at most 64 cards, not "
                              f"{len(config.cards)}")
         super().__init__(config, batch_size, autoreset=autoreset, observations=observations,
-                         illegal=illegal, illegal_reward=illegal_reward)
+                         illegal=illegal, illegal_reward=illegal_reward, compact=compact)
         # No observation bits: ``observe`` writes each observation from the state.
         self._obs_bits = np.zeros((self.size, self.t.players, 0), dtype=np.uint8)
         self._flat_bits = self._obs_bits.reshape(-1)
@@ -78,7 +78,7 @@ class NumbaBatchGames(BatchGames):
             colour_bits=colour_bits(t.colour),
             at=np.array([at[name] for name in kernel.SEGMENTS], dtype=np.int64)))
         self._order = np.zeros(t.cards, dtype=np.int64)
-        self._zeros = np.zeros(self._observer.size, dtype=np.float32)
+        self._zeros = np.zeros(self._observer.size, dtype=self._obs_out.dtype)
         self._gaps = observation_gaps(config)
         self._choices = np.zeros(self.size, dtype=np.int64)
         self._no_actions = np.zeros(self.num_actions, dtype=np.bool_)
@@ -117,12 +117,12 @@ class NumbaBatchGames(BatchGames):
 
     def _observe_into(self, observer: IntArray) -> None:
         kernel.observe(self._state(), self._consts, self.rows, kernel_ints(observer),
-                       self._zeros, self._gaps, self._obs_out)
+                       self._zeros, self._gaps, self._obs_out, not self.compact)
 
     def _final_observations(self, games: IntArray, observer: IntArray) -> FloatArray:
-        out = np.zeros((len(games), self._observer.size), dtype=np.float32)
+        out = np.zeros((len(games), self._observer.size), dtype=self._obs_out.dtype)
         kernel.observe(self._state(), self._consts, kernel_ints(games), kernel_ints(observer),
-                       self._zeros, self._gaps, out)
+                       self._zeros, self._gaps, out, not self.compact)
         return out
 
     def _choose(self, uniforms: npt.NDArray[np.float64]) -> IntArray:

@@ -50,6 +50,10 @@ from .tables import tables_of as tables_of
 _MASK: Final = (1 << 64) - 1
 _BANK_ROUNDS: Final = 8
 """Rounds of deals shuffled ahead per game with a target score (no round limit)."""
+VALUE_SEGMENTS: Final = ("devils_trick_size", "hand_sizes", "setup_given", "scores", "totals",
+                         "progress")
+"""The observation's segments of values (fractions, not 0/1), in the layout's order: what the
+compact observation leaves at 0 and ``BatchGames.observe_values`` gives."""
 MAX_BATCH: Final = 1 << 20
 """The largest batch size accepted (a game holds a few kilobytes: a larger batch is refused
 before any memory is taken)."""
@@ -88,9 +92,10 @@ class StepResult(NamedTuple):
     """What ``BatchGames.step`` returns, as a Gymnasium ``VectorEnv``'s ``step`` does:
     ``observation, rewards, terminated, truncated, infos = games.step(actions)``."""
 
-    observation: FloatArray
+    observation: npt.NDArray[Any]
     """``(B, D)``: the observation of each game's seat to act after the step (a game that ended
-    and restarted: the new game's), as ``observe()``; ``(B, 0)`` with ``observations=False``."""
+    and restarted: the new game's), ``observe()``'s array (read-only, rewritten by the next step
+    or call: copy it to keep it); ``(B, 0)`` with ``observations=False``."""
     rewards: FloatArray
     """``(B, P)`` rewards: ``1.0`` to each winner and ``-1.0`` to every other seat on the step
     that ends a game (as ``encoding.returns``); a game ended by an illegal action
@@ -156,7 +161,7 @@ class BatchGames:
 
     def __init__(self, config: Config, batch_size: int, *, autoreset: bool = True,
                  observations: bool = True, illegal: str = "raise",
-                 illegal_reward: float = -1.0) -> None:
+                 illegal_reward: float = -1.0, compact: bool = False) -> None:
         if not isinstance(config, Config):
             raise BatchError(f"config must be a Config, not {describe(config)}")
         size = expect_integer(batch_size, "batch_size")
@@ -175,6 +180,10 @@ class BatchGames:
         self.observations = expect_flag(observations, "observations")
         """Whether observations are kept (``observe`` needs them; search and perft, which never
         observe, run faster and smaller without)."""
+        self.compact = expect_flag(compact, "compact")
+        """Whether ``observe`` gives the compact observation: ``uint8``, the same layout, its
+        0/1 cells as in the float32 one and its value cells 0 (``observe_values`` gives
+        those): a quarter of the bytes."""
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
         self._twins: dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]] = {}
@@ -243,7 +252,8 @@ class BatchGames:
         self._obs_size = self._obs_bits.shape[2]
         self._flat_bits = self._obs_bits.reshape(-1)
         width = self._observer.size if self.observations else 0
-        self._obs_out = np.zeros((b, width), dtype=np.float32)
+        self._obs_out: npt.NDArray[Any] = np.zeros(
+            (b, width), dtype=np.uint8 if self.compact else np.float32)
         self._obs_view = read_only(self._obs_out)
         """What ``observe`` returns: ``_obs_out`` read-only, for good (the compiled backend relies
         on the cells it never writes staying zero)."""
@@ -484,11 +494,11 @@ class BatchGames:
         self._mask = mask
         return mask
 
-    def observe(self, seats: object = None) -> FloatArray:
-        """``(B, D)`` float32 observations in ``encoding.observation``'s layout: of the seat to
-        act in each game (seat 0 once over), or of ``seats`` (one seat, or ``seats[b]`` in game
-        ``b``). The array is read-only for good and rewritten by the next call: copy it to keep
-        it or change it."""
+    def observe(self, seats: object = None) -> npt.NDArray[Any]:
+        """``(B, D)`` float32 observations in ``encoding.observation``'s layout (``uint8`` with
+        ``compact``): of the seat to act in each game (seat 0 once over), or of ``seats`` (one
+        seat, or ``seats[b]`` in game ``b``). The array is read-only for good and rewritten by
+        the next call: copy it to keep it or change it."""
         self._require_started("observe")
         if not self.observations:
             raise BatchError("this batch keeps no observations (observations=False)")
@@ -502,10 +512,35 @@ class BatchGames:
     def _observe_into(self, observer: IntArray) -> None:
         """Write every game's observation of seat ``observer[b]`` into ``_obs_out``."""
         flat = self._obs_bits.reshape(self.size * self.t.players, -1)
-        np.take(flat, self.rows * self.t.players + observer, axis=0, out=self._obs_rows)
+        rows = self.rows * self.t.players + observer
+        if self.compact:
+            np.take(flat, rows, axis=0, out=self._obs_out)
+            return
+        np.take(flat, rows, axis=0, out=self._obs_rows)
         out = self._obs_out
         np.copyto(out, self._obs_rows)
         self._observer.values(self, observer, out)
+
+    def observe_values(self, seats: object = None) -> FloatArray:
+        """``(B, 4P + 2)`` float32, a new array: the value cells of the observations ``observe``
+        gives (of the same seats), in the layout's order (``VALUE_SEGMENTS``: the Devil's
+        Trick's size, the hand sizes, the setup cards given, the scores, the totals, the
+        progress); with ``compact``, what the compact observation leaves out."""
+        self._require_started("observe_values")
+        if not self.observations:
+            raise BatchError("this batch keeps no observations (observations=False)")
+        if seats is None:
+            observer = np.maximum(self._to_act, 0)
+        else:
+            observer = seats_of(seats, "observe_values(seats)", self.size, self.t.players)
+        p = self.t.players
+        at, start = {}, 0
+        for name in VALUE_SEGMENTS:
+            at[name] = start
+            start += 1 if name in ("devils_trick_size", "progress") else p
+        out = np.zeros((self.size, start), dtype=np.float32)
+        self._observer.values(self, observer, out, at)
+        return out
 
     def _final_observations(self, games: IntArray, observer: IntArray) -> FloatArray:
         """``(G, D)``: a new array of the observation of seat ``observer[i]`` in game
@@ -611,7 +646,7 @@ class BatchGames:
                 self._restart(ended)
         self._refresh()
         if self.observations:
-            observation = np.array(self.observe())
+            observation = self.observe()
         else:
             observation = np.zeros((self.size, 0), dtype=np.float32)
         return StepResult(observation, rewards, done, np.zeros(self.size, dtype=np.bool_), infos)
@@ -966,7 +1001,7 @@ class BatchGames:
         picked = games_of(games, "take(games)", self.size)
         copy = type(self)(self.config, len(picked), autoreset=self.autoreset,
                           observations=self.observations, illegal=self.illegal,
-                          illegal_reward=self.illegal_reward)
+                          illegal_reward=self.illegal_reward, compact=self.compact)
         for name in self._FIELDS:
             np.copyto(getattr(copy, "_" + name), getattr(self, "_" + name)[picked])
         copy._started = True
