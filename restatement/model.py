@@ -34,6 +34,12 @@ Rules modelled, each with the source sentence it comes from:
   same result.  If either teammate owns the Bottle Imp ..., both receive the penalty ...
   Individual players double their score, including any penalty."  An unowned bottle penalises
   nobody (I-UNSOLD-BOTTLE).
+* deal (DEAL, DEAL-SHUFFLE of ``spec/rules.toml``, I-EYE-DEAL): the deck in ascending rank order
+  shuffled by Fisher-Yates from the last position down, each index drawn below ``i + 1`` by
+  rejection from SplitMix64 (Vigna's published generator, 64-bit arithmetic) started at
+  ``(seed mod 2^64) XOR (round index * 0xD1B54A32D192ED03 mod 2^64)``; then dealt one card at a
+  time clockwise from the dealer's left, in Devil's Eye the first two thirds as hidden hands and
+  the last third face up.
 * game end: a number of rounds, or a target score reached by some total at the end of a round
   (I-GAME-END); every seat with the highest total wins (I-WINNERS-TIE).
 * setup (sources.md's table, I-FIVE-PLAYER-DEALER, I-EYE-DEAL, I-EYE-SETUP, I-CUSTOM-DECK):
@@ -491,6 +497,53 @@ def end_round(state: RoundState, totals: tuple[int, ...], rounds_played: int) ->
 def next_dealer(config: Config, dealer: int) -> int:
     """The deal moves one seat clockwise each round."""
     return (dealer + 1) % config.players
+
+
+# --------------------------------------------------------------------------------------------
+# The seeded deal
+
+_TWO_TO_64 = 2**64
+
+
+def splitmix64(state: int) -> tuple[int, int]:
+    """Vigna's SplitMix64, every operation modulo 2^64: ``(next state, output)``."""
+    state = (state + 0x9E3779B97F4A7C15) % _TWO_TO_64
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) % _TWO_TO_64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % _TWO_TO_64
+    return state, z ^ (z >> 31)
+
+
+def shuffled(deck: tuple[Card, ...], seed: int, round_index: int) -> list[Card]:
+    """The deck, in ascending rank order, after the round's Fisher-Yates shuffle."""
+    state = (seed % _TWO_TO_64) ^ ((round_index * 0xD1B54A32D192ED03) % _TWO_TO_64)
+    order = sorted(deck, key=lambda card: card.rank)
+    for i in range(len(order) - 1, 0, -1):
+        accepted_below = _TWO_TO_64 - _TWO_TO_64 % (i + 1)
+        state, draw = splitmix64(state)
+        while draw >= accepted_below:
+            state, draw = splitmix64(state)
+        j = draw % (i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def seeded_deal(config: Config, seed: int, round_index: int, dealer: int) -> tuple[
+        tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]]:
+    """Each seat's hidden hand and face-up cards (empty outside Devil's Eye), each sorted by
+    rank: the shuffled deck dealt one card at a time clockwise from the dealer's left."""
+    order = shuffled(config.deck, seed, round_index)
+    hidden_count = len(order) * 2 // 3 if config.devils_eye else len(order)
+    hidden: list[list[Card]] = [[] for _ in range(config.players)]
+    face_up: list[list[Card]] = [[] for _ in range(config.players)]
+    for k, card in enumerate(order[:hidden_count]):
+        hidden[(dealer + 1 + k) % config.players].append(card)
+    for k, card in enumerate(order[hidden_count:]):
+        face_up[(dealer + 1 + k) % config.players].append(card)
+
+    def by_rank(rows: list[list[Card]]) -> tuple[tuple[Card, ...], ...]:
+        return tuple(tuple(sorted(row, key=lambda card: card.rank)) for row in rows)
+
+    return by_rank(hidden), by_rank(face_up) if config.devils_eye else ()
 
 
 # --------------------------------------------------------------------------------------------

@@ -4,7 +4,9 @@ A configuration (``Exhaustive``) names a small custom deck, the deals to start f
 every deal of the deck, ``None``, or the listed indices of the fixed enumeration order of
 ``bottleimp.conformance.perft.deals``), the dealers (seat 0 only where seat rotation makes the
 other dealers equivalent: see *Reductions* below) and where the walk starts (``after``: that many
-first-legal actions after the deal; 0 is the deal itself, so every setup choice is walked). From
+first-legal actions after the deal; 0 is the deal itself, so every setup choice is walked). The
+way from the deal to a start (the dealt state and those first-legal actions) gets the same checks
+as the walk, its states counted apart (``Summary.prefix_states``). From
 each start ``walk`` visits every reachable state to the end of the game (or of the rounds the
 configuration walks) and calls a visitor for every transition: the hook other checkers use
 (``transitions(spec)`` iterates the same transitions).
@@ -145,7 +147,8 @@ class Exhaustive:
 _3P_HALF = [3.5, 21, 7, 12.5, 26, 5, 16.5, 9]
 _5P_2B = [3, 21, 7, 12, 26, 5, 16, 9, 30, 14, 2, 11, 18, 24, 6, 10, 33, 15, 4, 8, 13, 1, 17, 20]
 _TWO_BOTTLE_EVENTS = ("bought 0", "bought 1", "changed hands 0", "changed hands 1",
-                      "price card returned 0", "price card returned 1", "every card above price")
+                      "price card returned 0", "price card returned 1", "every card above price",
+                      "trick at a tie of the two prices")
 
 CONFIGURATIONS: tuple[Exhaustive, ...] = (
     # -- The CI set (tests/test_exhaustive.py): a few deals each, chosen to reach the events. --
@@ -286,14 +289,22 @@ class Positions:
         return True
 
 
-def starts(spec: Exhaustive, shard: tuple[int, int] | None = None) -> Iterator[GameState]:
+GAME_SEED = 11
+"""The seed of the games the walks' deals are put into (its own deal is checked, then replaced)."""
+
+
+def starts(spec: Exhaustive, shard: tuple[int, int] | None = None,
+           prefix: Visit | None = None) -> Iterator[GameState]:
     """The states the walks start from: each chosen deal by each dealer, dealt through
     ``with_deal`` into round 0 of a game whose first dealer is that seat, then ``after`` first
     legal actions. The seeded deal the game began with is checked first (``check_seeded_deal``).
+    With ``prefix``, the way to each start is visited too: ``prefix(None, None, dealt)``, then
+    ``prefix(before, action, after)`` for each of the ``after`` first legal actions, so that the
+    setup choices and tricks a walk starts after get the same checks as the walk.
     ``shard`` ``(k, n)``: only the deals whose position among the chosen ones is ``k`` mod ``n``
     (to spread one configuration over processes)."""
     for dealer in spec.dealers:
-        game = new_game(spec.config, seed=11, first_dealer=dealer)
+        game = new_game(spec.config, seed=GAME_SEED, first_dealer=dealer)
         machine.check_seeded_deal(game)
         chosen: Iterator[Deal] = (
             deals(spec.config, dealer) if spec.deals is None
@@ -304,8 +315,13 @@ def starts(spec: Exhaustive, shard: tuple[int, int] | None = None) -> Iterator[G
             chosen = (deal for index, deal in enumerate(chosen) if index % parts == part)
         for deal in chosen:
             state = with_deal(game, *deal)
+            if prefix is not None:
+                prefix(None, None, state)
             for _ in range(spec.after):
-                state = apply(state, legal_actions(state)[0])
+                action = legal_actions(state)[0]
+                before, state = state, apply(state, action)
+                if prefix is not None:
+                    prefix(before, action, state)
             yield state
 
 
@@ -380,6 +396,9 @@ class Checker:
         trick = after.round.tricks[-1]
         if all(play.card.rank > trick.price_before for play in trick.plays):
             self.counters["every card above price"] += 1
+        prices = [bottle.price for bottle in before.round.bottles]
+        if len(prices) == 2 and prices[0] == prices[1]:
+            self.counters["trick at a tie of the two prices"] += 1
         if trick.bottle is None:
             return
         old = before.round.bottles[trick.bottle]
@@ -404,6 +423,8 @@ class Summary:
     terminal: int
     seconds: float
     counters: Counter[str]
+    prefix_states: int = 0
+    """States on the way from the deals to the walks' starts, checked the same way."""
 
 
 def run(spec: Exhaustive, progress: int = 0, shard: tuple[int, int] | None = None,
@@ -413,9 +434,10 @@ def run(spec: Exhaustive, progress: int = 0, shard: tuple[int, int] | None = Non
     deals; ``full_every``: see ``Checker``."""
     started = time.perf_counter()
     checker = Checker(spec.level, full_every)
+    on_the_way = Checker(spec.level, full_every)
     count = 0
     positions = Positions() if spec.transpositions else None
-    for start in starts(spec, shard):
+    for start in starts(spec, shard, prefix=on_the_way):
         if positions is not None:
             positions.this_deal = set()
         walk(start, checker, spec.rounds_walked, positions)
@@ -424,10 +446,12 @@ def run(spec: Exhaustive, progress: int = 0, shard: tuple[int, int] | None = Non
             print(f"    {spec.name}: {count} deals, {checker.states:,} states, "
                   f"{checker.transitions:,} transitions, no violation so far "
                   f"({time.perf_counter() - started:.0f} s)", flush=True)
-    missing = [name for name in spec.requires if not checker.counters[name]]
+    reached = checker.counters + on_the_way.counters
+    missing = [name for name in spec.requires if not reached[name]]
     assert not missing, f"{spec.name}: the walk never reached {missing}"
     return Summary(spec.name, count, spec.deal_total(), checker.states, checker.transitions,
-                   checker.terminal, time.perf_counter() - started, checker.counters)
+                   checker.terminal, time.perf_counter() - started, reached,
+                   on_the_way.states)
 
 
 # -- planted bugs: each must make the walk fail ------------------------------------------------
@@ -447,6 +471,78 @@ def _plant_left_right_swapped(original: Any) -> Any:
     return swapped
 
 
+def _plant_tie_buys_the_last_bottle(original: Callable[..., Any]) -> Callable[..., Any]:
+    def trick_price(bottles: Any) -> Any:
+        price, index = original(bottles)
+        ties = [i for i, bottle in enumerate(bottles) if bottle.price == price]
+        return price, ties[-1]
+    return trick_price
+
+
+def _plant_face_up_pass_to_self(original: Callable[..., Any]) -> Callable[..., Any]:
+    def resolve_setup(config: Any, hands: Any, face_up: Any, setup: Any) -> Any:
+        new_hands, new_face_up, devils_trick = original(config, hands, face_up, setup)
+        if new_face_up is None:
+            return new_hands, new_face_up, devils_trick
+        rows = [list(row) for row in new_face_up]
+        for gives in setup:
+            for give in gives:
+                if give.to is Destination.OPPONENT_FACE_UP:
+                    rows[1 - give.seat].remove(give.card)
+                    rows[give.seat].append(give.card)
+        return new_hands, tuple(tuple(sorted(row, key=_rank_of)) for row in rows), devils_trick
+    return resolve_setup
+
+
+def _plant_splitmix_without_first_mask(original: Callable[..., Any]) -> Callable[..., Any]:
+    mask = (1 << 64) - 1
+
+    def splitmix64(state: int) -> tuple[int, int]:
+        state = state + 0x9E3779B97F4A7C15  # the first mask dropped: the state grows past 64 bits
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return state, z ^ (z >> 31)
+    return splitmix64
+
+
+def _plant_mirrored_shuffle(original: Callable[..., Any]) -> Callable[..., Any]:
+    import bottleimp.rules.deal as deal_module
+
+    mask = (1 << 64) - 1
+
+    def shuffle(cards: Any, seed: int, round_index: int) -> Any:
+        state = (seed & mask) ^ ((round_index * 0xD1B54A32D192ED03) & mask)
+        order = list(cards)
+        for i in range(len(order) - 1, 0, -1):
+            limit = (1 << 64) - (1 << 64) % (i + 1)
+            state, draw = deal_module.splitmix64(state)
+            while draw >= limit:
+                state, draw = deal_module.splitmix64(state)
+            j = i - draw % (i + 1)  # mirrored: a permutation still, but not the documented one
+            order[i], order[j] = order[j], order[i]
+        return tuple(order)
+    return shuffle
+
+
+def _plant_counter_clockwise_deal(original: Callable[..., Any]) -> Callable[..., Any]:
+    def deal(config: Any, seed: int, round_index: int, dealer: int) -> Any:
+        hands, face_up = original(config, seed, round_index, dealer)
+        players = config.players
+
+        def mirror(rows: Any) -> Any:  # seat dealer+k gets what seat dealer-k was dealt
+            return tuple(rows[(2 * dealer - seat) % players] for seat in range(players))
+        return mirror(hands), None if face_up is None else mirror(face_up)
+    return deal
+
+
+def _plant_led_colour_wins(original: Callable[..., Any]) -> Callable[..., Any]:
+    def trick_winner(cards: Any, price: Any) -> int:
+        led = [i for i, card in enumerate(cards) if card.colour is cards[0].colour]
+        below = [i for i in led if cards[i].rank < price]
+        return max(below or led, key=lambda i: cards[i].rank)
+    return trick_winner
+
+
 PLANTS: dict[str, tuple[str, str, Callable[[Any], Any], str]] = {
     # name: (module, attribute, how the attribute is replaced, the configuration that catches it)
     "play: the second bottle's old price card is never returned": (
@@ -464,6 +560,19 @@ PLANTS: dict[str, tuple[str, str, Callable[[Any], Any], str]] = {
     "scoring: captured cards count one point each, not their coins": (
         "bottleimp.rules.scoring", "captured_points", lambda original: lambda captured: len(captured),
         "3p-8cards"),
+    "play: at a tie of the two prices the last bottle is bought": (
+        "bottleimp.rules.play", "trick_price", _plant_tie_buys_the_last_bottle,
+        "5p-24cards-2bottles"),
+    "play: only the led colour can win the trick": (
+        "bottleimp.rules.play", "trick_winner", _plant_led_colour_wins, "3p-8cards"),
+    "setup: a Devil's Eye face-up pass lands in the giver's own row": (
+        "bottleimp.rules.setup", "resolve_setup", _plant_face_up_pass_to_self, "2p-devils-eye"),
+    "deal: splitmix64 without its first mask": (
+        "bottleimp.rules.deal", "splitmix64", _plant_splitmix_without_first_mask, "3p-8cards"),
+    "deal: the shuffle is mirrored (j = i - draw mod (i + 1))": (
+        "bottleimp.rules.deal", "shuffle", _plant_mirrored_shuffle, "3p-8cards"),
+    "deal: the cards are dealt counter-clockwise": (
+        "bottleimp.rules.deal", "deal", _plant_counter_clockwise_deal, "3p-8cards"),
     "game: the game ends a round late": (
         "bottleimp.rules.game", "game_is_over",
         lambda original: lambda config, rounds, totals: original(config, rounds - 1, totals),

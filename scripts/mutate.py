@@ -27,10 +27,17 @@ function. ``scripts/equivalent_mutants.toml`` lists the mutants that change no b
 with its reason; they count as ``equivalent``, not as survivors (an entry that names no mutant
 any more is reported as stale).
 
-Each mutant runs its target's kill-suite in a forked child (``pytest -x``, Hypothesis seed 0, a
-per-mutant timeout) in a private copy of the repository, ``--jobs`` at a time. The result is
-``killed`` (a test failed), ``timeout`` (counts as killed: the mutant hangs), ``survived`` or
-``equivalent``.
+The kill-suite is every test module of ``tests/`` but the few ``_NOT_IN_KILL_SUITE`` names
+(``--tests`` gives another); an unmutated baseline runs it once under coverage, and each mutant
+then runs only the tests that execute its lines, fastest first. Before anything runs, the
+unmutated copy must collect the kill-suite, with or without a baseline: a copy that cannot import
+what the suite needs would otherwise make every mutant look killed.
+
+Each mutant runs in a forked child (``pytest -x``, Hypothesis seed 0) in a private copy of the
+repository, ``--jobs`` at a time, each test under an alarm at five times its unmutated time and
+the whole child killed past the sum of its tests' limits. The result is ``killed`` (a test
+failed, or the mutant broke collection), ``timeout`` (the mutant hangs: counted as killed, and
+listed), ``survived``, ``error`` (no test ran: a fault of the run) or ``equivalent``.
 """
 
 from __future__ import annotations
@@ -60,83 +67,56 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 EQUIVALENTS = REPO / "scripts" / "equivalent_mutants.toml"
 
-# Fast, broad tests first: with -x a mutant stops at the first failure.
-_CORE_TESTS = [
-    "tests/test_rules_play.py",
-    "tests/test_rules_setup.py",
-    "tests/test_rules_scoring.py",
-    "tests/test_engine.py",
-    "tests/test_mutation_kills.py",
-    "tests/test_conformance_vectors.py",
-    "tests/test_variants.py",
-    "tests/test_view.py",
-    "tests/test_codec.py",
-    "tests/test_config.py",
-    "tests/test_deals.py",
-    "tests/test_perft.py",
-    "tests/test_state_machine.py",
-]
-_RECORD_TESTS = [
-    "tests/test_records.py",
-    "tests/test_codec.py",
-    "tests/test_record_schema.py",
-    "tests/test_conformance_vectors.py",
-    "tests/test_validate.py",
-    "tests/test_fast_lane.py",
-    "tests/test_boundary.py",
-    "tests/test_decks.py",
-    "tests/test_conformance_groups.py",
-    "tests/test_harness.py",
-    "tests/test_hostile.py",
-]
+# The kill-suite of every target is derived, not listed by hand: every test module of
+# ``tests/`` but these, and of those, each mutant runs only the tests that execute its lines
+# (measured by coverage in the unmutated baseline), fastest first.
+_NOT_IN_KILL_SUITE = {
+    # The mutation tool's own tests: they run this script (and the equivalence harness applies
+    # every listed mutant on purpose).
+    "tests/test_mutation_script.py": "runs the mutation tool itself",
+    "tests/test_mutation_equivalents.py": "applies the listed equivalent mutants on purpose",
+    # Training examples and whole-site builds: minutes each, and they run no rule code that the
+    # other tests do not.
+    "tests/test_example_rllib.py": "trains an agent (minutes)",
+    "tests/test_example_sb3.py": "trains an agent (minutes)",
+    "tests/test_docs_site.py": "builds the whole site in a browser",
+    "tests/test_play_page.py": "builds the play page and drives a browser",
+}
+
+
+def kill_suite() -> tuple[str, ...]:
+    """Every test module of ``tests/`` that a mutant may run (see ``_NOT_IN_KILL_SUITE``)."""
+    found = sorted(os.path.relpath(path, REPO) for path in glob.glob(str(REPO / "tests" / "test_*.py")))
+    return tuple(path for path in found if path not in _NOT_IN_KILL_SUITE)
 
 
 @dataclass(frozen=True)
 class Target:
-    """Modules to mutate (glob patterns) and the tests that should kill their mutants."""
+    """Modules to mutate (glob patterns) and the share of their mutants the suite must kill."""
 
     name: str
     patterns: tuple[str, ...]
-    tests: tuple[str, ...]
     goal: float
 
 
 TARGETS = (
-    # Only the new tests of deals from outside and of the legality cache, against the code they
-    # guard (run it with --target deals --match engine:with_deal: --match engine:apply: ...).
+    # The tests of deals from outside against the code they guard (a subset of rules and engine).
     Target("deals", ("bottleimp/engine.py", "bottleimp/transitions.py", "bottleimp/rules/deal.py",
-                     "bottleimp/rules/setup.py"),
-           ("tests/test_deals.py", "tests/test_mutation_kills.py"), 1.0),
-    Target("rules", ("bottleimp/rules/*.py",), tuple(_CORE_TESTS), 1.0),
-    Target("engine", ("bottleimp/engine.py", "bottleimp/transitions.py", "bottleimp/state.py"),
-           tuple(_CORE_TESTS), 1.0),
-    Target(
-        "config",
-        ("bottleimp/config.py", "bottleimp/editions.py"),
-        ("tests/test_config.py", "tests/test_decks.py", "tests/test_variants.py",
-         "tests/test_rules_setup.py", "tests/test_conformance_vectors.py", "tests/test_records.py",
-         "tests/test_deals.py", "tests/test_validate.py", "tests/test_boundary.py",
-         "tests/test_state_machine.py"),
-        0.95,
-    ),
+                     "bottleimp/rules/setup.py"), 1.0),
+    Target("rules", ("bottleimp/rules/*.py",), 1.0),
+    Target("engine", ("bottleimp/engine.py", "bottleimp/transitions.py", "bottleimp/state.py"), 1.0),
+    Target("config", ("bottleimp/config.py", "bottleimp/editions.py"), 0.95),
     Target(
         "records",
         ("bottleimp/formats/records.py", "bottleimp/formats/json_input.py",
          "bottleimp/formats/config_json.py", "bottleimp/formats/setup_entries.py"),
-        tuple(_RECORD_TESTS),
         0.95,
     ),
-    Target(
-        "formats",
-        ("bottleimp/formats/state_json.py", "bottleimp/formats/view_json.py"),
-        ("tests/test_formats_json.py", "tests/test_codec.py", "tests/test_view.py"),
-        1.0,
-    ),
+    Target("formats", ("bottleimp/formats/state_json.py", "bottleimp/formats/view_json.py"), 1.0),
     Target(
         "validator",
-        ("bottleimp/validation/replay.py", "bottleimp/validation/fast_lane.py"),
-        ("tests/test_validate.py", "tests/test_fast_lane.py", "tests/test_conformance_vectors.py",
-         "tests/test_records.py", "tests/test_replay.py", "tests/test_boundary.py"),
+        ("bottleimp/validation/replay.py", "bottleimp/validation/fast_lane.py",
+         "bottleimp/validation/causes.py", "bottleimp/validation/reports.py"),
         0.95,
     ),
 )
@@ -539,17 +519,37 @@ def load_equivalents() -> dict[str, str]:
 # -- running -----------------------------------------------------------------------------------
 
 
+def _repository_files() -> list[str]:
+    """Every file of the repository that the suite may read: what git tracks or would track
+    (untracked files not ignored included), relative to the root; without git, every file but
+    those of ``.git`` and of build and cache folders."""
+    import subprocess
+
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+            cwd=REPO, capture_output=True, check=True).stdout.decode()
+        return [name for name in listed.split("\0")
+                if name and ((REPO / name).is_file() or (REPO / name).is_symlink())]
+    except (OSError, subprocess.CalledProcessError):
+        skipped = {".git", "build", "site", "__pycache__", ".hypothesis", ".mypy_cache"}
+        return [str(path.relative_to(REPO)) for path in REPO.rglob("*")
+                if (path.is_file() or path.is_symlink())
+                and not skipped & set(path.relative_to(REPO).parts)]
+
+
 def _prepare_copy(root: Path) -> None:
-    """A private copy of what the tests need: the package, tests, spec, docs and root files."""
+    """A private copy of the repository: every file the suite may import or read (the package,
+    tests, docs, the restatement, spec, examples, scripts and the root files)."""
     if root.exists():
         shutil.rmtree(root)
     root.mkdir(parents=True)
-    for name in ("bottleimp", "tests", "spec", "scripts", "examples"):
-        if (REPO / name).exists():
-            shutil.copytree(REPO / name, root / name,
-                            ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
-    for name in ("conftest.py", "pyproject.toml", "README.md"):
-        shutil.copy2(REPO / name, root / name)
+    for name in _repository_files():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        if (REPO / name).is_symlink():  # the package's data links into spec/: kept as links
+            os.symlink(os.readlink(REPO / name), root / name)
+        else:
+            shutil.copy2(REPO / name, root / name)
 
 
 class _TestClock:
@@ -610,15 +610,33 @@ def _clear_caches() -> None:
                     clear()
 
 
+def _forget_repository_modules() -> None:
+    """Drop from ``sys.modules`` every module loaded from a file of the repository (the package,
+    the tests' helpers, the conftest files, the restatement, the docs' examples), so that the
+    child imports them from its copy, mutant included, even when the parent had imported them
+    (the parent is a test of this script)."""
+    roots = (str(REPO) + os.sep,)
+    for name, module in list(sys.modules.items()):
+        if name in ("__main__", "mutate", __name__):
+            continue  # this script itself
+        where = getattr(module, "__file__", None) or ""
+        if name == "bottleimp" or name.startswith(("bottleimp.", "restatement")) or (
+            where and os.path.realpath(where).startswith(roots)
+        ):
+            del sys.modules[name]
+
+
 def _child(root: Path, mutant: Mutant | None, tests: list[str],
            limits: dict[str, float] | None, durations_file: Path | None,
-           coverage_file: Path | None) -> None:
+           coverage_file: Path | None, collect_only: bool = False) -> None:
     """In a forked child: write the mutant into the copy and run the kill-suite; never returns.
 
     ``tests`` are test files or node IDs. With ``coverage_file`` (the baseline), the lines of the
-    package each test runs are recorded there, the test's node ID as coverage context.
+    package each test runs are recorded there, the test's node ID as coverage context. With
+    ``collect_only``, the tests are collected and not run (the check that the copy is whole).
     """
     try:
+        _forget_repository_modules()
         cov = None
         if coverage_file is not None:
             import coverage
@@ -630,7 +648,7 @@ def _child(root: Path, mutant: Mutant | None, tests: list[str],
             (root / mutant.path).write_text(mutant.source)
         os.chdir(root)
         sys.path[:0] = [str(root), str(root / "tests")]
-        devnull = os.open(os.devnull, os.O_WRONLY)
+        devnull = os.open(os.environ.get("MUTATE_CHILD_LOG", os.devnull), os.O_WRONLY | os.O_CREAT | os.O_APPEND)
         os.dup2(devnull, 1)
         os.dup2(devnull, 2)
         from hypothesis import HealthCheck, settings
@@ -644,8 +662,9 @@ def _child(root: Path, mutant: Mutant | None, tests: list[str],
             # Collection too: a mutant that hangs at import (a module-level table) stops here.
             clock.arm(_TEST_LIMIT_DEFAULT)
         code = pytest.main([
-            "-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--hypothesis-seed=0",
-            "-W", "ignore", *[t for t in tests if (root / t.split("::")[0]).exists()],
+            "-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-o", "addopts=",
+            "--hypothesis-seed=0", "-W", "ignore", *(["--collect-only"] if collect_only else []),
+            *tests,
         ], plugins=[clock])
         if cov is not None:
             cov.stop()
@@ -654,6 +673,9 @@ def _child(root: Path, mutant: Mutant | None, tests: list[str],
             durations_file.write_text(json.dumps(clock.durations))
         os._exit(int(code))
     except BaseException:  # noqa: BLE001 - an import-time crash of the mutant is a kill
+        import traceback
+
+        traceback.print_exc()  # to the child's log (MUTATE_CHILD_LOG), else nowhere
         os._exit(3)
 
 
@@ -661,6 +683,48 @@ def _child(root: Path, mutant: Mutant | None, tests: list[str],
 _TEST_LIMIT_FACTOR = 5.0
 _TEST_LIMIT_SLACK = 10.0
 _TEST_LIMIT_DEFAULT = 60.0
+
+
+# pytest's exit status 5: no test was collected. For a mutant that is a fault of the run (a
+# selection naming tests that do not exist), never a kill.
+_NO_TESTS_COLLECTED = 5
+
+
+def _outcome(code: int) -> str:
+    """A mutant's outcome from its child's exit status: 0 survived; tests failed (1), collection
+    or import broken by the mutant (2-4, or 3 for a crash before pytest ran) killed; no tests
+    collected an ``error``. The copy's unmutated collection is checked before any mutant runs
+    (``check_copies``), so a collection that fails there is the mutant's doing."""
+    if code == 0:
+        return "survived"
+    if code == _NO_TESTS_COLLECTED:
+        return "error"
+    return "killed"
+
+
+def check_copies(tests: list[str]) -> str | None:
+    """Collect ``tests`` unmutated in a fresh copy of the repository: ``None`` when they collect,
+    else what went wrong. Run before any mutant, with or without a baseline: a copy that cannot
+    even collect would make every mutant look killed."""
+    outcome: list[tuple[str, int]] = []
+    base = Path(tempfile.mkdtemp(prefix="bottleimp-mutate-check-"))
+    try:
+        root = base / "w"
+        _prepare_copy(root)
+        pid = os.fork()
+        if pid == 0:
+            _child(root, None, tests, None, None, None, collect_only=True)
+        _, status = os.waitpid(pid, 0)
+        exit_code = os.waitstatus_to_exitcode(status)
+        outcome.append((_outcome(exit_code), exit_code))
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    result, code = outcome[0]
+    if result == "survived":
+        return None
+    return (f"the unmutated copy of the repository cannot collect its kill-suite (pytest exit "
+            f"status {code}): run `python -m pytest --collect-only {' '.join(tests[:3])} ...` "
+            "in the repository and fix what it prints, or add to the copy what it lacks")
 
 
 @dataclass
@@ -723,7 +787,7 @@ def run_all(
                     continue
                 else:
                     code = os.waitstatus_to_exitcode(status)
-                    outcome = "survived" if code == 0 else "killed"
+                    outcome = _outcome(code)
                 del running[pid]
                 root = roots[job.slot]
                 if job.mutant is not None:
@@ -769,14 +833,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rerun-survivors", action="store_true",
                         help="with --resume: run again the mutants that survived before")
     parser.add_argument("--limit", type=int, default=0, help="run at most N mutants per target")
+    parser.add_argument("--tests", action="append", default=[], metavar="PATH",
+                        help="the kill-suite: these test files or node IDs (repeatable) instead "
+                             "of every test module the script derives")
     parser.add_argument("--no-baseline", action="store_true",
-                        help="skip the unmutated run of each kill-suite (needs --timeout)")
+                        help="skip the unmutated run of the kill-suite (needs --timeout; the "
+                             "copy's collection is still checked)")
     parser.add_argument("--no-select", action="store_true",
                         help="run each mutant against its whole kill-suite, not only the tests "
                              "that run its lines (measured by coverage in the baseline)")
     parser.add_argument("--report", action="store_true",
                         help="print the table of the outcomes in --results and stop")
     args = parser.parse_args(argv)
+    if args.no_baseline and not args.timeout:
+        parser.error("--no-baseline needs --timeout (without a baseline no time limit is known)")
 
     equivalents = load_equivalents()
     plan: list[tuple[Target, str, list[Mutant]]] = []
@@ -827,24 +897,28 @@ def main(argv: list[str] | None = None) -> int:
         if args.results:
             Path(args.results).write_text(json.dumps(results, indent=1, sort_keys=True))
 
-    # Baseline: each target's kill-suite must pass unmutated; its time sets the timeout, and each
-    # test's time the limit after which that test counts as hung.
-    timeouts: dict[str, float] = {}
+    suite = list(args.tests) if args.tests else list(kill_suite())
+    problem = check_copies(suite)
+    if problem is not None:
+        print(problem, flush=True)
+        return 2
+    # Baseline: the kill-suite must pass unmutated; each test's time sets the limit after which
+    # that test counts as hung, and the whole run's time caps a mutant's.
     limits: dict[str, float] = {}
     durations: dict[str, float] = {}
     # Per module path and line, the node IDs of the kill-suite tests that run it (the baseline
     # runs under coverage, one context per test).
     runs_line: dict[str, dict[int, set[str]]] = defaultdict(lambda: defaultdict(set))
-    for target in {t for t, _, _ in plan}:
-        if args.no_baseline and args.timeout:
-            timeouts[target.name] = args.timeout
-            continue
+    whole: float
+    if args.no_baseline:
+        whole = float(args.timeout)
+    else:
         started = time.monotonic()
         outcome: list[str] = []
         with tempfile.TemporaryDirectory() as scratch:
             durations_file = Path(scratch) / "durations.json"
             coverage_file = None if args.no_select else Path(scratch) / "coverage"
-            run_all([(None, list(target.tests), 3600.0)], 1,
+            run_all([(None, suite, 7200.0)], 1,
                     lambda _m, o, _c, _e: outcome.append(o),
                     durations_file=durations_file, coverage_file=coverage_file)
             if durations_file.exists():
@@ -853,13 +927,23 @@ def main(argv: list[str] | None = None) -> int:
                 _read_coverage(coverage_file, runs_line)
         took = time.monotonic() - started
         if outcome != ["survived"]:
-            print(f"the kill-suite of {target.name} fails unmutated: fix the tests first")
+            print(f"the kill-suite fails unmutated ({outcome[0] if outcome else 'no run'}): "
+                  "fix the tests first", flush=True)
             return 2
-        timeouts[target.name] = args.timeout or 3 * took + 10
-        print(f"baseline {target.name}: kill-suite passes in {took:.1f}s (under coverage); "
-              f"timeout {timeouts[target.name]:.0f}s", flush=True)
+        whole = float(args.timeout) or 3 * took + 10
+        print(f"baseline: the kill-suite ({len(suite)} test files, {len(durations)} tests) "
+              f"passes in {took:.1f}s under coverage; a mutant's time is capped at {whole:.0f}s",
+              flush=True)
     for node_id, seconds in durations.items():
         limits[node_id] = _TEST_LIMIT_FACTOR * seconds + _TEST_LIMIT_SLACK
+
+    def timeout_of(tests: list[str]) -> float:
+        """A mutant's time limit: the limits of the tests it runs, plus start-up, capped by the
+        whole suite's. The parent kills the child past it, even where the per-test alarm cannot
+        interrupt (one long computation in C)."""
+        if not limits:
+            return whole
+        return min(whole, sum(limits.get(t, _TEST_LIMIT_DEFAULT) for t in tests) + 30.0)
 
     work: list[tuple[Mutant | None, list[str], float]] = []
     not_run: list[tuple[Target, Mutant]] = []
@@ -873,14 +957,13 @@ def main(argv: list[str] | None = None) -> int:
             old = results.get(m.ident)
             if old and not (args.rerun_survivors and old["outcome"] == "survived"):
                 continue
-            tests = list(target.tests)
+            tests = list(suite)
             if runs_line and m.in_function:
                 # Only the tests that run the mutated lines can notice the mutant, fastest first.
                 lines = runs_line.get(m.path, {})
                 chosen_tests = set().union(*(lines.get(n, set())
                                              for n in range(m.line, m.end_line + 1)))
-                in_suite = {t for t in chosen_tests
-                            if t.split("::")[0] in target.tests}
+                in_suite = {t for t in chosen_tests if t.split("::")[0] in suite}
                 if "" in chosen_tests:
                     pass  # run at import too: every test may notice it
                 elif not in_suite:
@@ -888,7 +971,7 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 else:
                     tests = sorted(in_suite, key=lambda t: (durations.get(t, 0.0), t))
-            work.append((m, tests, timeouts[target.name]))
+            work.append((m, tests, timeout_of(tests)))
     target_of = {m.ident: t.name for t, _, ms in plan for m in ms}
     total = len(work)
     for target, m in not_run:
@@ -911,6 +994,10 @@ def main(argv: list[str] | None = None) -> int:
                                  "target": target_of[mutant.ident], "seconds": round(elapsed, 1),
                                  "line": mutant.line, "original": mutant.original,
                                  "mutated": mutant.mutated_line}
+        if outcome in ("timeout", "error"):
+            print(f"{'HUNG' if outcome == 'timeout' else 'ERROR (no test ran)'} {mutant.ident}  "
+                  f"{mutant.path}:{mutant.line} after {elapsed:.0f}s\n    - {mutant.original}\n"
+                  f"    + {mutant.mutated_line}", flush=True)
         if outcome == "survived":
             print(f"SURVIVED {mutant.ident}  {mutant.path}:{mutant.line}\n"
                   f"    - {mutant.original}\n    + {mutant.mutated_line}", flush=True)
@@ -937,7 +1024,7 @@ def report(
         if ident in all_ids:
             by_file[str(result["path"])][str(result["outcome"])] += 1
     print(f"\n{'file':36} {'mutants':>7} {'killed':>7} {'timeout':>7} {'survived':>8} "
-          f"{'equiv':>6} {'score':>7}")
+          f"{'equiv':>6} {'error':>6} {'score':>7}")
     status = 0
     grand: Counter[str] = Counter()
     for path in sorted(by_file):
@@ -949,13 +1036,17 @@ def report(
         flag = "" if score >= goals.get(path, 1.0) else "  < goal"
         if flag:
             status = 1
+        if c["error"]:
+            status = 1
         print(f"{path:36} {n:7} {c['killed']:7} {c['timeout']:7} {c['survived']:8} "
-              f"{c['equivalent']:6} {score:7.1%}{flag}")
+              f"{c['equivalent']:6} {c['error']:6} {score:7.1%}{flag}")
     n = sum(grand.values())
     live = n - grand["equivalent"]
     score = (grand["killed"] + grand["timeout"]) / live if live else 1.0
     print(f"{'total':36} {n:7} {grand['killed']:7} {grand['timeout']:7} {grand['survived']:8} "
-          f"{grand['equivalent']:6} {score:7.1%}")
+          f"{grand['equivalent']:6} {grand['error']:6} {score:7.1%}")
+    for ident in sorted(i for i, r in results.items() if i in all_ids and r["outcome"] == "timeout"):
+        print(f"hung (killed by the time limit): {ident}")
     stale = sorted(set(equivalents) - all_ids)
     if stale:
         print(f"{len(stale)} entries of {EQUIVALENTS.name} name no mutant of the modules run "

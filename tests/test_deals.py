@@ -385,3 +385,15 @@ def test_seat_0_deals_first_unless_another_seat_is_named_FIRST_DEALER() -> None:
 def test_a_first_dealer_the_game_does_not_have_is_refused_FIRST_DEALER(seat: object) -> None:
     with pytest.raises(NoSuchSeatError):
         new_game(Config(players=4), 3, first_dealer=seat)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rows", [5, "abc", (1, 2, 3), ((), 7), None])
+def test_a_deal_that_is_not_one_tuple_of_cards_per_seat_is_an_argument_error(rows: object) -> None:
+    """``with_deal`` names its argument for rows that are no sequence, or a sequence holding
+    something that is no row, before any rule is consulted."""
+    from bottleimp.engine import with_deal
+    from bottleimp.errors import ArgumentError
+
+    state = new_game(Config(players=3), seed=1)
+    with pytest.raises(ArgumentError, match=r"with_deal\(hands\)"):
+        with_deal(state, rows)  # type: ignore[arg-type]

@@ -1,8 +1,9 @@
-"""Every reachable state of the small games of ``scripts/exhaustive.py``'s CI set is checked
-against every invariant of the state machines (and the legality cache against the actions of the
+"""Every reachable state of the small games of ``scripts/exhaustive.py``'s CI set, and every
+state on the way from each deal to where its walk starts, is checked against every invariant of
+the state machines (and the legality cache against the actions of the
 parent and of every sibling); the counts of deals, states, transitions and ends are pinned, so a
 change in what the rules allow shows here too. Each planted bug of ``PLANTS`` (one per rule
-module, and the second bottle's price card kept) makes its walk fail, and the seat-rotation
+module and the bugs listed in the plants' test) makes its walk fail, and the seat-rotation
 reduction is checked on a sample of deals. The larger runs are on demand:
 ``python scripts/exhaustive.py --all``.
 
@@ -72,8 +73,9 @@ def test_the_ci_set_covers_every_player_count_and_variant() -> None:
     assert any(spec.after == 0 for spec in CI), "some games are walked from the deal itself"
     two_bottles = [spec for spec in CI if spec.config.bottles == 2]
     for spec in two_bottles:
-        for event in ("changed hands 0", "changed hands 1", "price card returned 0",
-                      "price card returned 1", "every card above price"):
+        for event in ("bought 1", "changed hands 0", "changed hands 1", "price card returned 0",
+                      "price card returned 1", "every card above price",
+                      "trick at a tie of the two prices"):
             assert event in spec.requires, (spec.name, event)
 
 
@@ -83,6 +85,9 @@ def test_every_reachable_state_of_a_small_game_is_checked(spec: Any) -> None:
     found = (summary.deals, summary.states, summary.transitions, summary.terminal)
     assert summary.states > summary.deals and summary.terminal > 0
     assert found == EXPECTED[summary.name]
+    # The way from each deal to its walk's start got the same checks: the dealt state and each of
+    # the ``after`` first legal actions, for every deal by every dealer.
+    assert summary.prefix_states == summary.deals * (spec.after + 1)
 
 
 @pytest.mark.parametrize("plant", sorted(EXHAUSTIVE.PLANTS))
@@ -94,11 +99,18 @@ def test_a_planted_bug_in_each_rule_module_is_caught(plant: str) -> None:
     assert EXHAUSTIVE.run(BY_NAME["6p-17cards-teams"]).states == EXPECTED["6p-17cards-teams"][1]
 
 
-def test_the_plants_cover_every_rule_module_and_the_second_bottles_price_card() -> None:
+def test_the_plants_cover_every_rule_module_and_the_bugs_the_walks_once_missed() -> None:
+    """Besides one bug per rule module: the second bottle's price card kept; bugs that only the
+    way to a walk's start could show (a Devil's Eye face-up pass to the giver's own row, a tie of
+    the two prices bought by the last bottle); bugs of the deal that only the seeded deal shows
+    (SplitMix64 without its first mask, a mirrored shuffle, a counter-clockwise deal); and a
+    winner by the led colour, which a deck of one colour cannot show."""
     modules = {module for module, *_ in EXHAUSTIVE.PLANTS.values()}
     assert modules == {f"bottleimp.rules.{name}" for name in
                        ("deal", "setup", "play", "scoring", "game")}
-    assert any("second bottle" in plant for plant in EXHAUSTIVE.PLANTS)
+    for words in ("second bottle", "face-up pass", "tie of the two prices", "first mask",
+                  "mirrored", "counter-clockwise", "led colour"):
+        assert any(words in plant for plant in EXHAUSTIVE.PLANTS), words
 
 
 def test_a_deal_by_another_dealer_walks_as_the_rotated_deal_by_seat_0() -> None:

@@ -56,11 +56,25 @@ def test_mutant_names_are_unique_and_stable() -> None:
     assert len(first) == len(set(first)) > 50
 
 
-def test_every_target_has_modules_and_an_existing_kill_suite() -> None:
-    for target in _script().TARGETS:
-        assert _script().expand(target), target.name
-        for test_file in target.tests:
-            assert (ROOT / test_file).is_file(), test_file
+def test_every_target_has_modules_and_the_kill_suite_is_every_test_module_but_the_named() -> None:
+    mutate = _script()
+    for target in mutate.TARGETS:
+        assert mutate.expand(target), target.name
+    suite = set(mutate.kill_suite())
+    every = {f"tests/{path.name}" for path in (ROOT / "tests").glob("test_*.py")}
+    assert suite == every - set(mutate._NOT_IN_KILL_SUITE)
+    # The tests that alone killed some mutants are in it (they were missing from the hand lists).
+    assert {"tests/test_sharp_edges.py", "tests/test_causes.py", "tests/test_records.py"} <= suite
+    assert all((ROOT / name).is_file() for name in mutate._NOT_IN_KILL_SUITE)
+
+
+def test_the_copy_holds_every_file_the_suite_reads(tmp_path: Path) -> None:
+    """The root conftest loads ``docs/live/examples.py`` and the tests read ``restatement/``,
+    ``docs/`` and ``mkdocs.yml``: a copy without them cannot even collect the suite."""
+    _script()._prepare_copy(tmp_path / "copy")
+    for name in ("conftest.py", "docs/live/examples.py", "restatement/model.py", "mkdocs.yml",
+                 "spec/rules.toml", "bottleimp/py.typed", "tests/data/mutation"):
+        assert (tmp_path / "copy" / name).exists(), name
 
 
 def test_docstrings_annotations_and_type_variables_are_not_mutated() -> None:
@@ -74,15 +88,25 @@ def test_docstrings_annotations_and_type_variables_are_not_mutated() -> None:
 def test_the_baseline_empties_the_package_function_caches_so_each_test_runs_what_it_needs() -> None:
     """A cached result computed by the first test that needs it would hide its lines from every
     later test, which then is never selected for their mutants."""
-    from bottleimp import Config
-    from bottleimp.rules.deal import dealt_counts
-    from bottleimp.validation import fast_lane
+    import functools
+    import types
 
-    dealt_counts(Config(players=5), 1)
-    fast_lane.validate_fast({"format": "bottleimp-record/1", "config": {"players": 3}, "rounds": []})
-    assert dealt_counts.cache_info().currsize and fast_lane._game_of.cache_info().currsize
-    _script()._clear_caches()
-    assert dealt_counts.cache_info().currsize == 0 == fast_lane._game_of.cache_info().currsize
+    probe = types.ModuleType("bottleimp._mutation_probe")
+
+    @functools.lru_cache(maxsize=None)
+    def cached(value: int) -> int:
+        return value
+
+    cached.__module__ = probe.__name__
+    probe.cached = cached  # type: ignore[attr-defined]
+    sys.modules[probe.__name__] = probe
+    try:
+        cached(1)
+        assert cached.cache_info().currsize == 1
+        _script()._clear_caches()
+        assert cached.cache_info().currsize == 0
+    finally:
+        del sys.modules[probe.__name__]
 
 
 def test_a_module_unparsed_statement_by_statement_is_the_module_unparsed_whole() -> None:
@@ -108,3 +132,77 @@ def test_a_module_unparsed_statement_by_statement_is_the_module_unparsed_whole()
     methods = [m for m in mutate.mutants_of("bottleimp/state.py") if "." in m.function]
     assert len(methods) >= 10
     assert all(ast.unparse(ast.parse(mutant.source)) == mutant.source for mutant in methods)
+
+
+# -- real runs ----------------------------------------------------------------------------------
+
+
+def _run(*args: str, tmp_path: Path) -> tuple[int, str, dict[str, Any]]:
+    """Run the mutation script from the repository root; its exit status, output and results."""
+    import json
+    import os
+    import subprocess
+
+    results = tmp_path / "results.json"
+    done = subprocess.run(
+        [sys.executable, "scripts/mutate.py", "--jobs", "1", "--results", str(results), *args],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    out = done.stdout + done.stderr
+    return done.returncode, out, json.loads(results.read_text()) if results.exists() else {}
+
+
+def _one(function: str, kind: str, module: str = "bottleimp/rules/play.py") -> str:
+    """The first mutant of ``kind`` in ``function`` of ``module`` that is not listed equivalent."""
+    equivalents = _script().load_equivalents()
+    return next(ident for ident, m in mutants(module).items()
+                if m.function == function and m.kind == kind and ident not in equivalents)
+
+
+def test_a_real_run_kills_a_mutant_and_counts_a_listed_equivalent(tmp_path: Path) -> None:
+    """Deleting the trick winner's ``return`` is caught by the rulebook's worked example; a
+    mutant the list names is counted as equivalent without a run."""
+    killed = _one("trick_winner", "delete")
+    listed = sorted(_script().load_equivalents())
+    equivalent = next(i for i in listed if i.startswith("play:")) if any(
+        i.startswith("play:") for i in listed) else None
+    matches = ["--match", killed] + (["--match", equivalent] if equivalent else [])
+    code, out, results = _run("--target", "rules", "--only", "rules/play.py", *matches,
+                              "--tests", "tests/test_rules_play.py", tmp_path=tmp_path)
+    assert "baseline: the kill-suite" in out, out
+    assert results[killed]["outcome"] == "killed", out
+    if equivalent is not None:
+        assert results[equivalent]["outcome"] == "equivalent", out
+    assert code == 0, out
+
+
+def test_a_real_run_reports_a_planted_survivor(tmp_path: Path) -> None:
+    """Against a kill-suite that runs the trick winner and checks nothing, a changed comparison
+    survives, is printed, and fails the target's goal (exit status 1)."""
+    survivor = _one("trick_winner", "compare")
+    code, out, results = _run("--target", "rules", "--only", "rules/play.py", "--match", survivor,
+                              "--tests", "tests/data/mutation/runs_without_checking.py",
+                              tmp_path=tmp_path)
+    assert results[survivor]["outcome"] == "survived", out
+    assert f"SURVIVED {survivor}" in out and "< goal" in out
+    assert code == 1, out
+
+
+def test_a_copy_that_cannot_collect_is_an_error_and_never_a_kill(tmp_path: Path) -> None:
+    """A kill-suite that fails to collect unmutated (here: a test file the copy does not have)
+    stops the run with status 2, with or without the baseline; no mutant is counted."""
+    mutate = _script()
+    problem = mutate.check_copies(["tests/data/mutation/does_not_exist.py"])
+    assert problem is not None and "cannot collect" in problem
+    assert mutate.check_copies(["tests/data/mutation/runs_without_checking.py"]) is None
+    code, out, results = _run("--target", "rules", "--only", "rules/play.py",
+                              "--match", _one("trick_winner", "delete"), "--no-baseline",
+                              "--timeout", "60", "--tests", "tests/data/mutation/does_not_exist.py",
+                              tmp_path=tmp_path)
+    assert code == 2 and "cannot collect" in out and not results, out
+
+
+def test_no_baseline_needs_a_timeout(tmp_path: Path) -> None:
+    code, out, _ = _run("--target", "rules", "--no-baseline", tmp_path=tmp_path)
+    assert code == 2 and "--no-baseline needs --timeout" in out

@@ -801,3 +801,16 @@ def test_a_protocol_setup_entry_holds_only_its_keys(
     with pytest.raises(RecordError) as caught:
         gives_from_entry(Config(players=3), 0, entry, "$.setup")
     assert (caught.value.path, caught.value.message) == (path, message)
+
+
+def test_an_array_that_holds_an_object_is_laid_out_one_item_a_line() -> None:
+    """Only an array of plain values (or of arrays of them) is written on one line: an extension
+    ``[1, {"a": 2}]`` holds an object, so its items go one a line."""
+    from bottleimp.formats.records import dumps_record, loads_record
+
+    document = _small_record_document()
+    document["_note"] = [1, {"a": 2}]
+    record = parse_record(document)
+    pretty = dumps_record(record, indent=1)
+    assert '"_note": [\n  1,\n  {"a": 2}\n ]' in pretty, pretty
+    assert loads_record(pretty) == record

@@ -265,11 +265,16 @@ def test_the_engine_agrees_with_the_restatement_on_three_exhaustive_walks() -> N
     # Every state and transition of three CI walks of scripts/exhaustive.py: a whole 3-player
     # round from the deal (every setup choice, every play), Devil's Eye trick play, and the last
     # two tricks of a two-bottle game (both bottles bought, changing hands, price cards returned).
+    # The way from each deal to a walk's start is compared too (1, 18 and 50 states), and so is
+    # the seeded deal of each walk's game.
     diff = Differential()
     for name in ("3p-8cards", "2p-devils-eye", "5p-24cards-2bottles"):
+        resolutions = diff.compared["setup resolutions"]
         run_walk(name, differential=diff)
+        assert diff.compared["setup resolutions"] > resolutions, name
     assert diff.disagreements == 0, diff.report()
-    assert diff.states == 1858 + 1744 + 234
+    assert diff.states == 1858 + 1744 + 234 + 1 + 18 + 50
+    assert diff.compared["deals from the seed"] >= 3
     assert diff.compared["legal plays"] > 2500 and diff.compared["legal gives"] > 100
     assert diff.compared["price cards returned (bottle 1)"] > 0
     assert diff.compared["bottle 1 changed hands"] > 0
@@ -310,6 +315,28 @@ def test_a_planted_engine_bug_is_caught_by_the_differential() -> None:
     found = caught_by_walk("play: the second bottle's old price card is never returned",
                            "5p-24cards-2bottles")
     assert found is not None and found.startswith("captured piles")
+
+
+@pytest.mark.parametrize(("plant", "walk", "what"), [
+    ("deal: splitmix64 without its first mask", "3p-8cards", "the seeded deal"),
+    ("deal: the cards are dealt counter-clockwise", "3p-8cards", "the seeded deal"),
+    ("deal: the shuffle is mirrored (j = i - draw mod (i + 1))", "3p-8cards", "the seeded deal"),
+    ("setup: a Devil's Eye face-up pass lands in the giver's own row", "2p-devils-eye", ""),
+    ("play: at a tie of the two prices the last bottle is bought", "5p-24cards-2bottles", ""),
+])
+def test_planted_deal_setup_and_tie_bugs_are_caught_by_the_differential(
+        plant: str, walk: str, what: str) -> None:
+    """Bugs of the deal (the restatement has its own seeded deal), of the setup and of the first
+    trick (compared on the way to a walk's start)."""
+    found = caught_by_walk(plant, walk)
+    assert found is not None and found.startswith(what), found
+
+
+def test_a_disagreement_about_the_game_end_is_reported_not_a_crash() -> None:
+    """An engine that plays a round too many: the model says the game is over where the engine
+    goes on, and the differential reports it (it never asks the engine for winners then)."""
+    found = caught_by_walk("game: the game ends a round late", "3p-8cards-2rounds")
+    assert found is not None and found.startswith("game over"), found
 
 
 @pytest.mark.parametrize("plant, walk", [
