@@ -131,12 +131,13 @@ def _mask_games(mask: BoolArray, where: str, size: int) -> IntArray:
     return picked
 
 
-def uniforms_from(rng: object, size: int) -> npt.NDArray[np.float64]:
-    """``size`` uniform numbers in [0, 1) from ``rng``: a ``np.random.Generator``
-    (``rng.random``) or a ``np.random.RandomState`` (``rng.random_sample``); else a
-    ``BatchError``."""
+def uniforms_from(rng: object, out: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """``len(out)`` uniform numbers in [0, 1) from ``rng``: a ``np.random.Generator``
+    (``rng.random``, into ``out``) or a ``np.random.RandomState`` (``rng.random_sample``, the
+    same numbers as a new array); else a ``BatchError``."""
+    size = len(out)
     if isinstance(rng, np.random.Generator):
-        values: Any = rng.random(size)
+        values: Any = rng.random(out=out)
     elif isinstance(rng, np.random.RandomState):
         values = rng.random_sample(size)
     else:

@@ -258,6 +258,7 @@ class BatchGames:
         """What ``observe`` returns: ``_obs_out`` read-only, for good (the compiled backend relies
         on the cells it never writes staying zero)."""
         self._obs_rows = np.zeros((b, width), dtype=np.uint8)
+        self._uniforms = np.zeros(b, dtype=np.float64)
         self._rewards = np.zeros((b, p), dtype=np.float32)
         self._done = np.zeros(b, dtype=np.bool_)
         self._stale: list[IntArray] = []
@@ -558,7 +559,7 @@ class BatchGames:
         ascending order (a game over: its mask's one action, ``4N``). Both backends pick the
         same actions from the same generator."""
         self._require_started("random_actions")
-        uniforms = uniforms_from(rng, self.size)
+        uniforms = uniforms_from(rng, self._uniforms)
         return self._choose(uniforms)
 
     def _choose(self, uniforms: npt.NDArray[np.float64]) -> IntArray:
