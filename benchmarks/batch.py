@@ -240,6 +240,10 @@ def count_instructions(players: int, backends: list[str], against: str | None) -
                     figure = instructions_per_decision(players, backend, 1024, compact, path,
                                                        cache)
                     counts[name] = figure
+                    if figure <= 0:  # the shorter run counted more: something compiled in it
+                        print(f"  {name:36} not measured: the shorter run executed more "
+                              "instructions than the longer one", flush=True)
+                        continue
                     line = f"  {name:36} {figure:9,.0f} instructions per decision"
                     if hearts is not None:
                         line += f"   Hearts / this: {hearts / figure:6.2f}"
