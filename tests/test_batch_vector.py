@@ -75,8 +75,10 @@ def test_the_vector_env_steps_as_gymnasiums_own_sync_vector_env_of_single_games(
             expected = theirs.reset(options={"reset_mask": mask})
             assert data_equivalence(got[1], expected[1], exact=True)
             continue
+        kept = {name: np.array(value) for name, value in got[0].items()}
         got_step, expected_step = ours.step(actions), theirs.step(actions)
         assert data_equivalence(got_step, expected_step, exact=True), step
+        assert data_equivalence(got[0], kept, exact=True), step  # no reused buffer
         assert ours.observation_space.contains(got_step[0]), step
         if got_step[2].any():
             ended += int(got_step[2].sum())

@@ -150,7 +150,7 @@ class BottleImpVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         out["_rewards"] = live.copy()
         out["to_act"] = to_act
         out["_to_act"] = np.ones(self.num_envs, dtype=np.bool_)
-        return (self._observation(observation), mine.astype(np.float64), terminated.copy(),
+        return (self._observation(np.array(observation)), mine.astype(np.float64), terminated.copy(),
                 truncated.copy(), out)
 
 
