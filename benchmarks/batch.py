@@ -128,15 +128,23 @@ def instructions_per_decision(players: int, backend: str, size: int, compact: bo
     cache in ``cache``)."""
     program = COUNTED.format(backend=backend, size=size, compact=compact)
     steps = (10, 60) if backend == "numba" else (4, 24)
-    return per_decision(program, players, steps, path, {"NUMBA_CACHE_DIR": cache,
-                                                        "PYTHONDONTWRITEBYTECODE": "1"})
+    return per_decision(program, players, steps, path, counting_env(cache))
+
+
+def counting_env(cache: str) -> dict[str, str]:
+    """The environment of a counted run and of the run that warms its cache: numba's cache in
+    ``cache``, compiled for a named CPU (``NUMBA_CPU_NAME``). Numba keys its cache by the CPU it
+    compiles for, and under valgrind the CPU it detects is valgrind's, not the host's: without
+    a name, the shorter counted run would compile the kernel again under valgrind (and count
+    it), the longer one load it. ``haswell`` (AVX2) is a CPU valgrind runs."""
+    return {"NUMBA_CACHE_DIR": cache, "NUMBA_CPU_NAME": "haswell", "PYTHONDONTWRITEBYTECODE": "1"}
 
 
 def warm_cache(players: int, backend: str, path: str, cache: str) -> None:
     """Run the batch loop once natively so numba's cache for ``path`` is written (in
     ``cache``) before valgrind runs it: a compile under valgrind takes many minutes."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env.update(PYTHONPATH=path, NUMBA_CACHE_DIR=cache, PYTHONDONTWRITEBYTECODE="1")
+    env.update(counting_env(cache), PYTHONPATH=path)
     for compact in (False, True):
         program = COUNTED.format(backend=backend, size=8, compact=compact)
         subprocess.run([sys.executable, "-c", program, str(players), "2"], env=env, check=False,
