@@ -134,10 +134,13 @@ def instructions_per_decision(players: int, backend: str, size: int, compact: bo
 def counting_env(cache: str) -> dict[str, str]:
     """The environment of a counted run and of the run that warms its cache: numba's cache in
     ``cache``, compiled for a named CPU (``NUMBA_CPU_NAME``). Numba keys its cache by the CPU it
-    compiles for, and under valgrind the CPU it detects is valgrind's, not the host's: without
-    a name, the shorter counted run would compile the kernel again under valgrind (and count
-    it), the longer one load it. ``haswell`` (AVX2) is a CPU valgrind runs."""
-    return {"NUMBA_CACHE_DIR": cache, "NUMBA_CPU_NAME": "haswell", "PYTHONDONTWRITEBYTECODE": "1"}
+    compiles for (its name and features), and under valgrind the CPU it detects is valgrind's,
+    not the host's: without both named, the shorter counted run would compile the kernel again
+    under valgrind (and count it), the longer one load it. ``haswell`` (AVX2) is a CPU
+    valgrind runs."""
+    return {"NUMBA_CACHE_DIR": cache, "NUMBA_CPU_NAME": "haswell",
+            "NUMBA_CPU_FEATURES": "+avx2,+avx,+fma,+bmi,+bmi2,+popcnt,+sse4.2,+lzcnt",
+            "PYTHONDONTWRITEBYTECODE": "1"}
 
 
 def warm_cache(players: int, backend: str, path: str, cache: str) -> None:
