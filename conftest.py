@@ -21,6 +21,7 @@ saying so, not with the NameErrors of names defined by examples that ran elsewhe
 from __future__ import annotations
 
 import doctest
+import importlib
 import importlib.util
 import os
 import shutil
@@ -31,9 +32,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sybil import Example, Sybil
-from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser, SkipParser
-from sybil.parsers.rest import DocTestParser
+
+try:
+    from sybil import Example, Sybil
+    from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser, SkipParser
+    from sybil.parsers.rest import DocTestParser
+except ImportError:  # the quick path (`--core`) needs only attrs, Hypothesis and pytest
+    Sybil = None  # type: ignore[assignment, misc]
 
 # pytest keeps the test modules it has rewritten (for its assertion messages) only in the
 # bytecode caches; under PYTHONDONTWRITEBYTECODE (set on the machines we test on) every worker
@@ -88,31 +93,73 @@ def evaluate_console(example: Example) -> str | None:
     return None
 
 
-markdown = Sybil(
-    parsers=[
-        PythonCodeBlockParser(doctest_optionflags=OPTIONS),
-        CodeBlockParser(language="console", evaluator=evaluate_console),
-        SkipParser(),
-    ],
-    patterns=["README.md", "docs/*.md", "docs/*/*.md"],
-    setup=enter_temporary_directory,
-    teardown=leave_temporary_directory,
-    name="markdown",
+CORE_TESTS = (
+    "test_rules_play.py", "test_rules_scoring.py", "test_rules_setup.py", "test_config.py",
+    "test_deals.py", "test_engine.py", "test_view.py", "test_variants.py",
+    "test_state_machine.py", "test_codec.py", "test_records.py", "test_validate.py",
+    "test_boundary.py", "test_hand_built_states.py",
 )
+"""The core's tests, which ``python -m pytest --core`` runs alone: the rules, the engine, the
+views, the variants' state machines, the records, the validator and the checks of arguments
+at the Python boundary. They need only the
+``core-test`` extra (attrs, Hypothesis, pytest); ``tests/test_core_path.py`` checks that they
+import nothing else."""
 
-docstrings = Sybil(
-    parsers=[DocTestParser(optionflags=OPTIONS)],
-    patterns=["bottleimp/*.py", "bottleimp/*/*.py"],
-    name="docstrings",
-)
 
-_collect_examples: Callable[[Path, pytest.Collector], pytest.Collector | None] = (
-    markdown + docstrings).pytest()
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--core", action="store_true",
+                     help="run only the core's tests (CORE_TESTS in conftest.py), which need "
+                          "only attrs, Hypothesis and pytest")
+    try:
+        importlib.import_module("xdist")
+    except ImportError:  # pyproject's addopts name `--dist`; without pytest-xdist, one process
+        parser.addoption("--dist", default="no",
+                         help="(pytest-xdist is not installed: the tests run in one process)")
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With ``--core``, every test module but the core's is left out (and no example is
+    collected: ``pytest_collect_file``)."""
+    if config.getoption("core") and collection_path.suffix == ".py":
+        return collection_path.name.startswith("test_") and collection_path.name not in CORE_TESTS
+    return None
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    if Sybil is None:
+        return ("Sybil is not installed: the examples of README.md, docs/ and the docstrings "
+                "are not collected")
+    return None
+
+
+if Sybil is not None:
+    markdown = Sybil(
+        parsers=[
+            PythonCodeBlockParser(doctest_optionflags=OPTIONS),
+            CodeBlockParser(language="console", evaluator=evaluate_console),
+            SkipParser(),
+        ],
+        patterns=["README.md", "docs/*.md", "docs/*/*.md"],
+        setup=enter_temporary_directory,
+        teardown=leave_temporary_directory,
+        name="markdown",
+    )
+    docstrings = Sybil(
+        parsers=[DocTestParser(optionflags=OPTIONS)],
+        patterns=["bottleimp/*.py", "bottleimp/*/*.py"],
+        name="docstrings",
+    )
+    _collect_examples: Callable[[Path, pytest.Collector], pytest.Collector | None] | None = (
+        markdown + docstrings).pytest()
+else:
+    _collect_examples = None
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """The examples of a page or a module. A module without ``>>>`` has no doctest, so it is not
     parsed: parsing the 70-odd such modules cost each pytest-xdist worker half a second."""
+    if _collect_examples is None or parent.config.getoption("core"):
+        return None
     if file_path.suffix == ".py" and ">>>" not in file_path.read_text(encoding="utf-8"):
         return None
     return _collect_examples(file_path, parent)

@@ -25,7 +25,7 @@ from .encoding import (
     observation,
     observation_string,
     returns,
-    scores,
+    totals,
     winners,
 )
 from .engine import apply, check_action, is_legal, legal_actions, new_game, with_deal
@@ -57,7 +57,7 @@ else:
 
     def __getattr__(name: str) -> str:
         """``__version__``, the installed distribution's version, looked up when first asked
-        for: ``importlib.metadata`` costs about a third of ``import bottleimp`` (60 ms here, more
+        for: importing ``importlib.metadata`` costs about a third of ``import bottleimp`` (more
         in the browser's Pyodide), which a program that never asks should not pay."""
         if name != "__version__":
             raise AttributeError(f"module 'bottleimp' has no attribute {name!r}")
@@ -119,9 +119,9 @@ __all__ = [
     "observation",
     "observation_string",
     "returns",
-    "scores",
     "state_from_json",
     "state_to_json",
+    "totals",
     "view",
     "view_from_json",
     "view_to_json",

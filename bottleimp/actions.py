@@ -15,6 +15,7 @@ from typing import Any
 
 from attrs import Attribute, field, frozen
 
+from .arguments import integer
 from .cards import Card, format_rank
 from .errors import MalformedActionError
 
@@ -31,25 +32,33 @@ class Destination(enum.Enum):
     def __repr__(self) -> str:
         return f"Destination.{self.name}"
 
-    # Members are singletons compared by identity, so an identity hash is consistent with
-    # equality, and the interpreter computes it without calling Python code (Enum's own
-    # __hash__ hashes the name in Python): it is looked up for every card given or played.
-    __hash__ = object.__hash__
+
+def _seat(value: object, action: str) -> int:
+    """An action's seat: a whole number (``arguments.integer``: not a ``bool``, not a
+    ``float``), taken as an ``int``. Its range is a rule of the game, checked when the action
+    is applied."""
+    number = integer(value)
+    if number is None:
+        raise MalformedActionError(f"{action}.seat", f"a seat is an int, not {value!r}")
+    return number
 
 
-def _seat(instance: object, attribute: Attribute[Any], value: object) -> None:
-    """A seat is an ``int`` (not a ``bool``, not a ``float``): its range is a rule of the game,
-    checked when the action is applied."""
-    if type(value) is not int:
-        raise MalformedActionError(
-            f"{type(instance).__name__}.seat", f"a seat is an int, not {value!r}"
-        )
+def _give_seat(value: object) -> int:
+    return value if type(value) is int else _seat(value, "Give")
+
+
+def _play_seat(value: object) -> int:
+    return value if type(value) is int else _seat(value, "Play")
+
+
+def _dealer_seat(value: object) -> int:
+    return value if type(value) is int else _seat(value, "StartRound")
 
 
 def _card(instance: object, attribute: Attribute[Any], value: object) -> None:
-    """A card is a ``Card`` (cards are interned values; an object that merely compares equal to
-    one is not a card): whether the seat holds it is a rule of the game."""
-    if type(value) is not Card:
+    """A card is a ``Card`` (an object that merely compares equal to one is not a card): whether
+    the seat holds it is a rule of the game."""
+    if not isinstance(value, Card):
         raise MalformedActionError(
             f"{type(instance).__name__}.card", f"a card is a Card, not {value!r}"
         )
@@ -62,11 +71,11 @@ def _destination(instance: object, attribute: Attribute[Any], value: object) -> 
         )
 
 
-@frozen(cache_hash=True)
+@frozen
 class Give:
     """``seat`` gives ``card`` from its dealt hand to ``to`` during setup."""
 
-    seat: int = field(validator=_seat)
+    seat: int = field(converter=_give_seat)
     """The seat that gives the card."""
     card: Card = field(validator=_card)
     """The card given, one the seat was dealt."""
@@ -77,11 +86,11 @@ class Give:
         return f"seat {self.seat} gives {format_rank(self.card.rank)} to {self.to.value}"
 
 
-@frozen(cache_hash=True)
+@frozen
 class Play:
     """``seat`` plays ``card`` to the current trick."""
 
-    seat: int = field(validator=_seat)
+    seat: int = field(converter=_play_seat)
     """The seat that plays."""
     card: Card = field(validator=_card)
     """The card played, from the seat's hand (or, in Devil's Eye, its face-up cards)."""
@@ -90,11 +99,11 @@ class Play:
         return f"seat {self.seat} plays {format_rank(self.card.rank)}"
 
 
-@frozen(cache_hash=True)
+@frozen
 class StartRound:
     """``seat``, the next dealer, deals the next round."""
 
-    seat: int = field(validator=_seat)
+    seat: int = field(converter=_dealer_seat)
     """The seat that deals."""
 
     def __str__(self) -> str:

@@ -2,20 +2,18 @@
 cannot handle, is refused with an ``ArgumentError`` (or, for a seat, ``NoSuchSeatError``) naming
 what is wrong, before it can meet the rules as an ``AttributeError`` deep inside.
 
-They are type checks only (the hot path, ``legal_actions`` and ``apply`` on a ``GameState``,
-pays one ``type(...) is`` test): whether a value is legal is the rules' business.
+One policy for whole numbers holds everywhere (``integer``): an ``int``, or another library's
+integer (numpy's, say: any type with ``__index__``), taken as the ``int`` of the same value; a
+``bool``, a float (even a whole one) and a string are refused. They are type checks only:
+whether a value is legal is the rules' business. The checks of the core's own types live with
+those types (``expect_config`` in ``config``, ``expect_state`` and ``expect_view`` in ``view``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import operator
 
-from .config import Config
 from .errors import ArgumentError, NoSuchSeatError
-from .state import GameState
-
-if TYPE_CHECKING:
-    from .view import SeatView
 
 
 def describe(value: object) -> str:
@@ -27,54 +25,35 @@ def describe(value: object) -> str:
     return f"{text} ({'an' if kind[0] in 'aeiouAEIOU' else 'a'} {kind})"
 
 
-def expect_state(value: object, where: str) -> GameState:
-    """``value`` if it is a ``GameState``, else an ``ArgumentError`` for ``where`` (a
-    ``SeatView`` gets a word of its own: a view holds what one seat knows, not the game)."""
-    if isinstance(value, GameState):
-        return value
-    from .view import SeatView  # here, not above: view.py imports this module
+def integer(value: object) -> int | None:
+    """``value`` as an ``int`` if it is a whole number by the library's one policy (an ``int`` or
+    another library's integer, not a ``bool``), else ``None``.
 
-    if isinstance(value, SeatView):
-        raise ArgumentError(
-            where,
-            "needs a GameState, not a SeatView: a view holds what one seat knows, not the whole "
-            "game (keep the GameState and pass it)",
-        )
-    raise ArgumentError(where, f"needs a GameState, not {describe(value)}")
-
-
-def expect_view(value: object, where: str) -> SeatView:
-    """``value`` if it is a ``SeatView``, else an ``ArgumentError`` for ``where``."""
-    from .view import SeatView
-
-    if isinstance(value, SeatView):
-        return value
-    hint = " (a seat's view is view(state, seat))" if isinstance(value, GameState) else ""
-    raise ArgumentError(where, f"needs a SeatView, not {describe(value)}{hint}")
-
-
-def expect_source(value: object, where: str) -> GameState | SeatView:
-    """``value`` if it is a ``GameState`` or a ``SeatView``, else an ``ArgumentError``."""
-    from .view import SeatView
-
-    if isinstance(value, (GameState, SeatView)):
-        return value
-    raise ArgumentError(where, f"needs a GameState or a SeatView, not {describe(value)}")
-
-
-def expect_config(value: object, where: str) -> Config:
-    """``value`` if it is a ``Config``, else an ``ArgumentError`` for ``where``."""
-    if isinstance(value, Config):
-        return value
-    hint = ""
+    >>> integer(3), integer(True), integer(3.0), integer("3")
+    (3, None, None, None)
+    """
     if type(value) is int:
-        hint = f" (for {value} players write Config(players={value}))"
-    raise ArgumentError(where, f"needs a Config, not {describe(value)}{hint}")
+        return value
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]  # checked: it has __index__
+    except TypeError:  # numpy's bool has __index__ but refuses it
+        return None
+
+
+def expect_int(value: object, where: str, what: str = "a whole number (an int)") -> int:
+    """``value`` as an ``int`` (see ``integer``), else an ``ArgumentError`` for ``where``."""
+    number = integer(value)
+    if number is None:
+        raise ArgumentError(where, f"needs {what}, not {describe(value)}")
+    return number
 
 
 def expect_seat(value: object, players: int) -> int:
-    """``value`` if it is a seat of a ``players``-player game: an ``int`` (not a ``bool``, not a
-    float) from 0 to ``players - 1``; else ``NoSuchSeatError``."""
-    if type(value) is not int or not 0 <= value < players:
+    """``value`` as a seat of a ``players``-player game: a whole number (see ``integer``) from 0
+    to ``players - 1``; else ``NoSuchSeatError``."""
+    seat = integer(value)
+    if seat is None or not 0 <= seat < players:
         raise NoSuchSeatError(value, players)
-    return value
+    return seat

@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import enum
 import math
-import operator
-import threading
-import weakref
 from collections.abc import Callable, Iterable
 from operator import attrgetter
 from typing import Final
 
-from attrs import frozen
+from attrs import field, frozen
 
+from .arguments import integer
 from .errors import ArgumentError
 from .rules.registry import rule
 
@@ -45,11 +43,6 @@ class Colour(enum.Enum):
 
     def __repr__(self) -> str:
         return f"Colour.{self.name}"
-
-    # Members are singletons compared by identity, so an identity hash is consistent with
-    # equality, and the interpreter computes it without calling Python code (Enum's own
-    # __hash__ hashes the name in Python): it is looked up for every card given or played.
-    __hash__ = object.__hash__
 
 
 Rank = int | float
@@ -71,26 +64,19 @@ def format_rank(rank: Rank) -> str:
     return str(normalize_rank(rank))
 
 
-_CARDS: Final[weakref.WeakValueDictionary[tuple[Rank, Colour, int], Card]] = (
-    weakref.WeakValueDictionary()
-)
-_CARDS_LOCK: Final = threading.Lock()
-
-
 def _card_rank(value: object) -> Rank:
-    """``value`` as a card's rank: a finite ``int`` or ``float`` (whole floats become ``int``)."""
-    if type(value) is int:
-        return value
-    if isinstance(value, float):  # numpy's float64 is a float: stored as a plain float
-        if math.isfinite(value):
-            return normalize_rank(float(value))
-    elif not isinstance(value, bool) and hasattr(type(value), "__index__"):
-        return operator.index(value)  # type: ignore[arg-type]  # numpy's integers, say
+    """``value`` as a card's rank: a whole number, or a finite float (whole floats become
+    ``int``: rule CARD-RANK)."""
+    whole = integer(value)
+    if whole is not None:
+        return whole
+    if isinstance(value, float) and math.isfinite(value):  # numpy's float64 is a float
+        return normalize_rank(float(value))
     raise ArgumentError("Card.rank", f"a rank is a finite number, not {value!r}")
 
 
 def _card_colour(value: object) -> Colour:
-    if type(value) is Colour:
+    if isinstance(value, Colour):
         return value
     hint = ""
     if isinstance(value, str) and value.lower() in {colour.value for colour in Colour}:
@@ -99,28 +85,19 @@ def _card_colour(value: object) -> Colour:
 
 
 def _card_coins(value: object) -> int:
-    coins: int
-    if type(value) is int:
-        coins = value
-    elif not isinstance(value, (bool, float)) and hasattr(type(value), "__index__"):
-        coins = operator.index(value)  # type: ignore[arg-type]  # numpy's integers, say
-    else:
+    coins = integer(value)
+    if coins is None:
         raise ArgumentError("Card.coins", f"coins are a whole number (an int), not {value!r}")
     if coins < 0:
         raise ArgumentError("Card.coins", f"coins are at least 0, not {coins}")
     return coins
 
 
-@frozen(eq=False, init=False)
+@frozen
 class Card:
-    """One numbered card. Cards are interned: building a card equal to one that exists (same
-    rank, colour and coins) gives that very object, so equality and hashing are by identity,
-    which the interpreter does without calling Python code (card sets are in every hot path).
-    Copying and unpickling give the same object too. A card's fields are set once, when the
-    first card of its value is built, and never again (there is no ``__init__`` to run on a
-    card found in the table).
+    """One numbered card: a value, equal to every card of the same rank, colour and coins.
 
-    >>> Card(17, Colour.RED, 1) is Card(17.0, Colour.RED, 1)
+    >>> Card(17, Colour.RED, 1) == Card(17.0, Colour.RED, 1)
     True
     >>> Card(17, "red", 1)
     Traceback (most recent call last):
@@ -128,48 +105,21 @@ class Card:
     bottleimp.errors.ArgumentError: Card.colour: a colour is a Colour, not 'red' (write Colour.RED)
     """
 
-    rank: Rank
-    colour: Colour
-    coins: int
-
-    def __new__(cls, rank: Rank, colour: Colour, coins: int) -> Card:
-        key = (_card_rank(rank), _card_colour(colour), _card_coins(coins))
-        card = _CARDS.get(key)
-        if card is None:
-            with _CARDS_LOCK:  # two threads building the same new card get one object
-                card = _CARDS.get(key)
-                if card is None:
-                    card = super().__new__(cls)
-                    # Set once, before another thread can find it (the class is frozen:
-                    # attrs' documented way to set a frozen instance's fields is this one).
-                    object.__setattr__(card, "rank", key[0])
-                    object.__setattr__(card, "colour", key[1])
-                    object.__setattr__(card, "coins", key[2])
-                    _CARDS[key] = card
-        return card
-
-    def __reduce__(self) -> tuple[type[Card], tuple[Rank, Colour, int]]:
-        return Card, (self.rank, self.colour, self.coins)
+    rank: Rank = field(converter=_card_rank)
+    """The card's rank: every rank of a deck is different."""
+    colour: Colour = field(converter=_card_colour)
+    """The card's colour, which matters only for following suit."""
+    coins: int = field(converter=_card_coins)
+    """The merit points the card scores for the seat that captures it."""
 
     def __str__(self) -> str:
         return f"{format_rank(self.rank)} {self.colour.value} ({self.coins})"
 
 
 rank_key: Final[Callable[[Card], Rank]] = attrgetter("rank")
-"""Sort key: cards in a hand are kept in ascending rank order (a C-level getter: it is hot)."""
+"""Sort key: cards in a hand are kept in ascending rank order."""
 
 
 def coins(cards: Iterable[Card]) -> int:
     """The sum of the coins on ``cards``."""
-    return sum(map(_coins_of, cards))
-
-
-_coins_of: Final[Callable[[Card], int]] = attrgetter("coins")
-
-
-def position(cards: tuple[Card, ...], card: Card) -> int:
-    """Where ``card`` is in ``cards``, or -1 (cards are interned, so this compares identities)."""
-    try:
-        return cards.index(card)
-    except ValueError:
-        return -1
+    return sum(card.coins for card in cards)

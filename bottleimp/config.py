@@ -11,9 +11,10 @@ from typing import Final, TypeAlias
 
 from attrs import Factory, field, frozen
 
+from .arguments import describe, integer
 from .cards import START_PRICE, Card, Rank, format_rank
 from .editions import EDITIONS, edition_deck
-from .errors import ConfigError, UnknownCardError
+from .errors import ArgumentError, ConfigError, UnknownCardError
 from .rules.registry import rule
 
 DEFAULT_ROUNDS: Final = {2: 6, 3: 9, 4: 8, 5: 5, 6: 6}
@@ -22,9 +23,9 @@ DEFAULT_ROUNDS: Final = {2: 6, 3: 9, 4: 8, 5: 5, 6: 6}
 Teams: TypeAlias = tuple[tuple[int, ...], ...]
 
 
-@rule("CONFIG-TEAMS")
 def default_teams(players: int) -> Teams:
-    """The default partition for team mode (rule ``CONFIG-TEAMS``): partners sit opposite.
+    """The default partition for team mode, one that ``check_teams`` (rule ``CONFIG-TEAMS``)
+    accepts: partners sit opposite.
 
     4 players {0,2}{1,3}; 5 players {0,3}{1,4}{2}; 6 players {0,3}{1,4}{2,5}.
     """
@@ -47,9 +48,11 @@ def _to_teams(value: Iterable[Iterable[int]] | None) -> Teams | None:
         raise ConfigError(
             "CONFIG-TEAMS", f"teams must be a list of teams, each a list of seats, not {value!r}"
         ) from None
-    if not all(_is_int(seat) for team in teams for seat in team):
+    seats = [[integer(seat) for seat in team] for team in teams]
+    whole = [[seat for seat in team if seat is not None] for team in seats]
+    if whole != seats:
         raise ConfigError("CONFIG-TEAMS", f"every seat in teams must be an integer: {value!r}")
-    return tuple(sorted(tuple(sorted(team)) for team in teams))
+    return tuple(sorted(tuple(sorted(team)) for team in whole))
 
 
 def _to_deck(value: Iterable[Card] | None) -> tuple[Card, ...] | None:
@@ -65,11 +68,22 @@ def _to_deck(value: Iterable[Card] | None) -> tuple[Card, ...] | None:
     return tuple(sorted(cards, key=lambda card: card.rank))
 
 
+def _whole(value: object) -> object:
+    """A whole number as an ``int`` (``arguments.integer``: numpy's integers too); anything else
+    as it is, for the configuration rules to refuse by name."""
+    number = integer(value)
+    return value if number is None else number
+
+
+def _optional_whole(value: object) -> object:
+    return None if value is None else _whole(value)
+
+
 def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return type(value) is int
 
 
-@frozen(cache_hash=True)
+@frozen
 class Config:
     """A frozen game configuration; every argument is a keyword with a sensible default.
 
@@ -83,17 +97,17 @@ class Config:
     - ``deck``: a custom subset of cards to play with instead of the edition's deck.
     """
 
-    players: int = 4
+    players: int = field(default=4, converter=_whole)
     """How many seats play, numbered 0 to ``players - 1`` clockwise."""
     edition: str = field(default=Factory(lambda self: default_edition(self.players), takes_self=True))
     """The edition whose deck is dealt: ``"classic"`` or ``"matagot-2024"``."""
-    bottles: int = 1
+    bottles: int = field(default=1, converter=_whole)
     """1, or 2 for the Second Bottle variant (5-6 players)."""
     teams: Teams | None = field(default=None, converter=_to_teams)
     """``None`` (everyone for themselves) or the teams, each a sorted tuple of seats."""
-    rounds: int | None = None
+    rounds: int | None = field(default=None, converter=_optional_whole)
     """The game ends after this many rounds (``None``: see ``target_score`` and the default)."""
-    target_score: int | None = None
+    target_score: int | None = field(default=None, converter=_optional_whole)
     """The game ends after the round in which a total reaches this score (``None``: no target)."""
     deck: tuple[Card, ...] | None = field(default=None, converter=_to_deck)
     """A custom deck played instead of the edition's (``None``: the edition's deck)."""
@@ -102,11 +116,9 @@ class Config:
     cards_by_rank: Mapping[Rank, Card] = field(init=False, eq=False, repr=False)
     """The cards by rank (derived, typed read-only; ``card(rank)`` is the checked lookup)."""
     trick_size: int = field(init=False, eq=False, repr=False)
-    """Cards in one trick: one per player, four in Devil's Eye (A, B, A, B) (derived, and a
-    stored field rather than a property: the engine reads it at every decision)."""
+    """Cards in one trick: one per player, four in Devil's Eye (A, B, A, B) (derived)."""
     devils_eye: bool = field(init=False, eq=False, repr=False)
-    """True for the 2-player Devil's Eye variant (derived, and a stored field rather than a
-    property: the setup rules read it at every setup decision)."""
+    """True for the 2-player Devil's Eye variant (derived)."""
 
     def __attrs_post_init__(self) -> None:
         check_players(self)
@@ -254,3 +266,13 @@ def check_deck(config: Config) -> None:
             "CONFIG-DECK",
             f"{size} cards cannot be dealt to {players} players so that all play the same number",
         )
+
+
+def expect_config(value: object, where: str) -> Config:
+    """``value`` if it is a ``Config``, else an ``ArgumentError`` for ``where``."""
+    if isinstance(value, Config):
+        return value
+    hint = ""
+    if integer(value) is not None:
+        hint = f" (for {value} players write Config(players={value}))"
+    raise ArgumentError(where, f"needs a Config, not {describe(value)}{hint}")

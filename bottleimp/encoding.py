@@ -33,21 +33,20 @@ the seat (``action_from_int(config, n, seat)``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
-from operator import attrgetter
 from typing import Final
 
 from attrs import frozen
 
 from .actions import Action, Destination, Give, Play, StartRound
-from .arguments import describe, expect_config, expect_source, expect_state, expect_view
+from .arguments import describe, integer
+from .config import expect_config
+from .view import expect_source, expect_state, expect_view
 from .cards import Card, coins, format_rank
 from .config import Config
 from .engine import legal_actions
 from .errors import ArgumentError, EncodingError, GameNotOverError
 from .rules.game import winners as _winners_of_totals
 from .state import GameState, Phase
-from .transitions import GIVE_ACTIONS, PLAY_ACTIONS, register_deck
 from .view import SeatView, view
 
 __all__ = [
@@ -64,8 +63,8 @@ __all__ = [
     "observation_size",
     "observation_string",
     "returns",
-    "scores",
     "setup_destinations",
+    "totals",
     "winners",
 ]
 
@@ -83,51 +82,76 @@ def setup_destinations(config: Config) -> tuple[Destination, Destination, Destin
     return _EYE_DESTINATIONS if config.devils_eye else _SETUP_DESTINATIONS
 
 
+def card_numbers(config: Config) -> dict[Card, int]:
+    """Each card of ``config``'s deck and its number, its place in the deck in rank order (the
+    card's column in every segment of the observation, and in each block of action numbers)."""
+    return {card: index for index, card in enumerate(config.cards)}
+
+
 @frozen(eq=False)
-class _Tables:
-    """Per-configuration lookup tables (built once per configuration)."""
+class ActionTable:
+    """Every action number of a configuration, both ways, for a caller that numbers many actions
+    of one game (the adapters build one when they start)."""
 
     size: int
+    """How many action numbers there are (``num_actions``)."""
     card_index: dict[Card, int]
+    """Each card's number (``card_numbers``)."""
     encode: dict[Action, int]
-    by_id: dict[int, int]
-    """``encode`` keyed by the identity of the engine's own action objects (which live as long
-    as the engine's tables): no Python-level hash to compute per lookup."""
+    """Each action's number."""
     decode: tuple[tuple[Action, ...], ...]
-    """``decode[seat][n]``: the action number ``n`` of ``seat``, the very object the engine's
-    ``legal_actions`` returns, so that ``apply`` recognises it without checking it again."""
+    """``decode[seat][n]``: the action number ``n`` of ``seat``."""
 
     def numbers(self, actions: Sequence[Action]) -> list[int]:
         """The numbers of ``actions`` (actions of this configuration)."""
-        try:
-            return list(map(self.by_id.__getitem__, map(id, actions)))
-        except KeyError:  # an action equal to, but not, one of the engine's objects
-            return list(map(self.encode.__getitem__, actions))
+        return [self.encode[action] for action in actions]
 
 
-@lru_cache(maxsize=64)
-def _tables(config: Config) -> _Tables:
-    register_deck(config)
-    cards = config.cards
-    count = len(cards)
-    decode: list[tuple[Action, ...]] = []
-    encode: dict[Action, int] = {}
-    for seat in range(config.players):
-        row: list[Action] = []
-        for destination in setup_destinations(config):
-            row.extend(GIVE_ACTIONS[destination][seat][card] for card in cards)
-        row.extend(PLAY_ACTIONS[seat][card] for card in cards)
-        row.append(StartRound(seat))
-        decode.append(tuple(row))
-        for number, action in enumerate(row):
-            encode[action] = number
-    return _Tables(
-        size=4 * count + 1,
-        card_index={card: index for index, card in enumerate(cards)},
-        encode=encode,
-        by_id={id(action): number for action, number in encode.items()},
-        decode=tuple(decode),
+def action_table(config: Config) -> ActionTable:
+    """The ``ActionTable`` of ``config``: ``decode[seat]`` lists ``action_from_int(config, n,
+    seat)`` for every number ``n``."""
+    config = expect_config(config, "action_table(config)")
+    decode = tuple(
+        tuple(_decoded(config, number, seat) for number in range(num_actions(config)))
+        for seat in range(config.players)
     )
+    return ActionTable(
+        size=num_actions(config),
+        card_index=card_numbers(config),
+        encode={action: number for row in decode for number, action in enumerate(row)},
+        decode=decode,
+    )
+
+
+def _decoded(config: Config, number: int, seat: int) -> Action:
+    """The action numbered ``number`` (from 0 to ``4 * len(config.cards)``) for ``seat``: a give
+    to each setup destination, a play, then the next deal (the module's table)."""
+    cards = config.cards
+    if number == 4 * len(cards):
+        return StartRound(seat)
+    block, index = divmod(number, len(cards))
+    if block == 3:
+        return Play(seat, cards[index])
+    return Give(seat, cards[index], setup_destinations(config)[block])
+
+
+def _number(config: Config, numbers: dict[Card, int], action: Action) -> int:
+    """The number of ``action`` (``numbers``: ``card_numbers(config)``); ``EncodingError`` when
+    no game of ``config`` has it."""
+    index = None if isinstance(action, StartRound) else numbers.get(action.card)
+    destinations = setup_destinations(config)
+    if (
+        not 0 <= action.seat < config.players
+        or (index is None and not isinstance(action, StartRound))
+        or (isinstance(action, Give) and action.to not in destinations)
+    ):
+        raise EncodingError(f"{action!r} is not an action of {config!r}")
+    if isinstance(action, StartRound):
+        return 4 * len(numbers)
+    assert index is not None
+    if isinstance(action, Play):
+        return 3 * len(numbers) + index
+    return destinations.index(action.to) * len(numbers) + index
 
 
 def num_actions(config: Config) -> int:
@@ -145,28 +169,27 @@ def action_to_int(config: Config, action: Action) -> int:
     config = expect_config(config, "action_to_int(config)")
     if type(action) not in (Give, Play, StartRound):
         raise ArgumentError("action_to_int(action)", f"needs an action, not {describe(action)}")
-    try:
-        return _tables(config).encode[action]
-    except KeyError:
-        raise EncodingError(f"{action!r} is not an action of {config!r}") from None
+    return _number(config, card_numbers(config), action)
 
 
 def action_from_int(config: Config, number: int, seat: int) -> Action:
     """The action numbered ``number`` for ``seat`` (the seat to act); ``EncodingError`` if no
     action has that number or there is no such seat (a seat is an ``int``, never a ``bool``)."""
-    decode = _tables(expect_config(config, "action_from_int(config)")).decode
-    if type(seat) is not int or not 0 <= seat < len(decode):
+    config = expect_config(config, "action_from_int(config)")
+    whole_seat, whole_number = integer(seat), integer(number)
+    if whole_seat is None or not 0 <= whole_seat < config.players:
         raise EncodingError(f"there is no seat {seat!r} in a {config.players}-player game")
-    if type(number) is not int or not 0 <= number < len(decode[seat]):
+    if whole_number is None or not 0 <= whole_number < num_actions(config):
         raise EncodingError(f"{number!r} is not an action number of {config!r}")
-    return decode[seat][number]
+    return _decoded(config, whole_number, whole_seat)
 
 
 def legal_action_ints(source: GameState | SeatView) -> list[int]:
     """The numbers of the legal actions, ascending (of the seat to act; from a view, of the
     view's seat if it is the seat to act, else empty)."""
     source = expect_source(source, "legal_action_ints(source)")
-    return _tables(source.config).numbers(legal_actions(source))
+    numbers = card_numbers(source.config)
+    return [_number(source.config, numbers, action) for action in legal_actions(source)]
 
 
 def legal_action_mask(source: GameState | SeatView) -> list[int]:
@@ -227,7 +250,6 @@ _SEGMENTS: Final = (
 )
 
 
-@lru_cache(maxsize=64)
 def observation_layout(config: Config) -> tuple[ObservationSegment, ...]:
     """The segments of ``observation`` for ``config``, in order. Seats are relative to the
     observer: row ``r`` is seat ``(observer + r) % players``, so row 0 is the observer."""
@@ -253,8 +275,10 @@ Positions = dict[Card, int]
 
 
 @frozen(eq=False)
-class _ObservationTables:
-    """Per-configuration positions, so that an observation is a few dictionary lookups per card.
+class ObservationTables:
+    """Per-configuration positions of every card in every segment of the observation, for a
+    caller that writes many observations of one game (``observation`` computes each position
+    from the layout instead).
 
     Rows of per-seat segments are indexed by ``[observer][seat]`` (the relative row already
     chosen)."""
@@ -279,8 +303,8 @@ class _ObservationTables:
     """``fixed[observer]``: the 1s that never change for an observer (its team)."""
 
 
-@lru_cache(maxsize=64)
-def _observation_tables(config: Config) -> _ObservationTables:
+def observation_tables(config: Config) -> ObservationTables:
+    """The ``ObservationTables`` of ``config``."""
     teams = config.teams or tuple((seat,) for seat in range(config.players))
     team_of: list[tuple[int, ...]] = [()] * config.players
     for team in teams:
@@ -298,7 +322,7 @@ def _observation_tables(config: Config) -> _ObservationTables:
             tuple(rows[(seat - observer) % p] for seat in range(p)) for observer in range(p)
         )
 
-    return _ObservationTables(
+    return ObservationTables(
         size=observation_size(config),
         cards=n,
         players=p,
@@ -328,8 +352,8 @@ def _observation_tables(config: Config) -> _ObservationTables:
     )
 
 
-_PHASES: Final = {Phase.SETUP: 0, Phase.PLAY: 1, Phase.ROUND_OVER: 2, Phase.GAME_OVER: 3}
-_card_of: Final = attrgetter("card")
+_PHASES: Final = (Phase.SETUP, Phase.PLAY, Phase.ROUND_OVER, Phase.GAME_OVER)
+"""The phases in the order of the ``phase`` segment."""
 
 
 def observation(source: SeatView) -> list[float]:
@@ -338,7 +362,7 @@ def observation(source: SeatView) -> list[float]:
     """
     source = expect_view(source, "observation(source)")
     ones, values = observation_entries(source)
-    vector = [0.0] * _observation_tables(source.config).size
+    vector = [0.0] * observation_size(source.config)
     for index in ones:
         vector[index] = 1.0
     for index, value in values:
@@ -349,57 +373,63 @@ def observation(source: SeatView) -> list[float]:
 def observation_entries(seen: SeatView) -> tuple[list[int], list[tuple[int, float]]]:
     """``observation`` in sparse form: the positions that hold 1, and the other positions that
     may be nonzero with their values (every other position is 0). For filling a preallocated
-    array fast: ``array[:] = 0; array[ones] = 1; for i, v in values: array[i] = v``."""
-    t = _observation_tables(seen.config)
-    at, n, p = t.at, t.cards, t.players
+    array: ``array[:] = 0; array[ones] = 1; for i, v in values: array[i] = v``."""
+    config = seen.config
+    at = {segment.name: segment.offset for segment in observation_layout(config)}
+    numbers = card_numbers(config)
+    n, p = len(config.cards), config.players
     observer = seen.seat
-    relative = t.relative[observer]
-    ones = list(t.fixed[observer])
-    ones += map(t.hand.__getitem__, seen.hand)
-    if seen.face_up is not None:
-        face_up = t.face_up[observer]
-        for seat, up in enumerate(seen.face_up):
-            ones += map(face_up[seat].__getitem__, up)
-    for give in seen.my_setup:
-        ones.append(t.my_setup[give.to][give.card])
-    received = t.received[observer]
-    for give in seen.received:
-        ones.append(received[give.seat][give.card])
+
+    def row(seat: int) -> int:
+        """The seat's row in a per-seat segment: seats are relative to the observer."""
+        return (seat - observer) % p
+
+    def card_at(segment: str, card: Card, row_index: int = 0) -> int:
+        return at[segment] + row_index * n + numbers[card]
+
+    ones = [at["team"] + row(seat) for seat in _team(config, observer)]
+    ones += [card_at("hand", card) for card in seen.hand]
+    for seat, up in enumerate(seen.face_up or ()):
+        ones += [card_at("face_up", card, row(seat)) for card in up]
+    destinations = setup_destinations(config)
+    ones += [card_at("my_setup", g.card, destinations.index(g.to)) for g in seen.my_setup]
+    ones += [card_at("received", give.card, row(give.seat)) for give in seen.received]
     trick = seen.current_trick
+    ones += [card_at("trick", play.card, row(play.seat)) for play in trick]
     if trick:
-        trick_rows = t.trick[observer]
-        for play in trick:
-            ones.append(trick_rows[play.seat][play.card])
-        ones.append(at["trick_leader"] + relative[trick[0].seat])
-    ones += map(t.played.__getitem__, map(_card_of, seen.plays))
-    captured = t.captured[observer]
+        ones.append(at["trick_leader"] + row(trick[0].seat))
+    ones += [card_at("played", play.card) for play in seen.plays]
     for seat, pile in enumerate(seen.captured):
-        ones += map(captured[seat].__getitem__, pile)
+        ones += [card_at("captured", card, row(seat)) for card in pile]
     for number, bottle in enumerate(seen.bottles):
         if bottle.price_card is not None:
-            ones.append(t.bottle_price[number][bottle.price_card])
+            ones.append(card_at("bottle_price", bottle.price_card, number))
         if bottle.owner is not None:
-            ones.append(at["bottle_owner"] + number * p + relative[bottle.owner])
-    if seen.devils_trick is not None:
-        ones += map(t.devils_trick.__getitem__, seen.devils_trick)
-    ones.append(at["phase"] + _PHASES[seen.phase])
+            ones.append(at["bottle_owner"] + number * p + row(bottle.owner))
+    ones += [card_at("devils_trick", card) for card in seen.devils_trick or ()]
+    ones.append(at["phase"] + _PHASES.index(seen.phase))
     if seen.to_act is not None:
-        ones.append(at["to_act"] + relative[seen.to_act])
-    ones.append(at["dealer"] + relative[seen.dealer])
-    hand_sizes, setup_given, totals = at["hand_sizes"], at["setup_given"], at["totals"]
-    coins_ = t.coins
+        ones.append(at["to_act"] + row(seen.to_act))
+    ones.append(at["dealer"] + row(seen.dealer))
+    deck_coins = coins(config.cards)
     values: list[tuple[int, float]] = [(at["devils_trick_size"], seen.devils_trick_size / n)]
     for seat in range(p):
-        row = relative[seat]
-        values.append((hand_sizes + row, seen.hand_sizes[seat] / n))
-        values.append((setup_given + row, seen.setup_given[seat] / 4))
-        values.append((totals + row, seen.totals[seat] / coins_))
+        values.append((at["hand_sizes"] + row(seat), seen.hand_sizes[seat] / n))
+        values.append((at["setup_given"] + row(seat), seen.setup_given[seat] / 4))
+        values.append((at["totals"] + row(seat), seen.totals[seat] / deck_coins))
     if seen.scores is not None:
-        scores = at["scores"]
         for seat in range(p):
-            values.append((scores + relative[seat], seen.scores[seat] / coins_))
+            values.append((at["scores"] + row(seat), seen.scores[seat] / deck_coins))
     values.append((at["progress"], _progress(seen)))
     return ones, values
+
+
+def _team(config: Config, seat: int) -> tuple[int, ...]:
+    """``seat``'s team: itself and its teammate in team mode, else itself alone."""
+    for team in config.teams or ():
+        if seat in team:
+            return team
+    return (seat,)
 
 
 def _progress(seen: SeatView) -> float:
@@ -524,7 +554,7 @@ def returns(state: GameState) -> tuple[float, ...]:
     return tuple(1.0 if seat in best else -1.0 for seat in range(state.config.players))
 
 
-def scores(source: GameState | SeatView) -> tuple[int, ...]:
+def totals(source: GameState | SeatView) -> tuple[int, ...]:
     """Each seat's points so far: the sum of its scores over every round scored (rule
     GAME-TOTALS). A round's points count from the play that ends it; the round in progress adds
     nothing until then. ``winners`` names the seats with the most once the game is over.
@@ -533,12 +563,12 @@ def scores(source: GameState | SeatView) -> tuple[int, ...]:
     >>> state = bottleimp.new_game(bottleimp.Config(players=3, rounds=2), seed=7)
     >>> while state.round.scores is None:
     ...     state = bottleimp.apply(state, bottleimp.legal_actions(state)[0])
-    >>> state.round.scores, scores(state)
+    >>> state.round.scores, totals(state)
     ((-4, 12, 62), (-4, 12, 62))
-    >>> scores(bottleimp.view(state, 2)) == scores(state)
+    >>> totals(bottleimp.view(state, 2)) == totals(state)
     True
     """
-    return expect_source(source, "scores(source)").totals
+    return expect_source(source, "totals(source)").totals
 
 
 def observe(state: GameState, seat: int) -> list[float]:

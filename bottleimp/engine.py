@@ -6,23 +6,18 @@ The engine holds no rule of its own: it finds the phase, asks the rule functions
 
 from __future__ import annotations
 
-import operator
-
 from . import transitions
-from .actions import Action, Give, Play, StartRound
-from .arguments import describe, expect_config, expect_state
-from .cards import Card, Colour, rank_key
-from .config import Config
-from .errors import ArgumentError, IllegalActionError, NoSuchSeatError
+from .actions import Action, Give, Play
+from .arguments import describe, expect_int
+from .cards import Card, rank_key
+from .config import Config, expect_config
+from .errors import ArgumentError, BottleImpError, IllegalActionError
 from .rules import deal as deal_rules
 from .rules import game, setup
 from .rules import play as play_rules
-from .state import (
-    GameState,
-    Phase,
-)
+from .state import GameState, Phase
 from .transitions import new_round
-from .view import SeatView
+from .view import SeatView, expect_state
 
 __all__ = ["new_game", "new_round", "with_deal", "legal_actions", "check_action", "is_legal", "apply"]
 
@@ -50,9 +45,7 @@ def new_game(config: Config | None = None, seed: int = 7, *, first_dealer: int =
         True
     """
     config = Config() if config is None else expect_config(config, "new_game(config)")
-    seed = _seed(seed)
-    if type(first_dealer) is not int:  # checked here: a compiled rule would refuse it otherwise
-        raise NoSuchSeatError(first_dealer, config.players)
+    seed = expect_int(seed, "new_game(seed)", "a seed, an int")
     first = transitions.new_round(config, seed, 0, deal_rules.first_dealer(config, first_dealer))
     return GameState(
         config=config,
@@ -63,14 +56,6 @@ def new_game(config: Config | None = None, seed: int = 7, *, first_dealer: int =
         past_rounds=(),
         totals=(0,) * config.players,
     )
-
-
-def _seed(seed: object) -> int:
-    if type(seed) is int:
-        return seed
-    if not isinstance(seed, (bool, float)) and hasattr(type(seed), "__index__"):
-        return operator.index(seed)  # type: ignore[arg-type]  # numpy's integers, say
-    raise ArgumentError("new_game(seed)", f"a seed is an int, not {describe(seed)}")
 
 
 def _expect_rows(rows: object, where: str) -> None:
@@ -118,23 +103,11 @@ def with_deal(
             "DEAL", "a deal can be given only between rounds or before the setup begins"
         )
     deal_rules.check_deal(config, dealer, hands, face_up)
-    transitions.register_deck(config)
     hands = tuple(tuple(sorted(hand, key=rank_key)) for hand in hands)
     if face_up is not None:
         face_up = tuple(tuple(sorted(cards, key=rank_key)) for cards in face_up)
     dealt = transitions.dealt_round(config, index, dealer, hands, face_up)
     return transitions.game_at_setup(state, dealt, past_rounds)
-
-
-def _led_colour(state: GameState) -> Colour | None:
-    plays = state.round.plays
-    in_trick = len(plays) % state.config.trick_size
-    return play_rules.led_colour((plays[-in_trick].card,) if in_trick else ())
-
-
-# The last answer of legal_actions: apply() trusts an action found in it (by identity) for the
-# same state object, which spares the usual legal_actions-then-apply loop a second legality check.
-_last_legal: tuple[GameState | None, tuple[Action, ...]] = (None, ())
 
 
 def legal_actions(state: GameState | SeatView) -> tuple[Action, ...]:
@@ -152,43 +125,22 @@ def legal_actions(state: GameState | SeatView) -> tuple[Action, ...]:
         >>> legal_actions(view(state, 1)) == legal_actions(state), legal_actions(view(state, 0))
         (True, ())
     """
-    global _last_legal
-    if type(state) is not GameState:
-        if isinstance(state, SeatView):
-            return () if state.to_act is None else _view_legal_actions(state, state.to_act)
-        state = expect_state(state, "legal_actions(state)")
-    seat = state.to_act
-    if seat is None:
+    if isinstance(state, SeatView):
+        seen = state
+        if seen.to_act != seen.seat:
+            return ()
+        return transitions.seat_actions(
+            seen.config, seen.phase, seen.seat, seen.dealer, seen.hand,
+            None if seen.face_up is None else seen.face_up[seen.seat],
+            seen.current_trick, len(seen.my_setup),
+        )
+    state = expect_state(state, "legal_actions(state)")
+    if state.to_act is None:
         return ()
-    actions = transitions.legal_actions_of(state, seat)
-    _last_legal = (state, actions)
-    return actions
-
-
-def _view_legal_actions(seen: SeatView, seat: int) -> tuple[Action, ...]:
-    """``legal_actions`` from what the seat to act sees: its hand (and face-up cards), the led
-    colour from the current trick, and its setup steps from the configuration and the dealer."""
-    if seen.seat != seat:
-        return ()
-    phase = seen.phase
-    cards: tuple[Card, ...]
-    table: dict[Card, Play] | dict[Card, Give]
-    if phase is Phase.PLAY:
-        led = play_rules.led_colour(tuple(play.card for play in seen.current_trick[:1]))
-        if seen.face_up is not None:
-            cards = play_rules.devils_eye_playable(seen.hand, seen.face_up[seat], led)
-        else:
-            cards = play_rules.follow_suit(seen.hand, led)
-        table = transitions.PLAY_ACTIONS[seat]
-    elif phase is Phase.SETUP:
-        steps = setup.setup_steps(seen.config, seen.dealer, seat)
-        cards = seen.hand
-        table = transitions.GIVE_ACTIONS[steps[len(seen.my_setup)]][seat]
-    else:
-        return (StartRound(seat),)
-    for card in cards:
-        transitions.register_card(card)
-    return tuple(map(table.__getitem__, cards))
+    try:
+        return transitions.legal_actions_of(state, state.to_act)
+    except _BROKEN as error:
+        raise _not_built("legal_actions(state)", error) from error
 
 
 def _check_seat(state: GameState, seat: int, rule_id: str) -> None:
@@ -230,7 +182,7 @@ def _check_play(state: GameState, action: Play) -> None:
     face_up = round_.face_up[seat] if round_.face_up is not None else ()
     if not play_rules.holds(hand, face_up, card):
         raise IllegalActionError("CARD-HELD", f"seat {seat} does not hold {card}")
-    led = _led_colour(state)
+    led = play_rules.led_colour([play.card for play in state.current_trick()[:1]])
     if round_.face_up is None:
         if not play_rules.follows_suit(hand, led, card):
             assert led is not None
@@ -260,6 +212,16 @@ def check_action(state: GameState, action: Action) -> None:
         PHASE a Play is not possible in the setup phase; it needs a Give
     """
     state = expect_state(state, "check_action(state)")
+    try:
+        _check(state, action)
+    except BottleImpError:
+        raise
+    except _BROKEN as error:
+        raise _not_built("check_action(state)", error) from error
+
+
+def _check(state: GameState, action: Action) -> None:
+    """``check_action`` of a ``GameState``."""
     game.check_not_over(state.phase)
     game.check_phase_admits(state.phase, action)
     if isinstance(action, Give):
@@ -310,21 +272,34 @@ def apply(state: GameState, action: Action) -> GameState:
         >>> len(after.rounds), legal_actions(after)
         (9, ())
     """
-    cached_state, cached_actions = _last_legal
-    if cached_state is state:
-        # Searched by identity in a plain loop: ``in`` would call the actions' ``__eq__`` (Python
-        # code) on every other action, and a chain of C iterators costs more than the loop.
-        for legal in cached_actions:
-            if legal is action:
-                break
-        else:
-            check_action(state, action)
-    else:
-        check_action(expect_state(state, "apply(state)"), action)
-    if type(action) is Play:
-        return transitions.after_play(state, action)
-    if isinstance(action, Give):
-        return transitions.after_give(state, action)
-    return transitions.after_start_round(state)
+    state = expect_state(state, "apply(state)")
+    try:
+        _check(state, action)
+        if isinstance(action, Play):
+            return transitions.after_play(state, action)
+        if isinstance(action, Give):
+            return transitions.after_give(state, action)
+        return transitions.after_start_round(state)
+    except BottleImpError:
+        raise
+    except _BROKEN as error:
+        raise _not_built("apply(state)", error) from error
+
+
+_BROKEN = (LookupError, TypeError, ValueError, AttributeError, AssertionError)
+"""What the rules raise on a state whose parts do not fit together (a seat to act the game does
+not have, a zone of the wrong type or length): ``_not_built`` says so instead."""
+
+
+def _not_built(where: str, error: Exception) -> ArgumentError:
+    """The error for a state the engine cannot read. The engine's functions promise their answer
+    for the states the library builds (``new_game``, ``apply``, ``with_deal``, the JSON
+    readers); a state put together by hand, with ``attrs.evolve`` say, is read as it is, and
+    when its parts do not fit together this error says so, naming what went wrong inside."""
+    return ArgumentError(
+        where,
+        "not a state the library builds: its parts do not fit together "
+        f"({type(error).__name__}: {error}); build states with new_game, apply and with_deal",
+    )
 
 

@@ -7,28 +7,16 @@ zone a card can be in during a round, plus the round's public history (setup cho
 
 from __future__ import annotations
 
-import enum
 from attrs import frozen
 
 from .actions import Give, Play
 from .cards import START_PRICE, Card, Rank
 from .config import Config
+from .phase import Phase
+from .rules.game import winners
+from .table import bottle_text, cards_text, hand_text, heading, table_text
 
-
-class Phase(enum.Enum):
-    """The phase of the game, which says what kind of action comes next."""
-
-    SETUP = "setup"
-    """Seats choose their setup cards (Devil's Trick, passes), one card per action."""
-    PLAY = "play"
-    """Tricks are played."""
-    ROUND_OVER = "round_over"
-    """The round is scored; the next dealer starts the next round."""
-    GAME_OVER = "game_over"
-    """The game has ended; no one acts."""
-
-    def __repr__(self) -> str:
-        return f"Phase.{self.name}"
+__all__ = ["Bottle", "GameState", "Phase", "RoundState", "TrickResult"]
 
 
 @frozen
@@ -138,9 +126,19 @@ class GameState:
 
     def __str__(self) -> str:
         """The table in a few lines (``bottleimp.table``): every hand, the trick, the bottles."""
-        from .table import state_text  # the picture depends on the state, not the other way
-
-        return state_text(self)
+        round_ = self.round
+        return table_text(
+            heading(self.config, self.phase, self.to_act, round_.index, round_.dealer),
+            [hand_text(cards_text(hand), round_.face_up, seat)
+             for seat, hand in enumerate(round_.hands)],
+            round_.captured,
+            [len(gives) for gives in round_.setup] if self.phase is Phase.SETUP else None,
+            self.totals,
+            self.current_trick(),
+            [bottle_text(bottle.price, bottle.owner) for bottle in round_.bottles],
+            round_.scores,
+            winners(self.totals) if self.phase is Phase.GAME_OVER else None,
+        )
 
     def __repr__(self) -> str:
         """A one-line summary (the fields are the attributes; ``str`` draws the table).
@@ -169,93 +167,3 @@ class GameState:
         """The plays of the trick in progress (empty between tricks)."""
         plays = self.round.plays
         return plays[len(plays) - len(plays) % self.config.trick_size :]
-
-
-# States are built for every action of every playout. One function per kind of transition (a
-# play within a trick, a setup card given, the end of the setup, the end of a trick) derives the
-# next state from the one before: it calls the attrs constructors of the round and the game,
-# passing the changed fields and the very objects of the state before for the others (the
-# unchanged zones are shared, not copied). The constructors take their arguments by position, in
-# field order: a call with a dozen keywords costs a measurable part of a decision (``speed.md``).
-
-
-def game_after_play(
-    state: GameState,
-    to_act: int,
-    hands: tuple[tuple[Card, ...], ...],
-    face_up: tuple[tuple[Card, ...], ...] | None,
-    plays: tuple[Play, ...],
-) -> GameState:
-    """``state`` after a play within a trick: only the zones, the plays and the seat to act
-    change."""
-    r = state.round
-    round_ = RoundState(
-        r.index, r.dealer, r.dealt, r.dealt_face_up, hands, face_up, r.setup, r.devils_trick,
-        plays, r.leader, r.bottles, r.captured, r.tricks, r.scores,
-    )
-    return GameState(
-        state.config, state.seed, state.phase, to_act, round_, state.past_rounds, state.totals
-    )
-
-
-def game_after_give(
-    state: GameState,
-    to_act: int,
-    hands: tuple[tuple[Card, ...], ...],
-    setup: tuple[tuple[Give, ...], ...],
-) -> GameState:
-    """``state`` after a setup card is given and setup goes on: only the hands, the setup and
-    the seat to act change."""
-    r = state.round
-    round_ = RoundState(
-        r.index, r.dealer, r.dealt, r.dealt_face_up, hands, r.face_up, setup, r.devils_trick,
-        r.plays, r.leader, r.bottles, r.captured, r.tricks, r.scores,
-    )
-    return GameState(
-        state.config, state.seed, state.phase, to_act, round_, state.past_rounds, state.totals
-    )
-
-
-def game_after_setup(
-    state: GameState,
-    hands: tuple[tuple[Card, ...], ...],
-    face_up: tuple[tuple[Card, ...], ...] | None,
-    setup: tuple[tuple[Give, ...], ...],
-    devils_trick: tuple[Card, ...],
-) -> GameState:
-    """``state`` once every seat has chosen: the given cards moved, the Devil's Trick set, trick
-    play begun by the round's leader."""
-    r = state.round
-    round_ = RoundState(
-        r.index, r.dealer, r.dealt, r.dealt_face_up, hands, face_up, setup, devils_trick,
-        r.plays, r.leader, r.bottles, r.captured, r.tricks, r.scores,
-    )
-    return GameState(
-        state.config, state.seed, Phase.PLAY, r.leader, round_, state.past_rounds, state.totals
-    )
-
-
-def game_after_trick(
-    state: GameState,
-    phase: Phase,
-    to_act: int | None,
-    totals: tuple[int, ...],
-    *,
-    hands: tuple[tuple[Card, ...], ...],
-    face_up: tuple[tuple[Card, ...], ...] | None,
-    plays: tuple[Play, ...],
-    leader: int,
-    bottles: tuple[Bottle, ...],
-    captured: tuple[tuple[Card, ...], ...],
-    tricks: tuple[TrickResult, ...],
-    scores: tuple[int, ...] | None,
-) -> GameState:
-    """``state`` after the play that completes a trick: the phase, the seat to act and the
-    totals of the game, and the round's fields after the trick (callers name each round field:
-    several have the same type)."""
-    r = state.round
-    round_ = RoundState(
-        r.index, r.dealer, r.dealt, r.dealt_face_up, hands, face_up, r.setup, r.devils_trick,
-        plays, leader, bottles, captured, tricks, scores,
-    )
-    return GameState(state.config, state.seed, phase, to_act, round_, state.past_rounds, totals)

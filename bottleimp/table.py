@@ -31,11 +31,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .actions import Play
-from .cards import Card, coins, format_rank
+from .cards import Card, Rank, coins, format_rank
 from .config import Config
-from .rules.game import winners
-from .state import Bottle, GameState, Phase
-from .view import SeatView
+from .phase import Phase
 
 _PHASE_NAMES = {
     Phase.SETUP: "setup",
@@ -50,38 +48,48 @@ def card_text(card: Card) -> str:
     return f"{format_rank(card.rank)}{card.colour.value[0]}"
 
 
-def _cards(cards: Sequence[Card]) -> str:
+def cards_text(cards: Sequence[Card]) -> str:
+    """Cards as ``card_text`` writes them, ``-`` for none."""
     return " ".join(map(card_text, cards)) or "-"
 
 
-def _heading(config: Config, phase: Phase, to_act: int | None, round_index: int,
-             dealer: int) -> str:
+def heading(config: Config, phase: Phase, to_act: int | None, round_index: int,
+            dealer: int) -> str:
+    """The first line: the round (of how many), the phase, the seat to act and the dealer."""
     limit = config.round_limit
     rounds = f" of {limit}" if limit is not None else f" (game to {config.target_score})"
     acting = "" if to_act is None else f": seat {to_act} to act"
     return f"Round {round_index + 1}{rounds}, {_PHASE_NAMES[phase]}{acting} (dealer seat {dealer})"
 
 
-def _bottle(bottle: Bottle) -> str:
-    owner = "no owner" if bottle.owner is None else f"seat {bottle.owner}'s"
-    return f"price {format_rank(bottle.price)}, {owner}"
+def bottle_text(price: Rank, owner: int | None) -> str:
+    """A bottle: its price and its owner."""
+    whose = "no owner" if owner is None else f"seat {owner}'s"
+    return f"price {format_rank(price)}, {whose}"
 
 
-def _lines(
-    heading: str,
+def hand_text(hidden: str, face_up: Sequence[tuple[Card, ...]] | None, seat: int) -> str:
+    """A seat's hand as drawn, with its face-up cards in Devil's Eye."""
+    return hidden if face_up is None else f"{hidden} | up {cards_text(face_up[seat])}"
+
+
+def table_text(
+    first_line: str,
     hands: Sequence[str],
     captured: Sequence[tuple[Card, ...]],
     given: Sequence[int] | None,
     totals: Sequence[int],
     trick: Sequence[Play],
-    bottles: Sequence[Bottle],
+    bottles: Sequence[str],
     scores: Sequence[int] | None,
     winners: Sequence[int] | None,
 ) -> str:
+    """The lines of the picture: one per seat (its hand, captured cards and total), the setup
+    cards given, the trick, the bottles, the round's scores and the winners when there are."""
     width = max(map(len, hands)) + 3
     piles = [f"captured {len(pile)} ({coins(pile)} coins)" for pile in captured]
     pile_width = max(map(len, piles)) + 3
-    lines = [heading]
+    lines = [first_line]
     for seat, hand in enumerate(hands):
         lines.append(f"  seat {seat}: {hand:<{width}}{piles[seat]:<{pile_width}}total {totals[seat]}")
     if given is not None:
@@ -89,48 +97,9 @@ def _lines(
     if trick:
         lines.append("Trick: " + ", ".join(f"seat {p.seat} {card_text(p.card)}" for p in trick))
     label = "Bottle" if len(bottles) == 1 else "Bottles"
-    lines.append(f"{label}: " + "; ".join(map(_bottle, bottles)))
+    lines.append(f"{label}: " + "; ".join(bottles))
     if scores is not None:
         lines.append("Round scores: " + " ".join(map(str, scores)))
     if winners is not None:
         lines.append("Winners: " + ", ".join(f"seat {seat}" for seat in winners))
     return "\n".join(lines)
-
-
-def _hand(hidden: str, face_up: Sequence[tuple[Card, ...]] | None, seat: int) -> str:
-    return hidden if face_up is None else f"{hidden} | up {_cards(face_up[seat])}"
-
-
-def _given(phase: Phase, given: Sequence[int]) -> Sequence[int] | None:
-    return given if phase is Phase.SETUP else None
-
-
-def _winners(phase: Phase, totals: tuple[int, ...]) -> tuple[int, ...] | None:
-    return winners(totals) if phase is Phase.GAME_OVER else None
-
-
-def state_text(state: GameState) -> str:
-    """The table as everyone's hands show it (``str(state)``)."""
-    round_ = state.round
-    hands = [_hand(_cards(hand), round_.face_up, seat) for seat, hand in enumerate(round_.hands)]
-    return _lines(
-        _heading(state.config, state.phase, state.to_act, round_.index, round_.dealer),
-        hands, round_.captured, _given(state.phase, [len(gives) for gives in round_.setup]),
-        state.totals, state.current_trick(),
-        round_.bottles, round_.scores, _winners(state.phase, state.totals),
-    )
-
-
-def view_text(seen: SeatView) -> str:
-    """The table as one seat sees it (``str(view)``): the other hidden hands as counts."""
-    hands = [
-        _hand(_cards(seen.hand) if seat == seen.seat else f"{size} card{'' if size == 1 else 's'}", seen.face_up, seat)
-        for seat, size in enumerate(seen.hand_sizes)
-    ]
-    heading = _heading(seen.config, seen.phase, seen.to_act, seen.round_index, seen.dealer)
-    return _lines(
-        f"Seat {seen.seat}'s view. {heading}",
-        hands, seen.captured, _given(seen.phase, seen.setup_given), seen.totals,
-        seen.current_trick,
-        seen.bottles, seen.scores, _winners(seen.phase, seen.totals),
-    )

@@ -1,45 +1,37 @@
 """How each action changes the state: the engine's core, which ``engine`` calls once an action
-is known to be legal (and the module the optional compiled build compiles: ``engine`` stays
-Python, so wrong values meet its checks, which name the rule they break, before any compiled
-code would refuse their type).
+is known to be legal.
 
 It holds no rule of its own: it asks the rule functions in ``bottleimp.rules`` what they decide
-and derives the next immutable state from their answers.
+and derives the next immutable state from their answers, with plain constructors or
+``attrs.evolve`` (the zones an action leaves alone are shared with the state before, not
+copied).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Final
+from typing import TypeVar
 
-from .actions import Action, Destination, Give, Play, StartRound
+from attrs import evolve
+
+from .actions import Action, Give, Play, StartRound
 from .cards import Card
 from .config import Config
 from .rules import deal as deal_rules
 from .rules import game, scoring, setup
 from .rules import play as play_rules
-from .state import (
-    Bottle,
-    GameState,
-    Phase,
-    RoundState,
-    TrickResult,
-    game_after_give,
-    game_after_play,
-    game_after_setup,
-    game_after_trick,
-)
+from .state import Bottle, GameState, Phase, RoundState
+
+T = TypeVar("T")
 
 __all__ = [
-    "new_round", "legal_actions_of", "after_give", "after_play", "after_start_round",
-    "dealt_round", "game_at_setup", "register_card", "register_deck", "PLAY_ACTIONS", "GIVE_ACTIONS",
+    "new_round", "seat_actions", "legal_actions_of", "after_give", "after_play",
+    "after_start_round", "dealt_round", "game_at_setup",
 ]
 
 
 def new_round(config: Config, seed: int, index: int, dealer: int) -> RoundState:
     """The state at the start of round ``index``: dealt from the seed, bottles at the start price."""
     hands, face_up = deal_rules.deal(config, seed, index, dealer)
-    register_deck(config)
     return dealt_round(config, index, dealer, hands, face_up)
 
 
@@ -71,159 +63,154 @@ def dealt_round(
     )
 
 
-# Actions are immutable values, so one object per (card, seat, destination) serves every state:
-# ``legal_actions`` looks them up instead of building them. One table per seat (and per setup
-# destination) maps a card to its action, so a list of legal actions is one lookup per playable
-# card.
-_SEATS: Final = range(6)
-PLAY_ACTIONS: Final[tuple[dict[Card, Play], ...]] = tuple({} for _ in _SEATS)
-GIVE_ACTIONS: Final[dict[Destination, tuple[dict[Card, Give], ...]]] = {
-    destination: tuple({} for _ in _SEATS) for destination in Destination
-}
+def seat_actions(
+    config: Config,
+    phase: Phase,
+    seat: int,
+    dealer: int,
+    hand: tuple[Card, ...],
+    face_up: tuple[Card, ...] | None,
+    trick: tuple[Play, ...],
+    given: int,
+) -> tuple[Action, ...]:
+    """The legal actions of ``seat``, the seat to act, from what that seat knows: its hand and,
+    in Devil's Eye, its face-up cards; the trick in progress; how many setup cards it has given.
+    A state and a seat's view both answer ``legal_actions`` with it.
 
-
-def register_card(card: Card) -> None:
-    if card not in PLAY_ACTIONS[0]:
-        for seat in _SEATS:
-            PLAY_ACTIONS[seat][card] = Play(seat, card)
-            for destination, tables in GIVE_ACTIONS.items():
-                tables[seat][card] = Give(seat, card, destination)
-
-
-@lru_cache(maxsize=64)
-def register_deck(config: Config) -> None:
-    """Put the actions of every card of the game in the tables (once per configuration)."""
-    for card in config.cards:
-        register_card(card)
-
-
-# Enum members read as globals: reading a class attribute is not specialised by the interpreter.
-_SETUP: Final = Phase.SETUP
-_PLAY: Final = Phase.PLAY
+    Trick play: the cards that follow suit (FOLLOW-SUIT, or EYE-FOLLOW-SUIT). Setup: every card
+    of the hand, to the destination of the seat's next setup step (SETUP-STEPS). Between rounds:
+    the next deal."""
+    if phase is Phase.PLAY:
+        led = play_rules.led_colour([play.card for play in trick[:1]])
+        if face_up is None:
+            cards = play_rules.follow_suit(hand, led)
+        else:
+            cards = play_rules.devils_eye_playable(hand, face_up, led)
+        return tuple([Play(seat, card) for card in cards])
+    if phase is Phase.SETUP:
+        destination = setup.setup_steps(config, dealer, seat)[given]
+        return tuple([Give(seat, card, destination) for card in hand])
+    if phase is Phase.ROUND_OVER:
+        return (StartRound(seat),)
+    raise ValueError(f"no seat acts in the phase {phase!r}")
 
 
 def legal_actions_of(state: GameState, seat: int) -> tuple[Action, ...]:
-    """The legal actions of ``seat``, the seat to act in ``state`` (``engine.legal_actions``
-    answers for views and finished games, and keeps this answer for ``apply``)."""
-    phase = state.phase
+    """The legal actions of ``seat``, the seat to act in ``state`` (``seat_actions``)."""
     round_ = state.round
-    cards: tuple[Card, ...]
-    table: dict[Card, Play] | dict[Card, Give]
-    if phase is _PLAY:
-        plays = round_.plays
-        in_trick = len(plays) % state.config.trick_size
-        led = play_rules.led_colour((plays[-in_trick].card,) if in_trick else ())
-        if round_.face_up is None:
-            cards = play_rules.follow_suit(round_.hands[seat], led)
-        else:
-            cards = play_rules.devils_eye_playable(round_.hands[seat], round_.face_up[seat], led)
-        table = PLAY_ACTIONS[seat]
-    elif phase is _SETUP:
-        steps = setup.setup_steps(state.config, round_.dealer, seat)
-        cards = round_.hands[seat]
-        table = GIVE_ACTIONS[steps[len(round_.setup[seat])]][seat]
-    else:
-        return (StartRound(seat),)
-    actions: list[Action] = []
-    try:
-        for card in cards:  # a plain loop costs less than tuple(map(table.__getitem__, cards))
-            actions.append(table[card])
-    except KeyError:
-        # A state can come from elsewhere (unpickled in a new process) without its deck ever
-        # being registered.
-        for card in cards:
-            register_card(card)
-        return legal_actions_of(state, seat)
-    return tuple(actions)
+    return seat_actions(
+        state.config, state.phase, seat, round_.dealer, round_.hands[seat],
+        None if round_.face_up is None else round_.face_up[seat],
+        state.current_trick(), len(round_.setup[seat]),
+    )
 
 
 def after_give(state: GameState, action: Give) -> GameState:
+    """``state`` after a legal setup card: it leaves the seat's hand at once; once every seat has
+    chosen, the given cards move (SETUP-RESOLVE) and the round's leader begins trick play."""
     config = state.config
-    round_ = state.round
+    r = state.round
     seat = action.seat
-    hands = _take_at(round_.hands, seat, round_.hands[seat].index(action.card))
-    given = round_.setup
-    chosen = given[:seat] + (given[seat] + (action,),) + given[seat + 1 :]
-    to_act = setup.setup_to_act(config, round_.dealer, chosen)
+    hands, face_up, devils_trick = _without(r.hands, seat, action.card), r.face_up, r.devils_trick
+    chosen = _replaced(r.setup, seat, r.setup[seat] + (action,))
+    phase, to_act = state.phase, setup.setup_to_act(config, r.dealer, chosen)
     if to_act is None:
-        hands, face_up, devils_trick = setup.resolve_setup(config, hands, round_.face_up, chosen)
-        return game_after_setup(state, hands, face_up, chosen, devils_trick)
-    return game_after_give(state, to_act, hands, chosen)
+        hands, face_up, devils_trick = setup.resolve_setup(config, hands, face_up, chosen)
+        phase, to_act = Phase.PLAY, r.leader
+    after = RoundState(
+        index=r.index,
+        dealer=r.dealer,
+        dealt=r.dealt,
+        dealt_face_up=r.dealt_face_up,
+        hands=hands,
+        face_up=face_up,
+        setup=chosen,
+        devils_trick=devils_trick,
+        plays=r.plays,
+        leader=r.leader,
+        bottles=r.bottles,
+        captured=r.captured,
+        tricks=r.tricks,
+        scores=r.scores,
+    )
+    return GameState(
+        config=config,
+        seed=state.seed,
+        phase=phase,
+        to_act=to_act,
+        round=after,
+        past_rounds=state.past_rounds,
+        totals=state.totals,
+    )
 
 
 def after_play(state: GameState, action: Play) -> GameState:
+    """``state`` after a legal play: the card leaves the seat's hand (or its face-up cards) and
+    the next seat plays (TURN-ORDER); a completed trick is resolved (``resolve_trick``) and its
+    winner leads the next (NEXT-LEADER); the last trick of a round scores it (SCORE-ROUND), and
+    the next dealer deals the next round (DEALER-ROTATION) unless the game is over (GAME-END)."""
     config = state.config
-    round_ = state.round
-    seat = action.seat
-    hands, face_up = round_.hands, round_.face_up
-    hand = hands[seat]
-    try:
-        index = hand.index(action.card)  # cards are interned: this compares identities
-    except ValueError:
-        assert face_up is not None
-        face_up = _take_at(face_up, seat, face_up[seat].index(action.card))
+    r = state.round
+    seat, card = action.seat, action.card
+    hands, face_up = r.hands, r.face_up
+    if face_up is not None and card in face_up[seat]:
+        face_up = _without(face_up, seat, card)
     else:
-        hands = _take_at(hands, seat, index)
-    plays = round_.plays + (action,)
-    trick_size = config.trick_size
-    if len(plays) % trick_size:
-        return game_after_play(state, play_rules.next_to_play(config, seat), hands, face_up, plays)
-    result, bottles, captured = _resolve_trick(plays[-trick_size:], round_.bottles, round_.captured)
-    leader = play_rules.next_leader(result.winner)
-    over = scoring.round_is_over(hands, face_up)
-    scores = scoring.round_scores(config, captured, bottles, round_.devils_trick) if over else None
-    tricks = round_.tricks + (result,)
-    to_act: int | None
-    if scores is None:
-        phase, to_act, totals = _PLAY, leader, state.totals
-    else:
-        totals = game.add_totals(state.totals, scores)
-        if game.game_is_over(config, round_.index + 1, totals):
-            phase, to_act = Phase.GAME_OVER, None
-        else:
-            phase, to_act = Phase.ROUND_OVER, deal_rules.next_dealer(config, round_.dealer)
-    return game_after_trick(
-        state, phase, to_act, totals, hands=hands, face_up=face_up, plays=plays, leader=leader,
-        bottles=bottles, captured=captured, tricks=tricks, scores=scores,
+        hands = _without(hands, seat, card)
+    plays = r.plays + (action,)
+    leader, bottles, captured, tricks, scores = r.leader, r.bottles, r.captured, r.tricks, r.scores
+    phase, totals = state.phase, state.totals
+    to_act: int | None = play_rules.next_to_play(config, seat)
+    if len(plays) % config.trick_size == 0:
+        trick = plays[-config.trick_size :]
+        result, bottles, captured = play_rules.resolve_trick(trick, bottles, captured)
+        leader = to_act = play_rules.next_leader(result.winner)
+        tricks += (result,)
+        if scoring.round_is_over(hands, face_up):
+            scores = scoring.round_scores(config, captured, bottles, r.devils_trick)
+            totals = game.add_totals(totals, scores)
+            if game.game_is_over(config, r.index + 1, totals):
+                phase, to_act = Phase.GAME_OVER, None
+            else:
+                phase, to_act = Phase.ROUND_OVER, deal_rules.next_dealer(config, r.dealer)
+    after = RoundState(
+        index=r.index,
+        dealer=r.dealer,
+        dealt=r.dealt,
+        dealt_face_up=r.dealt_face_up,
+        hands=hands,
+        face_up=face_up,
+        setup=r.setup,
+        devils_trick=r.devils_trick,
+        plays=plays,
+        leader=leader,
+        bottles=bottles,
+        captured=captured,
+        tricks=tricks,
+        scores=scores,
+    )
+    return GameState(
+        config=config,
+        seed=state.seed,
+        phase=phase,
+        to_act=to_act,
+        round=after,
+        past_rounds=state.past_rounds,
+        totals=totals,
     )
 
 
-def _take_at(
-    zones: tuple[tuple[Card, ...], ...], seat: int, index: int
+def _without(
+    zones: tuple[tuple[Card, ...], ...], seat: int, card: Card
 ) -> tuple[tuple[Card, ...], ...]:
-    """``zones`` with the card at ``index`` of ``seat``'s zone taken out."""
+    """``zones`` with ``card`` taken out of ``seat``'s zone."""
     zone = zones[seat]
-    taken = list(zones)
-    taken[seat] = zone[:index] + zone[index + 1 :]
-    return tuple(taken)
+    index = zone.index(card)
+    return _replaced(zones, seat, zone[:index] + zone[index + 1 :])
 
 
-def _resolve_trick(
-    trick: tuple[Play, ...],
-    bottles: tuple[Bottle, ...],
-    captured: tuple[tuple[Card, ...], ...],
-) -> tuple[TrickResult, tuple[Bottle, ...], tuple[tuple[Card, ...], ...]]:
-    """The trick's result, the bottles and the captured piles after it (``resolve_trick``)."""
-    played: list[Card] = []
-    seats: list[int] = []
-    for play in trick:  # a plain loop: ``map(attrgetter(...))`` reads each attribute generically
-        played.append(play.card)
-        seats.append(play.seat)
-    cards = tuple(played)
-    # The outcome unpacked once, in field order (a named tuple's fields read by name are not
-    # specialised by the interpreter).
-    winning, bottle, price_before, price_after, bottles_after, won, returned = (
-        play_rules.resolve_trick(cards, seats, bottles)
-    )
-    winner = seats[winning]
-    piles = list(captured)
-    piles[winner] = piles[winner] + won
-    if returned is not None:
-        owner, price_card = returned
-        piles[owner] = piles[owner] + (price_card,)
-    # By position, in field order: plays, winner, winning_card, bottle, price_before, price_after.
-    result = TrickResult(trick, winner, cards[winning], bottle, price_before, price_after)
-    return result, bottles_after, tuple(piles)
+def _replaced(items: tuple[T, ...], index: int, item: T) -> tuple[T, ...]:
+    return items[:index] + (item,) + items[index + 1 :]
 
 
 def after_start_round(state: GameState) -> GameState:
@@ -241,12 +228,10 @@ def game_at_setup(
 ) -> GameState:
     """``state``'s game with ``round_`` just dealt and the rounds before it: setup begins, the
     seat to choose first given by SETUP-ORDER."""
-    return GameState(
-        config=state.config,
-        seed=state.seed,
+    return evolve(
+        state,
         phase=Phase.SETUP,
         to_act=setup.setup_to_act(state.config, round_.dealer, round_.setup),
         round=round_,
         past_rounds=past_rounds,
-        totals=state.totals,
     )

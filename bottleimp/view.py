@@ -8,16 +8,18 @@ Trick before the round ends (except the cards it discarded itself).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from attrs import frozen
 
 from .actions import Destination, Give, Play
-from .arguments import expect_seat, expect_state
+from .arguments import describe, expect_seat
 from .cards import Card, Colour
 from .config import Config
+from .errors import ArgumentError
+from .rules.game import winners
 from .rules.registry import rule
+from .rules.setup import receiving_seat
 from .state import Bottle, GameState, Phase, TrickResult
+from .table import bottle_text, cards_text, hand_text, heading, table_text
 
 
 @frozen
@@ -72,10 +74,28 @@ class SeatView:
     opponent's two), once the setup is resolved and the cards have arrived; empty before."""
 
     def __str__(self) -> str:
-        """The table as this seat sees it, in a few lines (``bottleimp.table``)."""
-        from .table import view_text  # the picture depends on the view, not the other way
-
-        return view_text(self)
+        """The table as this seat sees it, in a few lines (``bottleimp.table``): the other
+        hidden hands as counts."""
+        hands = [
+            hand_text(
+                cards_text(self.hand) if seat == self.seat
+                else f"{size} card{'' if size == 1 else 's'}",
+                self.face_up, seat,
+            )
+            for seat, size in enumerate(self.hand_sizes)
+        ]
+        first = heading(self.config, self.phase, self.to_act, self.round_index, self.dealer)
+        return table_text(
+            f"Seat {self.seat}'s view. {first}",
+            hands,
+            self.captured,
+            self.setup_given if self.phase is Phase.SETUP else None,
+            self.totals,
+            self.current_trick,
+            [bottle_text(bottle.price, bottle.owner) for bottle in self.bottles],
+            self.scores,
+            winners(self.totals) if self.phase is Phase.GAME_OVER else None,
+        )
 
     def __repr__(self) -> str:
         acting = "game over" if self.to_act is None else f"seat {self.to_act} to act"
@@ -132,7 +152,7 @@ def view(state: GameState, seat: int) -> SeatView:
         tricks=round_.tricks,
         scores=round_.scores,
         totals=state.totals,
-        received=() if state.phase is Phase.SETUP else _received(state.config, round_.setup, seat),
+        received=() if state.phase is Phase.SETUP else received_gives(state.config, round_.setup, seat),
     )
 
 
@@ -153,23 +173,44 @@ def shown_voids(config: Config, plays: tuple[Play, ...], seat: int) -> dict[int,
     return voids
 
 
-@lru_cache(maxsize=1024)
-def _received(config: Config, setup: tuple[tuple[Give, ...], ...], seat: int) -> tuple[Give, ...]:
-    """The gives whose cards went to ``seat`` when the setup resolved (rule SETUP-RESOLVE).
-
-    Cached: every state of a round's trick play shares one setup, and views are asked often."""
+def received_gives(
+    config: Config, setup: tuple[tuple[Give, ...], ...], seat: int
+) -> tuple[Give, ...]:
+    """The gives whose cards went to ``seat`` when the setup resolved (rule SETUP-RESOLVE)."""
     players = config.players
-    received = []
-    for gives in setup:
-        for give in gives:
-            to = give.to
-            if (
-                (to is Destination.LEFT and (give.seat + 1) % players == seat)
-                or (to is Destination.RIGHT and (give.seat - 1) % players == seat)
-                or (to in _TO_OPPONENT and give.seat != seat)
-            ):
-                received.append(give)
-    return tuple(received)
+    return tuple(
+        give
+        for gives in setup
+        for give in gives
+        if receiving_seat(players, give.seat, give.to) == seat
+    )
 
 
-_TO_OPPONENT = (Destination.OPPONENT_FACE_UP, Destination.OPPONENT_HIDDEN)
+
+def expect_state(value: object, where: str) -> GameState:
+    """``value`` if it is a ``GameState``, else an ``ArgumentError`` for ``where`` (a
+    ``SeatView`` gets a word of its own: a view holds what one seat knows, not the game)."""
+    if isinstance(value, GameState):
+        return value
+    if isinstance(value, SeatView):
+        raise ArgumentError(
+            where,
+            "needs a GameState, not a SeatView: a view holds what one seat knows, not the whole "
+            "game (keep the GameState and pass it)",
+        )
+    raise ArgumentError(where, f"needs a GameState, not {describe(value)}")
+
+
+def expect_view(value: object, where: str) -> SeatView:
+    """``value`` if it is a ``SeatView``, else an ``ArgumentError`` for ``where``."""
+    if isinstance(value, SeatView):
+        return value
+    hint = " (a seat's view is view(state, seat))" if isinstance(value, GameState) else ""
+    raise ArgumentError(where, f"needs a SeatView, not {describe(value)}{hint}")
+
+
+def expect_source(value: object, where: str) -> GameState | SeatView:
+    """``value`` if it is a ``GameState`` or a ``SeatView``, else an ``ArgumentError``."""
+    if isinstance(value, (GameState, SeatView)):
+        return value
+    raise ArgumentError(where, f"needs a GameState or a SeatView, not {describe(value)}")

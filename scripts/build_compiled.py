@@ -10,8 +10,7 @@ first on the path to use it::
     PYTHONPATH=build/compiled:. python benchmarks/playouts.py --no-compiled
     python scripts/build_compiled.py --test      # then run the whole test suite against it
 
-``cards.py`` is not compiled: its interning ``__new__`` (one object per card value) is not
-something mypyc compiles; the compiled modules use its ``Card`` as a Python class.
+``cards.py`` is not compiled: the compiled modules use its ``Card`` as a Python class.
 Requires mypy (which ships mypyc), setuptools and a C compiler.
 """
 
@@ -27,11 +26,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Not compiled: ``engine.py`` and ``validation/fast_lane.py``. Compiled code checks the type
-# of every argument at a function's boundary and of every ``cast``: the engine's entry points
-# would refuse a wrong value with a ``TypeError`` (and take ``True`` for the seed 1) before its
-# rules can name the rule it breaks, and the fast lane's casts of JSON values would refuse
-# every record. The engine's core, ``transitions.py``, is compiled: the engine calls it only
+# Not compiled: ``engine.py``. Compiled code checks the type of every argument at a
+# function's boundary: the engine's entry points would refuse a wrong value with a
+# ``TypeError`` (and take ``True`` for the seed 1) before its rules can name the rule it
+# breaks. The engine's core, ``transitions.py``, is compiled: the engine calls it only
 # with an action it has checked.
 COMPILED_MODULES = (
     "bottleimp/rules/registry.py",

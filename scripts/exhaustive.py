@@ -458,17 +458,20 @@ def run(spec: Exhaustive, progress: int = 0, shard: tuple[int, int] | None = Non
 
 
 def _plant_second_price_card_kept(original: Callable[..., Any]) -> Callable[..., Any]:
-    def resolve_trick(cards: Any, seats: Any, bottles: Any) -> Any:
-        outcome = original(cards, seats, bottles)
-        return outcome._replace(returned=None) if outcome.bottle == 1 else outcome
+    def resolve_trick(trick: Any, bottles: Any, captured: Any) -> Any:
+        result, after, piles = original(trick, bottles, captured)
+        old = bottles[1] if len(bottles) > 1 else None
+        if result.bottle == 1 and old is not None and old.price_card is not None:
+            pile = list(piles[old.owner])
+            pile.remove(old.price_card)  # the old price card never reaches its former owner
+            piles = piles[:old.owner] + (tuple(pile),) + piles[old.owner + 1:]
+        return result, after, piles
     return resolve_trick
 
 
-def _plant_left_right_swapped(original: Any) -> Any:
-    swapped = dict(original)
-    swapped[Destination.LEFT], swapped[Destination.RIGHT] = original[Destination.RIGHT], original[
-        Destination.LEFT]
-    return swapped
+def _plant_left_right_swapped(original: Callable[..., Any]) -> Callable[..., Any]:
+    swap = {Destination.LEFT: Destination.RIGHT, Destination.RIGHT: Destination.LEFT}
+    return lambda players, seat, to: original(players, seat, swap.get(to, to))
 
 
 def _plant_tie_buys_the_last_bottle(original: Callable[..., Any]) -> Callable[..., Any]:
@@ -556,7 +559,7 @@ PLANTS: dict[str, tuple[str, str, Callable[[Any], Any], str]] = {
         lambda original: lambda config, dealer: (dealer - 1) % config.players,
         "3p-8cards-2rounds"),
     "setup: the cards given left and right go the other way": (
-        "bottleimp.rules.setup", "_RECEIVER_OFFSET", _plant_left_right_swapped, "3p-8cards"),
+        "bottleimp.rules.setup", "receiving_seat", _plant_left_right_swapped, "3p-8cards"),
     "scoring: captured cards count one point each, not their coins": (
         "bottleimp.rules.scoring", "captured_points", lambda original: lambda captured: len(captured),
         "3p-8cards"),

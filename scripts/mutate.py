@@ -115,7 +115,7 @@ TARGETS = (
     Target("formats", ("bottleimp/formats/state_json.py", "bottleimp/formats/view_json.py"), 1.0),
     Target(
         "validator",
-        ("bottleimp/validation/replay.py", "bottleimp/validation/fast_lane.py",
+        ("bottleimp/validation/replay.py",
          "bottleimp/validation/causes.py", "bottleimp/validation/reports.py"),
         0.95,
     ),

@@ -17,9 +17,8 @@ column):
   all 2^64 states, each stage proved a bijection (``cases`` counts the claims proved).
 
 Cards are stand-ins (``C``: rank, colour, coins) with symbolic fields: the rule functions read
-only those three attributes, compare ranks and test colours by identity. (Real ``Card`` objects
-are interned through a dictionary keyed by their fields, which would make CrossHair pick
-concrete values for every symbolic rank.) Configurations are stand-ins with the fields the rules
+only those three attributes, compare ranks and test colours by identity, and a stand-in leaves
+each field symbolic where the real ``Card``'s converters would check it. Configurations are stand-ins with the fields the rules
 read. Each property begins with ``assert`` statements that bound the inputs (CrossHair's
 ``asserts`` mode treats the leading run of asserts as preconditions; an assert after any other
 statement is part of the property).
@@ -116,7 +115,7 @@ def p_dealt_counts(players: int, size: int, dealer: int) -> None:
     assert (players == 2 and size % 12 == 0) or (
         players > 2 and size % players in (0, players - 1) and size // players >= 2)
     config = Cfg(players, _deck(size), players == 2)
-    hidden, face_up = deal.dealt_counts.__wrapped__(config, dealer)
+    hidden, face_up = deal.dealt_counts(config, dealer)
     assert len(hidden) == players and sum(hidden) + sum(face_up or ()) == size
     if players == 2:
         assert face_up is not None and hidden[0] == hidden[1] == size // 3

@@ -25,7 +25,7 @@ from bottleimp.adapters.openspiel import (
     config_from_params,
 )
 from bottleimp.encoding import observation_size
-from bottleimp.adapters.sampling import resample, unseen_cards
+from bottleimp.bots.worlds import resample, unseen_cards
 from depth import scaled
 from games import VARIANTS, random_game
 

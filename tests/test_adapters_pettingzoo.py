@@ -63,8 +63,8 @@ def play(game: Any, seed: int) -> dict[str, float]:
 
 @pytest.mark.parametrize("name", SHORT)
 def test_observations_and_masks_are_those_of_the_views_after_every_action(name: str) -> None:
-    # The environment updates observations action by action: compare them with the views'
-    # observations for every seat after every action of two rounds (or a target-score game).
+    # Every seat's observation and mask are those of its view, after every action of two rounds
+    # (or a target-score game).
     config = SHORT[name]
     if config.rounds is not None:
         config = Config(players=config.players, edition=config.edition, bottles=config.bottles,

@@ -1,4 +1,4 @@
-"""The typed boundary and hostile input: each finding of the fuzzing campaign of issue 10 as a
+"""The typed boundary and hostile input: each finding of a fuzzing campaign as a
 regression test. Values of the wrong type are refused when an action is built; JSON from any
 entry point goes through the one hardened reader; the command line survives deep folders,
 absurd ``--jobs`` and any output encoding."""
@@ -90,8 +90,8 @@ def test_a_give_of_a_forged_card_or_a_string_destination_is_refused_SETUP_FROM_D
 @pytest.mark.parametrize("seat", [True, 1.0, "1", None])
 def test_a_seat_that_is_not_an_int_is_refused_for_every_action_TURN_ORDER(seat: object) -> None:
     card = Config().cards[0]
-    for build in (lambda: Play(seat, card), lambda: StartRound(seat),  # type: ignore[arg-type]
-                  lambda: Give(seat, card, Destination.LEFT)):  # type: ignore[arg-type]
+    for build in (lambda: Play(seat, card), lambda: StartRound(seat),
+                  lambda: Give(seat, card, Destination.LEFT)):
         with pytest.raises(MalformedActionError) as error:
             build()
         assert isinstance(error.value, TypeError) and isinstance(error.value, BottleImpError)
@@ -106,15 +106,14 @@ def test_a_view_of_a_seat_the_game_does_not_have_is_a_library_error_VIEW_HIDDEN(
 
 def test_config_card_finds_the_decks_cards_and_never_invents_one_DECK() -> None:
     config = Config(players=5)
-    assert config.card(2.5) is Card(2.5, Colour.RED, 1)
-    assert config.card(17.0) is config.card(17)
+    assert config.card(2.5) == Card(2.5, Colour.RED, 1)
+    assert config.card(17.0) == config.card(17)
     for rank in (19, 99, 2.25, "3", None):
         with pytest.raises(UnknownCardError):
             config.card(rank)  # type: ignore[arg-type]
 
 
 def test_the_protocol_never_invents_a_card_for_an_unknown_rank_CARD_HELD() -> None:
-    before = len(bottleimp.cards._CARDS)
     state = new_game(Config(players=3), seed=2, first_dealer=1)
     hands = [[card.rank for card in hand] for hand in state.round.hands]
     requests = [
@@ -125,7 +124,6 @@ def test_the_protocol_never_invents_a_card_for_an_unknown_rank_CARD_HELD() -> No
     answers = _serve("\n".join(json.dumps(r) for r in requests) + "\n")
     assert answers[2] == {"ok": False, "rule": "SETUP-FROM-DEALT",
                           "error": answers[2]["error"]}
-    assert len(bottleimp.cards._CARDS) == before
 
 
 def test_validate_json_of_a_python_value_nested_5000_deep_is_unreadable_not_a_crash() -> None:

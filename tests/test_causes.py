@@ -1,9 +1,9 @@
-"""``bottleimp validate`` names the likely root cause of a broken record (issue 19, item 6), on
+"""``bottleimp validate`` names the likely root cause of a broken record, on
 records written by an engine built apart from bottleimp (``tests/buggy_writer.py``) with the
 bugs real engines have: passes the wrong way (shows as ``CARD-HELD``), the colours of another
 deck (``FOLLOW-SUIT``), the coins of another deck or invented coins (``SCORE-ROUND``), a random
 or counter-clockwise dealer (``DEALER-ROTATION``), a dealer other than the one recorded
-(``TURN-ORDER``), and all four bugs of the issue at once. Each case checks the rule the fault
+(``TURN-ORDER``), and four of them at once (passes, colours, invented coins, a random dealer). Each case checks the rule the fault
 names, the hypotheses of the causes (in the JSON report, which the schema accepts) and the
 sentence of the text report.
 """
@@ -46,7 +46,7 @@ CASES: dict[str, tuple[Bugs, frozenset[str], list[tuple[str, ...]], str]] = {
                               [("coins:matagot-2024/matagot-2024",)],
                               "consistent with the coins of the matagot-2024 deck: DECK"),
     "invented coins": (Bugs(invented_coins=5), frozenset({"SCORE-ROUND"}), [("coins:unknown",)],
-                       "consistent with coins of the engine's own, or with scores added up "
+                       "consistent with coins no known deck has, or with round scores added up "
                        "wrongly: DECK, SCORE-ROUND"),
     "a random dealer": (Bugs(dealer="random"), frozenset({"DEALER-ROTATION"}),
                         [("dealers:other",)],
@@ -59,7 +59,7 @@ CASES: dict[str, tuple[Bugs, frozenset[str], list[tuple[str, ...]], str]] = {
                          "consistent with passes going the other way and the coins of the "
                          "matagot-2024 deck: SETUP-RESOLVE, DECK (all 4 rounds replay legally "
                          "so)"),
-    "the four bugs of the issue": (
+    "four bugs at once": (
         Bugs(passes_reversed=True, colours=MATAGOT, invented_coins=5, dealer="random"),
         HELD,
         [("passes-reversed", "colours:matagot-2024/matagot-2024"), ("dealers:other",)],

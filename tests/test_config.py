@@ -265,36 +265,35 @@ def test_edition_deck_by_player_count_DECK() -> None:
         assert len({c.rank for c in cards}) == len(cards)
 
 
-# -- cards are values, interned ------------------------------------------------------------------
+# -- cards are values ---------------------------------------------------------------------------
 
 
-def test_equal_cards_are_one_object_CARD_RANK() -> None:
-    """Building a card equal to one that exists gives that card: rank 17.0 is rank 17."""
+def test_cards_of_the_same_rank_colour_and_coins_are_equal_values_CARD_RANK() -> None:
+    """A card is a value: rank 17.0 is rank 17, and equal cards hash alike."""
     card = Card(17, Colour.RED, 1)
-    assert Card(17.0, Colour.RED, 1) is card and Card(17, Colour.RED, 1) == card
+    assert Card(17.0, Colour.RED, 1) == card and Card(17, Colour.RED, 1) == card
     assert Card(17, Colour.RED, 2) != card and Card(17, Colour.BLUE, 1) != card
     assert hash(Card(17, Colour.RED, 1)) == hash(card)
     assert {card: "x"}[Card(17, Colour.RED, 1)] == "x"
 
 
-def test_copied_and_unpickled_cards_are_the_card_itself_CARD_RANK() -> None:
+def test_copied_and_unpickled_cards_equal_the_card_CARD_RANK() -> None:
     import copy
     import pickle
 
     card = Card(2.5, Colour.GREEN, 3)
-    assert copy.copy(card) is card and copy.deepcopy(card) is card
-    assert pickle.loads(pickle.dumps(card)) is card
+    assert copy.copy(card) == card and copy.deepcopy(card) == card
+    assert pickle.loads(pickle.dumps(card)) == card
     assert copy.deepcopy([card, card]) == [card, card]
 
 
-def test_threads_building_the_same_new_card_get_one_object_CARD_RANK() -> None:
-    from concurrent.futures import ThreadPoolExecutor
-
-    rank = 1000.5  # a card no other test builds
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        cards = list(pool.map(lambda _: Card(rank, Colour.YELLOW, 1), range(64)))
-    assert all(card is cards[0] for card in cards)
-    assert cards[0].rank == rank and cards[0].colour is Colour.YELLOW and cards[0].coins == 1
+def test_building_a_card_leaves_every_other_card_as_it_was_CARD_RANK() -> None:
+    """Cards share nothing: a card built with other coins is another value, and the deck's own
+    card keeps its coins."""
+    deck_card = Config().cards[0]
+    coins = deck_card.coins
+    other = Card(deck_card.rank, deck_card.colour, coins + 5)
+    assert other.coins == coins + 5 and deck_card.coins == coins == Config().cards[0].coins
 
 
 # -- CARD-RANK ---------------------------------------------------------------------------------

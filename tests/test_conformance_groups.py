@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -17,6 +18,9 @@ from bottleimp.conformance.protocol import PROTOCOL, PROTOCOL_V1, Referee
 from bottleimp.conformance.refusals import REFUSALS
 from bottleimp.conformance.remote_vectors import run_remote_vectors
 from bottleimp.errors import RecordError
+from bottleimp.cards import rank_key
+from bottleimp.config import Config
+from bottleimp.state import GameState
 from bottleimp.formats.json_input import JSON
 from bottleimp.validation import validate_file
 from depth import MIN_SENT, scaled
@@ -357,3 +361,371 @@ def test_narrowing_options_are_checked(capsys: pytest.CaptureFixture[str]) -> No
         assert exit_.value.code == 2
     with pytest.raises(SystemExit):
         main(["conformance", "--serve", "--cmd", "x"])
+
+
+# --- the rule named from what differs --------------------------------------------------------
+
+
+LibraryExchange = tuple[GameState, dict[str, JSON], dict[str, JSON], GameState]
+
+
+def _library_round(players: int = 4, seed: int = 5) -> list[LibraryExchange]:
+    """One round the library answers alone: per request the state before it, the request, the
+    library's answer and the state after."""
+    from bottleimp.actions import Give, Play
+    from bottleimp.engine import apply, legal_actions
+    from bottleimp.formats.setup_entries import entry_from_gives
+    from bottleimp.rules.deal import deal
+    from bottleimp.conformance.refusals import round_request
+    from bottleimp.state import Phase
+
+    config = Config(players=players)
+    referee = Referee()
+    referee.handle({"op": "hello", "protocol": PROTOCOL})
+    hands, face_up = deal(config, seed, 0, 0)
+    referee.handle(round_request(config, 0, hands, face_up, config.cards))
+    found: list[LibraryExchange] = []
+    while True:
+        state = referee.state
+        assert state is not None
+        if state.phase is Phase.SETUP:
+            seat, gives, ahead = state.to_act, [], state
+            while ahead.phase is Phase.SETUP and ahead.to_act == seat:
+                give = legal_actions(ahead)[0]
+                assert isinstance(give, Give)
+                gives.append(give)
+                ahead = apply(ahead, give)
+            request: dict[str, JSON] = {"op": "setup", "seat": seat, **entry_from_gives(gives)}
+        elif state.phase is Phase.PLAY:
+            play = legal_actions(state)[-1]
+            assert isinstance(play, Play)
+            request = {"op": "play", "seat": play.seat, "card": play.card.rank}
+        else:
+            return found
+        answer = referee.handle(request)
+        assert answer["ok"] is True
+        after = referee.state
+        assert after is not None
+        found.append((state, request, answer, after))
+
+
+def _rule_of(exchange: LibraryExchange, change: dict[str, object]) -> tuple[str, str]:
+    """The rule and message ``explain`` gives when the peer answers ``exchange``'s request with
+    the library's answer changed by ``change`` (a key mapped to ``...`` is dropped)."""
+    from bottleimp.conformance.explain import explain
+    from bottleimp.conformance.protocol import compare
+
+    before, request, expected, after = exchange
+    actual: Any = json.loads(json.dumps(expected))
+    for key, value in change.items():
+        target: Any = actual
+        *path, last = key.split(".")
+        for part in path:
+            target = target[int(part)] if isinstance(target, list) else target[part]
+        if value is Ellipsis:
+            del target[last]
+        elif isinstance(target, list):
+            target[int(last)] = value
+        else:
+            target[last] = value
+    problem = compare(expected, actual)
+    assert problem is not None
+    found = explain(before, after, request, expected, actual, problem)
+    return found.rule, found.message
+
+
+def _trick_end(exchanges: list[LibraryExchange], last: bool = False) -> LibraryExchange:
+    ends = [e for e in exchanges if isinstance(e[2].get("trick"), dict)]
+    if last:
+        return ends[-1]
+    return next(e for e in ends if cast(dict[str, JSON], e[2]["trick"])["bottle"] is not None)
+
+
+def test_a_play_answered_otherwise_in_to_act_alone_names_the_leader_rules() -> None:
+    exchanges = _library_round()
+    trick = _trick_end(exchanges)
+    winner = trick[2]["to_act"]
+    assert isinstance(winner, int)
+    rule, message = _rule_of(trick, {"to_act": (winner + 1) % 4})
+    assert rule == "NEXT-LEADER" and f"seat {winner} won the trick and leads" in message
+    within = next(e for e in exchanges if e[1]["op"] == "play" and "trick" not in e[2])
+    seat = within[2]["to_act"]
+    assert isinstance(seat, int)
+    assert _rule_of(within, {"to_act": (seat + 1) % 4})[0] == "TURN-ORDER"
+
+
+def test_a_round_that_ends_early_or_late_names_ROUND_END() -> None:
+    exchanges = _library_round()
+    last = _trick_end(exchanges, last=True)
+    assert last[2]["to_act"] is None
+    rule, message = _rule_of(last, {"to_act": 2})
+    assert rule == "ROUND-END" and "no one plays next" in message
+    early = _trick_end(exchanges)
+    rule, message = _rule_of(early, {"to_act": None})
+    assert rule == "ROUND-END" and "the peer ends the round" in message
+
+
+def test_a_trick_result_names_its_rule_by_the_field_that_differs() -> None:
+    exchanges = _library_round()
+    trick = _trick_end(exchanges)
+    result = trick[2]["trick"]
+    assert isinstance(result, dict)
+    winner = result["winner"]
+    assert isinstance(winner, int)
+    other = (winner + 1) % 4
+    assert _rule_of(trick, {"trick.winner": other, "to_act": other})[0] == "TRICK-WINNER"
+    assert _rule_of(trick, {"trick.bottle": None})[0] == "BOTTLE-PURCHASE"
+    assert _rule_of(trick, {"trick.bottle": 1})[0] == "TRICK-PRICE"
+    assert _rule_of(trick, {"trick.bottles.0.price": 12})[0] == "TRICK-PRICE"
+    assert _rule_of(trick, {"trick.bottles.0.owner": other})[0] == "BOTTLE-PURCHASE"
+    assert _rule_of(trick, {"trick": ...})[0] == "TURN-ORDER"  # the peer's trick goes on
+    assert _rule_of(trick, {"trick.extra": 1})[0] == "PROTOCOL"
+
+
+def test_a_setup_answered_otherwise_names_its_rule_by_what_differs() -> None:
+    exchanges = _library_round()
+    setups = [e for e in exchanges if e[1]["op"] == "setup"]
+    first, last = setups[0], setups[-1]
+    assert _rule_of(first, {"to_act": 3})[0] == "SETUP-ORDER"
+    assert _rule_of(first, {"hands": [[], [], [], []]})[0] == "SETUP-RESOLVE"
+    assert _rule_of(last, {"hands": ..., "face_up": ..., "devils_trick": ...})[0] == \
+        "SETUP-RESOLVE"
+    assert _rule_of(last, {"to_act": 0})[0] == "FIRST-LEADER"
+
+
+def test_a_setup_message_names_each_duplicated_and_lost_card_SETUP_RESOLVE() -> None:
+    exchanges = _library_round()
+    last = [e for e in exchanges if e[1]["op"] == "setup"][-1]
+    hands = last[2]["hands"]
+    assert isinstance(hands, list)
+    kept, gone = hands[1][0], hands[2][0]  # type: ignore[index]
+    changed = [list(hand) for hand in hands]  # type: ignore[arg-type]
+    changed[2] = [kept] + changed[2][1:]  # 'kept' twice, 'gone' nowhere
+    rule, message = _rule_of(last, {"hands": changed})
+    assert rule == "SETUP-RESOLVE"
+    assert f"{kept}" in message and "is duplicated: the peer puts it in hands[1] and hands[2]" \
+        in message
+    assert f"{gone}" in message and "is lost: the peer puts it nowhere" in message
+    assert "None" not in message
+
+
+def test_legal_plays_answered_otherwise_name_the_seat_the_card_held_or_the_colour() -> None:
+    from bottleimp.conformance.explain import explain
+    from bottleimp.conformance.protocol import compare
+
+    exchanges = _library_round()
+    following = next(e for e in exchanges if e[1]["op"] == "play" and "trick" not in e[2])
+    state = following[3]
+    referee_answer: dict[str, JSON] = {"ok": True, "seat": state.to_act,
+                                      "cards": [c.rank for c in sorted(
+                                          state.round.hands[state.to_act or 0], key=rank_key)]}
+    request: dict[str, JSON] = {"op": "legal_plays"}
+
+    def rule(actual: dict[str, JSON]) -> str:
+        from bottleimp.actions import Play
+        from bottleimp.engine import legal_actions
+
+        legal: list[JSON] = [rank for rank in sorted(a.card.rank for a in legal_actions(state)
+                                                     if isinstance(a, Play))]
+        expected: dict[str, JSON] = {"ok": True, "seat": state.to_act, "cards": legal}
+        problem = compare(expected, actual)
+        assert problem is not None
+        return explain(state, state, request, expected, actual, problem).rule
+
+    assert rule({**referee_answer, "seat": ((state.to_act or 0) + 1) % 4}) == "TURN-ORDER"
+    held = referee_answer["cards"]
+    assert isinstance(held, list)
+    elsewhere = state.round.hands[((state.to_act or 0) + 1) % 4][0].rank
+    assert rule({**referee_answer, "cards": [*held, elsewhere]}) == "CARD-HELD"
+    assert rule({**referee_answer, "cards": held + [99]}) == "CARD-HELD"
+    # The whole hand, though the seat holds the led colour.
+    assert rule(referee_answer) == "FOLLOW-SUIT"
+
+
+def _patched_peer(tmp_path: Path, name: str, patch: str, bugs: tuple[str, ...] = ()) -> list[str]:
+    """The reference peer with ``patch`` (Python run on its module ``peer``) applied: a small
+    fake peer with one bug of its own."""
+    script = tmp_path / f"{name}.py"
+    script.write_text(
+        "import importlib.util, json, sys\n"
+        f"spec = importlib.util.spec_from_file_location('peer', {str(PEER[1])!r})\n"
+        "peer = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(peer)\n"
+        f"{patch}\n"
+        f"engine = peer.Peer({list(bugs)!r}, {{'players': [3, 4], 'editions': ['classic'], "
+        "'bottles': [1], 'teams': False})\n"
+        "for line in sys.stdin:\n"
+        "    print(json.dumps(engine.answer(json.loads(line))), flush=True)\n",
+        encoding="utf-8")
+    return [sys.executable, str(script)]
+
+
+SEAT_ZERO_LEADS_EVERY_TRICK = """
+resolve = peer.Round.resolve_trick
+def resolve_trick(self):
+    result = resolve(self)
+    self.to_act = 0
+    return result
+peer.Round.resolve_trick = resolve_trick
+"""
+
+ROUND_ENDS_LATE = """
+play = peer.Round.play
+def late_play(self, seat, card):
+    answer = play(self, seat, card)
+    if "trick" in answer and answer["to_act"] is None:
+        answer["to_act"] = answer["trick"]["winner"]
+    return answer
+peer.Round.play = late_play
+"""
+
+
+@pytest.mark.parametrize(("name", "patch", "rule"), [
+    ("seat-zero-leads-every-trick", SEAT_ZERO_LEADS_EVERY_TRICK, "NEXT-LEADER"),
+    ("round-ends-late", ROUND_ENDS_LATE, "ROUND-END"),
+], ids=["seat-zero-leads-every-trick", "round-ends-late"])
+def test_a_peer_that_leads_or_ends_the_round_wrongly_is_one_play_group_with_its_rule(
+        tmp_path: Path, name: str, patch: str, rule: str) -> None:
+    report = run_harness(_patched_peer(tmp_path, name, patch), examples=scaled(ci=10, dev=4),
+                         seed=1, shrink_seconds=0, min_refusals=MIN_SENT)
+    assert [(group.op, group.rule) for group in report.groups] == [("play", rule)]
+
+
+RANDOM_NAMES_IN_REFUSALS = """
+import random
+answer = peer.Peer.answer
+def named_answer(self, request):
+    # A refusal names a random player; after a round in which it refused something it names
+    # the wrong next dealer (a bug met only after refusals, whose messages differ every time).
+    if request.get("op") == "new_round":
+        self.refused = False
+    reply = answer(self, request)
+    if reply.get("ok") is False:
+        self.refused = True
+        name = random.SystemRandom().choice(["Ada", "Brook", "Chen", "Dara", "Eli", "Femi"])
+        reply["error"] = f"{name}: {reply['error']}"
+    elif request.get("op") == "end_round" and reply.get("dealer") is not None \\
+            and getattr(self, "refused", False):
+        reply = {**reply, "dealer": (reply["dealer"] + 1) % self.round.players}
+    return reply
+peer.Peer.answer = named_answer
+"""
+
+
+def test_refusals_whose_messages_differ_in_a_random_name_are_deterministic(
+        tmp_path: Path) -> None:
+    from bottleimp.conformance.groups import same_verdict
+
+    command = _patched_peer(tmp_path, "random-names", RANDOM_NAMES_IN_REFUSALS)
+    for seconds in (0, 2):
+        report = run_harness(command, examples=scaled(ci=10, dev=4), seed=1,
+                             shrink_seconds=seconds, min_refusals=MIN_SENT)
+        assert report.nondeterministic == ()
+        (group,) = report.groups
+        assert group.rule == "DEALER-ROTATION" and group.failure is not None
+        if seconds == 0:
+            # The game played again holds refusals, whose messages differ every time.
+            assert any(e.refusal is not None and e.refusal != "before-round"
+                       for e in group.failure.exchanges)
+        else:
+            assert group.shrunk or "deterministic" not in (group.not_shrunk or "")
+    # Judged on rules and values: another rule, or another value, is still another answer.
+    refusal: dict[str, JSON] = {"ok": False, "error": "Ada: no", "rule": "TURN-ORDER"}
+    assert same_verdict(refusal, {**refusal, "error": "Chen: no"})
+    assert not same_verdict(refusal, {**refusal, "rule": "CARD-HELD"})
+    assert not same_verdict({"ok": True, "scores": [1, 2]}, {"ok": True, "scores": [1, 3]})
+    assert same_verdict({"ok": True, "scores": [1, 2], "_took": 3},
+                        {"ok": True, "scores": [1.0, 2], "_took": 9})
+
+
+INVENTED_DECK = """
+build = peer.build_deck
+def invented_deck(edition, players, bugs=()):
+    # Six cards of another colour (31-36), and 29 cards (1-30) scoring one coin more.
+    deck = build(edition, players, bugs)
+    colours = ("yellow", "blue", "red")
+    for rank in range(31, 37):
+        colour, coins = deck[rank]
+        deck[rank] = (colours[(colours.index(colour) + 1) % 3], coins)
+    for rank in range(1, 31):
+        if rank in deck:
+            colour, coins = deck[rank]
+            deck[rank] = (colour, coins + 1)
+    return deck
+peer.build_deck = invented_deck
+"""
+
+
+def test_many_coin_faults_do_not_use_up_a_limit_the_colour_faults_need_DECK(
+        tmp_path: Path) -> None:
+    report = run_harness(_patched_peer(tmp_path, "invented-deck", INVENTED_DECK),
+                         examples=scaled(ci=20, dev=10), seed=0, shrink_seconds=0,
+                         min_refusals=MIN_SENT)
+    assert [(group.op, group.rule) for group in report.groups] == [("colours", "DECK"),
+                                                                  ("coins", "DECK")]
+    colours, coins = (group.deck for group in report.groups)
+    assert colours is not None and coins is not None
+    assert not colours.stopped and not coins.stopped
+    assert [(card.rank, card.library_colour, card.peer_colour) for card in colours.cards] == [
+        (31, "red", "yellow"), (32, "blue", "red"), (33, "red", "yellow"), (34, "blue", "red"),
+        (35, "red", "yellow"), (36, "red", "yellow")]
+    assert [(card.rank, card.peer_coins) for card in coins.cards] == [
+        (card.rank, card.coins + 1) for card in Config(players=4).cards if card.rank <= 30]
+
+
+WRONG_COINS_IN_CASES_ONLY = """
+scoring = peer.case_scoring
+peer.CASES["scoring"] = lambda config, given, bugs: scoring(config, given, ["wrong-coins"])
+"""
+
+
+def test_position_questions_a_deck_fault_explains_are_counted_under_DECK(
+        tmp_path: Path) -> None:
+    limited = PEER + ["--players", "3,4", "--editions", "classic", "--bottles", "1",
+                      "--no-teams"]
+    mixed = run_harness(limited + ["--bug", "swap-colours", "--bug", "devils-trick-assign"],
+                        examples=4, seed=0, shrink_seconds=0, questions=15,
+                        min_refusals=MIN_SENT)
+    rows = {row.kind: row for row in mixed.questions}
+    assert dict(rows["legal_plays"].rules) == {"DECK": rows["legal_plays"].failed} != {"DECK": 0}
+    # A logic fault of the scores is no data fault: it keeps its rule.
+    assert dict(rows["scoring"].rules) == {"SCORE-BOTTLE-PENALTY": rows["scoring"].failed}
+    example = rows["legal_plays"].example
+    assert example is not None and example["rule"] == "DECK"
+    # A fault the games do not show (the peer scores its games right, its scoring cases
+    # wrong): the questions alone show the coins, as a group with no game.
+    alone = run_harness(_patched_peer(tmp_path, "cases-only", WRONG_COINS_IN_CASES_ONLY),
+                        examples=4, seed=0, shrink_seconds=0, questions=15,
+                        min_refusals=MIN_SENT)
+    (coins,) = alone.groups
+    assert (coins.op, coins.rule, coins.games) == ("coins", "DECK", ())
+    assert coins.deck is not None and alone.failed == 0
+    assert coins.deck.lines == ("card 9 scores as 5 coins, the deck gives 3",
+                                "card 33 scores as 2 coins, the deck gives 5")
+    scoring = next(row for row in alone.questions if row.kind == "scoring")
+    assert dict(scoring.rules) == {"DECK": scoring.failed} != {"DECK": 0}
+
+
+def test_the_pass_back_bug_names_every_card_it_duplicates_and_loses_SETUP_RESOLVE() -> None:
+    report = run_harness(_bugs("pass-back") + ["--players", "4"], examples=3, seed=2,
+                         shrink_seconds=0, min_refusals=MIN_SENT)
+    failure = report.failure
+    assert failure is not None and failure.rule == "SETUP-RESOLVE"
+    # Each seat gets back the card it passed left, and the card it passed right is lost.
+    assert failure.message.count("is duplicated: the peer puts it in") == 4
+    assert failure.message.count("is lost: the peer puts it nowhere") == 4
+    assert "None" not in failure.message
+    cards = failure.disagreement.detail["cards"] if failure.disagreement else []
+    assert isinstance(cards, list)
+    copies = sorted(item.get("peer_copies") for item in cards if isinstance(item, dict))  # type: ignore[type-var]
+    assert copies == [0, 0, 0, 0, 2, 2, 2, 2]
+
+
+def test_a_legal_plays_question_names_CARD_HELD_for_a_card_not_held_else_FOLLOW_SUIT() -> None:
+    from bottleimp.conformance.questions import _case, _rule
+
+    case = _case("legal_plays", Config(players=4), {"seat": 1, "hand": [1, 4, 11],
+                                                    "trick": [[0, 2]]})
+    assert case.expected == {"legal": [1]}
+    assert _rule(case, ["legal"], {"legal": [1, 4, 11, 37]}) == "CARD-HELD"
+    assert _rule(case, ["legal"], {"legal": [1, 4, 11]}) == "FOLLOW-SUIT"

@@ -1,6 +1,6 @@
-"""One bug never hides another: a game goes on after a disagreement (resynchronised with
-``set_position``, else at the next round), what the rules decide is asked of the peer (the next
-dealer, the game's end), deck faults are told apart (colours, coins, a mere renaming), a peer
+"""One bug never hides another: a game goes on after a disagreement (the peer put back on the
+library's round with ``set_position``, else the library put on the peer's, following its
+answers), what the rules decide is asked of the peer (the next dealer, the game's end), deck faults are told apart (colours, coins, a mere renaming), a peer
 that answers the same requests differently is reported, and position questions compare each
 rule family whatever happened in the games. The peer is the reference peer limited as a real
 engine is (3-4 players, classic deck, one bottle, no teams) with bugs planted."""
@@ -11,6 +11,11 @@ import sys
 from pathlib import Path
 
 from bottleimp.conformance.differential import run_harness
+from bottleimp.conformance.follow import Lost, follow_peer
+from bottleimp.conformance.vectors import ranks
+from bottleimp.formats.json_input import JSON
+from bottleimp.state import GameState, Phase
+from bottleimp.conformance.game import LIBRARY, PEER, SET_POSITION
 from bottleimp.conformance.position import set_position_request
 from bottleimp.conformance.protocol import PROTOCOL, Referee
 from bottleimp.config import Config
@@ -44,20 +49,55 @@ def test_four_bugs_in_a_limited_peer_give_four_groups_each_with_its_root_rule() 
     assert report.disagreements > report.failed
 
 
-def test_without_set_position_the_peer_rejoins_at_the_next_round() -> None:
-    # The random dealer hides nothing else here: the peer finishes every round, is asked who
-    # deals next, and after a wrong answer is told the dealer of the next round.
-    report = run_harness(LIMITED + ["--no-set-position", "--bug", "random-dealer"],
-                         examples=8, seed=1, shrink_seconds=scaled(ci=1, dev=0), questions=0,
+def test_without_set_position_or_a_declared_deck_four_bugs_give_four_groups_on_the_peer_trajectory(
+) -> None:
+    # The pass bug is met at every last setup: the library then takes the peer's hands and goes
+    # on along the peer's own answers, so its colours, coins and dealer are still compared.
+    report = run_harness(LIMITED + ["--no-set-position"] + FOUR_BUGS,
+                         examples=scaled(ci=25, dev=12), seed=0,
+                         shrink_seconds=scaled(ci=1, dev=0), questions=0, min_refusals=MIN_SENT)
+    assert _keys(report) == {("setup", "SETUP-RESOLVE"), ("colours", "DECK"),
+                             ("coins", "DECK"), ("end_round", "DEALER-ROTATION")}
+    by_op = {group.op: group for group in report.groups}
+    coins = by_op["coins"].deck
+    assert coins is not None and coins.lines == ("card 9 scores as 5 coins, the deck gives 3",
+                                                 "card 33 scores as 2 coins, the deck gives 5")
+    first = by_op["setup"].failure
+    assert first is not None and first.trajectory == LIBRARY and first.followed_from is None
+    for op in ("colours", "coins", "end_round"):
+        failure = by_op[op].failure
+        assert failure is not None and failure.trajectory == PEER
+        assert failure.followed_from is not None and failure.followed_from < len(failure.exchanges)
+    for op in ("colours", "coins"):
+        assert report.compared_on(by_op[op]) == {PEER: by_op[op].count}
+    ways = dict(report.resynchronised)
+    assert ways.get("peer", 0) >= len(by_op["setup"].games) and SET_POSITION not in ways
+    assert report.conventions == ()
+    # Where the two sides allow disjoint cards, no play follows both: said, not hidden.
+    assert all("no play follows both" in what or "refuses" in what or "game" in what
+               for _, what in report.uncompared)
+
+
+def test_a_peer_with_set_position_is_put_back_on_the_library_trajectory_and_says_so() -> None:
+    report = run_harness(LIMITED + ["--bug", "pass-reversed", "--bug", "wrong-coins"],
+                         examples=8, seed=0, shrink_seconds=0, questions=0,
                          min_refusals=MIN_SENT)
-    assert _keys(report) == {("end_round", "DEALER-ROTATION")}
-    # A game of two rounds after a pass bug: the second round is still played and compared.
-    passes = run_harness(LIMITED + ["--no-set-position", "--bug", "pass-reversed"],
-                         examples=8, seed=1, shrink_seconds=0.01, questions=0,
+    by_op = {group.op: group for group in report.groups}
+    assert set(by_op) == {"setup", "coins"}
+    coins = by_op["coins"].failure
+    assert coins is not None and coins.trajectory == SET_POSITION
+    assert dict(report.resynchronised).get(SET_POSITION, 0) >= 1
+    assert "peer" not in dict(report.resynchronised)
+
+
+def test_the_c_sharp_shape_gets_its_three_bugs_without_set_position() -> None:
+    # Passes to the wrong seat, seat 0 leading every trick, a dealer that never moves.
+    report = run_harness(LIMITED + ["--no-set-position", "--shape", "no-dealer", "--bug",
+                                    "pass-reversed", "--bug", "seat-zero-leads-every-trick"],
+                         examples=10, seed=0, shrink_seconds=0, questions=0,
                          min_refusals=MIN_SENT)
-    group = next(iter(passes.groups))
-    assert (group.op, group.rule) == ("setup", "SETUP-RESOLVE")
-    assert group.count > len(group.games)  # two rounds' setups in some games
+    assert _keys(report) == {("setup", "SETUP-RESOLVE"), ("play", "NEXT-LEADER"),
+                             ("end_round", "DEALER-ROTATION")}
 
 
 def test_set_position_puts_the_referee_into_the_library_round_and_checks_the_zones() -> None:
@@ -66,6 +106,10 @@ def test_set_position_puts_the_referee_into_the_library_round_and_checks_the_zon
         state = apply(state, legal_actions(state)[0])
     referee = Referee()
     assert referee.handle({"op": "hello", "protocol": PROTOCOL})["ok"] is True
+    # A position is a round of the game a new_round starts.
+    assert referee.handle({"op": "new_round", "config": {"players": 4}, "dealer": 2,
+                           "hands": [[card.rank for card in hand]
+                                     for hand in state.round.dealt]})["ok"] is True
     request = set_position_request(state)
     assert referee.handle(request) == {"ok": True, "to_act": state.to_act}
     assert referee.state == state
@@ -118,7 +162,82 @@ def test_position_questions_compare_each_rule_family_whatever_the_games_met() ->
     assert rows["setup"].failed == rows["setup"].asked == rounds
     assert dict(rows["setup"].rules) == {"SETUP-RESOLVE": rounds}
     assert rows["trick"].failed == 0 and rows["trick"].asked > 0
-    assert set(dict(rows["legal_plays"].rules)) <= {"FOLLOW-SUIT"} and rows["legal_plays"].failed
-    assert set(dict(rows["scoring"].rules)) <= {"SCORE-CAPTURED", "SCORE-BOTTLE-PENALTY"}
+    # The colour and coin faults of the deck explain the legal plays and the scores: DECK.
+    assert dict(rows["legal_plays"].rules) == {"DECK": rows["legal_plays"].failed} != {"DECK": 0}
+    assert dict(rows["scoring"].rules) == {"DECK": rows["scoring"].failed} != {"DECK": 0}
     faithful = run_harness(LIMITED, examples=2, seed=0, questions=rounds, min_refusals=1)
     assert faithful.ok and all(row.failed == 0 for row in faithful.questions)
+
+
+# --- the library put into the peer's position ---------------------------------------------------
+
+
+def _after_setup(seed: int) -> GameState:
+    state = new_game(Config(players=3), seed=seed)
+    while state.phase is Phase.SETUP:
+        state = apply(state, legal_actions(state)[0])
+    return state
+
+
+def test_the_library_takes_the_peer_hands_after_the_setup_SETUP_RESOLVE() -> None:
+    after = _after_setup(5)
+    hands = after.round.hands
+    theirs: list[JSON] = [ranks(hands[1]), ranks(hands[2]), ranks(hands[0])]
+    answer: dict[str, JSON] = {"ok": True, "to_act": 0, "hands": theirs, "face_up": None,
+                               "devils_trick": ranks(after.round.devils_trick)}
+    followed = follow_peer(after, after, {"op": "setup"}, answer)
+    assert isinstance(followed, GameState)
+    assert followed.round.hands == (hands[1], hands[2], hands[0])
+    assert followed.to_act == followed.round.leader == 0
+    # A card duplicated and one lost: no position of the rules; the message names both.
+    first, second = ranks(hands[1]), ranks(hands[2])
+    duplicated: list[JSON] = [first[:-1] + [second[0]], second, ranks(hands[0])]
+    lost = follow_peer(after, after, {"op": "setup"}, {**answer, "hands": duplicated})
+    assert isinstance(lost, Lost)
+    assert f"hold {second[0]} more often" in lost.reason
+    assert f"lack {first[-1]}" in lost.reason
+
+
+def test_the_library_takes_the_peer_trick_result_and_its_captured_piles_follow() -> None:
+    state = _after_setup(6)
+    while len(state.round.plays) < 2:
+        state = apply(state, legal_actions(state)[0])
+    before = state
+    after = apply(state, legal_actions(state)[0])
+    plays = after.round.tricks[-1].plays
+    other = next(play for play in plays if play.seat != after.round.tricks[-1].winner)
+    result: dict[str, JSON] = {"winner": other.seat, "card": other.card.rank, "bottle": None,
+                               "bottles": [{"price": b.price, "owner": b.owner}
+                                           for b in before.round.bottles]}
+    request: dict[str, JSON] = {"op": "play"}
+    followed = follow_peer(before, after, request,
+                           {"ok": True, "to_act": other.seat, "trick": result})
+    assert isinstance(followed, GameState)
+    assert set(followed.round.captured[other.seat]) == {play.card for play in plays}
+    assert followed.round.bottles == before.round.bottles
+    assert followed.to_act == followed.round.leader == other.seat
+    # A winner that did not play its winning card fixes no position.
+    wrong = {**result, "winner": (other.seat + 1) % 3}
+    assert isinstance(follow_peer(before, after, request,
+                                  {"ok": True, "to_act": 0, "trick": wrong}), Lost)
+
+
+def test_a_peer_with_its_own_card_zones_takes_the_library_position_and_agrees() -> None:
+    # The price card in the buyer's pile: set_position's zones, sent in the middle of trick
+    # play after each half-rank price, are moved there by the peer, and every later score
+    # agrees (the price bug is the only group).
+    peer = LIMITED[:2] + ["--players", "5,6", "--editions", "matagot-2024", "--shape",
+                          "own-zones", "--bug", "half-rank-int"]
+    report = run_harness(peer, examples=10, seed=2, shrink_seconds=0, questions=0,
+                         min_refusals=MIN_SENT)
+    assert {rule for _, rule in _keys(report)} == {"TRICK-PRICE"}
+    assert dict(report.resynchronised).get(SET_POSITION, 0) >= 10
+
+
+def test_random_words_in_the_messages_are_no_nondeterminism() -> None:
+    report = run_harness(LIMITED + ["--no-set-position", "--shape", "random-words", "--bug",
+                                    "devils-trick-assign"],
+                         examples=6, seed=0, shrink_seconds=scaled(ci=2, dev=1), questions=0,
+                         min_refusals=MIN_SENT)
+    assert _keys(report) == {("scores", "SCORE-BOTTLE-PENALTY")}
+    assert report.nondeterministic == ()

@@ -27,7 +27,8 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unus
 
 from bottleimp import CLASSIC, EDITIONS, MATAGOT_2024, MATAGOT_2024_54, Config
 from bottleimp.cards import Card, Colour, Rank
-from bottleimp.editions import MATAGOT_2024_HALF_RANKS, edition_deck, read_deck_file
+from bottleimp.editions import MATAGOT_2024_HALF_RANKS, edition_deck, every_deck
+from bottleimp.formats.decks import read_deck_file
 from bottleimp.errors import CatalogueError, ConfigError
 from bottleimp.formats.json_input import JSON
 
@@ -244,7 +245,7 @@ def test_extension_keys_are_ignored_by_the_reader_and_the_schema() -> None:
 
 
 def test_read_deck_reads_one_deck_object_with_errors_at_its_path_DECK() -> None:
-    from bottleimp.editions import read_deck
+    from bottleimp.formats.decks import read_deck
     from bottleimp.errors import RecordError
 
     value: dict[str, JSON] = {"name": "mine", "players": [3], "coins": 3,
@@ -256,6 +257,16 @@ def test_read_deck_reads_one_deck_object_with_errors_at_its_path_DECK() -> None:
     with pytest.raises(RecordError) as refused:
         read_deck(value, "$.deck")
     assert refused.value.path == "$.deck.cards[1][1]"
+
+
+def test_every_shipped_deck_file_passes_the_deck_file_reader_with_the_decks_the_core_loads_DECK(
+) -> None:
+    """The core loads its own deck files without the checks of ``formats.decks``: every one of
+    them passes those checks and gives the very decks the core loaded."""
+    for edition in EDITIONS:
+        data = (resources.files("bottleimp") / "data" / "decks" / f"{edition}.json").read_bytes()
+        checked = read_deck_file(data, f"{edition}.json", edition)
+        assert checked == tuple(deck for name, deck in every_deck() if name == edition)
 
 
 def test_a_deck_file_or_deck_name_the_package_lacks_is_a_catalogue_error() -> None:

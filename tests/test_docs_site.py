@@ -350,13 +350,33 @@ def _wait(browser: Page, condition: str, seconds: float, what: str) -> dict[str,
     return found
 
 
+def _round_end(browser: Page) -> dict[str, Any]:
+    """What the page shows at the end of a round: the score sheet, the prompt, the button to go
+    on; and at 1280, 768 and 390 px, any text wrapped twice or control that does not look like
+    one (the story and the score table are on the page then)."""
+    shown = browser.evaluate(
+        "({scores: !document.getElementById('play-scores').hidden && !!document.querySelector("
+        "'#play-scores svg.scores-picture'), prompt: document.getElementById('play-prompt')"
+        ".textContent, button: document.getElementById('play-next-round').textContent, "
+        "tables: document.querySelectorAll('#play-story > .play-story-table').length})")
+    problems = []
+    for width in WIDTHS:
+        problems += _layout_problems(browser, f"play at {width} px", width)
+        problems += [f"play at {width} px: {problem}" for problem in control_problems(browser)[0]]
+    browser.call("Emulation.clearDeviceMetricsOverride")
+    assert shown["tables"] >= 3, shown
+    return {**shown, "problems": problems}
+
+
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
 def test_a_reader_plays_a_whole_game_in_the_browser_against_the_bots(
     site: Path, site_server: str, site_tab: Page
 ) -> None:
     """The library itself, in Pyodide served by the site: the page is driven by clicks as a
     person would; an illegal card is refused with its rule and a link to the rule's page; the
-    record downloaded at the end is a valid complete game; nothing is loaded from elsewhere."""
+    first round ends on its scores though a bot deals the second, and the page then reads well
+    at every width; the record downloaded at the end is a valid complete game; nothing is
+    loaded from elsewhere."""
     from bottleimp.validation import validate_json
 
     assert (site / "assets" / "pyodide" / "pyodide.asm.wasm").is_file()
@@ -364,16 +384,21 @@ def test_a_reader_plays_a_whole_game_in_the_browser_against_the_bots(
     browser.navigate(base + "play/")
     _wait(browser, "s.ready === 'true'", 150, "Pyodide and the library load")
     # ``namedItem``: ``elements.length`` is the number of the form's controls, not the select.
+    # Two rounds: seat 0 deals the first, a bot (seat 1) the second.
     browser.evaluate("(function(){var f=document.getElementById('play-options');"
                      "f.elements.namedItem('players').value='3';"
-                     "f.elements.namedItem('length').value='--rounds 1';return true;})()")
+                     "var length=f.elements.namedItem('length');"
+                     "length.add(new Option('two rounds','--rounds 2'));"
+                     "length.value='--rounds 2';return true;})()")
     browser.click("#play-start", scroll=True)
     state = _wait(browser, "s.legal > 0", 30, "the game starts")
     refused_once = None
-    for _ in range(200):
+    round_ends = []
+    for _ in range(400):
         if state["phase"] == "over":
             break
         if state["deal"]:
+            round_ends.append(_round_end(browser))
             browser.click("#play-next-round", scroll=True)
         elif refused_once is None and state["phase"] == "play" and state["illegal"]:
             browser.click("#play-hand .play-card:not(.legal)", scroll=True)
@@ -387,6 +412,10 @@ def test_a_reader_plays_a_whole_game_in_the_browser_against_the_bots(
         state = _play_state(browser)
     assert state["phase"] == "over", state
     assert refused_once is not None, "no illegal card was ever offered"
+    # The first round ended on its scores although a bot deals the next one.
+    assert [end["button"] for end in round_ends] == ["Go on: seat 1 deals round 2"], round_ends
+    assert all(end["scores"] and "its scores are below" in end["prompt"] for end in round_ends)
+    assert all(not end["problems"] for end in round_ends), round_ends
     assert re.search(r"Refused by rule (FOLLOW-SUIT|DEVILS-EYE-\S+|\S+-\S+): ",
                      refused_once["refused"])
     rule = refused_once["refused"].split("Refused by rule ")[1].split(":")[0]
@@ -401,7 +430,7 @@ def test_a_reader_plays_a_whole_game_in_the_browser_against_the_bots(
     report = validate_json(json.loads(record))
     assert report.valid and report.complete, report
     played = json.loads(record)
-    assert (played["config"]["players"], len(played["rounds"])) == (3, 1), played["config"]
+    assert (played["config"]["players"], len(played["rounds"])) == (3, 2), played["config"]
     loaded = browser.evaluate(
         "performance.getEntriesByType('resource').map(function(e){return e.name;})"
     )
@@ -425,3 +454,257 @@ def test_the_api_reference_starts_where_a_reader_starts(site: Path) -> None:
         assert "Factory" not in text and "lambda self" not in text, page
         assert "field(" not in re.sub(r"<[^>]+>", "", text), page
     assert "edition: str = default_edition(players)" in re.sub(r"<[^>]+>", "", core)
+
+
+# -- every example of the API reference is code ------------------------------------------------
+
+DOCTESTS_AS_PROSE = """(function(){
+  var article = document.querySelector('article'), found = [];
+  article.querySelectorAll('blockquote blockquote:not(:has(blockquote))').forEach(function(quote){
+    found.push('a blockquote in a blockquote: ' + JSON.stringify(quote.textContent.trim().slice(0, 60)));
+  });
+  var walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT), node;
+  while ((node = walker.nextNode())) {
+    if (node.parentElement.closest('pre, code')) { continue; }
+    if (/>>>|Traceback \\(most recent call last\\)/.test(node.textContent)) {
+      found.push('a doctest in prose: ' + JSON.stringify(node.textContent.trim().slice(0, 60)));
+    }
+  }
+  return {found: found, sessions: article.querySelectorAll('.language-pycon pre').length};
+})()"""
+"""What of a doctest the browser shows outside code: Markdown reads ``>>>`` as three nested
+blockquotes; any ``>>>`` or traceback header in prose is an example drawn as text."""
+
+
+def doctests_as_prose(browser: Page, base: str, pages: list[str]) -> tuple[list[str], int]:
+    """Every doctest of ``pages`` drawn as prose, and how many Python sessions they show."""
+    problems, sessions = [], 0
+    for page in pages:
+        browser.navigate(base + page)
+        found = browser.evaluate(DOCTESTS_AS_PROSE)
+        problems += [f"{page}: {problem}" for problem in found["found"]]
+        sessions += found["sessions"]
+    return problems, sessions
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
+def test_every_example_of_the_api_reference_is_drawn_as_code(
+    site: Path, site_server: str, site_tab: Page
+) -> None:
+    """Each page of the API reference as the browser draws it: no doctest of a docstring (in an
+    ``Examples:`` section or in the text, ``docs/doctests.py``) is shown as prose."""
+    pages = [page for page in screenshots.pages(site) if page.startswith("reference/api/")]
+    assert len(pages) >= 8
+    site_tab.answer("*/search/search_index.json", 200, "application/json",
+                    empty_search_index(site))
+    problems, sessions = doctests_as_prose(site_tab, site_server, pages)
+    assert not problems, "\n".join(problems)
+    assert sessions >= 12
+    core = (site / "reference" / "api" / "core" / "index.html").read_text(encoding="utf-8")
+    start = core.index('id="bottleimp.engine.new_game"')
+    assert "new_game</span><span class=\"p\">(</span><span class=\"mi\">4" in core[start:]
+
+
+def test_a_doctest_outside_an_examples_section_is_fenced_as_code() -> None:
+    doctests = _load_docs_module("doctests")
+    text = ("Refused:\n>>> f(4)\nTraceback (most recent call last):\n...\nValueError: 4\n\n"
+            "Args:\n    n: a number:\n\n        >>> f(1)\n        1\n\n"
+            "Examples:\n    >>> f(2)\n    2\n")
+    assert doctests.fence_doctests(text) == (
+        "Refused:\n\n```pycon\n>>> f(4)\nTraceback (most recent call last):\n...\n"
+        "ValueError: 4\n```\n\nArgs:\n    n: a number:\n\n        ```pycon\n        >>> f(1)\n"
+        "        1\n        ```\n\nExamples:\n    >>> f(2)\n    2")
+
+
+def _load_docs_module(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"bottleimp_docs_{name}",
+                                                  REPO / "docs" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# -- the site publishes no bytecode --------------------------------------------------------------
+
+
+def test_the_site_holds_no_bytecode(site: Path) -> None:
+    assert [str(path.relative_to(site)) for path in site.rglob("*.pyc")] == []
+    assert [str(path.relative_to(site)) for path in site.rglob("__pycache__")] == []
+
+
+def test_bytecode_beside_the_docs_is_left_out_of_the_site(tmp_path: Path) -> None:
+    """The bytecode Python writes beside ``docs/hooks.py`` and ``docs/pictures.py`` when the
+    build loads them (``docs/__pycache__``) is not a file of the site: mkdocs's own list of the
+    site's files, for a copy of the docs with bytecode planted in it."""
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import get_files
+
+    docs = tmp_path / "docs"
+    (docs / "__pycache__").mkdir(parents=True)
+    (docs / "index.md").write_text("# Home\n")
+    (docs / "__pycache__" / "hooks.cpython-311.pyc").write_bytes(b"\x00")
+    (docs / "play").mkdir()
+    (docs / "play" / "session.cpython-311.pyc").write_bytes(b"\x00")
+    settings = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    exclude = settings[settings.index("exclude_docs:"):].split("\n\n")[0]
+    (tmp_path / "mkdocs.yml").write_text(f"site_name: probe\n{exclude}\n")
+    config = load_config(str(tmp_path / "mkdocs.yml"))
+    published = sorted(file.src_uri for file in get_files(config)
+                       if not file.inclusion.is_excluded())  # type: ignore[no-untyped-call]
+    assert published == ["index.md"], published
+
+
+# -- program output is wrapped once, the copy button covers no code ------------------------------
+
+WRAPPED_TWICE = """(function(selectors){
+  var found = [];
+  document.querySelectorAll(selectors).forEach(function(element){
+    if (!element.getClientRects().length) { return; }
+    var lines = element.textContent.split('\\n').filter(function(l){ return l.trim(); }).length;
+    if (lines < 2) { return; }  // one line, wrapped by the browser only: wrapped once
+    var range = document.createRange();
+    range.selectNodeContents(element);
+    var step = parseFloat(getComputedStyle(element).lineHeight) || 16, tops = [];
+    [].forEach.call(range.getClientRects(), function(rect){
+      if (rect.width < 1) { return; }
+      if (!tops.some(function(top){ return Math.abs(top - rect.top) < step / 2; })) {
+        tops.push(rect.top);
+      }
+    });
+    if (tops.length > lines) {
+      found.push(JSON.stringify(element.textContent.trim().slice(0, 50)) + ': ' + lines +
+                 ' line(s) drawn on ' + tops.length);
+    }
+  });
+  return found;
+})(%s)"""
+"""Text that a program broke into lines and the browser breaks again: elements (``selectors``,
+a program's output) of several lines drawn on more lines than they have. An element of one
+line (a paragraph of the play page's story) may wrap: it is wrapped once."""
+
+OUTPUT = (".md-typeset .language-console pre > code, .md-typeset .language-text pre > code, "
+          ".md-typeset .language-pycon pre > code, #play-story, #play-story > *")
+
+COPY_COVERS_CODE = """(function(){
+  var found = [];
+  // The theme's copy button: in a <nav> at the block's top right (an older theme: a button).
+  document.querySelectorAll('.md-typeset pre > .md-code__nav, .md-typeset pre > .md-clipboard')
+    .forEach(function(button){
+    var box = button.getBoundingClientRect(), code = button.parentElement.querySelector('code');
+    if (!code || !box.width) { return; }
+    var range = document.createRange();
+    range.selectNodeContents(code);
+    var covered = [].some.call(range.getClientRects(), function(rect){
+      return rect.width > 0 && rect.left < box.right && rect.right > box.left
+        && rect.top < box.bottom && rect.bottom > box.top;
+    });
+    if (covered) { found.push('the copy button covers ' + JSON.stringify(code.textContent.slice(0, 40))); }
+  });
+  return found;
+})()"""
+
+
+def output_problems(browser: Page, base: str, pages: list[str],
+                    widths: tuple[int, ...] = WIDTHS) -> list[str]:
+    """For each page and width: output wrapped twice, code under a copy button, a page that
+    scrolls sideways."""
+    problems = []
+    browser.call("Emulation.setEmulatedMedia", features=REDUCED_MOTION)
+    for page in pages:
+        browser.call("Emulation.clearDeviceMetricsOverride")
+        browser.navigate(base + page)
+        for width in widths:
+            problems += _layout_problems(browser, f"{page or 'home'} at {width} px", width)
+    return problems
+
+
+def _layout_problems(browser: Page, where: str, width: int) -> list[str]:
+    browser.call("Emulation.setDeviceMetricsOverride", width=width, height=900,
+                 deviceScaleFactor=1, mobile=False)
+    browser.evaluate(SETTLED)
+    found = browser.evaluate(WRAPPED_TWICE % json.dumps(OUTPUT)) + browser.evaluate(COPY_COVERS_CODE)
+    if browser.evaluate("document.documentElement.scrollWidth > innerWidth"):
+        found.append("the page scrolls sideways")
+    return [f"{where}: {problem}" for problem in found]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
+def test_console_output_is_wrapped_once_and_the_copy_button_covers_no_code(
+    site: Path, site_server: str, site_tab: Page
+) -> None:
+    site_tab.answer("*/search/search_index.json", 200, "application/json",
+                    empty_search_index(site))
+    problems = output_problems(site_tab, site_server,
+                               ["", "rules/tricks/", "guide/agents/", "reference/api/core/"])
+    assert site_tab.errors == []
+    assert not problems, "\n".join(problems)
+
+
+# -- the page "Play a game": controls, menus, layout -------------------------------------------
+
+CONTROLS = """(function(){
+  function rgba(text){ var m = text.match(/[\\d.]+/g) || [0, 0, 0, 0];
+    return m.map(Number).concat([1]).slice(0, 4); }
+  function apart(a, b){ return Math.abs(a[0]-b[0]) + Math.abs(a[1]-b[1]) + Math.abs(a[2]-b[2]); }
+  var page = rgba(getComputedStyle(document.body).backgroundColor), found = [];
+  document.querySelectorAll('#play-options select, #play-options input[type=number], ' +
+                            '#play-options button, #play-next-round:not([hidden])')
+    .forEach(function(control){
+      var style = getComputedStyle(control), fill = rgba(style.backgroundColor);
+      var edge = rgba(style.borderTopColor), width = parseFloat(style.borderTopWidth);
+      var filled = fill[3] > 0.5 && apart(fill, page) > 60;
+      var bordered = width >= 1 && edge[3] > 0.5 && apart(edge, page) > 90;
+      if (!filled && !bordered) {
+        found.push((control.id || control.name) + ': no border or background to see (background '
+                   + style.backgroundColor + ', border ' + style.borderTopWidth + ' '
+                   + style.borderTopColor + ' on ' + getComputedStyle(document.body).backgroundColor + ')');
+      }
+    });
+  document.querySelectorAll('#play-options select').forEach(function(select){
+    var natural = select.cloneNode(true);
+    natural.style.cssText = 'position:absolute;visibility:hidden;max-width:none;width:auto';
+    select.parentElement.appendChild(natural);
+    if (select.offsetWidth + 1 < natural.offsetWidth) {
+      found.push(select.name + ' menu cut off: ' + select.offsetWidth + ' px of ' + natural.offsetWidth);
+    }
+    natural.remove();
+  });
+  document.querySelectorAll('#bottleimp-play [hidden]').forEach(function(element){
+    if (element.getClientRects().length) { found.push((element.id || element.tagName) + ' is shown though hidden'); }
+  });
+  return {found: found, scheme: document.body.getAttribute('data-md-color-scheme')};
+})()"""
+"""Controls of the play page that do not look like controls (neither a background nor a border
+that stands out from the page's background), menus narrower than their longest choice, and
+elements the page hides that are drawn all the same."""
+
+
+def control_problems(browser: Page) -> tuple[list[str], str]:
+    found = browser.evaluate(CONTROLS)
+    return found["found"], found["scheme"]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_play_pages_controls_look_like_controls_in_both_colour_schemes(
+    site_server: str, site_tab: Page, scheme: str
+) -> None:
+    site_tab.call("Emulation.setEmulatedMedia", features=[
+        {"name": "prefers-color-scheme", "value": scheme}, *REDUCED_MOTION])
+    site_tab.navigate(site_server + "play/")
+    # The theme keeps a reader's choice of scheme; a choice made in another tab would win.
+    site_tab.evaluate("localStorage.clear()")
+    site_tab.navigate(site_server + "play/")
+    expected = {"light": "default", "dark": "slate"}[scheme]
+    assert site_tab.wait_until(
+        f"document.body.getAttribute('data-md-color-scheme') === '{expected}'", 10)
+    problems: list[str] = []
+    for width in WIDTHS:
+        site_tab.call("Emulation.setDeviceMetricsOverride", width=width, height=900,
+                      deviceScaleFactor=1, mobile=False)
+        site_tab.evaluate(SETTLED)
+        found, drawn = control_problems(site_tab)
+        assert drawn == expected
+        problems += [f"{width} px: {problem}" for problem in found]
+    assert not problems, "\n".join(problems)

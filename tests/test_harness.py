@@ -14,8 +14,28 @@ from typing import Any
 
 import pytest
 
+from typing import cast
+
+from attrs import evolve
+
 from bottleimp.cli import main
-from bottleimp.conformance.differential import Failure, run_harness
+from bottleimp.conformance.capabilities import GAME_ENDS, capabilities_from_json
+from bottleimp.conformance.differential import Failure, play_game, run_harness
+from bottleimp.conformance.game import is_convention
+from bottleimp.conformance.groups import Group
+from bottleimp.conformance.peer import Peer
+from bottleimp.conformance.refusals import REFUSALS
+from bottleimp.conformance.report import write_group
+from bottleimp.conformance.scripts import (
+    MAX_TARGET,
+    GameScript,
+    Mistake,
+    RoundScript,
+    game_scripts,
+)
+from bottleimp.errors import RecordError
+from bottleimp.formats.records import record_from_state, record_to_json
+from bottleimp.validation.replay import validate_json
 from bottleimp.conformance.protocol import PROTOCOL, PROTOCOL_V1, Referee, compare
 from bottleimp.errors import HarnessError
 from bottleimp.formats.json_input import JSON
@@ -263,11 +283,19 @@ def test_command_with_a_missing_program_exits_2(capsys: pytest.CaptureFixture[st
 
 
 @pytest.mark.parametrize("option", [["--timeout", "0"], ["--examples", "0"],
-                                    ["--timeout", "soon"]])
+                                    ["--timeout", "soon"], ["--shrink-seconds", "-1"]])
 def test_command_refuses_bad_option_values(option: list[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["conformance", "--cmd", "x", *option])
     assert exit_.value.code == 2
+
+
+def test_command_takes_no_shrinking_time(capsys: pytest.CaptureFixture[str],
+                                         tmp_path: Path) -> None:
+    status = main(["conformance", "--cmd", " ".join(PEER + ["--bug", "devils-trick-assign"]),
+                   "--examples", "4", "--shrink-seconds", "0", "--out", str(tmp_path), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert status == 1 and out["groups"][0]["not_shrunk"].startswith("no shrinking time left")
 
 
 def test_command_checks_the_library_against_the_vectors(
@@ -276,6 +304,125 @@ def test_command_checks_the_library_against_the_vectors(
     status = main(["conformance", "--vectors", str(ROOT / "spec" / "conformance")])
     last = capsys.readouterr().out.splitlines()[-1]
     assert status == 0 and last.endswith(" passed, 0 failed")
+
+
+# --- game ends, setups at once, conventions ---------------------------------------------------
+
+
+def test_generated_games_end_by_rounds_by_target_score_and_by_default_GAME_END() -> None:
+    from hypothesis import given, settings
+
+    seen: set[str] = set()
+
+    @settings(max_examples=60, database=None, deadline=None)
+    @given(game_scripts(ends=GAME_ENDS))
+    def draw(script: GameScript) -> None:
+        config = script.config
+        assert config.rounds is None or config.target_score is None
+        seen.add("rounds" if config.rounds is not None else
+                 "target_score" if config.target_score is not None else "default")
+        if config.rounds is not None:
+            assert config.rounds == len(script.rounds) == script.most_rounds
+        if config.target_score is not None:
+            assert 1 <= config.target_score <= MAX_TARGET
+
+    draw()
+    assert seen == set(GAME_ENDS)
+
+
+def test_a_target_only_peer_taking_setups_in_any_order_passes_every_game() -> None:
+    # Without set_position, with its own card zones and random words in its messages too.
+    shaped = PEER + ["--no-set-position", "--shape", "target-only", "--shape",
+                     "setups-any-order", "--shape", "own-zones", "--shape", "random-words"]
+    report = run_harness(shaped, examples=scaled(ci=40, dev=12), seed=4, min_refusals=MIN_SENT)
+    assert report.ok and report.failed == 0 and report.unsupported == 0
+    assert report.passed == scaled(ci=40, dev=12) + report.added
+    assert report.capabilities.game_ends == ("target_score",)
+    assert report.capabilities.setups_any_order and report.conventions == ()
+    rows = {row.kind: row for row in report.coverage}
+    assert rows["setup-wrong-seat"].sent == 0
+    assert "any order" in rows["setup-wrong-seat"].note
+    assert rows["config-game-end"].sent == rows["config-game-end"].agreed > 0
+
+
+def test_a_peer_that_accepts_a_target_of_zero_fails_CONFIG_GAME_END() -> None:
+    report = run_harness(PEER + ["--shape", "target-only", "--bug", "target-zero"],
+                         examples=10, seed=0, shrink_seconds=0, min_refusals=scaled(ci=8, dev=8))
+    assert [(group.op, group.rule) for group in report.groups] == [("new_round",
+                                                                   "CONFIG-GAME-END")]
+    failure = report.groups[0].failure
+    assert failure is not None
+    config = failure.exchanges[-1].request["config"]
+    assert isinstance(config, dict) and config.get("target_score") == 0
+
+
+def test_the_library_one_seat_at_a_time_is_a_convention_noted_never_failed_SETUP_ORDER() -> None:
+    assert is_convention("SETUP-ORDER")
+    assert not is_convention("SETUP-RESOLVE") and not is_convention("DECK")
+    # A version-2 peer cannot declare setups_any_order: it is sent setups out of turn, takes
+    # them, and is noted for it, never failed.
+    report = run_harness(PEER + ["--protocol", "2", "--shape", "setups-any-order"],
+                         examples=6, seed=0, shrink_seconds=0, min_refusals=MIN_SENT)
+    assert report.failed == 0 and report.groups == ()
+    assert [note.rule for note in report.conventions] == ["SETUP-ORDER"]
+    assert report.conventions[0].times >= MIN_SENT
+    assert report.groups == ()  # so no group is a convention
+
+
+def test_capabilities_declare_game_ends_and_setups_in_any_order() -> None:
+    declared = capabilities_from_json({"game_ends": ["target_score"], "setups_any_order": True})
+    assert declared.game_ends == ("target_score",) and declared.setups_any_order
+    assert capabilities_from_json(None).game_ends == GAME_ENDS
+    malformed: list[JSON] = [{"game_ends": []}, {"game_ends": ["sudden-death"]},
+                             {"setups_any_order": "yes"}]
+    for bad in malformed:
+        with pytest.raises(RecordError):
+            capabilities_from_json(bad)
+
+
+# --- the records the harness writes ------------------------------------------------------------
+
+
+class _AcceptsOtherPlayerCounts:
+    """The library's side, but a new_round for another player count is taken (as a round that
+    starts over), as a careless engine would."""
+
+    def __init__(self) -> None:
+        self.referee = Referee()
+
+    def ask(self, request: dict[str, JSON]) -> dict[str, JSON]:
+        config = request.get("config")
+        if request.get("op") == "new_round" and isinstance(config, dict) \
+                and config.get("players") != 3:
+            return {"ok": True, "dealer": 0, "to_act": 1}
+        return self.referee.handle(request)
+
+
+def test_a_failure_before_a_later_round_begins_records_no_round_twice() -> None:
+    kind = next(i for i, k in enumerate(REFUSALS) if k.name == "config-players")
+    rounds = (RoundScript(1, 2, (), ()), RoundScript(3, 4, (), (Mistake(0, kind, 0),)))
+    script = GameScript(Config(players=3, rounds=2), rounds, 0)
+    failure = play_game(script, cast(Peer, _AcceptsOtherPlayerCounts()))
+    assert failure is not None and failure.rule == "CONFIG-PLAYERS"
+    assert failure.state is not None and len(failure.state.rounds) == 1
+    assert failure.state.config.rounds == 2  # the game's end, as the game was sent it
+    record = record_from_state(failure.state)
+    assert validate_json(record_to_json(record)).valid
+
+
+def test_a_record_that_does_not_validate_is_reported_not_written(tmp_path: Path) -> None:
+    kind = next(i for i, k in enumerate(REFUSALS) if k.name == "config-players")
+    rounds = (RoundScript(1, 2, (), ()), RoundScript(3, 4, (), (Mistake(0, kind, 0),)))
+    failure = play_game(GameScript(Config(players=3, rounds=2), rounds, 0),
+                        cast(Peer, _AcceptsOtherPlayerCounts()))
+    assert failure is not None and failure.state is not None
+    # Round 2 as a copy of round 1: the dealer did not pass, which validate rejects.
+    copied = evolve(failure.state, past_rounds=(failure.state.round,))
+    group = Group(1, "new_round", "CONFIG-PLAYERS", (1,), evolve(failure, state=copied))
+    written = write_group(group, tmp_path, 0)
+    assert written.written is None and list(tmp_path.iterdir()) == []
+    assert written.write_error is not None and "DEALER-ROTATION" in written.write_error
+    assert write_group(evolve(group, failure=failure), tmp_path, 0).written is not None
 
 
 # --- the library's side of the protocol ------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Hostile peers and clients: each case found by a fuzzing campaign (issue 9, item 8) is a
+"""Hostile peers and clients: each case found by a fuzzing campaign is a
 regression test here.
 
 Against the harness, a hostile peer must be reported within its timeout plus a second, the

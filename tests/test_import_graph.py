@@ -1,4 +1,5 @@
-"""The package's modules import one another without circles (issue 19, item 10).
+"""The package's modules import one another without circles, and an edge package imports no
+private name of another part of the package.
 
 The graph is read from the source, not from ``sys.modules``: every ``import`` and ``from ...
 import`` statement of every module counts, including those under ``if TYPE_CHECKING:`` and
@@ -16,14 +17,12 @@ import bottleimp
 
 PACKAGE = Path(bottleimp.__file__).resolve().parent
 
-KNOWN_CIRCLES: frozenset[frozenset[str]] = frozenset({
-    # A circle that came in with work merged in the same session as this test (the printable
-    # table and argument checks of the core). Known and left to break next: listed so that any
-    # *new* circle fails here. (The batch engine's games <-> observe circle is broken: both read
-    # batch/tables.py, and observe reads a batch through a Protocol.)
-    frozenset({"bottleimp.arguments", "bottleimp.rules.game", "bottleimp.state", "bottleimp.table",
-               "bottleimp.view"}),
+EDGES = frozenset({
+    "adapters", "batch", "bots", "catalogue", "cli", "conformance", "formats", "pictures",
+    "validation",
 })
+"""The edge packages (``pyproject.toml``'s import-linter contracts); every other module is the
+core's."""
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:
@@ -108,16 +107,77 @@ def test_circles_are_found_in_a_planted_graph() -> None:
     assert circles(graph) == {frozenset({"a", "b", "c"}), frozenset({"e"})}
 
 
-def test_the_graph_sees_type_checking_imports() -> None:
+def test_the_graph_sees_type_checking_and_late_imports() -> None:
     graph = import_graph()
     assert "bottleimp.editions" in graph["bottleimp.config"]
-    assert "bottleimp.formats.json_input" in graph["bottleimp.editions"]
+    assert "bottleimp.table" in graph["bottleimp.state"]
+    assert "bottleimp.view" in graph["bottleimp.formats.view_json"]
 
 
 def test_no_module_imports_itself_through_a_circle() -> None:
     found = circles(import_graph())
-    new = found - KNOWN_CIRCLES
-    assert not new, "import circles: " + "; ".join(" <-> ".join(sorted(c)) for c in new)
+    assert not found, "import circles: " + "; ".join(" <-> ".join(sorted(c)) for c in found)
+
+
+def _part(module: str) -> str:
+    """The part of the package a module belongs to: its edge package, or the core."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in EDGES else "core"
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_imports(source: str, module: str, is_package: bool) -> list[str]:
+    """Every private name (or private module) of another part of the package that ``source``,
+    the text of ``module``, imports or reads from a module it imported."""
+    package = module if is_package else module.rsplit(".", 1)[0]
+    found: list[str] = []
+    modules: dict[str, str] = {}  # a local name -> the package module it is bound to
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "bottleimp" or _part(target) == _part(module):
+                continue
+            if any(_is_private(part) for part in target.split(".")):
+                found.append(target)
+            for alias in node.names:
+                if _is_private(alias.name):
+                    found.append(f"{target}.{alias.name}")
+                modules[alias.asname or alias.name] = f"{target}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("bottleimp.") and _part(alias.name) != _part(module):
+                    modules[alias.asname or alias.name] = alias.name
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in modules and _is_private(node.attr)):
+            found.append(f"{modules[node.value.id]}.{node.attr}")
+    return found
+
+
+def test_a_planted_private_import_across_parts_is_found() -> None:
+    source = ("from ..encoding import _tables, observation\n"
+              "from .. import view\n"
+              "from .sampling import _private_here\n"
+              "x = view._received\n")
+    assert private_imports(source, "bottleimp.adapters.pettingzoo", False) == [
+        "bottleimp.encoding._tables", "bottleimp.view._received"]
+
+
+def test_no_part_of_the_package_imports_a_private_name_of_another() -> None:
+    found = [
+        f"{name}: {imported}"
+        for name, (path, is_package) in sorted(_modules().items())
+        for imported in private_imports(path.read_text(encoding="utf-8"), name, is_package)
+    ]
+    assert not found, "private names imported across parts of the package: " + "; ".join(found)
 
 
 def test_config_editions_json_input_circle_is_gone() -> None:

@@ -409,4 +409,9 @@ def test_a_reader_runs_and_edits_the_examples_of_the_tricks_page_in_the_browser(
     print("home page, another seed:", repr(reseeded["transcript"][-60:]))
     assert reseeded["state"] == "ok" and "Game over after 1 round." in reseeded["transcript"]
     assert reseeded["transcript"] != simulated["transcript"]
+    _edit(browser, int(shell), "bottleimp simulate --players 9\n")
+    refused = _run_in_browser(browser, int(shell), 30)
+    print("home page, a refused option:", refused["status"])
+    assert refused["status"] == "Ran. The command exited with status 2 (an error).", refused
+    assert "--players" in refused["transcript"]
     assert browser.errors == []

@@ -100,7 +100,7 @@ def _without_extensions(name: str) -> dict[str, Any]:
     return {key: value for key, value in record.items() if not key.startswith("_")}
 
 
-def _fast_lane_cases() -> list[tuple[str, dict[str, Any], int]]:
+def _left_to_the_engine_cases() -> list[tuple[str, dict[str, Any], int]]:
     two = _without_extensions("valid/partial-2p-mid-trick.json")
     four = _without_extensions("valid/partial-4p-mid-setup.json")
     return [
@@ -112,17 +112,15 @@ def _fast_lane_cases() -> list[tuple[str, dict[str, Any], int]]:
     ]
 
 
-@pytest.mark.parametrize("case", _fast_lane_cases(), ids=lambda case: case[0])
-def test_the_fast_lane_gives_up_where_it_must_and_agrees_with_the_replay(
+@pytest.mark.parametrize("case", _left_to_the_engine_cases(), ids=lambda case: case[0])
+def test_records_the_batch_replay_leaves_to_the_engine_get_the_engine_replays_report(
     case: tuple[str, dict[str, Any], int],
 ) -> None:
-    """Records on which the fast lane must give up (no extension makes it give up first): it
-    reports what the engine replay reports. Kills seven fast-lane mutants once listed as
-    equivalent (the give-ups for rounds, setups and face-up rows removed), under which such
-    records came out valid (found by tests/test_mutation_equivalents.py)."""
-    from bottleimp.validation import report_to_json, validate_json
+    """Records that are unreadable or broken in shapes the batch replay must leave to the engine
+    replay: ``validate_values`` gives them the engine replay's report, not valid."""
+    from bottleimp.validation import report_to_json, validate_json, validate_values
 
     _, record, status = case
-    fast = report_to_json(validate_json(record))
-    assert fast == report_to_json(validate_json(record, fast=False))
-    assert fast["status"] == status and fast["valid"] is False
+    together = report_to_json(validate_values([record], ["<record>"])[0])
+    assert together == report_to_json(validate_json(record))
+    assert together["status"] == status and together["valid"] is False

@@ -1,4 +1,4 @@
-"""Nothing a peer starts outlives the harness (issue 19, item 9), whatever it does to its process
+"""Nothing a peer starts outlives the harness, whatever it does to its process
 group or session: a descendant that calls ``setsid`` (``setsid sleep 1000``), one that double
 forks into a session of its own and is orphaned, with the peer closed, crashed, timed out, or
 the harness itself killed with SIGKILL. Linux only: the launcher is a child subreaper

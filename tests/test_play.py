@@ -10,11 +10,16 @@ import io
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from bottleimp import Config, apply, legal_actions, new_game
 from bottleimp.cli import main
+from bottleimp.cli import play as play_command
 
 ROOT = Path(__file__).resolve().parent.parent
 PROMPT = re.compile(r"(q to quit\]|Enter to skip\)): $")
@@ -25,8 +30,8 @@ class Person:
     """Someone at the terminal of a ``bottleimp play`` process: reads what it shows up to its
     next question, and types an answer."""
 
-    def __init__(self, *argv: str) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    def __init__(self, *argv: str, columns: int = 80) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "COLUMNS": str(columns)}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bottleimp", "play", *argv],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
@@ -81,8 +86,11 @@ def _validate(path: Path) -> tuple[int, str]:
     return status, out.getvalue()
 
 
-def test_a_person_plays_a_whole_game_and_saves_the_record_FOLLOW_SUIT(tmp_path: Path) -> None:
-    person = Person("--players", "3", "--rounds", "1", "--seed", "3", "--agents", "heuristic,random")
+def _play_a_whole_game(tmp_path: Path, columns: int) -> Person:
+    """A person plays a 1-round game to its end in a terminal ``columns`` wide, trying a
+    garbage answer, a number out of range and a refused card on the way, and saves it."""
+    person = Person("--players", "3", "--rounds", "1", "--seed", "3", "--agents",
+                    "heuristic,random", columns=columns)
     record = tmp_path / "game.json"
     tried = {"garbage": False, "range": False, "illegal": False}
     while (screen := person.read_screen()) is not None:
@@ -102,16 +110,27 @@ def test_a_person_plays_a_whole_game_and_saves_the_record_FOLLOW_SUIT(tmp_path: 
             tried["illegal"] = True
             person.type(str(refused[0]))
             answer = person.read_screen() or ""
-            assert "Refused: [FOLLOW-SUIT] seat 0 must follow" in answer
-            assert "Follow the led colour: The leader may play any card." in answer
+            assert "Refused: [FOLLOW-SUIT] seat 0 must follow" in _words(answer)
+            assert "Follow the led colour: The leader may play any card." in _words(answer)
         person.type(str(playable[-1]))
     status, errors = person.finish()
     assert (status, errors) == (0, "")
     assert all(tried.values()), tried
-    assert "The game is over. Winner" in person.transcript
-    assert f"Record written to {record}." in person.transcript
-    assert "Round 1 is over. The Devil's Trick: " in person.transcript
-    shown_totals = re.findall(r"(?:you|seat \d) (-?\d+)", person.transcript[person.transcript.rindex("Totals: ") :].splitlines()[0])
+    return person
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_a_person_plays_a_whole_game_and_saves_the_record_FOLLOW_SUIT(tmp_path: Path) -> None:
+    person = _play_a_whole_game(tmp_path, 80)
+    record = tmp_path / "game.json"
+    said = _words(person.transcript)
+    assert "The game is over. Winner" in said
+    assert f"Record written to {record}." in said
+    assert "Round 1 is over. The Devil's Trick: " in said
+    shown_totals = re.findall(r"(?:you|seat \d) (-?\d+)", said[said.rindex("Totals: "):].split(".")[0])
     status, report = _validate(record)
     assert status == 0
     assert f"valid: a complete game of 1 round; totals [{', '.join(shown_totals)}]" in report
@@ -139,3 +158,80 @@ def test_a_seat_outside_the_table_is_refused() -> None:
         except SystemExit as exit_:
             status = exit_.code
     assert status == 2 and "--seat must be 0 to 2 for 3 players" in err.getvalue()
+
+
+@pytest.mark.parametrize("columns", [80, 40])
+def test_the_game_is_wrapped_to_the_terminal_at_word_boundaries(tmp_path: Path, columns: int) -> None:
+    """Every line fits the terminal (``$COLUMNS``, as ``simulate``'s plain text), and the words
+    are those of the same game in a terminal too wide to wrap anything: none is split."""
+    narrow = _play_a_whole_game(tmp_path, columns).transcript
+    wide = _play_a_whole_game(tmp_path, 1000).transcript
+    record = str(tmp_path / "game.json")
+    too_long = [line for line in narrow.splitlines() if len(line) > columns and record not in line]
+    assert not too_long, too_long
+    assert narrow.split() == wide.split()
+    assert any(len(line) > columns for line in wide.splitlines())  # there was something to wrap
+    assert "q to quit]:" in narrow and "[1-1," not in narrow
+
+
+def test_the_prompt_for_a_single_card_names_one_number() -> None:
+    screen = play_command.Screen(io.StringIO(), 80)
+    assert screen.ask(io.StringIO("x\n"), "Play a card", "[1, q to quit]:") == "x"
+    assert isinstance(screen.out, io.StringIO)
+    assert screen.out.getvalue() == "Play a card [1, q to quit]: x\n"
+
+
+def _hostile(stdin: bytes, *argv: str) -> tuple[int, str, str]:
+    """``bottleimp play`` with ``stdin`` piped in, decoded strictly as UTF-8 (a UTF-8 locale's
+    default; under the C locale Python would escape undecodable bytes instead)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "COLUMNS": "80",
+           "PYTHONIOENCODING": "utf-8:strict"}
+    done = subprocess.run([sys.executable, "-m", "bottleimp", "play", *argv], input=stdin,
+                          capture_output=True, env=env, timeout=60)
+    return done.returncode, done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
+
+
+def test_a_line_that_is_not_utf8_is_a_wrong_answer_not_a_traceback() -> None:
+    status, out, err = _hostile(b"\xff\xfe7\n\x80\nq\n", "--players", "3", "--seed", "2")
+    assert (status, err) == (1, ""), err
+    assert out.count("Type a card's number, 1 to 12, or q to quit") == 2
+    assert "Game abandoned (you quit)." in out
+
+
+def test_a_nul_byte_in_the_file_name_at_the_save_prompt_is_refused_with_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = new_game(Config(players=2, edition="classic"), 1)
+    while not state.is_over:
+        state = apply(state, legal_actions(state)[0])
+    monkeypatch.setattr(play_command, "play_session", lambda *args: state)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("a\0b.json\n"))
+    assert main(["play", "--players", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write the record to a\\x00b.json: a file name cannot hold a NUL byte" in err
+
+
+def test_an_answer_line_is_read_in_bounded_pieces_and_never_echoed_whole() -> None:
+    """A line of 8 MiB is refused as too long; what is written back is a few hundred bytes of
+    it, and the game goes on to the next answer."""
+    status, out, err = _hostile(b"7" * (8 << 20) + b"\nq\n", "--players", "3", "--seed", "2")
+    assert (status, err) == (1, "")
+    assert "That answer is longer than 200 characters." in out
+    assert len(out) < 4000 and "Game abandoned (you quit)." in out
+
+
+def test_ctrl_c_while_waiting_for_an_answer_abandons_the_game_without_a_traceback() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    process = subprocess.Popen([sys.executable, "-m", "bottleimp", "play", "--players", "3"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=env)
+    assert process.stdout is not None
+    shown = b""
+    while not shown.rstrip().endswith(b"q to quit]:"):
+        ready, _, _ = select.select([process.stdout], [], [], 60)
+        assert ready, shown
+        shown += os.read(process.stdout.fileno(), 65536)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 1 and err == b"", err.decode()
+    assert b"Game abandoned (interrupted)." in out

@@ -74,3 +74,37 @@ def test_options_the_rules_refuse_are_reported_not_raised() -> None:
     answer = json.loads(play.Session().start(json.dumps(["--players", "3", "--bottles", "2"])))
     assert answer["rule"] == "CONFIG-BOTTLES" and "5-6 players" in answer["error"]
     assert json.loads(play.bot_names()) == ["random", "heuristic", "search"]
+
+
+def test_every_round_ends_on_its_scores_whoever_deals_next() -> None:
+    """A 4-player game of the rulebook's rounds: the dealer rotates, so the bots deal three
+    rounds of four; the page stops at the end of every round, with the score sheet and the
+    round's score table in the story, until the reader asks for the next round."""
+    session = play.Session()
+    shown = json.loads(session.start(json.dumps(["--players", "4", "--seed", "3"])))
+    ended: list[tuple[int, int | None]] = []
+    while not shown["over"]:
+        if shown["deal_next"]:
+            assert shown["scores"] and "scores-picture" in shown["scores"]
+            assert "its scores are below" in shown["prompt"]
+            assert shown["table_lines"] and shown["story"][shown["table_lines"][-1]].strip()
+            ended.append((shown["round"], shown["dealer"]))
+            shown = json.loads(session.next_round())
+            assert shown["round"] == ended[-1][0] + 1
+            continue
+        assert shown["scores"] is None
+        shown = json.loads(session.choose(next(c for c in shown["cards"] if c["legal"])["rank"]))
+    rounds = len(json.loads(session.record())["rounds"])
+    assert [number for number, _ in ended] == list(range(1, rounds))
+    assert {dealer for _, dealer in ended} == {0, 1, 2, 3}
+    assert shown["scores"] is not None
+
+
+def test_the_story_is_not_wrapped_by_the_page_session() -> None:
+    """Each paragraph of the story is one line (the page wraps it to its width, once); only a
+    score table has several lines, marked as such."""
+    session, shown, _ = _play_to_the_end(["--players", "3", "--rounds", "1"])
+    tables = set(shown["table_lines"])
+    assert tables and all(shown["story"][index].startswith("    ") for index in tables)
+    paragraphs = [line for index, line in enumerate(shown["story"]) if index not in tables]
+    assert max(len(line) for line in paragraphs) > 100  # a long paragraph kept whole

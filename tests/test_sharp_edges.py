@@ -1,4 +1,4 @@
-"""No sharp edges in the core (issue 20, item 6): each finding as a regression test.
+"""No sharp edges in the core: each finding as a regression test.
 
 Cards cannot be changed by building another card and refuse fields of the wrong type; every
 public function refuses a value of the wrong type with a ``BottleImpError`` naming what is wrong
@@ -61,7 +61,7 @@ def test_building_a_card_with_float_coins_changes_no_existing_card_or_state_CARD
     before = state_json.dumps(state)
     card = config.cards[3]
     with pytest.raises(ArgumentError, match="Card.coins") as error:
-        Card(card.rank, card.colour, float(card.coins))  # type: ignore[arg-type]
+        Card(card.rank, card.colour, float(card.coins))
     assert isinstance(error.value, BottleImpError) and error.value.field == "Card.coins"
     assert type(card.coins) is int
     assert state_json.dumps(state) == before
@@ -87,22 +87,22 @@ def test_a_card_with_a_field_of_the_wrong_type_is_refused_when_built_CARD_RANK(
     rank: object, colour: object, coins: object, field: str
 ) -> None:
     with pytest.raises(ArgumentError) as error:
-        Card(rank, colour, coins)  # type: ignore[arg-type]
+        Card(rank, colour, coins)
     assert error.value.field == field and field in str(error.value)
 
 
 def test_a_str_colour_is_refused_with_the_colour_to_write_instead() -> None:
     with pytest.raises(ArgumentError, match=r"write Colour\.RED"):
-        Card(17, "red", 1)  # type: ignore[arg-type]
+        Card(17, "red", 1)
 
 
 def test_numpy_integers_build_the_same_card_with_plain_ints() -> None:
     numpy = pytest.importorskip("numpy")
     card = Card(numpy.int64(17), Colour.BLUE, numpy.int32(3))
-    assert card is Card(17, Colour.BLUE, 3)
+    assert card == Card(17, Colour.BLUE, 3) and hash(card) == hash(Card(17, Colour.BLUE, 3))
     assert type(card.rank) is int and type(card.coins) is int
     half = Card(numpy.float64(2.5), Colour.RED, 1)
-    assert half is Card(2.5, Colour.RED, 1) and type(half.rank) is float
+    assert half == Card(2.5, Colour.RED, 1) and type(half.rank) is float
     state = new_game(Config(players=4), numpy.int64(5))
     assert type(state.seed) is int
     json.dumps(state_json.state_to_json(state))
@@ -121,11 +121,13 @@ def test_a_card_of_the_wrong_colour_for_the_deck_is_refused_by_the_rules_CARD_HE
     assert error.value.rule_id == "CARD-HELD"
 
 
-def test_cards_stay_interned_and_frozen_through_copies() -> None:
+def test_cards_are_frozen_values_equal_through_copies() -> None:
     card = Config().cards[0]
-    assert pickle.loads(pickle.dumps(card)) is card
+    copy = pickle.loads(pickle.dumps(card))
+    assert copy == card and hash(copy) == hash(card)
+    assert Card(card.rank, card.colour, card.coins + 1) != card
     with pytest.raises(AttributeError):
-        card.coins = 5
+        card.coins = 5  # type: ignore[misc]
     assert card.coins == Config().cards[0].coins
 
 
@@ -160,7 +162,7 @@ REFUSALS: list[tuple[str, Callable[[], object], type[BottleImpError], str]] = [
     ("winners(None)", lambda: bottleimp.winners(None), ArgumentError, "winners(source)"),  # type: ignore[arg-type]
     ("winners(['a'])", lambda: bottleimp.winners(["a"]), ArgumentError, "a total is a number"),  # type: ignore[list-item]
     ("returns(view)", lambda: bottleimp.returns(_VIEW), ArgumentError, "returns(state)"),  # type: ignore[arg-type]
-    ("scores(None)", lambda: bottleimp.scores(None), ArgumentError, "scores(source)"),  # type: ignore[arg-type]
+    ("totals(None)", lambda: bottleimp.totals(None), ArgumentError, "totals(source)"),  # type: ignore[arg-type]
     ("action_from_int seat True", lambda: bottleimp.action_from_int(_CONFIG, 0, True),
      EncodingError, "seat True"),
     ("action_from_int config 4", lambda: bottleimp.action_from_int(4, 0, 0),  # type: ignore[arg-type]
@@ -222,10 +224,10 @@ def test_scores_are_the_sum_of_every_scored_round_GAME_TOTALS(players: int) -> N
     while not state.is_over:
         scored = [r.scores for r in state.rounds if r.scores is not None]
         expected = tuple(sum(column) for column in zip(*scored)) if scored else (0,) * players
-        assert bottleimp.scores(state) == expected
-        assert bottleimp.scores(view(state, players - 1)) == expected
+        assert bottleimp.totals(state) == expected
+        assert bottleimp.totals(view(state, players - 1)) == expected
         state = apply(state, legal_actions(state)[0])
-    assert bottleimp.winners(state) == bottleimp.winners(bottleimp.scores(state))
+    assert bottleimp.winners(state) == bottleimp.winners(bottleimp.totals(state))
 
 
 def _hand_text(hand: tuple[Card, ...]) -> str:
@@ -272,7 +274,7 @@ def test_the_repr_of_a_state_round_and_view_is_one_short_line() -> None:
     assert repr(state).startswith("<GameState: 4 players, seed 3, round 2, game_over")
 
 
-# -- the reference's states are plain attrs values (issue 22, item 4) ---------------------------
+# -- the reference's states are plain attrs values -----------------------------------------
 
 
 def test_states_are_slotted_frozen_attrs_values_with_no_instance_dict() -> None:
@@ -286,10 +288,13 @@ def test_states_are_slotted_frozen_attrs_values_with_no_instance_dict() -> None:
     assert isinstance(state.round, RoundState)
 
 
-def test_a_trick_outcome_is_an_ordinary_named_tuple() -> None:
-    from bottleimp.rules.play import TrickOutcome, resolve_trick
+def test_a_trick_is_resolved_into_the_one_trick_result_type() -> None:
+    from bottleimp.rules.play import resolve_trick
+    from bottleimp.state import TrickResult
 
     cards = Config(players=3).cards
-    outcome = resolve_trick(cards[:3], (0, 1, 2), (bottleimp.Bottle(),))
-    assert type(outcome) is TrickOutcome and outcome == TrickOutcome(*outcome)
-    assert outcome.winning == 2 and outcome.bottle == 0
+    trick = tuple(Play(seat, card) for seat, card in enumerate(cards[:3]))
+    result, bottles, captured = resolve_trick(trick, (bottleimp.Bottle(),), ((), (), ()))
+    assert type(result) is TrickResult and result.plays == trick
+    assert result.winner == 2 and result.bottle == 0 and bottles == (bottleimp.Bottle(cards[2], 2),)
+    assert captured == ((), (), cards[:2])

@@ -205,3 +205,11 @@ def test_the_heuristic_bot_gives_its_lowest_card_away_first_SETUP_STEPS() -> Non
 def test_an_unknown_bot_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("clever", 0)
+
+
+def test_rules_with_json_is_refused_not_ignored(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--rules`` names the rules in the narration, which ``--json`` replaces."""
+    with pytest.raises(SystemExit) as leaving:
+        main(["simulate", "--json", "--rules"])
+    assert leaving.value.code == 2
+    assert "argument --rules: not allowed with argument --json" in capsys.readouterr().err

@@ -7,7 +7,6 @@
 - ``bottleimp.adapters.single_agent`` (extra ``pettingzoo``): one seat as a Gymnasium
   environment, the others played by bots, with action masks for ``sb3_contrib.MaskablePPO``;
   ``win_rate`` of a policy against bots.
-- ``bottleimp.adapters.sampling``: worlds a seat cannot tell apart, for search.
 
 They are built on ``bottleimp.encoding`` (action numbers, masks, observations) and import their
 framework when imported, so importing ``bottleimp`` alone never needs them.

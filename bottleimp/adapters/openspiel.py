@@ -80,14 +80,15 @@ from .. import (
     with_deal,
 )
 from ..encoding import (
-    _tables,
+    action_table,
     observation_entries,
     observation_layout,
     observation_size,
     observation_string,
 )
 from ..cards import format_rank
-from .sampling import resample
+from ..bots.worlds import resample
+from ..rules.setup import receiving_seat
 
 __all__ = [
     "GAME_NAME",
@@ -185,7 +186,7 @@ class BottleImpGame(pyspiel.Game):  # type: ignore[misc]
         """Whether information states remember earlier rounds (parameter ``perfect_recall``)."""
         config = self.config
         info = pyspiel.GameInfo(
-            num_distinct_actions=_tables(config).size,
+            num_distinct_actions=action_table(config).size,
             max_chance_outcomes=len(config.cards),
             num_players=config.players,
             min_utility=-1.0,
@@ -229,9 +230,10 @@ class _Fixed:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.decode = _tables(config).decode
-        self.encode = _tables(config).encode
-        self.numbers = _tables(config).numbers
+        table = action_table(config)
+        self.decode = table.decode
+        self.encode = table.encode
+        self.numbers = table.numbers
         self.cards = config.cards
         self.ranks = [str(card.rank) for card in config.cards]
         self.names = [f"{card.rank} {card.colour.value}" for card in config.cards]
@@ -414,7 +416,7 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> BottleImpState:
         """A state that ``player`` cannot tell from this one: the cards it has not seen dealt
-        anew, consistently with everything it has seen (see ``bottleimp.adapters.sampling.resample``).
+        anew, consistently with everything it has seen (see ``bottleimp.bots.worlds.resample``).
         ``sampler`` is OpenSpiel's: a callable returning a float in [0, 1), such as
         ``pyspiel.UniformProbabilitySampler``; one draw of it seeds the deal, so a seeded
         sampler makes resampling reproducible. Without one, Python's ``random`` seeds it."""
@@ -487,7 +489,7 @@ class BottleImpObserver:
         self.tensor = np.zeros(observation_size(config), np.float32)
         self.dict = _segments(self.tensor, config)
         self._totals_at = next(s.offset for s in observation_layout(config) if s.name == "totals")
-        self._index = _tables(config).card_index
+        self._index = action_table(config).card_index
         self._coins = float(sum(card.coins for card in config.cards))
 
     def set_from(self, state: BottleImpState, player: int) -> None:
@@ -584,13 +586,14 @@ def action_text(config: Config, action: Action) -> str:
         return f"seat {action.seat} plays {format_rank(action.card.rank)} {action.card.colour.value}"
     if not isinstance(action, Give):
         return str(action)
-    seat, players = action.seat, config.players
+    seat = action.seat
+    receiver = receiving_seat(config.players, seat, action.to)
     to = {
         Destination.DEVILS_TRICK: "the Devil's Trick",
-        Destination.LEFT: f"seat {(seat + 1) % players} (left)",
-        Destination.RIGHT: f"seat {(seat - 1) % players} (right)",
-        Destination.OPPONENT_FACE_UP: f"seat {(seat + 1) % players}'s face-up cards",
-        Destination.OPPONENT_HIDDEN: f"seat {(seat + 1) % players}'s hidden hand",
+        Destination.LEFT: f"seat {receiver} (left)",
+        Destination.RIGHT: f"seat {receiver} (right)",
+        Destination.OPPONENT_FACE_UP: f"seat {receiver}'s face-up cards",
+        Destination.OPPONENT_HIDDEN: f"seat {receiver}'s hidden hand",
     }[action.to]
     card = action.card
     return f"seat {seat} gives {format_rank(card.rank)} {card.colour.value} to {to}"

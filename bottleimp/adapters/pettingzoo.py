@@ -50,28 +50,22 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .. import (
-    Bottle,
-    Card,
     Config,
-    Destination,
     GameState,
-    Give,
     Phase,
-    Play,
     StartRound,
     apply,
-    legal_actions,
     new_game,
     returns,
     view,
 )
 from ..encoding import (
-    _observation_tables,
-    _tables,
-    observation_entries,
+    action_from_int,
+    legal_action_ints,
+    num_actions,
+    observation,
     observation_size,
 )
-from ..view import _received
 
 __all__ = ["REWARDS", "BottleImpEnv", "env", "raw_env"]
 
@@ -129,10 +123,7 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = self.possible_agents[:]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        tables = _tables(self.config)
-        self._decode = tables.decode
-        self._numbers = tables.numbers
-        self._num_actions = tables.size
+        self._num_actions = num_actions(self.config)
         self._size = observation_size(self.config)
         self.observation_spaces = {
             agent: spaces.Dict(
@@ -149,7 +140,6 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
         self._seeds = np.random.default_rng()
         self.game_state: GameState = new_game(self.config, 0)
         """The library's state of the game in progress."""
-        self._tracker = _Observations(self.config)
         self._reset_bookkeeping()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -176,8 +166,7 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
         for agent in self.agents:
             self.infos[agent] = {"legal_actions": []}
         if seat is not None and not state.is_over:
-            self.infos[self.possible_agents[seat]]["legal_actions"] = self._numbers(
-                legal_actions(state))
+            self.infos[self.possible_agents[seat]]["legal_actions"] = legal_action_ints(state)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game: ``new_game(config, seed)`` (a random seed if none is given)."""
@@ -186,7 +175,6 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
         else:
             seed = int(self._seeds.integers(_SEED_BOUND))
         self.game_state = new_game(self.config, int(seed))
-        self._tracker.invalidate()
         self._reset_bookkeeping()
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
@@ -194,8 +182,9 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
         state = self.game_state
         mask = np.zeros(self._num_actions, np.int8)
         if state.to_act == seat:
-            mask.put(self._numbers(legal_actions(state)), 1)
-        return {"observation": self._tracker.observation(state, seat), "action_mask": mask}
+            mask.put(legal_action_ints(state), 1)
+        seen = np.asarray(observation(view(state, seat)), np.float32)
+        return {"observation": seen, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -206,9 +195,7 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
         assert seat is not None
         if action is None:
             raise ValueError(f"{agent} must act: None is only for agents whose game is over")
-        before = self.game_state
-        chosen = self._decode[seat][int(action)]
-        state = apply(before, chosen)
+        state = apply(self.game_state, action_from_int(self.config, int(action), seat))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         rewards = None
@@ -221,7 +208,6 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
         if state.phase is Phase.ROUND_OVER:
             assert state.to_act is not None
             state = apply(state, StartRound(state.to_act))
-        self._tracker.advance(before, chosen, state)
         self.game_state = state
         if rewards is not None:
             for name, value in zip(self.possible_agents, rewards):
@@ -265,189 +251,6 @@ class BottleImpEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
-
-
-class _Observations:
-    """Every seat's observation, kept up to date action by action.
-
-    An observation is ``bottleimp.observation`` of the seat's view. Building it from the view
-    at every step costs more than the step itself, so each seat's array is updated in place by
-    what an action changes (a setup card given, a card played, a trick taken) and rebuilt from
-    the view only when much changes at once (the setup resolving, a new round). The tests check
-    the arrays against ``observation(view(state, seat))`` after every action of every variant.
-    """
-
-    def __init__(self, config: Config) -> None:
-        self.tables = _observation_tables(config)
-        self.players = config.players
-        self.trick_size = config.trick_size
-        self.arrays = [np.zeros(self.tables.size, np.float32) for _ in range(config.players)]
-        # Writing one number through a memoryview costs less than through numpy's indexing.
-        self.views: list[Any] = [array.data for array in self.arrays]
-        self.valid = [False] * config.players
-
-    def invalidate(self) -> None:
-        self.valid = [False] * self.players
-
-    def observation(self, state: GameState, seat: int) -> np.ndarray[Any, Any]:
-        """A copy of ``seat``'s observation of ``state`` (the state the tracker has followed)."""
-        array = self.arrays[seat]
-        if not self.valid[seat]:
-            ones, values = observation_entries(view(state, seat))
-            array.fill(0.0)
-            array.put(ones, 1.0)
-            for position, value in values:
-                array[position] = value
-            self.valid[seat] = True
-        return array.copy()
-
-    def advance(self, before: GameState, action: Give | Play | StartRound, after: GameState) -> None:
-        """Update the arrays from ``before`` to ``after`` (``action`` taken in ``before``)."""
-        if not any(self.valid):
-            return
-        if after.round.index != before.round.index or after.phase is not before.phase:
-            if (
-                type(action) is Give
-                and before.phase is Phase.SETUP
-                and after.phase is Phase.PLAY
-                and after.round.index == before.round.index
-            ):
-                self._resolve(before, action, after)
-            else:
-                self.invalidate()  # a round ended, or the game: rebuild
-        elif type(action) is Play:
-            self._play(before, action, after)
-        elif type(action) is Give:
-            self._give(before, action, after)
-        else:
-            self.invalidate()
-
-    def _resolve(self, before: GameState, give: Give, after: GameState) -> None:
-        """The last setup card given: every given card moves (rule SETUP-RESOLVE) and play
-        begins."""
-        t = self.tables
-        at, n = t.at, t.cards
-        round_, previous = after.round, before.round
-        config = after.config
-        old, new = before.to_act, after.to_act
-        assert old is not None and new is not None
-        for observer, valid in enumerate(self.valid):
-            if not valid:
-                continue
-            array = self.views[observer]
-            relative = t.relative[observer]
-            if observer == give.seat:
-                array[t.my_setup[give.to][give.card]] = 1.0
-            for card in previous.hands[observer]:
-                array[t.hand[card]] = 0.0
-            for card in round_.hands[observer]:
-                array[t.hand[card]] = 1.0
-            rows = t.received[observer]
-            for received in _received(config, round_.setup, observer):
-                array[rows[received.seat][received.card]] = 1.0
-            if round_.face_up is not None and previous.face_up is not None:
-                face_up = t.face_up[observer]
-                for seat in range(self.players):
-                    for card in previous.face_up[seat]:
-                        array[face_up[seat][card]] = 0.0
-                    for card in round_.face_up[seat]:
-                        array[face_up[seat][card]] = 1.0
-            for seat in range(self.players):
-                array[at["hand_sizes"] + relative[seat]] = len(round_.hands[seat]) / n
-            array[at["setup_given"] + relative[give.seat]] = len(round_.setup[give.seat]) / 4
-            array[at["devils_trick_size"]] = len(round_.devils_trick) / n
-            array[at["phase"]] = 0.0
-            array[at["phase"] + 1] = 1.0
-            array[at["to_act"] + relative[old]] = 0.0
-            array[at["to_act"] + relative[new]] = 1.0
-
-    def _give(self, before: GameState, give: Give, after: GameState) -> None:
-        t = self.tables
-        at, n = t.at, t.cards
-        setup_given, hand_sizes, to_act = at["setup_given"], at["hand_sizes"], at["to_act"]
-        seat, card = give.seat, give.card
-        round_ = after.round
-        given = len(round_.setup[seat]) / 4
-        held = len(round_.hands[seat]) / n
-        discards = None
-        if give.to is Destination.DEVILS_TRICK:
-            discards = sum(
-                1 for gives in round_.setup for g in gives if g.to is Destination.DEVILS_TRICK
-            ) / n
-        old, new = before.to_act, after.to_act
-        assert old is not None and new is not None
-        for observer, valid in enumerate(self.valid):
-            if not valid:
-                continue
-            array = self.views[observer]
-            relative = t.relative[observer]
-            if observer == seat:
-                array[t.hand[card]] = 0.0
-                array[t.my_setup[give.to][card]] = 1.0
-            array[setup_given + relative[seat]] = given
-            array[hand_sizes + relative[seat]] = held
-            if discards is not None:
-                array[at["devils_trick_size"]] = discards
-            array[to_act + relative[old]] = 0.0
-            array[to_act + relative[new]] = 1.0
-
-    def _play(self, before: GameState, play: Play, after: GameState) -> None:
-        t = self.tables
-        at, n = t.at, t.cards
-        hand_sizes, to_act, played = at["hand_sizes"], at["to_act"], t.played[play.card]
-        seat, card = play.seat, play.card
-        round_, previous = after.round, before.round
-        from_hand = card in previous.hands[seat]
-        held = len(round_.hands[seat]) / n
-        in_trick = len(round_.plays) % self.trick_size
-        trick = round_.plays[-self.trick_size :] if not in_trick else ()
-        taken: list[tuple[Card, ...]] = []
-        bottles: list[tuple[int, Bottle, Bottle]] = []
-        if trick:
-            taken = [round_.captured[q][len(previous.captured[q]) :] for q in range(self.players)]
-            bottles = [
-                (number, old, new)
-                for number, (old, new) in enumerate(zip(previous.bottles, round_.bottles))
-                if old is not new
-            ]
-        old_seat, new_seat = before.to_act, after.to_act
-        assert old_seat is not None and new_seat is not None
-        for observer, valid in enumerate(self.valid):
-            if not valid:
-                continue
-            array = self.views[observer]
-            relative = t.relative[observer]
-            if not from_hand:
-                array[t.face_up[observer][seat][card]] = 0.0
-            elif observer == seat:
-                array[t.hand[card]] = 0.0
-            array[played] = 1.0
-            array[hand_sizes + relative[seat]] = held
-            array[to_act + relative[old_seat]] = 0.0
-            array[to_act + relative[new_seat]] = 1.0
-            if not trick:
-                array[t.trick[observer][seat][card]] = 1.0
-                if in_trick == 1:
-                    array[at["trick_leader"] + relative[seat]] = 1.0
-                continue
-            rows = t.trick[observer]
-            for earlier in trick[:-1]:
-                array[rows[earlier.seat][earlier.card]] = 0.0
-            array[at["trick_leader"] + relative[trick[0].seat]] = 0.0
-            captured = t.captured[observer]
-            for q, cards in enumerate(taken):
-                for taken_card in cards:
-                    array[captured[q][taken_card]] = 1.0
-            for number, old, new in bottles:
-                owners = at["bottle_owner"] + number * self.players
-                if old.price_card is not None:
-                    array[t.bottle_price[number][old.price_card]] = 0.0
-                if old.owner is not None:
-                    array[owners + relative[old.owner]] = 0.0
-                if new.price_card is not None:
-                    array[t.bottle_price[number][new.price_card]] = 1.0
-                if new.owner is not None:
-                    array[owners + relative[new.owner]] = 1.0
 
 
 def raw_env(

@@ -404,6 +404,22 @@ class BatchGames:
         self._begin_round(games, hands[None], face_up[None])
         self._refresh()
 
+    def load_rounds(self, games: IntArray, hands: BoolArray, face_up: BoolArray,
+                    dealers: IntArray | None = None) -> None:
+        """``load_round`` for each of ``games`` dealt by ``dealers``, or without ``dealers``
+        ``load_next_round`` for each: several games at once (``hands``, ``face_up``: ``(G, P,
+        N)`` planes; for replaying many records' deals)."""
+        if dealers is None:
+            self.round_index[games] += 1
+            self.dealer[games] = (self.dealer[games] + 1) % self.t.players
+        else:
+            self.totals[games] = 0
+            self.round_index[games] = 0
+            self.dealer[games] = dealers
+            self.first_dealer[games] = dealers
+        self._begin_round(games, hands, face_up)
+        self._refresh()
+
     def _begin_round(self, games: IntArray, hands: BoolArray, face_up: BoolArray) -> None:
         self._hand[games] = hands
         self._hand_count[games] = hands.sum(axis=2)

@@ -3,7 +3,7 @@
 It gives its setup cards as the heuristic does (the lowest ones; searching the setup cost much
 more and did not play better). For each play with more than one legal card, the bot samples ``worlds`` possible worlds
 that agree with its view (``bottleimp.bots.worlds.sample_world``) and, in each, tries every
-legal action and plays the rest of the round out with the heuristic strategy at every seat
+legal action and plays the rest of the round out through the engine with the heuristic strategy at every seat
 (``bottleimp.bots.heuristic``; in a playout each seat counts as unseen the cards in the other
 hands and the Devil's Trick). The action with the best mean result over the worlds is chosen.
 A result is ``win + margin / 100``, where ``margin`` is the seat's total minus the best total of
@@ -25,16 +25,7 @@ from ..engine import apply, legal_actions
 from ..errors import BotError
 from ..config import Config
 from ..rules.game import add_totals, game_is_over
-from ..rules.play import (
-    devils_eye_playable,
-    follow_suit,
-    led_colour,
-    next_leader,
-    next_to_play,
-    resolve_trick,
-    trick_price,
-)
-from ..rules.scoring import round_is_over, round_scores
+from ..rules.play import trick_price
 from ..state import GameState, Phase
 from ..view import SeatView
 from .heuristic import HeuristicBot, heuristic_card
@@ -56,65 +47,36 @@ def _finish_setup(state: GameState) -> GameState:
 def playout_scores(state: GameState) -> tuple[GameState, tuple[int, ...]]:
     """The round of ``state`` played to its end with the heuristic at every seat: the state
     the trick play started from (``state`` itself unless it was in the setup) and the round's
-    scores.
+    scores. Every play goes through the engine (``legal_actions``, ``apply``)."""
+    start = _finish_setup(state)
+    state = start
+    size = state.config.trick_size
+    while state.phase is Phase.PLAY:
+        legal = legal_actions(state)
+        play = legal[0]
+        if len(legal) > 1:
+            play = _heuristic_play(state, legal, size)
+        state = apply(state, play)
+    scores = state.round.scores
+    assert scores is not None
+    return start, scores
 
-    Trick play runs on plain lists rather than through ``apply``, several times faster, with
-    the rules' own functions (FOLLOW-SUIT, EYE-FOLLOW-SUIT, TURN-ORDER, the one trick resolution
-    ``resolve_trick``, NEXT-LEADER, ROUND-END, SCORE-ROUND); the tests check it against the
-    engine.
-    """
-    state = _finish_setup(state)
-    config = state.config
+
+def _heuristic_play(state: GameState, legal: tuple[Action, ...], size: int) -> Action:
+    """The heuristic's card for the seat to act (``heuristic_card``), counting as unseen the
+    cards in the other hands and the Devil's Trick."""
     round_ = state.round
-    hands = [list(hand) for hand in round_.hands]
-    face_up = None if round_.face_up is None else [list(cards) for cards in round_.face_up]
-    current = state.current_trick()
-    trick = [play.card for play in current]
-    seats = [play.seat for play in current]
-    bottles = round_.bottles
-    captured = list(round_.captured)
-    devils_trick = round_.devils_trick
-    size = config.trick_size
     seat = state.to_act
-    assert seat is not None
+    plays = {action.card: action for action in legal if isinstance(action, Play)}
+    trick = tuple(play.card for play in state.current_trick())
+    price, _ = trick_price(round_.bottles)
+    hidden = [card.rank for card in round_.devils_trick] + [
+        card.rank for other, hand in enumerate(round_.hands) if other != seat for card in hand]
 
     def unseen_below(rank: Rank) -> int:
-        count = sum(1 for card in devils_trick if card.rank < rank)
-        for other, hand in enumerate(hands):
-            if other != seat:
-                count += sum(1 for card in hand if card.rank < rank)
-        return count
+        return sum(1 for other in hidden if other < rank)
 
-    while True:
-        led = led_colour(trick)
-        if face_up is None:
-            playable = follow_suit(tuple(hands[seat]), led)
-        else:
-            playable = devils_eye_playable(tuple(hands[seat]), tuple(face_up[seat]), led)
-        if len(playable) == 1:
-            card = playable[0]
-        else:
-            price, _ = trick_price(bottles)
-            card = heuristic_card(playable, trick, price, len(trick) == size - 1, unseen_below)
-        if card in hands[seat]:
-            hands[seat].remove(card)
-        else:
-            assert face_up is not None
-            face_up[seat].remove(card)
-        trick.append(card)
-        seats.append(seat)
-        if len(trick) < size:
-            seat = next_to_play(config, seat)
-            continue
-        winning, _, _, _, bottles, won, returned = resolve_trick(tuple(trick), seats, bottles)
-        winner = seats[winning]
-        captured[winner] += won
-        if returned is not None:
-            captured[returned[0]] += (returned[1],)
-        if round_is_over(hands, face_up):
-            return state, round_scores(config, tuple(captured), bottles, devils_trick)
-        seat = next_leader(winner)
-        trick, seats = [], []
+    return plays[heuristic_card(tuple(plays), trick, price, len(trick) == size - 1, unseen_below)]
 
 
 def playout_value(state: GameState, seat: int) -> float:

@@ -4,13 +4,32 @@ A search bot sees only its seat's view (rule VIEW-HIDDEN). To look ahead it samp
 *determinisation*: the cards it has not seen dealt at random to the places they may be (the
 other hands, the other seats' setup cards in flight, the hidden Devil's Trick), with every card
 it knows the place of put there (the cards it passed, its own discards). A seat that showed it
-lacks a colour (by not following it) is dealt no card of that colour when a draw allows it.
+lacks a colour (by not following it) is dealt no card of that colour when a draw allows it
+(``_deal``, the one draw both functions below use).
 
-``bottleimp.adapters.sampling.resample`` does the same from a whole state, replaying the round;
-a bot has only the view, so this module builds the state directly from it. The world is meant
-for looking ahead within the current round: the other seats' setup choices of a world in trick
-play are not known and are left empty, and its seed is the view's round number (a world is
-never played into the next round).
+- ``sample_world(view, rng)`` builds the state directly from a view (what a bot has). The world
+  is meant for looking ahead within the current round: the other seats' setup choices of a
+  world in trick play are not known and are left empty, and its seed is the view's round number
+  (a world is never played into the next round).
+- ``resample(state, seat, rng)`` starts from a whole state (what OpenSpiel's
+  ``resample_from_infostate`` has): it deals the cards ``seat`` has not seen anew and replays the
+  round with them, so the world is a state reached by legal play, with its history, that plays on
+  to the end of the game:
+
+    >>> import random
+    >>> import bottleimp
+    >>> from bottleimp.bots.worlds import resample
+    >>> state = bottleimp.new_game(bottleimp.Config(players=4), seed=7)
+    >>> for _ in range(20):
+    ...     state = bottleimp.apply(state, bottleimp.legal_actions(state)[0])
+    >>> world = resample(state, 2, random.Random(1))
+    >>> bottleimp.view(world, 2) == bottleimp.view(state, 2), world.round.hands == state.round.hands
+    (True, False)
+
+  A world of ``resample`` is a permutation of the unseen cards: the round's deal and every
+  action are rewritten with it. It keeps the view, and keeps every play legal when no seat that
+  showed itself void in a colour is given a card of that colour; when the draw cannot respect
+  that, the cards are permuted within their colours, which always keeps every play legal.
 """
 
 from __future__ import annotations
@@ -18,14 +37,15 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
-from ..actions import Destination, Give
+from ..actions import Action, Destination, Give, Play
 from ..cards import Card, Colour, rank_key
+from ..engine import apply, new_game, with_deal
 from ..errors import IllegalActionError
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase, RoundState
-from ..view import SeatView, shown_voids
+from ..view import SeatView, shown_voids, view as seat_view
 
-__all__ = ["sample_world"]
+__all__ = ["resample", "sample_world", "unseen_cards"]
 
 _TRIES = 50
 """Random draws tried before the constrained hands are filled first."""
@@ -199,3 +219,109 @@ def _game(
         past_rounds=(),
         totals=view.totals,
     )
+
+
+# --- from a whole state ----------------------------------------------------------------------
+
+
+def unseen_cards(state: GameState, seat: int) -> tuple[Card, ...]:
+    """The cards of the current round that ``seat`` has not seen, in deck order."""
+    seen = seat_view(state, seat).cards()
+    return tuple(card for card in state.config.cards if card not in seen)
+
+
+def _permutation(
+    state: GameState, seat: int, unseen: tuple[Card, ...], rng: random.Random
+) -> dict[Card, Card]:
+    """Each unseen card's stand-in: the unseen cards dealt anew to the places they are in (a
+    hand, or -1: in flight in a setup or in the Devil's Trick), with ``_deal``; within their
+    colours when the draw gives a seat a colour it showed it lacks."""
+    voids = shown_voids(state.config, state.round.plays, seat)
+    holder = {card: s for s, hand in enumerate(state.round.hands) for card in hand}
+    originals: dict[int, list[Card]] = defaultdict(list)
+    for card in unseen:
+        originals[holder.get(card, -1)].append(card)
+    places = [(place, len(cards)) for place, cards in originals.items()]
+    dealt = _deal(places, list(unseen), voids, rng)
+    mapping = {original: new for place, cards in originals.items()
+               for original, new in zip(cards, dealt[place])}
+    if any(new.colour in voids.get(place, ()) for place, given in dealt.items() for new in given):
+        return _same_colour_permutation(unseen, rng)
+    return mapping
+
+
+def _same_colour_permutation(unseen: tuple[Card, ...], rng: random.Random) -> dict[Card, Card]:
+    """A permutation within each colour: it always keeps every play legal."""
+    mapping: dict[Card, Card] = {}
+    by_colour: dict[Colour, list[Card]] = defaultdict(list)
+    for card in unseen:
+        by_colour[card.colour].append(card)
+    for cards in by_colour.values():
+        shuffled = cards[:]
+        rng.shuffle(shuffled)
+        mapping.update(zip(cards, shuffled))
+    return mapping
+
+
+def _round_actions(state: GameState) -> list[Action]:
+    """The current round's actions in the order they were taken (setup gives, then plays)."""
+    round_ = state.round
+    replay = _round_start(state)
+    taken = [0] * state.config.players
+    actions: list[Action] = []
+    total = sum(len(gives) for gives in round_.setup)
+    while len(actions) < total:
+        seat = replay.to_act
+        assert seat is not None
+        give = round_.setup[seat][taken[seat]]
+        taken[seat] += 1
+        actions.append(give)
+        replay = apply(replay, give)
+    return actions + list(round_.plays)
+
+
+def _round_start(
+    state: GameState,
+    hands: tuple[tuple[Card, ...], ...] | None = None,
+    face_up: tuple[tuple[Card, ...], ...] | None = None,
+) -> GameState:
+    """The current round as dealt (with ``hands``/``face_up`` instead, if given)."""
+    round_ = state.round
+    hands = round_.dealt if hands is None else hands
+    face_up = round_.dealt_face_up if hands is round_.dealt else face_up
+    if not state.past_rounds:
+        start = new_game(state.config, state.seed)
+    else:
+        start = GameState(
+            config=state.config,
+            seed=state.seed,
+            phase=Phase.ROUND_OVER,
+            to_act=round_.dealer,
+            round=state.past_rounds[-1],
+            past_rounds=state.past_rounds[:-1],
+            totals=state.totals,
+        )
+    return with_deal(start, hands, face_up)
+
+
+def resample(state: GameState, seat: int, rng: random.Random | None = None) -> GameState:
+    """A state ``seat`` cannot tell from ``state``, with the cards it has not seen dealt anew
+    and the round replayed with them (see the module's docstring). Between rounds and once the
+    game is over nothing is hidden, and ``state`` itself is returned."""
+    if state.phase not in (Phase.SETUP, Phase.PLAY):
+        return state
+    rng = rng or random.Random()
+    unseen = unseen_cards(state, seat)
+    if len(unseen) < 2:
+        return state
+    swap = _permutation(state, seat, unseen, rng)
+    round_ = state.round
+    hands = tuple(tuple(swap.get(card, card) for card in hand) for hand in round_.dealt)
+    world = _round_start(state, hands, round_.dealt_face_up)
+    for action in _round_actions(state):
+        if isinstance(action, Give):
+            action = Give(action.seat, swap.get(action.card, action.card), action.to)
+        elif isinstance(action, Play):
+            action = Play(action.seat, swap.get(action.card, action.card))
+        world = apply(world, action)
+    return world

@@ -1,19 +1,20 @@
 """``bottleimp conformance``: check another implementation against the library.
 
-- ``--cmd "COMMAND"``: the differential harness. Runs COMMAND, speaks bottleimp-protocol/2 (or
-  /1) to it (spec/protocol.md), plays generated games inside what it declares it supports and
+- ``--cmd "COMMAND"``: the differential harness. Runs COMMAND, speaks bottleimp-protocol/3 (or
+  /2, /1) to it (spec/protocol.md), plays generated games inside what it declares it supports and
   compares every answer with the library's. Prints a table of the failure groups (one per first
   disagreement: request and rule), the smallest game of each, the refusal coverage table, and
   last the summary line ``N passed, N failed`` where N counts games; writes each group's
   smallest game as a record into ``--out``.
 - ``--vectors DIR``: checks the library against the conformance cases in DIR
   (spec/conformance); with ``--cmd``, asks the peer every case through the protocol instead.
-- ``--serve``: the library itself answers the protocol on stdin/stdout.
+- ``--serve``: the library itself answers the protocol (versions 3, 2 and 1) on stdin/stdout;
+  its answers are the protocol's JSON lines, so ``--json`` is refused with it.
 
 Exit status: 0 everything agrees; 1 something failed; 2 the run could not start (bad options,
 Hypothesis missing, the command cannot be started, unreadable cases). With ``--json`` exactly one
 JSON object is printed on stdout in every case, exit status 2 included (format
-``bottleimp-conformance-report/1``, schema ``spec/reports/conformance-report.schema.json``).
+``bottleimp-conformance-report/2``, schema ``spec/reports/conformance-report.schema.json``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..editions import EDITIONS
 from ..errors import HarnessError, RecordError
-from ..conformance.lines import clip
+from ..formats.json_input import JSON
+from ..conformance.lines import clip, plural
 from .arguments import non_negative_int, positive_int
 
 if TYPE_CHECKING:
@@ -41,7 +43,7 @@ def add_parser(subparsers: Any) -> None:
         "conformance",
         help="differential harness: compare another implementation with the library",
         description="Play generated games against another implementation over "
-        "bottleimp-protocol/2 (spec/protocol.md) and compare every answer with the library's; "
+        "bottleimp-protocol/3 (spec/protocol.md) and compare every answer with the library's; "
         "or check the library (or, with --cmd, the other implementation) against the "
         "conformance cases; or serve the protocol.",
     )
@@ -52,7 +54,8 @@ def add_parser(subparsers: Any) -> None:
                         "with the package): the library's answers, or "
                         "with --cmd the other implementation's, asked through the protocol")
     parser.add_argument("--serve", action="store_true",
-                        help="answer bottleimp-protocol/2 (and /1) requests on stdin/stdout")
+                        help="answer bottleimp-protocol/3 (and /2, /1) requests on stdin/stdout "
+                        "(the answers are the protocol's JSON lines: not with --json)")
     parser.add_argument("--cwd", metavar="DIR", help="the working directory of COMMAND")
     parser.add_argument("--examples", type=positive_int, default=100, metavar="N",
                         help="games to generate (default 100)")
@@ -61,8 +64,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--timeout", type=_positive_float, default=5.0, metavar="SECONDS",
                         help="time the other side has to answer one request (default 5)")
     parser.add_argument("--shrink-seconds", "--shrink-time", dest="shrink_seconds",
-                        type=_positive_float, default=60.0, metavar="SECONDS",
-                        help="time spent shrinking, shared by the failure groups (default 60)")
+                        type=_seconds, default=60.0, metavar="SECONDS",
+                        help="time spent shrinking, shared by the failure groups (default 60; "
+                        "0: no shrinking)")
     parser.add_argument("--out", default=".", metavar="DIR",
                         help="where each group's smallest failing game is written as a record "
                         "(default: the current directory)")
@@ -77,7 +81,8 @@ def add_parser(subparsers: Any) -> None:
                         help="send every kind of illegal request at least N times (default 3)")
     parser.add_argument("--questions", type=non_negative_int, default=100, metavar="N",
                         help="ask position questions (legal plays, trick, setup, scores) drawn "
-                        "from N random rounds, apart from the games (default 100; 0: none)")
+                        "from N random rounds, apart from the games, as case requests: up to "
+                        "4 per round (default 100; 0: none)")
     parser.add_argument("--json", action="store_true",
                         help="print the result as one JSON object instead of tables")
     parser.set_defaults(run=run, parser=parser)
@@ -105,6 +110,14 @@ def _json_usage_errors(parser: argparse.ArgumentParser) -> None:
     setattr(parser, "error", error)
 
 
+def usage_error_json(message: str) -> dict[str, JSON]:
+    """The object ``--json`` prints for options the top-level parser refused (exit 2), such as
+    an unknown option: the report's error object."""
+    from ..conformance.report import error_to_json
+
+    return error_to_json(message)
+
+
 def _print_error(message: str, as_json: bool) -> int:
     """A run that could not start: the message on stderr, and with ``--json`` the report's one
     JSON object on stdout. Returns exit status 2."""
@@ -117,12 +130,20 @@ def _print_error(message: str, as_json: bool) -> int:
 
 
 def _positive_float(text: str) -> float:
+    value = _seconds(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A number of seconds, 0 or more (finite)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text}")
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds from 0, not {text}")
     return value
 
 
@@ -150,6 +171,11 @@ def run(args: argparse.Namespace) -> int:
                  if mode)
     if chosen != 1:
         args.parser.error("give one of --cmd, --vectors (either or both) or --serve")
+    if args.serve and args.json:
+        # --serve writes the protocol's answers on stdout; a report object there would be
+        # read as an answer.
+        args.parser.error("--serve answers the protocol on stdout, one JSON line per request; "
+                          "it prints no report, so --json does not go with it")
     if args.serve:
         from ..conformance.protocol import main_serve
 
@@ -295,14 +321,20 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
         print("the run stops: " + describe(report.peer_fault))
     if report.groups:
         rows: list[tuple[str, ...]] = [("group", "games", "disagreements", "request", "rule",
-                                        "shrunk game", "record")]
+                                        "compared on", "shrunk game", "record")]
         for group in report.groups:
             record = str(group.written) if group.written is not None else (
                 "(not written)" if group.failure is not None else "-")
             size = group.size_text + ("" if group.shrunk or group.failure is None else
                                       " (not shrunk)")
+            names = {"peer": "the peer's", "library-set-position": "the library's (set_position)",
+                     "library": "the library's"}
+            seen = report.compared_on(group)
+            trajectory = "-" if not seen else f"{names[next(iter(seen))]} trajectory" \
+                if len(seen) == 1 else ", ".join(f"{names[way]} {count}"
+                                                  for way, count in sorted(seen.items()))
             rows.append((str(group.number), str(len(group.games)), str(group.count or "-"),
-                         group.op, group.rule, size, record))
+                         group.op, group.rule, trajectory, size, record))
         _table(rows)
         for group in report.groups:
             if group.deck is not None:
@@ -327,6 +359,20 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
         print(f"  again: {json.dumps(finding.again)}")
     for note in report.notes:
         print(f"note: {note}")
+    for convention in report.conventions:
+        print(f"note: {convention.text}")
+    ways = dict(report.resynchronised)
+    if ways:
+        print(f"after a disagreement that changes the round: the library followed the peer "
+              f"{ways.get('peer', 0)} times, the peer was put back on the library's round with "
+              f"set_position {ways.get('library-set-position', 0)} times")
+    if report.uncompared:
+        print(f"not compared ({plural(len(report.uncompared), 'time')}, the peer's answers fixing "
+              "no position to follow):")
+        for game, what in report.uncompared[:5]:
+            print(f"  game {game}, {what}")
+        if len(report.uncompared) > 5:
+            print(f"  ... and {len(report.uncompared) - 5} more (--json lists every one)")
     if report.questions:
         print("position questions (apart from the games):")
         asked: list[tuple[str, ...]] = [("kind", "asked", "agreed", "failed", "unsupported",

@@ -48,9 +48,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--check", metavar="PATH", nargs="?", const="",
                         help="recompute every perft case in PATH (a file or a folder of them; "
                         "without PATH, the perft data shipped with the package)")
-    parser.add_argument("--players", type=int, default=4, choices=range(2, 7), metavar="N")
-    parser.add_argument("--edition", default=None, choices=EDITIONS)
-    parser.add_argument("--bottles", type=int, default=1, choices=(1, 2))
+    parser.add_argument("--players", type=int, default=4, choices=range(2, 7), metavar="N",
+                        help="the number of players, 2 to 6 (default 4)")
+    parser.add_argument("--edition", default=None, choices=EDITIONS,
+                        help="the deck (default: classic for 2-4 players, matagot-2024 for 5-6)")
+    parser.add_argument("--bottles", type=int, default=1, choices=(1, 2),
+                        help="1, or 2 for the Second Bottle (5-6 players; default 1)")
     parser.add_argument("--teams", action="store_true", help="the default team partition")
     parser.add_argument("--seed", type=int, default=7, help="the game's seed (default 7)")
     parser.add_argument("--actions", metavar="JSON",

@@ -11,6 +11,7 @@ written with ``--save FILE``, or to a file named at the prompt at the end.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 import textwrap
 from typing import Any, TextIO
@@ -25,16 +26,86 @@ from ..config import Config
 from ..engine import apply, check_action, legal_actions, new_game
 from ..errors import BotError, ConfigError, IllegalActionError
 from ..rules.game import winners
+from ..rules.setup import receiving_seat
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase
 from ..view import SeatView, view
+from .narrate import plain_width
 from .arguments import add_game_options, bot_names, config_from_args, positive_int
 
 _QUIT = ("q", "quit", "exit")
 
+ANSWER_LIMIT = 200
+"""The longest answer read, in characters: a longer line is read on to its end in pieces of
+this size, kept nowhere, and refused (a card's number or a file name is far shorter)."""
+
+QUOTED = 20
+"""How much of a refused answer is quoted back."""
+
 
 class Abandoned(Exception):
     """The person quit, or their input ended, before the game was over."""
+
+
+class Screen:
+    """The terminal's side of the game: lines wrapped at word boundaries to ``width`` columns
+    (the terminal's width, as ``bottleimp simulate``'s plain text: ``plain_width``), each line
+    that goes on indented under its start."""
+
+    def __init__(self, out: TextIO, width: int) -> None:
+        self.out = out
+        self.width = max(width, 20)
+
+    def say(self, text: str = "", indent: str = "") -> None:
+        """``text`` wrapped, its first line indented by ``indent``, the others by two more."""
+        print(self._wrap(text, indent), file=self.out)
+
+    def ask(self, stdin: TextIO, question: str, choices: str) -> str:
+        """The person's answer to ``question``, stripped; ``choices`` (``[1-9, q to quit]:``)
+        follows the question on its last line, or on a line of its own, never split; ``Abandoned`` at the end of the input
+        or on Ctrl-C. At most ``ANSWER_LIMIT`` characters are read and shown back (typed ahead
+        or piped, the answer is shown as a terminal would); a longer line is refused whole."""
+        lines = self._wrap(question).split("\n")
+        if len(lines[-1]) + 1 + len(choices) <= self.width:
+            lines[-1] += " " + choices
+        else:
+            lines.append("  " + choices)
+        self.out.write("\n".join(lines) + " ")
+        self.out.flush()
+        try:
+            line = stdin.readline(ANSWER_LIMIT + 1)
+            too_long = len(line) > ANSWER_LIMIT and not line.endswith("\n")
+            rest = line
+            while too_long and rest and not rest.endswith("\n"):
+                rest = stdin.readline(ANSWER_LIMIT)  # the rest of the line, read and dropped
+        except KeyboardInterrupt:
+            self.out.write("\n")
+            raise Abandoned("interrupted") from None
+        if not line:
+            self.out.write("\n")
+            raise Abandoned("input ended")
+        if too_long:
+            line = line[:ANSWER_LIMIT] + "\n"
+        if not stdin.isatty():
+            self.out.write(quoted(line.rstrip("\n"), ANSWER_LIMIT) + "\n")
+        if too_long:
+            self.say(f"That answer is longer than {ANSWER_LIMIT} characters.", "  ")
+            return ""
+        return line.strip()
+
+    def _wrap(self, text: str, indent: str = "") -> str:
+        if not text:
+            return indent.rstrip()
+        return textwrap.fill(text, self.width, initial_indent=indent,
+                             subsequent_indent=indent + "  ", break_long_words=False,
+                             break_on_hyphens=False)
+
+
+def quoted(text: str, limit: int = QUOTED) -> str:
+    """``text`` cut to ``limit`` characters (marked by an ellipsis), its control characters
+    and undecodable bytes shown escaped: safe to write to a terminal."""
+    cut = text[:limit] + ("…" if len(text) > limit else "")
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -70,10 +141,11 @@ def _cards(cards: tuple[Card, ...] | list[Card]) -> str:
 
 
 def _destination(destination: Destination, seat: int, players: int) -> str:
+    receiver = receiving_seat(players, seat, destination)
     return {
         Destination.DEVILS_TRICK: "for the Devil's Trick (the penalty of the bottle's owner)",
-        Destination.LEFT: f"to pass to your left (seat {(seat + 1) % players})",
-        Destination.RIGHT: f"to pass to your right (seat {(seat - 1) % players})",
+        Destination.LEFT: f"to pass to your left (seat {receiver})",
+        Destination.RIGHT: f"to pass to your right (seat {receiver})",
         Destination.OPPONENT_FACE_UP: "to give to your opponent's face-up cards",
         Destination.OPPONENT_HIDDEN: "to give to your opponent's hidden hand",
     }[destination]
@@ -117,48 +189,37 @@ def _offer(seen: SeatView, legal: tuple[Action, ...]) -> tuple[list[Card], str]:
     return cards, question
 
 
-def _ask(stdin: TextIO, out: TextIO, prompt: str) -> str:
-    out.write(prompt)
-    out.flush()
-    line = stdin.readline()
-    if not line:
-        out.write("\n")
-        raise Abandoned("input ended")
-    if not stdin.isatty():  # typed ahead or piped: show the answer as a terminal would
-        out.write(line if line.endswith("\n") else line + "\n")
-    return line.strip()
-
-
 def _person_chooses(
-    state: GameState, seat: int, stdin: TextIO, out: TextIO
+    state: GameState, seat: int, stdin: TextIO, screen: Screen
 ) -> Action:
     """Ask the person until they name an action the rules allow."""
     seen = view(state, seat)
     legal = legal_actions(state)
     allowed = {action.card for action in legal if isinstance(action, (Give, Play))}
     cards, question = _offer(seen, legal)
-    print("", file=out)
+    screen.say()
     if seen.phase is Phase.PLAY:
         for line in describe_table(seen):
-            print(line, file=out)
-        print("Your cards (* may be played now):", file=out)
+            screen.say(line)
+        screen.say("Your cards (* may be played now):")
     else:
-        print("Your cards:", file=out)
+        screen.say("Your cards:")
     for number, card in enumerate(cards, 1):
         mark = "*" if card in allowed else " "
-        print(f"  {number:>2}{mark} {card}", file=out)
+        screen.say(f"{number:>2}{mark} {card}", "  ")
+    numbers = "1" if len(cards) == 1 else f"1 to {len(cards)}"
     while True:
-        answer = _ask(stdin, out, f"{question} [1-{len(cards)}, q to quit]: ")
+        answer = screen.ask(stdin, question, f"[{numbers.replace(' to ', '-')}, q to quit]:")
         if answer.lower() in _QUIT:
             raise Abandoned("you quit")
         try:
             number = int(answer)
         except ValueError:
-            print(f"  Type a card's number, 1 to {len(cards)}, or q to quit (not {answer!r}).",
-                  file=out)
+            screen.say(f"Type a card's number, {numbers}, or q to quit"
+                       + (f" (not {quoted(answer)!r})." if answer else "."), "  ")
             continue
         if not 1 <= number <= len(cards):
-            print(f"  There is no card {number}: type 1 to {len(cards)}.", file=out)
+            screen.say(f"There is no card {quoted(str(number))}: type {numbers}.", "  ")
             continue
         card = cards[number - 1]
         action: Action
@@ -170,10 +231,9 @@ def _person_chooses(
         try:
             check_action(state, action)
         except IllegalActionError as error:
-            print(f"  Refused: [{error.rule_id}] {error.message}.", file=out)
+            screen.say(f"Refused: [{error.rule_id}] {error.message}.", "  ")
             broken = rule(error.rule_id)
-            print(textwrap.fill(f"{broken.title}: {broken.statement}", 78, initial_indent="  ",
-                                subsequent_indent="  "), file=out)
+            screen.say(f"{broken.title}: {broken.statement}", "  ")
             continue
         return action
 
@@ -183,98 +243,99 @@ def _does(seat: int, me: int, verb: str) -> str:
     return f"You {verb}" if seat == me else f"Seat {seat} {verb}s"
 
 
-def _tell_step(before: GameState, action: Action, after: GameState, me: int, out: TextIO) -> None:
+def _tell_step(
+    before: GameState, action: Action, after: GameState, me: int, screen: Screen
+) -> None:
     """What the person learns from one action: the plays, each trick's result, the setup once
     it resolves, each round's scores. Nothing hidden from their seat."""
     if isinstance(action, Give):
         if action.seat != me and len(before.round.setup[action.seat]) == 0:
-            print(f"Seat {action.seat} chooses setup cards face down.", file=out)
+            screen.say(f"Seat {action.seat} chooses setup cards face down.")
         if after.phase is not Phase.SETUP:
             seen = view(after, me)
-            print("Everyone has chosen; the cards move.", file=out)
+            screen.say("Everyone has chosen; the cards move.")
             for give in seen.received:
-                print(f"You received {give.card} from seat {give.seat}.", file=out)
-            print(f"{_does(seen.leader, me, 'lead')} the first trick.", file=out)
+                screen.say(f"You received {give.card} from seat {give.seat}.")
+            screen.say(f"{_does(seen.leader, me, 'lead')} the first trick.")
         return
     if isinstance(action, Play):
-        print(f"{_does(action.seat, me, 'play')} {action.card}.", file=out)
+        screen.say(f"{_does(action.seat, me, 'play')} {action.card}.")
         if len(after.round.tricks) > len(before.round.tricks):
             result = after.round.tricks[-1]
             wins = f"{_does(result.winner, me, 'win')} the trick with {result.winning_card}"
             if result.bottle is not None:
-                print(f"{wins}, under the price {result.price_before:g}, and "
+                screen.say(f"{wins}, under the price {result.price_before:g}, and "
                       f"{'buy' if result.winner == me else 'buys'} the bottle: its price is now "
-                      f"{result.price_after:g}.", file=out)
+                      f"{result.price_after:g}.")
             else:
-                print(f"{wins}: no card was under the price {result.price_before:g}.", file=out)
+                screen.say(f"{wins}: no card was under the price {result.price_before:g}.")
         if after.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
-            _tell_round_end(after, me, out)
+            _tell_round_end(after, me, screen)
         return
-    print(f"{_does(action.seat, me, 'deal')} round {after.round.index + 1}.", file=out)
+    screen.say(f"{_does(action.seat, me, 'deal')} round {after.round.index + 1}.")
 
 
-def _tell_round_end(state: GameState, me: int, out: TextIO) -> None:
+def _tell_round_end(state: GameState, me: int, screen: Screen) -> None:
     round_ = state.round
     players = state.config.players
-    print("", file=out)
-    print(f"Round {round_.index + 1} is over. The Devil's Trick: {_cards(round_.devils_trick)} "
-          f"({coins(round_.devils_trick)} coins).", file=out)
+    screen.say("")
+    screen.say(f"Round {round_.index + 1} is over. The Devil's Trick: {_cards(round_.devils_trick)} "
+          f"({coins(round_.devils_trick)} coins).")
     for bottle in round_.bottles:
         if bottle.owner is not None:
-            print(f"{_does(bottle.owner, me, 'own')} the bottle (price {bottle.price:g}).",
-                  file=out)
+            screen.say(f"{_does(bottle.owner, me, 'own')} the bottle (price {bottle.price:g}).")
     assert round_.scores is not None
-    print("Round scores: " + " | ".join(f"{_name(s, me)} {round_.scores[s]}" for s in range(players)),
-          file=out)
-    print("Totals: " + " | ".join(f"{_name(s, me)} {state.totals[s]}" for s in range(players)),
-          file=out)
+    screen.say("Round scores: " + " | ".join(f"{_name(s, me)} {round_.scores[s]}" for s in range(players)))
+    screen.say("Totals: " + " | ".join(f"{_name(s, me)} {state.totals[s]}" for s in range(players)))
 
 
 def play_session(
-    config: Config, seed: int, seat: int, bots: dict[int, Bot], stdin: TextIO, out: TextIO
+    config: Config, seed: int, seat: int, bots: dict[int, Bot], stdin: TextIO, screen: Screen
 ) -> GameState:
     """Play a game: the person at ``seat`` answers on ``stdin``, the bots play the other seats.
     Returns the state reached: over, unless the person quit (``Abandoned`` carries no state, so
     the state so far is returned and ``state.is_over`` is false)."""
     state = new_game(config, seed)
-    print(f"A game of {config.players} players, seed {seed}. You are seat {seat}; "
-          + ", ".join(f"seat {s}: {type(bot).__name__}" for s, bot in sorted(bots.items()))
-          + ".", file=out)
+    screen.say(f"A game of {config.players} players, seed {seed}. You are seat {seat}; "
+               + ", ".join(f"seat {s}: {type(bot).__name__}" for s, bot in sorted(bots.items()))
+               + ".")
     partners = [s for team in config.teams or () if seat in team for s in team if s != seat]
     if partners:
-        print(f"Your partner is seat {partners[0]}: you share your scores.", file=out)
-    print(f"Round 1: seat {state.round.dealer} deals.", file=out)
+        screen.say(f"Your partner is seat {partners[0]}: you share your scores.")
+    screen.say(f"Round 1: seat {state.round.dealer} deals.")
     while state.to_act is not None:
         acting = state.to_act
         if acting == seat:
             try:
-                action = _person_chooses(state, seat, stdin, out)
+                action = _person_chooses(state, seat, stdin, screen)
             except Abandoned as reason:
-                print(f"Game abandoned ({reason}).", file=out)
+                screen.say(f"Game abandoned ({reason}).")
                 return state
         else:
             action = bots[acting].choose(view(state, acting), legal_actions(state))
         after = apply(state, action)
-        _tell_step(state, action, after, seat, out)
+        _tell_step(state, action, after, seat, screen)
         state = after
     best = winners(state.totals)
-    print("", file=out)
-    print("The game is over. Winner" + ("s" if len(best) > 1 else "") + ": "
-          + ", ".join(_name(s, seat) for s in best)
-          + (" - you win!" if seat in best else "."), file=out)
+    screen.say()
+    screen.say("The game is over. Winner" + ("s" if len(best) > 1 else "") + ": "
+               + ", ".join(_name(s, seat) for s in best)
+               + (" - you win!" if seat in best else "."))
     return state
 
 
-def _save(state: GameState, path: str, out: TextIO) -> bool:
+def _save(state: GameState, path: str, screen: Screen) -> bool:
     from ..formats.records import record_from_state, write_record_file
 
     try:
         write_record_file(path, record_from_state(state))
-    except OSError as error:
-        print(f"bottleimp play: cannot write the record to {path}: "
-              f"{error.strerror or error}", file=sys.stderr)
+    except (OSError, ValueError) as error:  # ValueError: a NUL byte in the name
+        why = error.strerror if isinstance(error, OSError) and error.strerror else (
+            "a file name cannot hold a NUL byte" if "\0" in path else str(error))
+        print(f"bottleimp play: cannot write the record to {quoted(path, ANSWER_LIMIT)}: "
+              f"{why}", file=sys.stderr)
         return False
-    print(f"Record written to {path}.", file=out)
+    screen.say(f"Record written to {path}.")
     return True
 
 
@@ -297,15 +358,22 @@ def run(args: argparse.Namespace) -> int:
         seat: make_bot(name, args.seed * 31 + seat, worlds=args.worlds)
         for seat, name in zip(seats, others)
     }
-    out = sys.stdout
-    state = play_session(config, args.seed, args.seat, bots, sys.stdin, out)
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")  # a line that is not UTF-8 is a wrong answer
+    screen = Screen(sys.stdout, plain_width(sys.stdout))
+    try:
+        state = play_session(config, args.seed, args.seat, bots, sys.stdin, screen)
+    except KeyboardInterrupt:  # Ctrl-C while a bot thinks (an answer's is caught by ``ask``)
+        screen.say()
+        screen.say("Game abandoned (interrupted).")
+        return 1
     path = args.save
     if path is None and state.is_over:
         try:
-            path = _ask(sys.stdin, out, "Save the game's record to (a file name, or Enter to "
-                        "skip): ") or None
+            path = screen.ask(sys.stdin, "Save the game's record to",
+                              "(a file name, or Enter to skip):") or None
         except Abandoned:
             path = None
-    if path is not None and not _save(state, path, out):
+    if path is not None and not _save(state, path, screen):
         return 2
     return 0 if state.is_over else 1

@@ -44,13 +44,16 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--record", metavar="FILE",
                         help="write the game as a bottleimp-record/1 record to FILE (checked "
                         "before the game is played)")
-    parser.add_argument("--json", action="store_true",
+    # The rules are named in the narration, which --json replaces: the two are refused together.
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true",
                         help="print the game's record as JSON instead of the narration")
     parser.add_argument("--plain", action="store_true",
                         help="plain text without colour even on a terminal (also when the "
                         "output is piped or NO_COLOR is set)")
-    parser.add_argument("--rules", action="store_true",
-                        help="name the rules that decided each step")
+    output.add_argument("--rules", action="store_true",
+                        help="name the rules that decided each step in the narration (not "
+                        "with --json)")
     parser.set_defaults(run=run, parser=parser)
 
 

@@ -38,14 +38,16 @@ from ..validation import (
     ValidationReport,
     report_to_json,
     report_to_text,
-    validate_file,
+    validate_files,
 )
 from .arguments import positive_int
 
-_CHUNKS_PER_JOB = 8
-"""Chunks of files per worker process: few enough that sending a chunk costs little beside
-validating it, enough that workers finish together."""
-_MAX_CHUNK = 64
+_CHUNKS_PER_JOB = 4
+"""Chunks of files per worker process: few enough that each chunk's records fill a batch,
+enough that workers finish together."""
+_CHUNK = 512
+"""Files validated together at most: their records are replayed in one batch per
+configuration, and a chunk's reports are printed once the chunk is done."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -160,12 +162,10 @@ def _targets(arguments: Sequence[str]) -> list[_Target]:
     return targets
 
 
-def _check(target: _Target) -> ValidationReport:
-    if target.empty_directory:
-        name = printable_name(target.path)
-        fault = Fault(None, None, None, None, f"the directory {name} holds no .json files", "$")
-        return ValidationReport(name, UNREADABLE, (fault,), (), None, False, None)
-    return validate_file(target.path, causes=True)
+def _empty_directory_report(target: _Target) -> ValidationReport:
+    name = printable_name(target.path)
+    fault = Fault(None, None, None, None, f"the directory {name} holds no .json files", "$")
+    return ValidationReport(name, UNREADABLE, (fault,), (), None, False, None)
 
 
 def _skipped_line(target: _Target, as_json: bool) -> str:
@@ -190,42 +190,53 @@ def _line(report: ValidationReport, as_json: bool) -> str:
     return report_to_text(report)
 
 
-def _validate_path(as_json: bool, path: str) -> tuple[int, str]:
-    """The worker function (module level, so that worker processes can import it): the report
-    is formatted in the worker, and only its status and printed line go back to the parent
-    (a report holds dozens of objects that would be pickled, sent and unpickled one by one,
-    work that the parent, the one process that cannot be parallel, would do for every file)."""
-    report = validate_file(path, causes=True)
-    return report.status, _line(report, as_json)
+def _validate_paths(as_json: bool, paths: list[str]) -> list[tuple[int, str]]:
+    """The worker function (module level, so that worker processes can import it): the files
+    of ``paths`` validated together (``validate_files``), and each report formatted in the
+    worker, so that only its status and printed line go back to the parent (a report holds
+    dozens of objects that would be pickled, sent and unpickled one by one, work that the
+    parent, the one process that cannot be parallel, would do for every file)."""
+    return [(report.status, _line(report, as_json))
+            for report in validate_files(paths, causes=True)]
+
+
+def _chunks(paths: list[str], size: int) -> list[list[str]]:
+    return [paths[start:start + size] for start in range(0, len(paths), size)]
 
 
 def _reports(targets: list[_Target], jobs: int, as_json: bool) -> Iterator[tuple[int, str]]:
     """The status and printed line of each target's report, in order (a skipped entry's line
-    says so and leaves the status as it is)."""
+    says so and leaves the status as it is). Files are validated in chunks of up to
+    ``_CHUNK`` files (the records of a chunk are replayed together on the batch engine)."""
     files = [target for target in targets if not target.empty_directory and not target.skipped]
     # More processes than cores (or files) only cost start-up time.
     jobs = min(jobs, os.cpu_count() or 1, len(files))
+    # Paths go to the workers as strings, which pickle much faster than ``Path`` objects.
+    paths = [str(target.path) for target in files]
     if jobs <= 1:
-        for target in targets:
-            if target.skipped:
-                yield VALID, _skipped_line(target, as_json)
-                continue
-            report = _check(target)
-            yield report.status, _line(report, as_json)
+        chunks: Iterable[list[tuple[int, str]]] = map(
+            partial(_validate_paths, as_json), _chunks(paths, _CHUNK))
+        yield from _in_order(targets, chunks, as_json)
         return
-    chunk = max(1, min(_MAX_CHUNK, len(files) // (jobs * _CHUNKS_PER_JOB)))
+    size = max(1, min(_CHUNK, -(-len(paths) // (jobs * _CHUNKS_PER_JOB))))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        # Paths go to the workers as strings, which pickle much faster than ``Path`` objects.
-        paths = [str(target.path) for target in files]
-        results = pool.map(partial(_validate_path, as_json), paths, chunksize=chunk)
-        for target in targets:
-            if target.skipped:
-                yield VALID, _skipped_line(target, as_json)
-            elif target.empty_directory:
-                report = _check(target)
-                yield report.status, _line(report, as_json)
-            else:
-                yield next(results)
+        yield from _in_order(
+            targets, pool.map(partial(_validate_paths, as_json), _chunks(paths, size)), as_json)
+
+
+def _in_order(targets: list[_Target], chunks: Iterable[list[tuple[int, str]]], as_json: bool
+              ) -> Iterator[tuple[int, str]]:
+    """Each target's status and line, the files' taken in turn from ``chunks`` (each chunk
+    validated only when its first file's line is due)."""
+    results = (result for chunk in chunks for result in chunk)
+    for target in targets:
+        if target.skipped:
+            yield VALID, _skipped_line(target, as_json)
+        elif target.empty_directory:
+            report = _empty_directory_report(target)
+            yield report.status, _line(report, as_json)
+        else:
+            yield next(results)
 
 
 class _Advance(Protocol):

@@ -8,11 +8,12 @@
 - ``explain``: the rule and the minimal difference of a disagreement.
 - ``deckcheck``: deck data faults, declared or inferred.
 - ``scripts``: the games Hypothesis generates.
-- ``game``: one game played against a peer, resynchronised after each disagreement.
+- ``game``: one game played against a peer, going on after each disagreement on one trajectory.
+- ``follow``: the library put into the position a peer's answers describe.
 - ``position``: a round's position as ``set_position`` carries it.
 - ``groups``: disagreements grouped, a non-deterministic peer found, one game per group shrunk.
 - ``questions``: position-level questions asked apart from the games.
-- ``report``: the run's report, as text, JSON (``bottleimp-conformance-report/1``) and records.
+- ``report``: the run's report, as text, JSON (``bottleimp-conformance-report/2``) and records.
 - ``differential``: the run itself (``run_harness``).
 - ``remote_vectors``: the conformance cases asked of a peer through the protocol.
 """

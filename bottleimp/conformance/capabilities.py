@@ -26,10 +26,14 @@ from ..formats.json_input import (
     expect_str,
 )
 
-__all__ = ["ALL_PLAYERS", "Capabilities", "Variant", "capabilities_from_json"]
+__all__ = ["ALL_PLAYERS", "GAME_ENDS", "Capabilities", "Variant", "capabilities_from_json"]
 
 ALL_PLAYERS: Final = (2, 3, 4, 5, 6)
 """Every player count the rules define."""
+
+GAME_ENDS: Final = ("rounds", "target_score", "default")
+"""Every game end the rules define (rule GAME-END): a number of rounds, a target score, or
+neither (the default number of rounds for the player count)."""
 
 
 def _frozen_decks(value: Mapping[str, tuple[Card, ...]]) -> tuple[tuple[str, tuple[Card, ...]], ...]:
@@ -52,7 +56,12 @@ class Capabilities:
     ignore: tuple[str, ...] = ()
     set_position: bool = False
     """Version 3: the peer takes a position whole (``set_position``); a version-1 or -2 peer,
-    or one that does not declare it, is resynchronised at the next round instead."""
+    or one that does not declare it, is followed along its own answers instead."""
+    game_ends: tuple[str, ...] = GAME_ENDS
+    """Version 3: the game ends the peer plays (``rounds``, ``target_score``, ``default``)."""
+    setups_any_order: bool = False
+    """Version 3: the peer takes a round's setups in any seat order, as the sources have every
+    seat choose at the same time."""
 
     def narrowed(self, *, players: Iterable[int] | None = None,
                  editions: Iterable[str] | None = None, bottles: Iterable[int] | None = None,
@@ -69,6 +78,8 @@ class Capabilities:
             decks=dict(self.decks),
             ignore=self.ignore,
             set_position=self.set_position,
+            game_ends=self.game_ends,
+            setups_any_order=self.setups_any_order,
         )
 
     def declared_deck(self, config: Config) -> tuple[Card, ...] | None:
@@ -125,6 +136,10 @@ class Capabilities:
             data["ignore"] = list(self.ignore)
         if self.set_position:
             data["set_position"] = True
+        if self.game_ends != GAME_ENDS:
+            data["game_ends"] = list(self.game_ends)
+        if self.setups_any_order:
+            data["setups_any_order"] = True
         return data
 
 
@@ -139,7 +154,8 @@ class Variant:
     teams: bool
 
 
-_KEYS: Final = ({"players", "editions", "bottles", "teams"}, {"decks", "ignore", "set_position"})
+_KEYS: Final = ({"players", "editions", "bottles", "teams"}, {"decks", "ignore", "set_position",
+                                                     "game_ends", "setups_any_order"})
 
 
 def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabilities:
@@ -166,6 +182,19 @@ def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabil
     set_position = obj.get("set_position", False)
     if not isinstance(set_position, bool):
         raise RecordError(child(path, "set_position"), "expected true or false")
+    setups_any_order = obj.get("setups_any_order", False)
+    if not isinstance(setups_any_order, bool):
+        raise RecordError(child(path, "setups_any_order"), "expected true or false")
+    ends_path = child(path, "game_ends")
+    game_ends = []
+    for i, item in enumerate(expect_list(obj.get("game_ends", list(GAME_ENDS)), ends_path)):
+        end = expect_str(item, child(ends_path, i))
+        if end not in GAME_ENDS:
+            raise RecordError(child(ends_path, i), f"expected one of {', '.join(GAME_ENDS)}")
+        if end not in game_ends:
+            game_ends.append(end)
+    if not game_ends:
+        raise RecordError(ends_path, "expected at least one game end")
     decks: dict[str, tuple[Card, ...]] = {}
     if obj.get("decks") is not None:
         decks_path = child(path, "decks")
@@ -174,4 +203,6 @@ def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabil
     ignore = tuple(expect_str(item, child(child(path, "ignore"), i))
                    for i, item in enumerate(expect_list(obj.get("ignore", []), child(path, "ignore"))))
     return Capabilities(players=players, editions=tuple(editions), bottles=bottles, teams=teams,
-                        decks=decks, ignore=ignore, set_position=set_position)
+                        decks=decks, ignore=ignore, set_position=set_position,
+                        game_ends=tuple(e for e in GAME_ENDS if e in game_ends),
+                        setups_any_order=setups_any_order)

@@ -4,22 +4,32 @@ Three kinds are told apart: which cards share a colour (it changes play: a ``col
 a consistent renaming of the colours' names (play cannot show it: a note, never a failure), and
 the cards' coins (a ``coins`` fault). Two ways to find them:
 
-- ``declared_deck_fault``: the peer declared its own deck in its ``hello`` answer; each card
+- ``declared_deck_faults``: the peer declared its own deck in its ``hello`` answer; each card
   whose colour or coins differ from the library's (or a rank it lacks or adds) is reported once,
   and the games are then played on the peer's own data, so that its logic is checked apart.
-- ``infer_deck_fault``: the peer declared nothing, and disagreements follow a card rather than a
-  rule. Legal-play disagreements (and plays refused for not following) say which cards the peer
-  takes for the led colour; score disagreements say which seats' coins differ, and so which
-  card "scores as 2 coins, the deck gives 3". A few cards (at most ``MAX_CARDS``) that, given
-  other colours or coins, make the library give exactly the peer's answers in several failed
-  games are a data fault; the games they explain form one ``DECK`` group.
+- ``infer_deck_faults``: the peer declared nothing, and disagreements follow a card rather
+  than a rule. Legal-play disagreements (and plays refused for not following) say which cards
+  the peer takes for the led colour; score disagreements say which seats' coins differ, and so
+  which card "scores as 2 coins, the deck gives 3". The position questions the peer answered
+  otherwise (legal plays, scoring) are evidence of the same kind. Colours and coins are
+  inferred apart, each with any number of cards: colours by changing one card's colour at a
+  time while that makes at least two more of the peer's judgements consistent, coins by
+  solving the linear equations the scores give in the cards' coins. Cards given other colours
+  or coins that make the library give exactly the peer's answers in at least two disagreements
+  are a data fault; the disagreements they explain form one ``DECK`` group (``colours`` or
+  ``coins``) and the questions they explain are counted under ``DECK``. The inference is
+  bounded by its work, not by a number of cards: each kind stops after ``WORK`` elementary
+  steps (a pair of cards checked, a coefficient of an equation updated) and says so
+  (``DeckFault.stopped``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+from math import gcd
+from typing import TYPE_CHECKING, Final, Protocol
 
 from attrs import evolve, field, frozen
 
@@ -28,23 +38,37 @@ from ..cards import Card, Colour, rank_key
 from ..editions import edition_deck
 from ..engine import legal_actions
 from ..formats.json_input import JSON
+from ..config import Config
 from ..rules.scoring import round_scores
-from ..state import GameState, Phase
+from ..state import Bottle, GameState, Phase
 from .lines import plural
-from .vectors import same_json
+from .vectors import Case, answer, same_json
 
 if TYPE_CHECKING:
     from .capabilities import Capabilities
     from .game import Failure
 
-__all__ = ["CardFault", "DeckFault", "declared_deck_faults", "infer_deck_faults", "MAX_CARDS"]
+__all__ = ["CardFault", "DeckFault", "declared_deck_faults", "infer_deck_faults", "WORK"]
 
-MAX_CARDS: Final = 10
-"""The most cards an inferred data fault may involve (more is a logic fault)."""
 
-SAMPLE: Final = 150
-"""How many failed games of each kind (legal plays, scores) choose the changes of an inferred
-data fault."""
+class QuestionFailure(Protocol):
+    """What the inference reads of a position question the peer answered otherwise
+    (``questions.QuestionFailure``): the case, with the library's answer, and the peer's output.
+    A protocol, so that this module needs nothing of ``questions``, which imports it."""
+
+    @property
+    def case(self) -> Case: ...
+
+    @property
+    def output(self) -> JSON: ...
+
+WORK: Final = 2_000_000
+"""The bound of each inference (colours, coins): how many elementary steps it may take (a pair
+of cards checked against a colour, a coefficient of an equation updated), a second or two of
+one core. Past it the inference keeps what it found so far and says it stopped."""
+
+MAX_COINS: Final = 12
+"""The most coins an inferred card may carry (a card's coins are a few, never negative)."""
 
 _COLOUR_RULES: Final = ("FOLLOW-SUIT", "EYE-FOLLOW-SUIT")
 _SCORE_RULES: Final = ("SCORE-CAPTURED", "SCORE-BOTTLE-PENALTY", "SCORE-TEAMS", "SCORE-ROUND")
@@ -102,11 +126,19 @@ class DeckFault:
     coins: tuple[tuple[Card, int], ...] = ()
     explained: frozenset[int] = field(factory=frozenset, eq=False)
     kind: str = "colours"
+    stopped: bool = field(default=False, eq=False)
+    """The inference stopped at its bound (``WORK``): more cards may be wrong."""
 
     def explains(self, failure: Failure) -> bool:
         """Whether the failed game is one this data fault explains."""
         return id(failure) in self.explained or _explained(failure, dict(self.colours),
                                                           dict(self.coins))
+
+    def explains_question(self, question: QuestionFailure) -> bool:
+        """Whether the position question the peer answered otherwise is one this data fault
+        explains."""
+        return id(question) in self.explained or _question_explained(
+            question, dict(self.colours), dict(self.coins))
 
     def to_json(self) -> dict[str, JSON]:
         return {"source": self.source, "kind": self.kind,
@@ -116,7 +148,9 @@ class DeckFault:
     def lines(self) -> tuple[str, ...]:
         """One line per card, as a person reads it."""
         if self.source == "inferred":
-            return tuple(card.inferred_text() for card in self.cards)
+            stopped = ("the inference stopped at its bound of work: more cards may be wrong",) \
+                if self.stopped else ()
+            return tuple(card.inferred_text() for card in self.cards) + stopped
         if self.kind == "colours":
             return tuple(card.text if card.library_colour is None or card.peer_colour is None
                          else f"{card.edition} {card.rank}: the library {card.library_colour}; "
@@ -184,6 +218,215 @@ def declared_deck_faults(capabilities: Capabilities,
 
 
 # --- inference --------------------------------------------------------------------------------
+#
+# Evidence: what one disagreement (of a game, or of a position question) shows of the peer's
+# deck. A legal-plays answer after a lead shows which cards the peer takes for the led colour
+# (``_Follows``); a scores answer shows, per seat, the coins of the cards behind its number
+# (``_Scores``). Each holds the check that a candidate data fault explains it exactly.
+
+
+@frozen
+class _Follows:
+    """A legal-plays answer after a lead: the led card, the cards judged (the hand; in Devil's
+    Eye the face-up row), those the peer takes for the led colour, and the check that given
+    colours make the library answer as the peer did."""
+
+    source: object
+    config: Config
+    led: Card | None
+    judged: frozenset[Card]
+    peer_follows: frozenset[Card]
+    check: Callable[[dict[Card, Colour]], bool]
+
+
+@frozen
+class _Scores:
+    """A scores answer: the round's zones, the library's scores and the peer's."""
+
+    source: object
+    config: Config
+    captured: tuple[tuple[Card, ...], ...]
+    bottles: tuple[Bottle, ...]
+    devils_trick: tuple[Card, ...]
+    library: tuple[int, ...]
+    peer: tuple[int, ...]
+
+    def equations(self) -> list[tuple[dict[Card, int], int]]:
+        """Per seat: how many times each card's coins count in its number (negative for a
+        penalty, doubled for a player without a partner) and the difference, peer less
+        library."""
+        config = self.config
+        rows = []
+        for seat in range(config.players):
+            team = (seat,) if config.teams is None else next(t for t in config.teams if seat in t)
+            owned = sum(1 for bottle in self.bottles if bottle.owner in team)
+            times = 2 if config.teams is not None and len(team) == 1 else 1
+            if owned:
+                cards, times = self.devils_trick, -owned * times
+            else:
+                cards = tuple(c for s in team for c in self.captured[s])
+            coefficients: dict[Card, int] = {}
+            for card in cards:
+                coefficients[card] = coefficients.get(card, 0) + times
+            rows.append((coefficients, self.peer[seat] - self.library[seat]))
+        return rows
+
+    def explained(self, coins: dict[Card, int]) -> bool:
+        """Whether the cards' coins changed by ``coins`` give the peer's scores."""
+        if not coins:
+            return False
+
+        def swap(card: Card) -> Card:
+            delta = coins.get(card)
+            return card if delta is None else Card(card.rank, card.colour, card.coins + delta)
+
+        try:
+            scores = round_scores(self.config, tuple(tuple(map(swap, p)) for p in self.captured),
+                                  self.bottles, tuple(map(swap, self.devils_trick)))
+        except Exception:  # changed coins the scoring rejects explain nothing
+            return False
+        return tuple(scores) == self.peer
+
+
+def _follows_from_failure(failure: Failure) -> _Follows | None:
+    """The colour evidence of a game's disagreement: a legal-plays answer after a lead (the
+    cards the peer takes for the led colour), or a play refused or accepted for following
+    (only checked, it says nothing of other cards)."""
+    before = failure.before
+    last = failure.exchanges[-1]
+    if (failure.disagreement is None or failure.disagreement.rule not in _COLOUR_RULES
+            or before is None or before.phase is not Phase.PLAY or last.actual is None):
+        return None
+    if last.request.get("op") == "play":
+        return _Follows(failure, before.config, None, frozenset(), frozenset(),
+                        lambda colours: _play_refusal_explained(failure, colours))
+    pairs = _colour_pairs(failure)
+    if pairs is None:
+        return None
+    led, judged, follows = pairs
+    return _Follows(failure, before.config, led, judged, follows,
+                    lambda colours: _colours_explain(failure, colours))
+
+
+def _scores_from_failure(failure: Failure) -> _Scores | None:
+    """The coin evidence of a game's disagreement on the scores."""
+    before = failure.before
+    last = failure.exchanges[-1]
+    if (failure.disagreement is None or failure.disagreement.rule not in _SCORE_RULES
+            or before is None or last.actual is None or last.request.get("op") != "scores"):
+        return None
+    library, peer = _numbers(last.expected.get("scores")), _numbers(last.actual.get("scores"))
+    round_ = before.round
+    if library is None or peer is None or len(peer) != len(library) \
+            or len(library) != before.config.players:
+        return None
+    return _Scores(failure, before.config, round_.captured, round_.bottles, round_.devils_trick,
+                   library, peer)
+
+
+def _numbers(value: JSON) -> tuple[int, ...] | None:
+    if not isinstance(value, list) or not all(
+            isinstance(item, int) and not isinstance(item, bool) for item in value):
+        return None
+    return tuple(item for item in value if isinstance(item, int))
+
+
+def _ranked_cards(config: Config, value: JSON) -> tuple[Card, ...] | None:
+    """The cards a list of ranks names, ``None`` when it is no such list."""
+    if not isinstance(value, list):
+        return None
+    cards = []
+    for item in value:
+        card = None if isinstance(item, bool) or not isinstance(item, (int, float)) \
+            else config.cards_by_rank.get(item)
+        if card is None:
+            return None
+        cards.append(card)
+    return tuple(cards)
+
+
+def _follows_from_question(question: QuestionFailure) -> _Follows | None:
+    """The colour evidence of a legal-plays question the peer answered otherwise."""
+    case, output = question.case, question.output
+    config, input_ = case.config, case.input
+    if case.kind != "legal_plays" or not isinstance(input_, dict) or not isinstance(output, dict):
+        return None
+    trick = input_.get("trick")
+    hand = _ranked_cards(config, input_.get("hand"))
+    face_up = _ranked_cards(config, input_.get("face_up") or [])
+    legal = _ranked_cards(config, output.get("legal"))
+    if not isinstance(trick, list) or not trick or hand is None or face_up is None \
+            or legal is None:
+        return None
+    first = trick[0]
+    led = config.cards_by_rank.get(first[1]) if isinstance(first, list) and len(first) == 2 \
+        and isinstance(first[1], (int, float)) else None
+    if led is None:
+        return None
+    allowed = set(legal)
+    if config.devils_eye:
+        if not set(hand) <= allowed or not allowed <= set(hand) | set(face_up):
+            return None
+        judged, chosen = frozenset(face_up), frozenset(allowed & set(face_up))
+    else:
+        if not allowed <= set(hand):
+            return None
+        judged, chosen = frozenset(hand), frozenset(allowed)
+    follows = _peer_follows(led, judged, chosen)
+
+    def check(colours: dict[Card, Colour]) -> bool:
+        if not colours:
+            return False
+        recoloured = tuple(card if card not in colours else
+                           Card(card.rank, colours[card], card.coins) for card in config.cards)
+        try:
+            found = answer(evolve(case, config=evolve(config, deck=recoloured)))
+        except Exception:  # a recoloured deck the library rejects explains nothing
+            return False
+        return isinstance(found, dict) and same_json(found.get("legal"), output.get("legal"))
+
+    return _Follows(question, config, led, judged, follows, check)
+
+
+def _scores_from_question(question: QuestionFailure) -> _Scores | None:
+    """The coin evidence of a scoring question the peer answered otherwise."""
+    case, output = question.case, question.output
+    config, input_ = case.config, case.input
+    if case.kind != "scoring" or not isinstance(input_, dict) or not isinstance(output, dict) \
+            or not isinstance(case.expected, dict):
+        return None
+    piles = input_.get("captured")
+    if not isinstance(piles, list):
+        return None
+    captured = tuple(_ranked_cards(config, pile) for pile in piles)
+    devils_trick = _ranked_cards(config, input_.get("devils_trick"))
+    items = input_.get("bottles")
+    if devils_trick is None or any(pile is None for pile in captured) \
+            or not isinstance(items, list):
+        return None
+    bottles = []
+    for item in items:
+        if not isinstance(item, dict):
+            return None
+        price, owner = item.get("price"), item.get("owner")
+        card = config.cards_by_rank.get(price) if isinstance(price, (int, float)) else None
+        bottles.append(Bottle(card, owner if isinstance(owner, int) else None))
+    library, peer = _numbers(case.expected.get("scores")), _numbers(output.get("scores"))
+    if library is None or peer is None or len(peer) != len(library):
+        return None
+    return _Scores(question, config, tuple(p for p in captured if p is not None),
+                   tuple(bottles), devils_trick, library, peer)
+
+
+def _peer_follows(led: Card, judged: frozenset[Card], chosen: frozenset[Card]) -> frozenset[Card]:
+    """The cards of ``judged`` the peer takes for ``led``'s colour, from the ones it allows: all
+    of them, when it allows a part; when it allows every card, either all follow or none does,
+    whichever differs from the library's colours in fewer cards (none on a tie)."""
+    if chosen != judged:
+        return chosen
+    same = sum(1 for card in judged if card.colour is led.colour)
+    return judged if same > len(judged) - same else frozenset()
+
 
 
 def _trick_so_far(state: GameState) -> tuple[Play, ...]:
@@ -191,23 +434,9 @@ def _trick_so_far(state: GameState) -> tuple[Play, ...]:
     return plays[len(plays) - len(plays) % state.config.trick_size:]
 
 
-def _peer_cards(state: GameState, value: JSON) -> set[Card] | None:
-    if not isinstance(value, list):
-        return None
-    found = set()
-    for item in value:
-        if isinstance(item, bool) or not isinstance(item, (int, float)):
-            return None
-        card = state.config.cards_by_rank.get(item)
-        if card is None:
-            return None
-        found.add(card)
-    return found
-
-
-def _colour_pairs(failure: Failure) -> tuple[Card, list[Card]] | None:
-    """For a legal-plays disagreement after a lead: the led card and the cards whose "same
-    colour as the led card" the peer judges otherwise than the library."""
+def _colour_pairs(failure: Failure) -> tuple[Card, frozenset[Card], frozenset[Card]] | None:
+    """For a legal-plays disagreement after a lead: the led card, the cards judged against it
+    (the hand; in Devil's Eye the face-up row) and those the peer takes for its colour."""
     before = failure.before
     last = failure.exchanges[-1]
     if (failure.disagreement is None or failure.disagreement.rule not in _COLOUR_RULES
@@ -219,9 +448,10 @@ def _colour_pairs(failure: Failure) -> tuple[Card, list[Card]] | None:
         return None
     led = trick[0].card
     seat = before.to_act
-    peer = _peer_cards(before, last.actual.get("cards"))
-    if peer is None:
+    listed = _ranked_cards(before.config, last.actual.get("cards"))
+    if listed is None:
         return None
+    peer = set(listed)
     round_ = before.round
     if round_.face_up is not None:
         hidden, judged = set(round_.hands[seat]), set(round_.face_up[seat])
@@ -233,12 +463,7 @@ def _colour_pairs(failure: Failure) -> tuple[Card, list[Card]] | None:
         if not peer <= judged:
             return None
         chosen = peer
-    same = {card: card.colour is led.colour for card in judged}
-    if chosen == judged:
-        peer_same = dict(same) if all(same.values()) else {card: False for card in judged}
-    else:
-        peer_same = {card: card in chosen for card in judged}
-    return led, [card for card in judged if peer_same[card] != same[card]]
+    return led, frozenset(judged), _peer_follows(led, frozenset(judged), frozenset(chosen))
 
 
 def _recoloured(state: GameState, colours: dict[Card, Colour]) -> GameState:
@@ -293,165 +518,227 @@ def _colours_explain(failure: Failure, colours: dict[Card, Colour]) -> bool:
                             else 0.0), last.actual.get("cards"))
 
 
-def _score_equations(
-        failure: Failure) -> tuple[list[tuple[frozenset[Card], int, int]], set[Card]] | None:
-    """For a score disagreement: per differing seat the cards behind its number (captured or
-    Devil's Trick), how many times each card's coins count in it (negative for a penalty,
-    doubled for a player without a partner) and the difference; and the cards behind the numbers
-    that agree."""
-    before = failure.before
-    last = failure.exchanges[-1]
-    if (failure.disagreement is None or failure.disagreement.rule not in _SCORE_RULES
-            or before is None or last.actual is None or last.request.get("op") != "scores"):
-        return None
-    want, got = last.expected.get("scores"), last.actual.get("scores")
-    config = before.config
-    if not isinstance(want, list) or not isinstance(got, list) or len(got) != config.players:
-        return None
-    round_ = before.round
-    nonzero: list[tuple[frozenset[Card], int, int]] = []
-    cleared: set[Card] = set()
-    for seat in range(config.players):
-        team = (seat,) if config.teams is None else next(t for t in config.teams if seat in t)
-        owned = sum(1 for bottle in round_.bottles if bottle.owner in team)
-        times = 2 if config.teams is not None and len(team) == 1 else 1
-        if owned:
-            cards, times = frozenset(round_.devils_trick), -owned * times
-        else:
-            cards = frozenset(c for s in team for c in round_.captured[s])
-        w, g = want[seat], got[seat]
-        if isinstance(g, bool) or not isinstance(g, (int, float)) or not isinstance(w, (int, float)):
-            return None
-        if w == g:
-            cleared |= cards
-        else:
-            nonzero.append((cards, times, int(g - w)))
-    return nonzero, cleared
-
-
-def _coins_explain(failure: Failure, coins: dict[Card, int]) -> bool:
-    before = failure.before
-    last = failure.exchanges[-1]
-    if before is None or last.actual is None or not coins:
-        return False
-    if _score_equations(failure) is None:
-        return False
-
-    def swap(card: Card) -> Card:
-        delta = coins.get(card)
-        return card if delta is None else Card(card.rank, card.colour, card.coins + delta)
-
-    round_ = before.round
-    try:
-        scores = round_scores(before.config, tuple(tuple(map(swap, pile)) for pile in round_.captured),
-                              round_.bottles, tuple(map(swap, round_.devils_trick)))
-    except Exception:
-        return False
-    wanted: list[JSON] = list(scores)
-    return same_json(wanted, last.actual.get("scores"))
-
-
 def _explained(failure: Failure, colours: dict[Card, Colour], coins: dict[Card, int]) -> bool:
-    return _colours_explain(failure, colours) or _coins_explain(failure, coins)
+    """Whether the cards given ``colours`` and ``coins`` make the library answer as the peer
+    did in ``failure``."""
+    if colours and _colours_explain(failure, colours):
+        return True
+    scores = _scores_from_failure(failure) if coins else None
+    return scores is not None and scores.explained(coins)
 
 
-def _greedy(sets: Sequence[Iterable[Card]], limit: int) -> list[Card]:
-    """Cards that recur across ``sets``: each picked card touches at least two of them."""
-    remaining = [set(s) for s in sets]
-    chosen: list[Card] = []
-    while remaining and len(chosen) < limit:
-        counts = Counter(card for s in remaining for card in s)
-        if not counts:
+def _question_explained(question: QuestionFailure, colours: dict[Card, Colour],
+                        coins: dict[Card, int]) -> bool:
+    follows = _follows_from_question(question) if colours else None
+    if follows is not None and follows.check(colours):
+        return True
+    scores = _scores_from_question(question) if coins else None
+    return scores is not None and scores.explained(coins)
+
+
+# --- colours: the cards the peer takes for one colour ------------------------------------------
+
+
+def _infer_colours(evidence: Sequence[_Follows]) -> tuple[dict[Card, Colour], bool]:
+    """Other colours for a few cards that make the peer's judgements consistent.
+
+    Every judgement is a pair: the led card and a judged card, of one colour for the peer or
+    not (the same pair judged the same way again counts again). Starting from the library's
+    colours, the change of one card to another colour of its deck that makes the most
+    judgements agree is made, while it makes at least two more agree (one can be a
+    coincidence); any number of cards may change. The search stops when no change helps or
+    after ``WORK`` pair checks (then ``True``: stopped at the bound)."""
+    pairs: Counter[tuple[Card, Card, bool]] = Counter(
+        (item.led, card, card in item.peer_follows)
+        for item in evidence if item.led is not None for card in item.judged)
+    touching: dict[Card, list[tuple[Card, Card, bool]]] = {}
+    palette: dict[Card, set[Colour]] = {}
+    for pair in pairs:
+        for card in pair[:2]:
+            touching.setdefault(card, []).append(pair)
+    for item in evidence:
+        if item.led is not None:
+            for card in item.judged | {item.led}:
+                palette.setdefault(card, set()).update(c.colour for c in item.config.cards)
+    colour = {card: card.colour for card in touching}
+    work = 0
+    stopped = False
+
+    def disagreeing(card: Card, option: Colour) -> int:
+        """How many judgements touching ``card`` disagree with ``card`` of colour ``option``."""
+        total = 0
+        for pair in touching[card]:
+            led, judged, same = pair
+            a = option if led == card else colour[led]
+            b = option if judged == card else colour[judged]
+            if (a is b) != same:
+                total += pairs[pair]
+        return total
+
+    while not (stopped := work > WORK):
+        best: tuple[int, Card, Colour] | None = None
+        for card in sorted(touching, key=rank_key):
+            now = disagreeing(card, colour[card])
+            work += len(touching[card])
+            if now < 2:
+                continue
+            for option in sorted(palette.get(card, set()) - {colour[card]},
+                                 key=lambda c: c.value):
+                gain = now - disagreeing(card, option)
+                work += len(touching[card])
+                if gain >= 2 and (best is None or gain > best[0]):
+                    best = (gain, card, option)
+        if best is None:
             break
-        card, count = max(counts.items(), key=lambda item: (item[1], -rank_key(item[0])))
-        if count < 2:
-            break
-        chosen.append(card)
-        remaining = [s for s in remaining if card not in s]
-    return chosen
+        colour[best[1]] = best[2]
+    return {card: c for card, c in colour.items() if c is not card.colour}, stopped
 
 
-def infer_deck_faults(failures: Sequence[Failure]) -> tuple[DeckFault, ...]:
-    """The data faults that explain several of ``failures`` (see the module): a ``colours``
-    fault, a ``coins`` fault, either, both or none."""
-    colour_failures = [(f, p) for f in failures if (p := _colour_pairs(f)) is not None and p[1]]
-    colour_options: list[tuple[Card, Colour]] = []
-    if len(colour_failures) >= 2:
-        suspects = _greedy([{led} | set(cards) for _, (led, cards) in colour_failures], MAX_CARDS)
-        for card in suspects:
-            # Another colour of the same deck (a colour the deck lacks follows nothing).
-            decks = [f.script.config.cards for f, _ in colour_failures
-                     if card in f.script.config.cards_by_rank.values()]
-            present = {c.colour for deck in decks for c in deck}
-            colour_options += [(card, colour) for colour in Colour
-                               if colour is not card.colour and colour in present]
-    coins: dict[Card, int] = {}
-    score_failures = [(f, e) for f in failures if (e := _score_equations(f)) is not None and e[0]]
-    if len(score_failures) >= 2:
-        cleared: set[Card] = set()
-        for _, (_, clear) in score_failures:
-            cleared |= clear
-        piles = [set(behind) - cleared for _, (equations, _) in score_failures
-                 for behind, _, _ in equations]
-        coin_suspects = _greedy([pile for pile in piles if pile], MAX_CARDS)
-        for suspect in coin_suspects:
-            deltas: Counter[int] = Counter()
-            for _, (equations, _) in score_failures:
-                for behind, times, diff in equations:
-                    unknown = (set(behind) - cleared) & set(coin_suspects)
-                    if unknown == {suspect} and diff % times == 0:
-                        deltas[diff // times] += 1
-            if deltas:
-                coins[suspect] = deltas.most_common(1)[0][0]
-        # A card's coins are a few, never negative.
-        coins = {suspect: delta for suspect, delta in coins.items()
-                 if delta and 0 <= suspect.coins + delta <= 12}
-    # Forward selection: add the change that explains the most further games, while it explains
-    # at least two (one game can be a coincidence), at most MAX_CARDS changes.
-    # (The first SAMPLE games of each kind decide the changes; all are then checked.)
-    relevant = [f for f, _ in colour_failures[:SAMPLE]] + [f for f, _ in score_failures[:SAMPLE]]
-    colours: dict[Card, Colour] = {}
-    chosen_coins: dict[Card, int] = {}
+# --- coins: the coins that make the peer's scores --------------------------------------------
 
-    def count(colour_map: dict[Card, Colour], coin_map: dict[Card, int]) -> int:
-        return sum(1 for f in relevant if _explained(f, colour_map, coin_map))
 
-    best = 0
-    while len(colours) + len(chosen_coins) < MAX_CARDS:
-        trials: list[tuple[int, dict[Card, Colour], dict[Card, int]]] = []
-        for card, colour in colour_options:
-            if card not in colours:
-                trial = {**colours, card: colour}
-                trials.append((count(trial, chosen_coins), trial, chosen_coins))
-        for card, delta in coins.items():
-            if card not in chosen_coins:
-                trial_coins = {**chosen_coins, card: delta}
-                trials.append((count(colours, trial_coins), colours, trial_coins))
-        if not trials:
-            break
-        score, next_colours, next_coins = max(trials, key=lambda trial: trial[0])
-        if score < best + 2:
-            break
-        best, colours, chosen_coins = score, next_colours, next_coins
-    faults: list[DeckFault] = []
-    for kind, colour_map, coin_map in (("colours", colours, {}), ("coins", {}, chosen_coins)):
-        explained = [f for f in failures if _explained(f, colour_map, coin_map)]
-        if len(explained) < 2:
+def _reduce(row: dict[Card, int], rhs: int, pivots: dict[Card, tuple[dict[Card, int], int]]
+            ) -> tuple[dict[Card, int], int, int]:
+    """``row = rhs`` with every pivot eliminated (integer row operations), and the work done."""
+    work = 0
+    for pivot in [card for card in row if card in pivots]:
+        factor = row.get(pivot, 0)
+        if not factor:
             continue
-        cards: list[CardFault] = []
-        for changed in sorted(set(colour_map) | set(coin_map),
-                              key=lambda card: (rank_key(card), card.colour.value, card.coins)):
-            new_colour = colour_map.get(changed)
-            new_delta = coin_map.get(changed)
-            editions = sorted({f.script.config.edition for f in explained
-                               if changed in f.script.config.cards_by_rank.values()})
-            cards.append(CardFault(", ".join(editions) or None, changed.rank,
-                                   changed.colour.value, changed.coins,
-                                   None if new_colour is None else new_colour.value,
-                                   None if new_delta is None else changed.coins + new_delta))
-        cards.sort(key=lambda fault: (fault.rank, fault.edition or ""))
-        faults.append(DeckFault("inferred", tuple(cards),
-                                tuple(sorted(colour_map.items(), key=lambda i: rank_key(i[0]))),
-                                tuple(sorted(coin_map.items(), key=lambda i: rank_key(i[0]))),
-                                frozenset(id(f) for f in explained), kind))
+        prow, prhs = pivots[pivot]
+        lead = prow[pivot]
+        merged = {card: row.get(card, 0) * lead - factor * prow.get(card, 0)
+                  for card in set(row) | set(prow)}
+        row = {card: value for card, value in merged.items() if value}
+        rhs = rhs * lead - factor * prhs
+        work += len(merged)
+        divisor = gcd(rhs, *row.values()) if row else 0
+        if divisor > 1:
+            row = {card: value // divisor for card, value in row.items()}
+            rhs //= divisor
+    return row, rhs, work
+
+
+def _solve_coins(rows: Sequence[tuple[dict[Card, int], int]], frequency: Counter[Card]
+                 ) -> tuple[dict[Card, Fraction], bool]:
+    """A solution of as many of ``rows`` as agree, in order (a row the earlier ones contradict
+    is left out), with every card the rows leave free at no change; the pivot of each row is its
+    card most often behind a differing number. Stops after ``WORK`` row operations (then
+    ``True``)."""
+    pivots: dict[Card, tuple[dict[Card, int], int]] = {}
+    work = 0
+    for coefficients, rhs in rows:
+        if work > WORK:
+            return _values(pivots), True
+        row, rhs, spent = _reduce({c: v for c, v in coefficients.items() if v}, rhs, pivots)
+        work += spent
+        if row:
+            pivot = max(row, key=lambda card: (frequency[card], -rank_key(card)))
+            for other, (prow, prhs) in list(pivots.items()):
+                if prow.get(pivot):
+                    reduced, reduced_rhs, spent = _reduce(prow, prhs, {pivot: (row, rhs)})
+                    pivots[other] = (reduced, reduced_rhs)
+                    work += spent
+            pivots[pivot] = (row, rhs)
+    return _values(pivots), False
+
+
+def _values(pivots: dict[Card, tuple[dict[Card, int], int]]) -> dict[Card, Fraction]:
+    """Each pivot's value with the free cards at no change: its right-hand side over its
+    coefficient."""
+    return {pivot: Fraction(rhs, row[pivot]) for pivot, (row, rhs) in pivots.items()}
+
+
+def _infer_coins(evidence: Sequence[_Scores]) -> tuple[dict[Card, int], bool]:
+    """Coin changes for some cards that give the peer's scores (any number of cards).
+
+    Each seat of each scores answer is a linear equation in the cards' coin changes. Two
+    solutions are tried: one that first takes every card behind a number the two sides agree
+    on as right (most cards are: the sparse answer), one from the equations alone (many wrong
+    cards, whose changes may cancel out in one number); each keeps the equations the earlier
+    ones do not contradict (a logic fault's are left out). A solution is kept if its changes
+    are whole coins a card can have and it gives the peer's scores in more numbers that differ
+    than it changes cards, by at least two (a fit no larger than its data is no finding); the
+    one that explains more answers wins, the sparse one on a tie."""
+    equations = {id(item): item.equations() for item in evidence}
+    rows = [row for item in evidence for row in equations[id(item)]]
+    frequency: Counter[Card] = Counter(card for coefficients, diff in rows if diff
+                                       for card in coefficients)
+    agreeing = sorted({card for coefficients, diff in rows if not diff for card in coefficients},
+                      key=rank_key)
+    sparse = [({card: 1}, 0) for card in agreeing] + \
+        sorted(rows, key=lambda row: row[1] == 0)
+    dense = sorted(rows, key=lambda row: row[1] == 0)
+    best: tuple[int, dict[Card, int]] = (0, {})
+    stopped = False
+    for ordered in (sparse, dense):
+        solution, bound = _solve_coins(ordered, frequency)
+        stopped = stopped or bound
+        coins = {card: int(delta) for card, delta in solution.items()
+                 if delta and delta.denominator == 1 and 0 <= card.coins + delta <= MAX_COINS}
+        coins = _needed(coins, evidence, frequency)
+        explained = [item for item in evidence if item.explained(coins)]
+        differing = sum(1 for item in explained for _, diff in equations[id(item)] if diff)
+        if coins and len(explained) >= 2 and differing >= len(coins) + 2 \
+                and len(explained) > best[0]:
+            best = (len(explained), coins)
+    return best[1], stopped
+
+
+def _needed(coins: dict[Card, int], evidence: Sequence[_Scores],
+            frequency: Counter[Card]) -> dict[Card, int]:
+    """``coins`` less the changes no explained answer needs: each is dropped in turn (the card
+    least often behind a differing number first) when as many answers stay explained."""
+    explained = sum(1 for item in evidence if item.explained(coins))
+    for card in sorted(coins, key=lambda c: (frequency[c], rank_key(c))):
+        trial = {c: d for c, d in coins.items() if c != card}
+        count = sum(1 for item in evidence if item.explained(trial))
+        if count >= explained:
+            coins, explained = trial, count
+    return coins
+
+
+# --- the faults ------------------------------------------------------------------------------
+
+
+def infer_deck_faults(failures: Sequence[Failure],
+                      questions: Sequence[QuestionFailure] = ()) -> tuple[DeckFault, ...]:
+    """The data faults that explain several of ``failures`` and of the position ``questions``
+    the peer answered otherwise (see the module): a ``colours`` fault, a ``coins`` fault,
+    either, both or none. Colours and coins are inferred apart, each with any number of cards,
+    within ``WORK`` steps each."""
+    follows = [item for item in [*map(_follows_from_failure, failures),
+                                 *map(_follows_from_question, questions)] if item is not None]
+    scores = [item for item in [*map(_scores_from_failure, failures),
+                                *map(_scores_from_question, questions)] if item is not None]
+    faults: list[DeckFault] = []
+    colours, colours_stopped = _infer_colours(follows)
+    explained: list[_Follows | _Scores] = [item for item in follows if item.check(colours)]
+    if colours and len(explained) >= 2:
+        faults.append(_fault("colours", explained, colours, {}, colours_stopped))
+    coins, coins_stopped = _infer_coins(scores)
+    explained = [item for item in scores if item.explained(coins)]
+    if coins and len(explained) >= 2:
+        faults.append(_fault("coins", explained, {}, coins, coins_stopped))
     return tuple(faults)
+
+
+def _fault(kind: str, explained: Sequence[_Follows | _Scores], colours: dict[Card, Colour],
+           coins: dict[Card, int], stopped: bool) -> DeckFault:
+    """The inferred fault of ``kind``, with the games' failures and questions it explains."""
+    configs = [item.config for item in explained]
+    cards: list[CardFault] = []
+    for changed in sorted(set(colours) | set(coins),
+                          key=lambda card: (rank_key(card), card.colour.value, card.coins)):
+        new_colour, new_delta = colours.get(changed), coins.get(changed)
+        editions = sorted({config.edition for config in configs
+                           if changed in config.cards_by_rank.values()})
+        cards.append(CardFault(", ".join(editions) or None, changed.rank,
+                               changed.colour.value, changed.coins,
+                               None if new_colour is None else new_colour.value,
+                               None if new_delta is None else changed.coins + new_delta))
+    cards.sort(key=lambda fault: (fault.rank, fault.edition or ""))
+    return DeckFault("inferred", tuple(cards),
+                     tuple(sorted(colours.items(), key=lambda i: rank_key(i[0]))),
+                     tuple(sorted(coins.items(), key=lambda i: rank_key(i[0]))),
+                     frozenset(id(item.source) for item in explained), kind, stopped)

@@ -39,7 +39,7 @@ from .groups import (
     Group,
     Nondeterminism,
     check_determinism,
-    group_failures,
+    group_run,
     hypothesis_settings,
     run_quietly,
     seed_alone_decides,
@@ -50,6 +50,7 @@ from .protocol import PROTOCOL, PROTOCOL_V1, Referee
 from .questions import QuestionRow, ask_questions, position_questions
 from .refusals import REFUSALS
 from .report import (
+    ConventionNote,
     CoverageRow,
     HarnessReport,
     applicable,
@@ -57,6 +58,7 @@ from .report import (
     describe,
     failure_to_json,
     report_to_json,
+    peer_fault_record_problem,
     write_group,
     write_peer_fault,
 )
@@ -122,7 +124,8 @@ def run_harness(
 ) -> HarnessReport:
     """Play ``examples`` generated games against ``command`` (seeded by ``seed``) and report.
 
-    Every game is played to its end, resynchronised after each disagreement; a peer fault
+    Every game is played to its end, going on after each disagreement (the peer put back on
+    the library's round with ``set_position``, else the library put on the peer's); a peer fault
     (timeout, crash, malformed answer) stops the run. Every disagreement is grouped by its
     request and rule, each group's first game is played again (as far as the group's
     disagreement) to find a non-deterministic peer, one game per group is shrunk (the groups
@@ -160,7 +163,9 @@ def run_harness(
         capabilities = declared.narrowed(players=players, editions=editions, bottles=bottles,
                                          teams=teams)
         variants = capabilities.variants()
-        strategy = game_scripts(variants)
+        # Before version 3 a game's end is not asked (no end_round): games have their rounds.
+        ends = capabilities.game_ends if version == PROTOCOL else ("rounds",)
+        strategy = game_scripts(variants, ends)
         runner = GameRunner(slot, version, capabilities)
         runner.greeted.discard(id(slot.get()))  # hello alone leaves the peer without a round
 
@@ -189,7 +194,7 @@ def run_harness(
                 top_variants = [v for v in variants if (v.players, v.edition, v.bottles)
                                 in played] or list(variants)
                 for script in _top_up(results, top_variants, seed, min_refusals, version,
-                                      capabilities):
+                                      capabilities, ends):
                     record(runner.play(script))
                     if peer_fault:
                         break
@@ -200,7 +205,8 @@ def run_harness(
                 except PeerFault as fault:
                     slot.discard()
                     questions_fault = f"{fault.kind}: {fault.message}"
-            groups, notes = group_failures(results, capabilities, version, variants)
+            grouped = group_run(results, capabilities, version, variants, asked)
+            groups, notes, asked = grouped.groups, grouped.notes, grouped.questions
             if not peer_fault:
                 groups, nondeterministic = check_determinism(groups, runner.replay)
             if not peer_fault:
@@ -211,6 +217,9 @@ def run_harness(
     written = tuple(write_group(group, out_dir, seed) for group in groups)
     stopped = peer_fault[0] if peer_fault else None
     stopped_written = None if stopped is None else write_peer_fault(stopped, out_dir, seed)
+    problem = None if stopped is None else peer_fault_record_problem(stopped)
+    if problem is not None:
+        notes += (problem,)
     outcomes = Counter(result.outcome for result in results)
     return HarnessReport(
         passed=outcomes["passed"],
@@ -228,11 +237,46 @@ def run_harness(
         nondeterministic=nondeterministic,
         questions=asked,
         questions_fault=questions_fault,
+        conventions=_conventions(results),
+        uncompared=tuple((number, what) for number, result in enumerate(results, 1)
+                         for what in result.uncompared),
+        resynchronised=tuple(sorted(Counter(way for result in results
+                                            for way in result.trajectories).items())),
+        trajectories=_trajectories(written, results),
     )
 
 
+def _trajectories(groups: Sequence[Group], results: Sequence[GameResult]
+                  ) -> tuple[tuple[int, tuple[tuple[str, int], ...]], ...]:
+    """For each group, how many of its disagreements were compared on each trajectory (a
+    disagreement falls in a deck group its data fault explains, else in its request's and
+    rule's, as ``group_failures`` puts them)."""
+    decks = [g for g in groups if g.rule == "DECK" and g.deck is not None and g.failure is not None]
+    by_key = {(g.op, g.rule): g for g in groups if g.rule != "DECK"}
+    counts: dict[int, Counter[str]] = {g.number: Counter() for g in groups}
+    for result in results:
+        for failure in result.disagreements:
+            group = next((g for g in decks if g.deck is not None and g.deck.explains(failure)),
+                         None) or by_key.get(failure.key)
+            if group is not None:
+                counts[group.number][failure.trajectory] += 1
+    return tuple((number, tuple(sorted(seen.items()))) for number, seen in counts.items())
+
+
+def _conventions(results: Sequence[GameResult]) -> tuple[ConventionNote, ...]:
+    """The library's conventions the peer chose otherwise, by rule: how often, in how many
+    games, and the first time."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for number, result in enumerate(results, 1):
+        for rule, message in result.notes:
+            found.setdefault(rule, []).append((number, message))
+    return tuple(ConventionNote(rule, len({n for n, _ in seen}), len(seen), seen[0][1])
+                 for rule, seen in found.items())
+
+
 def _top_up(results: Sequence[GameResult], variants: Sequence[Variant], seed: int, minimum: int,
-            version: str, capabilities: Capabilities) -> Iterator[GameScript]:
+            version: str, capabilities: Capabilities,
+            ends: Sequence[str]) -> Iterator[GameScript]:
     """Extra one-round games carrying the illegal requests sent fewer than ``minimum`` times
     (several to a game; three tries, since a game may end before a request's moment)."""
     rng = random.Random(seed)
@@ -246,4 +290,4 @@ def _top_up(results: Sequence[GameResult], variants: Sequence[Variant], seed: in
             return
         rng.shuffle(wanted)
         for start in range(0, len(wanted), 8):
-            yield random_script(variants, rng, wanted[start:start + 8])
+            yield random_script(variants, rng, wanted[start:start + 8], ends)

@@ -2,9 +2,16 @@
 
 ``explain`` looks at one request, the library's answer and the peer's, with the library's game
 just before the request, and names a rule ID of ``spec/rules.toml`` (or ``PROTOCOL``) with a
-``detail`` object that holds only what differs: for a setup, which cards went where; for legal
-plays, the led card, the colours and the cards only one side allows; for scores, the cards and
-coins behind each seat's number; for a trick, the winner, the price and the bottle.
+``detail`` object that holds only what differs: for a setup, which cards went where (each card
+the peer duplicated or lost named); for legal plays, the led card, the colours and the cards
+only one side allows; for scores, the cards and coins behind each seat's number; for a trick,
+the winner, the price and the bottle.
+
+The rule is decided over the fields that differ, per request (each ``_op`` function's docstring
+lists its branches): a refusal names the rule refused with; an answer that differs only in
+``to_act`` names the rule that decides the seat to act there (after the last setup
+FIRST-LEADER, after a trick NEXT-LEADER, within a trick TURN-ORDER, and ROUND-END when one
+side ends the round and the other not).
 """
 
 from __future__ import annotations
@@ -42,19 +49,11 @@ def card_json(card: Card) -> dict[str, JSON]:
     return {"card": card.rank, "colour": card.colour.value, "coins": card.coins}
 
 
-def _cards(config: Config, value: JSON) -> list[Card] | None:
-    """The cards a list of ranks names, or ``None`` when it is not such a list."""
-    if not isinstance(value, list):
+def _card(config: Config, item: JSON) -> Card | None:
+    """The card a number names, ``None`` for anything else."""
+    if isinstance(item, bool) or not isinstance(item, (int, float)):
         return None
-    cards = []
-    for item in value:
-        if isinstance(item, bool) or not isinstance(item, (int, float)):
-            return None
-        try:
-            cards.append(config.card(item))
-        except Exception:  # a number that is no card of the deck
-            return None
-    return cards
+    return config.cards_by_rank.get(item)
 
 
 def _ranks_text(cards: Sequence[Card]) -> str:
@@ -138,47 +137,105 @@ def _new_round(before: GameState, request: dict[str, JSON], expected: dict[str, 
 
 def _setup(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
            problem: str) -> Disagreement:
-    if "hands" not in expected:
+    """A setup answered otherwise, decided over what differs: the next seat while the setup goes
+    on (rule SETUP-ORDER); whether the setup is over (SETUP-RESOLVE: it resolves when every
+    seat has chosen); once it is, where the cards went (SETUP-RESOLVE), else only the seat that
+    leads (FIRST-LEADER)."""
+    library_over, peer_over = "hands" in expected, "hands" in actual
+    if not library_over and not peer_over:
         return Disagreement("SETUP-ORDER", problem, {"library_next": expected.get("to_act"),
                                                       "peer_next": actual.get("to_act")})
-    config = before.config
+    if library_over != peer_over:
+        said = "resolves it" if peer_over else "waits for another setup"
+        return Disagreement(
+            "SETUP-RESOLVE",
+            f"the setup {'is over' if library_over else 'goes on'} after this one: the library "
+            f"{'resolves it' if library_over else 'waits for another setup'}, the peer {said}",
+            {"library_resolves": library_over, "peer_resolves": peer_over})
     zones = ("hands", "face_up", "devils_trick")
     if all(same_json(expected.get(key), actual.get(key)) for key in zones):
         return Disagreement("FIRST-LEADER", problem, {"library_leader": expected.get("to_act"),
                                                        "peer_leader": actual.get("to_act")})
-    # Where every card went, as the library resolved the setup: the giver and the destination.
-    gives = {give.card: give for seat_gives in before.round.setup for give in seat_gives}
-    moved: list[JSON] = []
-    where_peer: dict[Card, str] = {}
-    where_library: dict[Card, str] = {}
-    for key in zones:
-        for answer, where in ((expected, where_library), (actual, where_peer)):
-            value = answer.get(key)
-            rows = value if key != "devils_trick" else [value]
-            if not isinstance(rows, list):
+    return _setup_resolved(before, expected, actual)
+
+
+def _places(config: Config, answer: dict[str, JSON]) -> tuple[dict[Card, list[str]], list[JSON]]:
+    """Where an answer to the last setup puts each card (a card may be in several places, or in
+    none), and the numbers in it that are no card of the deck."""
+    places: dict[Card, list[str]] = {}
+    strays: list[JSON] = []
+    for key in ("hands", "face_up", "devils_trick"):
+        value = answer.get(key)
+        rows = [value] if key == "devils_trick" else value
+        if not isinstance(rows, list):
+            continue
+        for seat, row in enumerate(rows):
+            if not isinstance(row, list):
                 continue
-            for seat, row in enumerate(rows):
-                for card in _cards(config, row) or []:
-                    where[card] = "devils_trick" if key == "devils_trick" else f"{key}[{seat}]"
-    for card in sorted(set(where_library) | set(where_peer), key=rank_key):
-        if where_library.get(card) != where_peer.get(card):
-            item: dict[str, JSON] = {"card": card.rank, "library": where_library.get(card),
-                                     "peer": where_peer.get(card)}
-            give = gives.get(card)
-            if give is not None:
-                item["given_by"] = give.seat
-                item["given_to"] = give.to.value
-            moved.append(item)
-    text = "; ".join(
-        f"{m['card']}" + (f" (seat {m['given_by']} gives it {m['given_to']})" if "given_by" in m
-                          else "") + f": the library puts it in {m['library']}, the peer in {m['peer']}"
-        for m in moved[:6] if isinstance(m, dict))
-    return Disagreement("SETUP-RESOLVE", f"the setup resolves differently: {text}",
-                        {"cards": moved})
+            where = key if key == "devils_trick" else f"{key}[{seat}]"
+            for item in row:
+                card = _card(config, item)
+                if card is None:
+                    strays.append(item)
+                else:
+                    places.setdefault(card, []).append(where)
+    return places, strays
+
+
+def _setup_resolved(before: GameState, expected: dict[str, JSON],
+                    actual: dict[str, JSON]) -> Disagreement:
+    """The last setup resolved otherwise (rule SETUP-RESOLVE): every card the two sides put in
+    different places, who gave it and which way, each card the peer duplicated (puts in two
+    places) or lost (puts nowhere) named."""
+    config = before.config
+    gives = {give.card: give for seat_gives in before.round.setup for give in seat_gives}
+    library, _ = _places(config, expected)
+    peer, strays = _places(config, actual)
+    moved: list[JSON] = []
+    duplicated: list[str] = []
+    lost: list[str] = []
+    others: list[str] = []
+    for card in sorted(set(library) | set(peer), key=rank_key):
+        mine, theirs = library.get(card, []), peer.get(card, [])
+        if sorted(mine) == sorted(theirs):
+            continue
+        item: dict[str, JSON] = {"card": card.rank, "library": " and ".join(mine) or None,
+                                 "peer": " and ".join(theirs) or None}
+        give = gives.get(card)
+        given = ""
+        if give is not None:
+            item["given_by"] = give.seat
+            item["given_to"] = give.to.value
+            given = f" (seat {give.seat} gives it {give.to.value})"
+        library_text = f"the library puts it in {' and '.join(mine)}" if mine else \
+            "the library has no such card"
+        if len(theirs) > 1:
+            item["peer_copies"] = len(theirs)
+            duplicated.append(f"{card.rank}{given} is duplicated: the peer puts it in "
+                              f"{' and '.join(theirs)}, {library_text}")
+        elif not theirs:
+            item["peer_copies"] = 0
+            lost.append(f"{card.rank}{given} is lost: the peer puts it nowhere, {library_text}")
+        else:
+            others.append(f"{card.rank}{given}: {library_text}, the peer in {theirs[0]}")
+        moved.append(item)
+    shown = others[:6] + ([f"and {plural(len(others) - 6, 'more card')}"] if len(others) > 6
+                          else [])
+    stray_text = [f"the peer's answer holds {json.dumps(item)}, which is no card"
+                  for item in strays]
+    text = "; ".join(duplicated + lost + stray_text + shown)
+    detail: dict[str, JSON] = {"cards": moved}
+    if strays:
+        detail["not_cards"] = strays
+    return Disagreement("SETUP-RESOLVE", f"the setup resolves differently: {text}", detail)
 
 
 def _legal_plays(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
                  problem: str) -> Disagreement:
+    """Legal plays answered otherwise, decided over what differs: the seat to play (rule
+    TURN-ORDER); a card the peer allows that the seat does not hold, or a number that is no
+    card (CARD-HELD); else which cards follow the led colour (FOLLOW-SUIT, EYE-FOLLOW-SUIT in
+    Devil's Eye), the led card, the colours held and only the cards one side allows shown."""
     config = before.config
     seat = before.to_act
     if not same_json(expected.get("seat"), actual.get("seat")) or seat is None:
@@ -189,7 +246,10 @@ def _legal_plays(before: GameState, expected: dict[str, JSON], actual: dict[str,
     trick = round_.plays[len(round_.plays) - len(round_.plays) % config.trick_size:]
     led_card = trick[0].card if trick else None
     library = {a.card for a in legal_actions(before) if isinstance(a, Play)}
-    peer = set(_cards(config, actual.get("cards")) or [])
+    listed = actual.get("cards")
+    items = listed if isinstance(listed, list) else []
+    peer = {card for item in items if (card := _card(config, item)) is not None}
+    strays = [item for item in items if _card(config, item) is None]
     hand = round_.hands[seat] + (round_.face_up[seat] if round_.face_up else ())
     only_library = sorted(library - peer, key=rank_key)
     only_peer = sorted(peer - library, key=rank_key)
@@ -204,8 +264,10 @@ def _legal_plays(before: GameState, expected: dict[str, JSON], actual: dict[str,
         detail["face_up"] = [card.rank for card in round_.face_up[seat]]
     led = "it leads" if led_card is None else (
         f"{led_card.rank} {led_card.colour.value} was led")
-    if led_card is None and not only_library and only_peer:
-        rule = "CARD-HELD"
+    if strays or any(card not in hand for card in only_peer):
+        rule = "CARD-HELD"  # the peer lets the seat play a card it does not hold
+        if strays:
+            detail["not_cards"] = strays
     text = (f"seat {seat} ({led}): only the library allows {_ranks_text(only_library) or 'nothing'}"
             f"; only the peer allows {_ranks_text(only_peer) or 'nothing'}")
     return Disagreement(rule, text, detail)
@@ -213,14 +275,51 @@ def _legal_plays(before: GameState, expected: dict[str, JSON], actual: dict[str,
 
 def _play(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
           problem: str) -> Disagreement:
+    """A play answered otherwise, decided over the fields that differ, the trick's result
+    before the seat to act (a wrong winner also names the wrong leader):
+
+    - one side ends the trick and the other not: TURN-ORDER (a trick is one card per seat,
+      four cards in Devil's Eye);
+    - the winner or the winning card: TRICK-WINNER;
+    - the bottle bought: TRICK-PRICE when the two sides buy different bottles (which one is
+      judged), else BOTTLE-PURCHASE (whether the winning card buys it);
+    - a bottle's price after the trick: TRICK-PRICE; its owner: BOTTLE-PURCHASE;
+    - only ``to_act``: ROUND-END when one side ends the round (``null``) and the other not;
+      after a trick NEXT-LEADER (the winner leads), within one TURN-ORDER (clockwise)."""
     want, got = expected.get("trick"), actual.get("trick")
-    if not isinstance(want, dict):
-        if got is not None:
-            return Disagreement("TRICK-CAPTURE", problem, {"peer_trick": got})
-        return Disagreement("TURN-ORDER", problem, {"library_next": expected.get("to_act"),
-                                                     "peer_next": actual.get("to_act")})
-    if not isinstance(got, dict):
-        return Disagreement("TRICK-CAPTURE", problem, {"library_trick": want, "peer_trick": got})
+    next_seats: dict[str, JSON] = {"library_next": expected.get("to_act"),
+                                   "peer_next": actual.get("to_act")}
+    if isinstance(want, dict) != isinstance(got, dict):
+        return Disagreement(
+            "TURN-ORDER",
+            f"a trick holds {plural(before.config.trick_size, 'card')}: the "
+            f"{'library' if isinstance(want, dict) else 'peer'} ends the trick with this card, "
+            f"the {'peer' if isinstance(want, dict) else 'library'} does not",
+            {"library_trick": want, "peer_trick": got, **next_seats})
+    if isinstance(want, dict) and isinstance(got, dict):
+        found = _trick_result(before, want, got, problem)
+        if found is not None:
+            return found
+    if same_json(expected.get("to_act"), actual.get("to_act")):
+        return Disagreement("PROTOCOL", problem, {})
+    library_next, peer_next = expected.get("to_act"), actual.get("to_act")
+    if library_next is None or peer_next is None:
+        text = ("the last trick ends the round: no one plays next; the peer says seat "
+                f"{json.dumps(peer_next)} plays" if library_next is None else
+                f"cards remain: seat {json.dumps(library_next)} plays next; the peer ends the "
+                "round")
+        return Disagreement("ROUND-END", text, next_seats)
+    if isinstance(want, dict):
+        return Disagreement(
+            "NEXT-LEADER", f"seat {json.dumps(want.get('winner'))} won the trick and leads the "
+            f"next; the peer says seat {json.dumps(peer_next)} plays next", next_seats)
+    return Disagreement("TURN-ORDER", f"play goes clockwise: seat {json.dumps(library_next)} "
+                        f"plays next; the peer says seat {json.dumps(peer_next)}", next_seats)
+
+
+def _trick_result(before: GameState, want: dict[str, JSON], got: dict[str, JSON],
+                  problem: str) -> Disagreement | None:
+    """The rule of a trick's result that differs (see ``_play``), ``None`` when it agrees."""
     price, index = trick_price(before.round.bottles)
     detail: dict[str, JSON] = {"price": price, "bottle_judged": index,
                                "library": want, "peer": got}
@@ -228,26 +327,33 @@ def _play(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
             and same_json(want.get("card"), got.get("card"))):
         return Disagreement("TRICK-WINNER", f"the trick judged against price {price}: " + problem,
                             detail)
-    if not same_json(want.get("bottle"), got.get("bottle")):
-        return Disagreement("BOTTLE-PURCHASE", problem, detail)
+    bought, peer_bought = want.get("bottle"), got.get("bottle")
+    if not same_json(bought, peer_bought):
+        rule = "BOTTLE-PURCHASE" if bought is None or peer_bought is None else "TRICK-PRICE"
+        return Disagreement(rule, f"the trick judged against price {price}: the library's "
+                            f"winning card buys bottle {json.dumps(bought)}, the peer's bottle "
+                            f"{json.dumps(peer_bought)}", detail)
     bottles_want, bottles_got = want.get("bottles"), got.get("bottles")
-    if isinstance(bottles_want, list) and isinstance(bottles_got, list) and \
-            len(bottles_want) == len(bottles_got):
-        for b, (w, g) in enumerate(zip(bottles_want, bottles_got)):
-            if isinstance(w, dict) and isinstance(g, dict) and \
-                    not same_json(w.get("price"), g.get("price")):
-                detail["bottle"] = b
-                return Disagreement("TRICK-PRICE", f"bottle {b}'s price after the trick: the "
-                                    f"library says {w.get('price')}, the peer {g.get('price')}",
-                                    detail)
-        return Disagreement("BOTTLE-PURCHASE", problem, detail)
+    if not (isinstance(bottles_want, list) and isinstance(bottles_got, list)
+            and len(bottles_want) == len(bottles_got)):
+        # The bottles are the game's: a list of another length is no answer the protocol allows.
+        return Disagreement("PROTOCOL", problem, detail)
+    for b, (w, g) in enumerate(zip(bottles_want, bottles_got)):
+        if not (isinstance(w, dict) and isinstance(g, dict)):
+            continue
+        if not same_json(w.get("price"), g.get("price")):
+            detail["bottle"] = b
+            return Disagreement("TRICK-PRICE", f"bottle {b}'s price after the trick: the "
+                                f"library says {w.get('price')}, the peer {g.get('price')}",
+                                detail)
+        if not same_json(w.get("owner"), g.get("owner")):
+            detail["bottle"] = b
+            return Disagreement("BOTTLE-PURCHASE", f"bottle {b}'s owner after the trick: the "
+                                f"library says seat {json.dumps(w.get('owner'))}, the peer seat "
+                                f"{json.dumps(g.get('owner'))}", detail)
     if not same_json(want, got):
-        return Disagreement("BOTTLE-PURCHASE", problem, detail)
-    if expected.get("to_act") is None or actual.get("to_act") is None:
-        return Disagreement("ROUND-END", problem, {"library_next": expected.get("to_act"),
-                                                    "peer_next": actual.get("to_act")})
-    return Disagreement("NEXT-LEADER", problem, {"library_next": expected.get("to_act"),
-                                                  "peer_next": actual.get("to_act")})
+        return Disagreement("PROTOCOL", problem, detail)  # keys the protocol does not define
+    return None
 
 
 def _scores(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],

@@ -14,22 +14,47 @@ from attrs import evolve, field, frozen
 from ..actions import Give, Play
 from ..cards import Card
 from ..engine import apply, legal_actions
-from ..errors import PeerFault, RecordError
+from ..errors import PeerFault, RecordError, UnknownRuleError
 from ..formats.json_input import JSON
 from ..formats.setup_entries import entry_from_gives
+from ..catalogue import is_convention as catalogue_is_convention
 from ..rules.deal import deal, first_dealer, next_dealer
 from ..state import GameState, Phase, RoundState
 from .capabilities import Capabilities, capabilities_from_json
 from .explain import Disagreement, explain
+from .follow import Lost, follow_peer, follow_scores
 from .lines import clip
 from .peer import Peer, PeerSlot
 from .position import set_position_request
 from .protocol import PROTOCOL, PROTOCOL_V1, PROTOCOLS, UNSUPPORTED, Referee, compare
-from .refusals import REFUSALS, Moment, round_request
+from .refusals import ANY_ORDER_LEGAL, REFUSALS, Moment, round_request
 from .scripts import GameScript, Mistake, RoundScript
 
 __all__ = ["Exchange", "Failure", "Refusal", "GameResult", "Stop", "play_game", "negotiate",
-           "GameRunner"]
+           "GameRunner", "is_convention", "LIBRARY", "PEER", "SET_POSITION"]
+
+LIBRARY: Final = "library"
+"""A disagreement met on the library's own trajectory: every answer that changes the round
+agreed so far (or the peer sat out the rest of a round and rejoined at the next one)."""
+
+SET_POSITION: Final = "library-set-position"
+"""A disagreement met on the library's trajectory, the peer having been put back on it with
+``set_position`` after an earlier disagreement."""
+
+PEER: Final = "peer"
+"""A disagreement met on the peer's trajectory: after an earlier disagreement, the library was
+put into the position the peer's answers described, and went on from there."""
+
+
+def is_convention(rule_id: str) -> bool:
+    """Whether ``rule_id`` is a convention of the library (``kind = "convention"`` in
+    ``spec/rules.toml``: a choice where the sources leave one open) rather than a rule of the
+    sources; a peer that chooses otherwise is noted, never failed. A name the catalogue does
+    not hold (the peer's own rule names) is no convention."""
+    try:
+        return catalogue_is_convention(rule_id)
+    except UnknownRuleError:
+        return False
 
 
 @frozen
@@ -58,6 +83,14 @@ class Failure:
     state: GameState | None
     disagreement: Disagreement | None = None
     before: GameState | None = field(default=None, eq=False, repr=False)
+    trajectory: str = LIBRARY
+    """Where the failing request was compared: ``library``, ``library-set-position`` or ``peer``
+    (see ``LIBRARY``, ``SET_POSITION``, ``PEER``; each round starts on the library's, both
+    sides dealt the same cards)."""
+    followed_from: int | None = None
+    """Once the library has followed the peer in the game: the number of the request (from 1)
+    whose answer it first followed; ``state`` is then the game up to it (the part legal by the
+    library's rules)."""
 
     @property
     def peer_fault(self) -> bool:
@@ -107,6 +140,12 @@ class GameResult:
     started: bool = False
     exchanges: tuple[Exchange, ...] = ()
     """Every exchange of the game, kept only when asked for (a replay)."""
+    notes: tuple[tuple[str, str], ...] = ()
+    """What is no failure: a convention the peer chose otherwise (its rule and what differed)."""
+    uncompared: tuple[str, ...] = ()
+    """What could not be compared, and why: the peer's answers fixed no position to follow."""
+    trajectories: tuple[str, ...] = ()
+    """How the game went on after each disagreement on a request that changes the round."""
 
     @property
     def failure(self) -> Failure | None:
@@ -137,10 +176,15 @@ differ from the library's, and the game is resynchronised."""
 class _Game:
     """One game played against the peer, the library answering every request alongside.
 
-    After a disagreement on a request that changes the round, the peer is put back on the
-    library's answer: with ``set_position`` when it declares it (version 3), else the rest of
-    the round is played by the library alone and the peer rejoins at the next ``new_round``
-    (which then names the dealer). Every disagreement is recorded."""
+    After a disagreement on a request that changes the round, the two sides are put back on
+    one trajectory: the peer on the library's with ``set_position`` when it declares it
+    (version 3), else the library on the peer's (``follow``: the peer's hands after the setup,
+    its trick result, its scores). Where the peer's answers fix no position the library can
+    take, what could not be compared is said, the rest of the round is played by the library
+    alone and the peer rejoins at the next ``new_round`` (which then names the dealer). A game
+    with a target score or the default end is played until the library's ``end_round`` ends it.
+    A peer that takes the setups in any order gets them in another order than the library's.
+    Every disagreement is recorded; one on a convention of the library is a note."""
 
     def __init__(self, script: GameScript, peer: Peer, *, version: str = PROTOCOL,
                  capabilities: Capabilities | None = None, fresh: bool = False,
@@ -167,12 +211,32 @@ class _Game:
         self.tell_dealer = True
         """The next ``new_round`` names its dealer (the first round; after a resynchronisation
         or a disagreement on the next dealer; before version 3 always)."""
+        self.trajectory = LIBRARY
+        self.legal_game: GameState | None = None
+        """The library's game up to the first answer of the peer it followed (legal by its
+        rules: what a failure record of a later disagreement holds)."""
+        self.followed_from: int | None = None
+        self.notes: list[tuple[str, str]] = []
+        self.uncompared: list[str] = []
+        self.trajectories: list[str] = []
+        self.peer_answer: dict[str, JSON] | None = None
+        """The peer's answer to the last request (for choosing a play both sides allow)."""
+        self.rollbacks = 0
+        self.totals_known = True
+        """Whether the peer's totals are the library's (not after a round it sat out)."""
 
-    def ask(self, request: dict[str, JSON], refusal: str | None = None) -> dict[str, JSON]:
+    def ask(self, request: dict[str, JSON], refusal: str | None = None, *,
+            expected: dict[str, JSON] | None = None,
+            loose: tuple[str, ...] = ()) -> dict[str, JSON]:
+        """Send ``request`` to both sides and compare the answers (``expected``: the library's
+        answer given, not asked; ``loose``: keys of the peer's answer not compared)."""
         if self.until is not None and len(self.exchanges) >= self.until:
             raise Stop()
         before = self.referee.state
-        expected = self.referee.handle(request)
+        given = expected is not None
+        if expected is None:
+            expected = self.referee.handle(request)
+        self.peer_answer = None
         if self.detached:
             return expected
         try:
@@ -180,6 +244,7 @@ class _Game:
         except PeerFault as fault:
             self.exchanges.append(Exchange(request, expected, None, refusal))
             self._fail(fault.kind, fault.message, None, before)
+        self.peer_answer = actual
         self.exchanges.append(Exchange(request, expected, actual, refusal))
         if self._unsupported(request, expected, actual):
             if expected.get("ok") is False:
@@ -192,20 +257,59 @@ class _Game:
             problem = compare({k: expected[k] for k in ("ok", "protocol")},
                               {k: v for k, v in actual.items() if k in ("ok", "protocol", "error")})
         else:
-            problem = compare(expected, actual)
+            problem = compare(expected, {k: v for k, v in actual.items() if k not in loose})
         if problem is not None:
             disagreement = explain(before, self.referee.state, request, expected, actual, problem)
-            self.failures.append(Failure("disagreement", disagreement.message, self.script,
-                                         tuple(self.exchanges), self.game_state(), disagreement,
-                                         before))
-            self.outcome = "failed"
+            if is_convention(disagreement.rule):
+                self.notes.append((disagreement.rule, disagreement.message))
+                if op == "new_round" and self._setups_at_once():
+                    # The seat it names first is the peer's own choice: it is sent the setups
+                    # in another order anyway, so there is nothing to follow.
+                    return expected
+            else:
+                self._disagree(disagreement, before)
             if op == "hello":
                 raise Stop()
             if op == "end_round":
                 self.tell_dealer = True
+            if op == "scores":
+                self._follow_scores(actual)
             if op in STATE_OPS:
-                self._resync(op == "set_position")
+                self._resync(op == "set_position", None if given else before, request,
+                             expected, actual)
         return expected
+
+    def _disagree(self, disagreement: Disagreement, before: GameState | None) -> None:
+        """Record a disagreement on the trajectory the round is on; once the library has
+        followed the peer in this game, the game up to there (the part its rules reach)."""
+        followed = self.legal_game is not None
+        state = self.legal_game if followed else self.game_state()
+        self.failures.append(Failure("disagreement", disagreement.message, self.script,
+                                     tuple(self.exchanges), state, disagreement, before,
+                                     self.trajectory, self.followed_from))
+        self.outcome = "failed"
+
+    def _lose(self, reason: str) -> None:
+        """The peer's answers fix no position: it sits out the rest of the round."""
+        state = self.referee.state
+        where = "" if state is None else f"round {len(self.finished) + 1}, "
+        self.uncompared.append(f"{where}after request {len(self.exchanges)}: {reason}; the rest "
+                               "of the round was not compared")
+        self.detached = True
+
+    def _follow_scores(self, actual: dict[str, JSON]) -> None:
+        """Without ``set_position``, the library takes the peer's scores, so that the totals and
+        the game's end are compared along the peer's own."""
+        state = self.referee.state
+        if state is None or actual.get("ok") is not True or self.capabilities.set_position \
+                or state.round.scores is None:
+            return
+        followed = follow_scores(state, actual)
+        if isinstance(followed, Lost):
+            self.uncompared.append(f"after request {len(self.exchanges)}: {followed.reason}; "
+                                   "the game's end was compared on the library's totals")
+            return
+        self._move_to(followed)
 
     def _unsupported(self, request: dict[str, JSON], expected: dict[str, JSON],
                      actual: dict[str, JSON]) -> bool:
@@ -220,15 +324,50 @@ class _Game:
                 and str(actual.get("rule")).startswith("CONFIG-")
                 and actual.get("rule") != expected.get("rule"))
 
-    def _resync(self, failed: bool) -> None:
-        """Put the peer back on the library's round (see the class)."""
+    def _resync(self, failed: bool, before: GameState | None, request: dict[str, JSON],
+                expected: dict[str, JSON], actual: dict[str, JSON]) -> None:
+        """Put the peer back on the library's round with ``set_position`` where it takes it,
+        else the library on the peer's (see the class)."""
         self.tell_dealer = True
         state = self.referee.state
-        if failed or state is None or self.version != PROTOCOL \
-                or not self.capabilities.set_position:
-            self.detached = True
+        if state is None:
+            self._lose("the library has no round to compare")
             return
-        self.ask(set_position_request(state))
+        if failed:
+            self._lose("the peer does not take the library's position")
+            return
+        if self.version == PROTOCOL and self.capabilities.set_position:
+            self.trajectories.append(SET_POSITION)
+            self.trajectory = SET_POSITION
+            self.ask(set_position_request(state))
+            return
+        if before is None:
+            self._lose("the peer was sent the setups in another order than the library")
+            return
+        if expected.get("ok") is False and actual.get("ok") is not False:
+            self._lose(f"the peer accepts a request the library refuses with rule "
+                       f"{expected.get('rule')}: its round is in no position the rules reach")
+            return
+        if actual.get("ok") is False:
+            self.rollbacks += 1
+            if request.get("op") not in ("setup", "play") or self.rollbacks > 3:
+                self._lose(f"the peer refuses a legal {request.get('op')} "
+                           "and the harness has no other request that both sides take")
+                return
+        followed = follow_peer(before, state, request, actual)
+        if isinstance(followed, Lost):
+            self._lose(followed.reason)
+            return
+        self.trajectories.append(PEER)
+        self._move_to(followed)
+
+    def _move_to(self, state: GameState) -> None:
+        """Put the library into ``state``, a position on the peer's trajectory."""
+        if self.legal_game is None:
+            self.legal_game = self.game_state()
+            self.followed_from = len(self.exchanges)
+        self.trajectory = PEER
+        self.referee.state = state
 
     def _fail(self, kind: str, message: str, disagreement: Disagreement | None,
               before: GameState | None) -> NoReturn:
@@ -238,16 +377,22 @@ class _Game:
         raise Stop()
 
     def game_state(self) -> GameState | None:
-        """The library's game so far: the finished rounds and the current one."""
+        """The library's game so far: the finished rounds and the current one (before the next
+        round's ``new_round`` is answered, the last finished one), with the game's end."""
         current = self.referee.state
         if current is None:
             return None
-        past = tuple(evolve(round_, index=i) for i, round_ in enumerate(self.finished))
+        finished = self.finished
+        if finished and current.round is finished[-1]:
+            finished = finished[:-1]  # the next round has not begun: no round twice
+        past = tuple(evolve(round_, index=i) for i, round_ in enumerate(finished))
         # Each protocol round starts from zero totals: add the finished rounds' scores.
         totals = tuple(current.totals[s] + sum(r.scores[s] for r in past if r.scores)
                        for s in range(self.config.players))
-        return evolve(current, round=evolve(current.round, index=len(past)), past_rounds=past,
-                      totals=totals)
+        config = evolve(current.config, rounds=self.config.rounds,
+                        target_score=self.config.target_score)
+        return evolve(current, config=config, round=evolve(current.round, index=len(past)),
+                      past_rounds=past, totals=totals)
 
     def play(self) -> GameResult:
         try:
@@ -262,11 +407,15 @@ class _Game:
                                      if self.script.rounds else 0)
                 if request is not None:
                     self.ask(request, kind.name)
-            for index, round_script in enumerate(self.script.rounds):
-                self._play_round(index, round_script)
+            for index in range(self.script.most_rounds):
+                self._play_round(index, self.script.round_script(index))
                 state = self.referee.state
                 assert state is not None
                 self.finished.append(state.round)
+                if self.version != PROTOCOL:
+                    continue
+                if not self._game_goes_on(index):
+                    break
         except Stop:
             pass
         refusals = tuple(
@@ -277,7 +426,30 @@ class _Game:
         started = any(ex.request.get("op") == "new_round" and ex.refusal is None
                       for ex in self.exchanges)
         return GameResult(self.outcome, refusals, tuple(self.failures), self.script, started,
-                          tuple(self.exchanges) if self.keep else ())
+                          tuple(self.exchanges) if self.keep else (), tuple(self.notes),
+                          tuple(self.uncompared), tuple(self.trajectories))
+
+    def _game_goes_on(self, index: int) -> bool:
+        """Whether another round is played after round ``index``: the library's game goes on
+        (its ``end_round``), and so does the peer's, with totals the library can follow."""
+        ended = self.referee.ended or {}
+        library_over = ended.get("game_over") is True
+        answer = self.peer_answer if not self.detached else None
+        peer_over = isinstance(answer, dict) and answer.get("game_over") is True
+        if library_over != peer_over and answer is not None:
+            self.uncompared.append(
+                f"after round {index + 1}: the {'library' if library_over else 'peer'} ends the "
+                f"game and the {'peer' if library_over else 'library'} plays on: its later "
+                "rounds were not compared")
+            return False
+        if library_over:
+            return False
+        if self.config.target_score is not None and not self.totals_known:
+            self.uncompared.append(
+                f"after round {index + 1}: the peer sat out part of a round, so its totals are "
+                "not known: the game's end by target score could not be compared further")
+            return False
+        return True
 
     def _mistakes_at(self, when: str, mistakes: Sequence[Mistake],
                      new_round: dict[str, JSON] | None = None,
@@ -291,6 +463,8 @@ class _Game:
             kind = REFUSALS[mistake.kind % len(REFUSALS)]
             if kind.when != when and not (kind.when == "any" and when in ("deal", "setup", "play")):
                 continue
+            if kind.name == ANY_ORDER_LEGAL and self._setups_at_once():
+                continue  # a legal request for a peer that takes the setups in any order
             if fired is not None and number in fired:
                 continue
             if step is not None and step < mistake.step % period:
@@ -329,7 +503,10 @@ class _Game:
         if self.version == PROTOCOL:
             config = request["config"]
             assert isinstance(config, dict)
-            config["rounds"] = len(self.script.rounds)
+            if self.config.rounds is not None:
+                config["rounds"] = self.config.rounds
+            if self.config.target_score is not None:
+                config["target_score"] = self.config.target_score
             request["round"] = index
             if not self.tell_dealer:
                 del request["dealer"]
@@ -341,6 +518,9 @@ class _Game:
         hands, face_up = deal(config, script.deal_seed, index, dealer)
         request = self._round_request(index, dealer, hands, face_up)
         self.detached = False
+        self.rollbacks = 0
+        # Both sides start the round from the same deal: a common position again.
+        self.trajectory = LIBRARY
         self._mistakes_at("deal", script.mistakes, request)
         self.tell_dealer = self.version != PROTOCOL
         self.ask(request)
@@ -358,17 +538,30 @@ class _Game:
         while True:
             state = self.referee.state
             assert state is not None
-            if state.phase is Phase.SETUP:
+            if state.phase is Phase.SETUP and setup_step == 0 and self._setups_at_once():
+                self._setups_in_another_order(choose, lambda: self._mistakes_at(
+                    "setup", script.mistakes, request, config.players, config.players, fired))
+                setup_step += config.players
+            elif state.phase is Phase.SETUP:
                 self._mistakes_at("setup", script.mistakes, request, setup_step,
                                   config.players, fired)
-                self.ask(_setup_request(state, choose))
+                self.ask(_setup_request(state, choose)[0])
                 setup_step += 1
             elif state.phase is Phase.PLAY:
                 # legal_plays first: a colour fault shows there before any refusal depends on it.
                 self.ask({"op": "legal_plays"})
+                allowed = self._peer_cards()
                 self._mistakes_at("play", script.mistakes, request, play_step, 24, fired)
+                state = self.referee.state
+                assert state is not None
                 options = legal_actions(state)
-                play = options[choose(len(options))]
+                # A card both sides allow, where the peer's legal plays differ from the library's.
+                both = [o for o in options if isinstance(o, Play)
+                        and (allowed is None or o.card.rank in allowed)]
+                if not both and not self.detached:
+                    self._lose(f"no card is legal for seat {state.to_act} by both sides' rules "
+                               "(each allows only cards the other forbids): no play follows both")
+                play = (both or options)[choose(len(both or options))]
                 assert isinstance(play, Play)
                 self.ask({"op": "play", "seat": play.seat, "card": play.card.rank})
                 play_step += 1
@@ -380,10 +573,52 @@ class _Game:
             self.ask({"op": "end_round"})
         if self.detached:
             self.tell_dealer = True
+            self.totals_known = False
+
+    def _peer_cards(self) -> set[float] | None:
+        """The cards the peer's last ``legal_plays`` answer allows (``None``: no such answer)."""
+        answer = self.peer_answer
+        cards = None if answer is None or answer.get("ok") is not True else answer.get("cards")
+        if not isinstance(cards, list):
+            return None
+        return {card for card in cards if isinstance(card, (int, float))
+                and not isinstance(card, bool)}
+
+    def _setups_at_once(self) -> bool:
+        """Whether the round's setups go to the peer in another order than the library's: it
+        declares that it takes them in any order (version 3), and takes part in the round."""
+        return self.version == PROTOCOL and self.capabilities.setups_any_order \
+            and not self.detached
+
+    def _setups_in_another_order(self, choose: Callable[[int], int],
+                                 mistakes: Callable[[], None]) -> None:
+        """Every seat's setup, chosen as the library's order would have it; the library takes
+        them in its order, the peer the seats before the last in reverse order, then the last
+        (so both sides resolve the same last request). Until the last, the peer's answers are
+        compared on being accepted, not on the seat they name next (its order is its own).
+        The round's illegal setup requests are sent before the last, when both sides wait for
+        the same seat."""
+        state = self.referee.state
+        assert state is not None
+        requests = []
+        while state.phase is Phase.SETUP:
+            request, state = _setup_request(state, choose)
+            requests.append(request)
+        for request in requests[:-1]:
+            self.referee.handle(request)
+        for request in reversed(requests[:-1]):
+            self.ask(request, expected={"ok": True}, loose=("to_act",))
+            if self.detached:
+                # The library plays the round alone: its state already holds these setups.
+                break
+        mistakes()
+        self.ask(requests[-1])
 
 
-def _setup_request(state: GameState, choose: Callable[[int], int]) -> dict[str, JSON]:
-    """The seat to act's whole setup, each card chosen among its legal gives."""
+def _setup_request(state: GameState, choose: Callable[[int], int]
+                   ) -> tuple[dict[str, JSON], GameState]:
+    """The seat to act's whole setup, each card chosen among its legal gives, and the state
+    once it is given."""
     seat = state.to_act
     assert seat is not None
     gives: list[Give] = []
@@ -393,7 +628,7 @@ def _setup_request(state: GameState, choose: Callable[[int], int]) -> dict[str, 
         assert isinstance(give, Give)
         gives.append(give)
         state = apply(state, give)
-    return {"op": "setup", "seat": seat, **entry_from_gives(gives)}
+    return {"op": "setup", "seat": seat, **entry_from_gives(gives)}, state
 
 
 def play_game(script: GameScript, peer: Peer, *, version: str = PROTOCOL,
@@ -421,7 +656,7 @@ def negotiate(peer: Peer) -> tuple[str, Capabilities]:
                 raise PeerFault("malformed",
                                 f"the peer's capabilities are malformed: {error}") from None
             if version != PROTOCOL:
-                capabilities = evolve(capabilities, set_position=False)
+                capabilities = evolve(capabilities, set_position=False, setups_any_order=False)
             return version, capabilities
         if not (answer.get("ok") is False and answer.get("rule") == "PROTOCOL"):
             break

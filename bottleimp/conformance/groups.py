@@ -13,17 +13,20 @@ from attrs import evolve, frozen
 
 from .capabilities import Capabilities, Variant
 from .deckcheck import DeckFault, declared_deck_faults, infer_deck_faults
-from .game import Failure, GameResult, Stop
+from .game import Exchange, Failure, GameResult, Stop
 from ..formats.json_input import JSON
 from .lines import plural
 from .protocol import PROTOCOL_V1
+from .questions import QuestionRow, question_failures, questions_under_deck
+from .refusals import REFUSALS
 from .vectors import same_json
 from .scripts import GameScript
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-__all__ = ["Group", "Nondeterminism", "group_failures", "check_determinism", "shrink_groups",
+__all__ = ["Group", "Grouping", "Nondeterminism", "group_failures", "group_run", "check_determinism", "same_verdict",
+           "shrink_groups",
            "hypothesis_settings", "seed_alone_decides", "run_quietly"]
 
 REPLAYS = 4
@@ -118,11 +121,36 @@ def seed_alone_decides() -> Iterator[None]:
         clear()
 
 
+@frozen
+class Grouping:
+    """A run's disagreements put together: the groups, the notes (a consistent renaming of the
+    colours in a declared deck, which is no failure), and the position questions with those a
+    data fault of the deck explains counted under ``DECK``."""
+
+    groups: list[Group]
+    notes: tuple[str, ...]
+    questions: tuple[QuestionRow, ...]
+
+
+def group_run(results: Sequence[GameResult], capabilities: Capabilities, version: str,
+              variants: Sequence[Variant], questions: Sequence[QuestionRow] = ()) -> Grouping:
+    """``group_failures`` with the position questions: the deck is inferred from the games'
+    disagreements and the questions the peer answered otherwise together, and the questions a
+    data fault explains are counted under ``DECK``."""
+    groups, notes = group_failures(results, capabilities, version, variants, questions)
+    faults = [group.deck for group in groups
+              if group.deck is not None and group.deck.source == "inferred"]
+    return Grouping(groups, notes, questions_under_deck(questions, faults))
+
+
 def group_failures(results: Sequence[GameResult], capabilities: Capabilities, version: str,
-                   variants: Sequence[Variant]) -> tuple[list[Group], tuple[str, ...]]:
+                   variants: Sequence[Variant], questions: Sequence[QuestionRow] = ()
+                   ) -> tuple[list[Group], tuple[str, ...]]:
     """Every disagreement of every game grouped by its request and rule, the deck's data faults
-    as groups of their own (``colours``, ``coins``); and notes (a consistent renaming of the
-    colours in a declared deck, which is no failure)."""
+    as groups of their own (``colours``, ``coins``: inferred from the games' disagreements and
+    the failed position ``questions`` together); and notes (a consistent renaming of the
+    colours in a declared deck, which is no failure). An inferred fault that explains no game's
+    disagreement (only questions) is a group with no game."""
     failures = [(number, failure) for number, result in enumerate(results, 1)
                 for failure in result.disagreements]
     groups: list[Group] = []
@@ -134,7 +162,8 @@ def group_failures(results: Sequence[GameResult], capabilities: Capabilities, ve
         for fault in declared:
             groups.append(Group(0, fault.kind, "DECK", games, None, deck=fault,
                                 not_shrunk="declared by the peer: no game to shrink"))
-    inferred = infer_deck_faults([failure for _, failure in failures])
+    inferred = infer_deck_faults([failure for _, failure in failures],
+                                 question_failures(questions))
     by_key: dict[tuple[str, str], list[tuple[int, Failure]]] = {}
     for number, failure in failures:
         key = next(((fault.kind, "DECK") for fault in inferred if fault.explains(failure)),
@@ -145,6 +174,11 @@ def group_failures(results: Sequence[GameResult], capabilities: Capabilities, ve
         games = tuple(sorted({n for n, _ in members}))
         groups.append(Group(0, op, rule, games, members[0][1], count=len(members),
                             deck=by_kind.get(op) if rule == "DECK" else None))
+    for fault in inferred:
+        if (fault.kind, "DECK") not in by_key:
+            groups.append(Group(0, fault.kind, "DECK", (), None, deck=fault,
+                                not_shrunk="seen in the position questions only: no game to "
+                                           "shrink"))
     return [evolve(group, number=i) for i, group in enumerate(groups, 1)], notes
 
 
@@ -169,7 +203,8 @@ def check_determinism(groups: list[Group], replay: ReplayScript
                       ) -> tuple[list[Group], tuple[Nondeterminism, ...]]:
     """Play each group's first game again (``REPLAYS`` times) as far as the group's
     disagreement and compare the peer's answers, request by request, while the requests are the
-    same: a peer that answers one otherwise is not deterministic. Its groups are not shrunk (a
+    same, on their rules and values (``same_verdict``; never a message's text): a peer that
+    answers one otherwise is not deterministic. Its groups are not shrunk (a
     smaller game need not fail the same way)."""
     found: list[Nondeterminism] = []
     checked: list[Group] = []
@@ -196,15 +231,45 @@ def _answered_otherwise(group: Group, failure: Failure,
         again = replay(failure.script, len(failure.exchanges))
         if again.peer_fault is not None:
             return None
-        for index, (first, second) in enumerate(zip(failure.exchanges, again.exchanges)):
+        # The request sent once per peer start is in the first play only when the peer was
+        # fresh: it is left out on both sides, so the rest is compared.
+        for (index, first), (_, second) in zip(_played(failure.exchanges),
+                                               _played(again.exchanges)):
             if not same_json(first.request, second.request):
                 break
             if first.actual is None or second.actual is None:
                 break
-            if not same_json(first.actual, second.actual):
+            if not same_verdict(first.actual, second.actual):
                 return Nondeterminism(group.number, group.games[0], first.request, first.actual,
                                       second.actual, index)
     return None
+
+
+def _played(exchanges: Sequence[Exchange]) -> list[tuple[int, Exchange]]:
+    """The exchanges of a game, each with its index, less the request sent only to a freshly
+    started peer."""
+    once = {kind.name for kind in REFUSALS if kind.when == "fresh"}
+    return [(index, exchange) for index, exchange in enumerate(exchanges)
+            if exchange.refusal not in once]
+
+
+def _values(answer: JSON) -> JSON:
+    """An answer without what carries no verdict: extension keys (``_``), at every depth."""
+    if isinstance(answer, dict):
+        return {key: _values(value) for key, value in answer.items() if not key.startswith("_")}
+    if isinstance(answer, list):
+        return [_values(item) for item in answer]
+    return answer
+
+
+def same_verdict(first: dict[str, JSON], again: dict[str, JSON]) -> bool:
+    """Whether two answers of the peer to the same request say the same: two refusals that name
+    the same rule (their ``error`` is free text for a person, a random name in it included), or
+    two answers with the same values (numbers by value, extension keys left out)."""
+    if first.get("ok") is False or again.get("ok") is False:
+        return first.get("ok") is again.get("ok") and same_json(first.get("rule"),
+                                                                 again.get("rule"))
+    return same_json(_values(first), _values(again))
 
 
 def run_quietly(test: Callable[[], None]) -> None:
@@ -261,14 +326,16 @@ def shrink_groups(groups: list[Group], play: PlayScript, strategy: SearchStrateg
                 return target
             return failure.key
 
+        started = time.monotonic()
         smallest = _shrink(play, strategy, examples, seed, budget, key, target)
+        spent = min(budget, time.monotonic() - started)
         if smallest is not None and smallest.size < group.failure.size:
             result.append(evolve(group, failure=smallest, shrunk=True))
         elif smallest is not None:
             result.append(evolve(group, not_shrunk="it is the smallest game found"))
         else:
-            result.append(evolve(group, not_shrunk=f"no smaller game fell in the group within "
-                                                   f"{budget:.3g} s"))
+            result.append(evolve(group, not_shrunk=f"no smaller game fell in the group in "
+                                                   f"{spent:.3g} s of shrinking"))
     return result
 
 

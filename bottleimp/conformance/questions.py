@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-from attrs import evolve, frozen
+from attrs import evolve, field, frozen
 
 from ..actions import Play
 from ..config import Config
@@ -26,22 +26,42 @@ from ..formats.json_input import JSON
 from ..formats.setup_entries import entry_from_gives
 from ..state import GameState, Phase
 from .capabilities import Capabilities, Variant
+from .deckcheck import DeckFault
 from .peer import Peer
 from .protocol import with_deck
 from .remote_vectors import case_outcome
 from .vectors import Case, answer, bottles_to_json, ranks
 
-__all__ = ["QUESTION_KINDS", "QuestionRow", "position_questions", "ask_questions"]
+__all__ = ["QUESTION_KINDS", "QuestionFailure", "QuestionRow", "position_questions",
+           "ask_questions", "questions_under_deck", "question_failures"]
 
 QUESTION_KINDS = ("legal_plays", "trick", "setup", "scoring")
 """The kinds of position question, in the order of the report's table."""
 
 
+@frozen(eq=False)
+class QuestionFailure:
+    """A question the peer answered otherwise: the case (with the library's answer), the peer's
+    output, the keys that differ, the rule they touch, and the request and reply."""
+
+    case: Case
+    output: JSON
+    differs: tuple[str, ...]
+    rule: str
+    request: dict[str, JSON]
+    reply: dict[str, JSON]
+
+    def example(self, rule: str) -> dict[str, JSON]:
+        """The failure as the report's example, under ``rule``."""
+        return {"request": self.request, "library": self.case.expected, "peer": self.reply,
+                "differs": list(self.differs), "rule": rule}
+
+
 @frozen
 class QuestionRow:
     """One kind of question: how many were asked, agreed, failed or unsupported, the rules the
-    failures name (with counts), and the first failure (the question, the library's answer and
-    the peer's)."""
+    failures name (with counts; ``DECK`` for those a data fault of the deck explains), and the
+    first failure (the question, the library's answer and the peer's)."""
 
     kind: str
     asked: int
@@ -50,6 +70,8 @@ class QuestionRow:
     unsupported: int
     rules: tuple[tuple[str, int], ...]
     example: dict[str, JSON] | None
+    failures: tuple[QuestionFailure, ...] = field(default=(), eq=False, repr=False)
+    """Every failed question, for the deck inference."""
 
     def to_json(self) -> dict[str, JSON]:
         return {"kind": self.kind, "asked": self.asked, "agreed": self.agreed,
@@ -136,6 +158,13 @@ def position_questions(variants: Sequence[Variant], count: int, seed: int,
 def _rule(case: Case, differs: Sequence[str], output: JSON) -> str:
     """The rule a differing answer to ``case`` touches."""
     if case.kind == "legal_plays":
+        held: list[JSON] = []
+        for key in ("hand", "face_up"):
+            value = case.input.get(key) if isinstance(case.input, dict) else None
+            held += value if isinstance(value, list) else []
+        legal = output.get("legal") if isinstance(output, dict) else None
+        if isinstance(legal, list) and any(card not in held for card in legal):
+            return "CARD-HELD"  # the peer allows a card the seat does not hold
         return "EYE-FOLLOW-SUIT" if case.config.devils_eye else "FOLLOW-SUIT"
     if case.kind == "setup":
         return "FIRST-LEADER" if list(differs) == ["leader"] else "SETUP-RESOLVE"
@@ -165,8 +194,7 @@ def ask_questions(peer: Peer, cases: Sequence[Case], ignore: Sequence[str]) -> t
     """Ask the peer every question; a peer fault raises ``PeerFault`` (``errors``)."""
     counts = {kind: {"asked": 0, "agreed": 0, "failed": 0, "unsupported": 0}
               for kind in QUESTION_KINDS}
-    rules: dict[str, dict[str, int]] = {kind: {} for kind in QUESTION_KINDS}
-    examples: dict[str, dict[str, JSON]] = {}
+    failures: dict[str, list[QuestionFailure]] = {kind: [] for kind in QUESTION_KINDS}
     for case in cases:
         request: dict[str, JSON] = {"op": "case", "kind": case.kind,
                                     "config": config_to_json(case.config), "input": case.input}
@@ -180,14 +208,41 @@ def ask_questions(peer: Peer, cases: Sequence[Case], ignore: Sequence[str]) -> t
             row["unsupported"] += 1
         else:
             row["failed"] += 1
-            rule = _rule(case, outcome.differs, outcome.output)
-            rules[case.kind][rule] = rules[case.kind].get(rule, 0) + 1
-            examples.setdefault(case.kind, {"request": request, "library": case.expected,
-                                            "peer": reply, "differs": list(outcome.differs),
-                                            "rule": rule})
-    return tuple(QuestionRow(kind, counts[kind]["asked"], counts[kind]["agreed"],
-                             counts[kind]["failed"], counts[kind]["unsupported"],
-                             tuple(sorted(rules[kind].items())), examples.get(kind))
-                 for kind in QUESTION_KINDS)
+            failures[case.kind].append(QuestionFailure(
+                case, outcome.output, tuple(outcome.differs),
+                _rule(case, outcome.differs, outcome.output), request, reply))
+    return tuple(_row(kind, counts[kind], failures[kind], ()) for kind in QUESTION_KINDS)
+
+
+def _row(kind: str, counts: dict[str, int], failures: Sequence[QuestionFailure],
+         faults: Sequence[DeckFault]) -> QuestionRow:
+    """The row of one kind of question: the failures each named by their rule, or ``DECK``
+    when one of ``faults`` explains them; the example is the first failure."""
+    rules: dict[str, int] = {}
+    example: dict[str, JSON] | None = None
+    for failure in failures:
+        rule = "DECK" if any(fault.explains_question(failure) for fault in faults) \
+            else failure.rule
+        rules[rule] = rules.get(rule, 0) + 1
+        if example is None:
+            example = failure.example(rule)
+    return QuestionRow(kind, counts["asked"], counts["agreed"], counts["failed"],
+                       counts["unsupported"], tuple(sorted(rules.items())), example,
+                       tuple(failures))
+
+
+def questions_under_deck(rows: Sequence[QuestionRow],
+                         faults: Sequence[DeckFault]) -> tuple[QuestionRow, ...]:
+    """``rows`` with every failed question that a data fault of the deck (``faults``, inferred
+    from the games and the questions together) explains counted under ``DECK`` (rule DECK)
+    rather than under the rule of its differing keys."""
+    return tuple(_row(row.kind, {"asked": row.asked, "agreed": row.agreed,
+                                 "failed": row.failed, "unsupported": row.unsupported},
+                      row.failures, faults) for row in rows)
+
+
+def question_failures(rows: Sequence[QuestionRow]) -> tuple[QuestionFailure, ...]:
+    """Every failed question of ``rows``, for the deck inference."""
+    return tuple(failure for row in rows for failure in row.failures)
 
 

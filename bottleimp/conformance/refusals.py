@@ -25,7 +25,12 @@ from ..formats.setup_entries import entry_from_gives
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase
 
-__all__ = ["Moment", "RefusalKind", "REFUSALS", "refusal_kind", "round_request"]
+__all__ = ["Moment", "RefusalKind", "REFUSALS", "refusal_kind", "round_request",
+           "ANY_ORDER_LEGAL"]
+
+ANY_ORDER_LEGAL: Final = "setup-wrong-seat"
+"""The kind of illegal request that is legal for a peer taking the setups in any order (its
+rule, SETUP-ORDER, is a convention of the library): never sent to such a peer."""
 
 
 @frozen
@@ -154,8 +159,15 @@ def _config_teams(moment: Moment, pick: int) -> dict[str, JSON] | None:
 
 
 def _config_game_end(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return _with_config(moment, **({"rounds": 0}, {"rounds": 3, "target_score": 50},
-                                   {"target_score": -5})[pick % 3])
+    ends: list[dict[str, JSON]] = [{"rounds": 0, "target_score": None},
+                                   {"rounds": 3, "target_score": 50},
+                                   {"rounds": None, "target_score": -5}]
+    return _with_config(moment, **ends[pick % len(ends)])
+
+
+def _target_zero(moment: Moment, pick: int) -> dict[str, JSON] | None:
+    # The boundary below the lowest target the rules allow (1, which the games play).
+    return _with_config(moment, rounds=None, target_score=0)
 
 
 def _config_deck(moment: Moment, pick: int) -> dict[str, JSON] | None:
@@ -401,6 +413,8 @@ REFUSALS: Final[tuple[RefusalKind, ...]] = (
                 "new_round with teams that are no partition into pairs and singles"),
     RefusalKind("config-game-end", ("CONFIG-GAME-END",), "deal", _config_game_end,
                 "new_round whose rounds or target score no source allows"),
+    RefusalKind("config-target-zero", ("CONFIG-GAME-END",), "deal", _target_zero,
+                "new_round with a target score of 0 (the lowest allowed is 1)"),
     RefusalKind("config-deck", ("CONFIG-DECK",), "deal", _config_deck,
                 "new_round whose deck holds the start card 19 or a rank twice (protocol 2)"),
     RefusalKind("deal-counts", ("DEAL-COUNTS",), "deal", _deal_counts,

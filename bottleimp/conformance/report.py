@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 from pathlib import Path
 
 from attrs import evolve, frozen
@@ -14,16 +14,20 @@ from attrs import evolve, frozen
 from ..config import Config
 from ..formats.json_input import JSON
 from .capabilities import Capabilities
-from .game import Failure, GameResult, Refusal
+from .game import PEER, SET_POSITION, Failure, GameResult, Refusal
 from .groups import Group, Nondeterminism
 from .lines import clip, plural
 from .peer import answer_for_record
 from .protocol import PROTOCOL, PROTOCOL_V1
 from .questions import QuestionRow
-from .refusals import REFUSALS, RefusalKind
+from .refusals import ANY_ORDER_LEGAL, REFUSALS, RefusalKind
 
-__all__ = ["REPORT_FORMAT", "error_to_json", "CoverageRow", "HarnessReport", "describe", "failure_to_json", "report_to_json",
-           "coverage", "applicable", "write_group", "write_peer_fault"]
+if TYPE_CHECKING:
+    from ..formats.records import GameRecord
+
+__all__ = ["REPORT_FORMAT", "error_to_json", "CoverageRow", "ConventionNote", "HarnessReport", "describe", "failure_to_json", "report_to_json",
+           "coverage", "applicable", "write_group", "write_peer_fault",
+           "peer_fault_record_problem"]
 
 
 @frozen
@@ -37,6 +41,28 @@ class CoverageRow:
     agreed: int
     unsupported: int
     note: str
+
+
+@frozen
+class ConventionNote:
+    """A convention of the library (``kind = "convention"`` in ``spec/rules.toml``) that the
+    peer chose otherwise: noted, never failed. ``times`` over ``games`` games, and the first
+    such difference."""
+
+    rule: str
+    games: int
+    times: int
+    example: str
+
+    @property
+    def text(self) -> str:
+        return (f"{self.rule} is a convention of the library, not a rule of the sources: the peer "
+                f"chose otherwise {plural(self.times, 'time')} in {plural(self.games, 'game')} "
+                f"(noted, not failed), first: {clip(self.example, 400)}")
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"rule": self.rule, "games": self.games, "times": self.times,
+                "example": clip(self.example, 4000)}
 
 
 @frozen
@@ -66,6 +92,22 @@ class HarnessReport:
     """The position questions asked, per kind (empty: none were asked)."""
     questions_fault: str | None = None
     """The timeout, crash or malformed answer that stopped the position questions, if any."""
+    conventions: tuple[ConventionNote, ...] = ()
+    """The library's conventions the peer chose otherwise (no failure)."""
+    uncompared: tuple[tuple[int, str], ...] = ()
+    """What could not be compared, and why, by game (from 1): where the peer's answers fixed no
+    position the library could follow."""
+    resynchronised: tuple[tuple[str, int], ...] = ()
+    """How games went on after a disagreement on a request that changes the round: how many
+    times the peer was put back on the library's trajectory (``library-set-position``) and the
+    library on the peer's (``peer``)."""
+    trajectories: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()
+    """By group number: how many of the group's disagreements were compared on each
+    trajectory (``library``, ``library-set-position``, ``peer``)."""
+
+    def compared_on(self, group: Group) -> dict[str, int]:
+        """How many of ``group``'s disagreements were compared on each trajectory."""
+        return dict(dict(self.trajectories).get(group.number, ()))
 
     @property
     def failure(self) -> Failure | None:
@@ -101,21 +143,41 @@ class HarnessReport:
 
 def write_peer_fault(failure: Failure, out_dir: str | os.PathLike[str] | None,
                       seed: int) -> Path | None:
-    """The record of the game a peer fault stopped, written to ``out_dir`` (if given)."""
+    """The record of the game a peer fault stopped, written to ``out_dir`` (if given); ``None``
+    when none is written (no folder, a folder that cannot be written, or a record that does not
+    validate: ``peer_fault_record_problem`` says which)."""
     if out_dir is None:
         return None
     try:
         return _write_failure(failure, Path(out_dir), seed, None)
-    except OSError:
+    except (OSError, InvalidRecord):
         return None
 
 
+def peer_fault_record_problem(failure: Failure) -> str | None:
+    """Why the record of the game a peer fault stopped would not validate, if it would not."""
+    try:
+        _check_record(_failure_record(failure))
+    except InvalidRecord as error:
+        return f"the record of the game the peer fault stopped was not written: {error}"
+    return None
+
+
 def applicable(kind: RefusalKind, version: str, capabilities: Capabilities) -> bool:
-    if kind.name == "config-deck":
-        return version != PROTOCOL_V1
-    if kind.name == "config-teams":
-        return capabilities.teams
-    return True
+    """Whether the harness sends illegal requests of ``kind`` to a peer of ``version`` and
+    ``capabilities``."""
+    return _not_applicable(kind, version, capabilities) is None
+
+
+def _not_applicable(kind: RefusalKind, version: str, capabilities: Capabilities) -> str | None:
+    """Why ``kind`` is not sent to the peer, or ``None`` when it is."""
+    if kind.name == "config-deck" and version == PROTOCOL_V1:
+        return "protocol 1 has no deck"
+    if kind.name == "config-teams" and not capabilities.teams:
+        return "the peer plays no teams"
+    if kind.name == ANY_ORDER_LEGAL and capabilities.setups_any_order and version == PROTOCOL:
+        return "the peer takes the setups in any order (SETUP-ORDER is a convention)"
+    return None
 
 
 def coverage(results: Sequence[GameResult], version: str,
@@ -130,11 +192,14 @@ def coverage(results: Sequence[GameResult], version: str,
         rules = sorted({refusal.rule for refusal in sent}) or list(kind.rules)
         unsupported = sum(1 for refusal in sent if refusal.unsupported)
         agreed = sum(1 for refusal in sent if refusal.agreed)
-        note = kind.note if applicable(kind, version, capabilities) else \
-            "not applicable: " + ("protocol 1 has no deck" if kind.name == "config-deck"
-                                  else "the peer plays no teams")
+        why = _not_applicable(kind, version, capabilities)
+        note = kind.note if why is None else "not applicable: " + why
         rows.append(CoverageRow(kind.name, tuple(rules), len(sent), agreed, unsupported, note))
     return tuple(rows)
+
+
+class InvalidRecord(Exception):
+    """The record of a failing game does not validate: it is reported, never written."""
 
 
 def write_group(group: Group, out_dir: str | os.PathLike[str] | None, seed: int) -> Group:
@@ -144,20 +209,15 @@ def write_group(group: Group, out_dir: str | os.PathLike[str] | None, seed: int)
         return evolve(group, written=_write_failure(group.failure, Path(out_dir), seed, group))
     except OSError as error:
         return evolve(group, write_error=f"cannot write the failing game into {out_dir}: {error}")
+    except InvalidRecord as error:
+        return evolve(group, write_error=f"the record of group {group.number}'s game was not "
+                                         f"written: {error}")
 
 
 def _write_failure(failure: Failure, out_dir: Path, seed: int, group: Group | None) -> Path:
-    from ..formats.records import (
-        GameRecord,
-        freeze_extensions,
-        record_from_state,
-        write_record_file,
-    )
+    from ..formats.records import freeze_extensions, write_record_file
 
-    if failure.state is None:
-        record = GameRecord(config=failure.script.config, rounds=())
-    else:
-        record = record_from_state(failure.state)
+    record = _failure_record(failure)
     last = failure.exchanges[-1]
     details: dict[str, JSON] = {
         "protocol": PROTOCOL,
@@ -174,6 +234,11 @@ def _write_failure(failure: Failure, out_dir: Path, seed: int, group: Group | No
     }
     if failure.disagreement is not None:
         details["detail"] = failure.disagreement.detail
+    details["trajectory"] = failure.trajectory
+    if failure.followed_from is not None:
+        # The failing request came after the library followed the peer: the record holds the
+        # game the library's rules reach, up to the request whose answer it followed.
+        details["followed_from"] = failure.followed_from
     if group is not None:
         details["group"] = group.number
         details["games_in_group"] = len(group.games)
@@ -181,11 +246,37 @@ def _write_failure(failure: Failure, out_dir: Path, seed: int, group: Group | No
             details["deck"] = group.deck.to_json()
     extensions: dict[str, JSON] = {"_harness": details}
     record = evolve(record, extensions=freeze_extensions(extensions))
+    _check_record(record)
     out_dir.mkdir(parents=True, exist_ok=True)
     name = f"harness-failure-seed{seed}" + ("" if group is None else f"-group{group.number}")
     path = out_dir / f"{name}.json"
     write_record_file(path, record)
     return path
+
+
+def _failure_record(failure: Failure) -> GameRecord:
+    """The library's game up to the failure (on the peer's trajectory: up to the request whose
+    answer the library first followed), as a record."""
+    from ..formats.records import GameRecord, record_from_state
+
+    if failure.state is None:
+        return GameRecord(config=failure.script.config, rounds=())
+    return record_from_state(failure.state)
+
+
+def _check_record(record: GameRecord) -> None:
+    """The record of a failing game holds only legal actions: ``validate`` must find it valid
+    (else ``InvalidRecord`` says what it found)."""
+    from ..formats.records import record_to_json
+    from ..validation.replay import validate_json
+
+    verdict = validate_json(record_to_json(record), "<harness record>")
+    if verdict.valid:
+        return
+    fault = verdict.errors[0] if verdict.errors else None
+    found = "it is unreadable" if fault is None else f"[{fault.rule}] {fault.message}"
+    raise InvalidRecord(f"validate does not find it valid ({found}), where the harness records "
+                        "only legal actions")
 
 
 def _variant_text(config: Config) -> str:
@@ -205,7 +296,8 @@ def describe(failure: Failure) -> str:
     game = (f"{_variant_text(config)}, seat {failure.script.first_dealer} deals first{where}"
             if failure.script.rounds else "the greeting, before any game")
     lines = [
-        f"{failure.kind} [{failure.rule}] after {len(failure.exchanges)} requests ({game}):",
+        f"{failure.kind} [{failure.rule}] after {len(failure.exchanges)} requests ({game}"
+        f"{_trajectory_text(failure)}):",
         f"  request: {json.dumps(last.request)}",
         f"  library: {json.dumps(last.expected)}",
         f"  peer:    {'(no answer)' if last.actual is None else clip(json.dumps(last.actual), 4000)}",
@@ -214,6 +306,18 @@ def describe(failure: Failure) -> str:
     if failure.disagreement is not None and failure.disagreement.detail:
         lines.append(f"  detail:  {json.dumps(failure.disagreement.detail)}")
     return "\n".join(lines)
+
+
+def _trajectory_text(failure: Failure) -> str:
+    if failure.trajectory == PEER:
+        return (f"; on the peer's trajectory: the library followed its answers from request "
+                f"{failure.followed_from}")
+    if failure.trajectory == SET_POSITION:
+        return "; on the library's trajectory, the peer put back on it with set_position"
+    if failure.followed_from is not None:
+        return (f"; on the library's trajectory from the round's deal (the library followed the "
+                f"peer's answers from request {failure.followed_from}, where its record ends)")
+    return ""
 
 
 def failure_to_json(failure: Failure) -> dict[str, JSON]:
@@ -230,10 +334,12 @@ def failure_to_json(failure: Failure) -> dict[str, JSON]:
         "library": last.expected,
         "peer": last.actual,
         "detail": None if failure.disagreement is None else failure.disagreement.detail,
+        "trajectory": failure.trajectory,
+        "followed_from": failure.followed_from,
     }
 
 
-REPORT_FORMAT: Final = "bottleimp-conformance-report/1"
+REPORT_FORMAT: Final = "bottleimp-conformance-report/2"
 """The format ID of ``bottleimp conformance --json`` (schema:
 ``spec/reports/conformance-report.schema.json``)."""
 
@@ -258,8 +364,14 @@ def report_to_json(report: HarnessReport) -> dict[str, JSON]:
             "record": None if g.written is None else str(g.written),
             "failure": None if g.failure is None else failure_to_json(g.failure),
             "deck": None if g.deck is None else g.deck.to_json(),
+            "trajectory": None if g.failure is None else g.failure.trajectory,
+            "trajectories": {way: count for way, count in report.compared_on(g).items()},
+            "write_error": g.write_error,
         } for g in report.groups],
         "notes": list(report.notes),
+        "conventions": [note.to_json() for note in report.conventions],
+        "uncompared": [{"game": game, "what": what} for game, what in report.uncompared],
+        "resynchronised": {way: count for way, count in report.resynchronised},
         "nondeterministic": [finding.to_json() for finding in report.nondeterministic],
         "questions": [row.to_json() for row in report.questions],
         "questions_fault": report.questions_fault,

@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 
 from ..actions import Action, Destination, Give, Play, StartRound
-from ..arguments import describe, expect_config, expect_state
+from ..arguments import describe
+from ..config import expect_config
+from ..view import expect_state
 from ..cards import Card
 from ..config import Config
 from ..engine import apply, new_game, with_deal

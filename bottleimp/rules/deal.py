@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import chain
 from typing import Final
 
+from ..arguments import expect_seat
 from ..cards import Card, rank_key
 from ..config import Config
-from ..errors import IllegalActionError, NoSuchSeatError
+from ..errors import IllegalActionError
 from .registry import rule
 
 _MASK: Final = (1 << 64) - 1
@@ -16,7 +15,6 @@ _ROUND_STREAM: Final = 0xD1B54A32D192ED03
 _GAMMA: Final = 0x9E3779B97F4A7C15
 
 
-@rule("DEAL-SHUFFLE")
 def splitmix64(state: int) -> tuple[int, int]:
     """One step of SplitMix64: ``(next_state, output)``; the deal's portable random source."""
     state = (state + _GAMMA) & _MASK
@@ -47,11 +45,9 @@ def shuffle(cards: tuple[Card, ...], seed: int, round_index: int) -> tuple[Card,
     return tuple(order)
 
 
-@lru_cache(maxsize=16)
 def _rejection_limits(size: int) -> tuple[int, ...]:
     """For each position ``i`` of a shuffle of ``size`` cards, the draws ``shuffle`` accepts
-    for it are those below the largest multiple of ``i + 1`` that fits in 64 bits (computed once
-    per deck size rather than with three big-integer operations for every card of every deal)."""
+    for it: those below the largest multiple of ``i + 1`` that fits in 64 bits."""
     return tuple((1 << 64) - ((1 << 64) % (i + 1)) for i in range(size))
 
 
@@ -82,7 +78,6 @@ def deal(
 
 
 @rule("DEAL-COUNTS")
-@lru_cache(maxsize=256)
 def dealt_counts(config: Config, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
     """How many hidden (and, in Devil's Eye, face-up) cards each seat is dealt (DEAL-COUNTS)."""
     players, size = config.players, len(config.cards)
@@ -97,15 +92,15 @@ def dealt_counts(config: Config, dealer: int) -> tuple[tuple[int, ...], tuple[in
     return split(hidden_total), (split(size - hidden_total) if config.devils_eye else None)
 
 
-@rule("DEAL-COUNTS")
 def check_deal(
     config: Config,
     dealer: int,
     hands: tuple[tuple[Card, ...], ...],
     face_up: tuple[tuple[Card, ...], ...] | None,
 ) -> None:
-    """A deal gives out the whole deck exactly once, each seat the number of cards the deal rule
-    gives it (rule DEAL-COUNTS). Raises ``IllegalActionError`` naming the first fault."""
+    """A deal gives out the whole deck exactly once, each seat the number of cards
+    ``dealt_counts`` gives it (rule DEAL-COUNTS). Raises ``IllegalActionError`` naming the
+    first fault, zone by zone in seat order."""
     hidden_counts, face_up_counts = dealt_counts(config, dealer)
     if len(hands) != config.players:
         raise IllegalActionError(
@@ -123,14 +118,7 @@ def check_deal(
                 "DEAL-COUNTS", f"the deal has {len(face_up)} face-up rows for 2 players"
             )
         zones.append(("face-up cards", face_up, face_up_counts))
-    deck = _deck_set(config)
-    dealt = set(chain.from_iterable(hands))
-    dealt.update(chain.from_iterable(face_up or ()))
-    if dealt == deck and all(
-        tuple(map(len, by_seat)) == counts for _, by_seat, counts in zones
-    ):
-        return  # every count right and the deck dealt, so no card twice
-    # Name the first fault, in seat order.
+    deck = frozenset(config.cards)
     seen: set[Card] = set()
     for name, cards_by_seat, counts in zones:
         for seat, (cards, count) in enumerate(zip(cards_by_seat, counts)):
@@ -144,13 +132,8 @@ def check_deal(
                 if card in seen:
                     raise IllegalActionError("DEAL-COUNTS", f"{card} is dealt twice")
                 seen.add(card)
-    # No card can be left out here: the counts add up to the deck, so right counts with no card
-    # twice and none from outside deal the whole deck, which the first check accepted.
-
-
-@lru_cache(maxsize=64)
-def _deck_set(config: Config) -> frozenset[Card]:
-    return frozenset(config.cards)
+    # No card is left out: the counts add up to the deck, so right counts with no card twice
+    # and none from outside deal the whole deck.
 
 
 @rule("FIRST-DEALER")
@@ -158,9 +141,7 @@ def first_dealer(config: Config, chosen: int) -> int:
     """Any seat may deal the first round (rule FIRST-DEALER): the one chosen before the game
     (``new_game`` names seat 0 unless told otherwise). A seat the game does not have raises
     ``NoSuchSeatError``."""
-    if type(chosen) is not int or not 0 <= chosen < config.players:
-        raise NoSuchSeatError(chosen, config.players)
-    return chosen
+    return expect_seat(chosen, config.players)
 
 
 @rule("DEALER-ROTATION")

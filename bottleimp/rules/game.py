@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..actions import Give, Play, StartRound
 from ..config import Config
 from ..errors import IllegalActionError
-from ..state import Phase
+from ..phase import Phase
 from .registry import rule
 
 _ADMITS = {Phase.SETUP: Give, Phase.PLAY: Play, Phase.ROUND_OVER: StartRound}

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
-from typing import NamedTuple
+from collections.abc import Collection, Sequence
 
-from ..cards import Card, Colour, Rank
+from ..cards import Card, Colour, Rank, rank_key
 from ..config import Config
-from ..state import Bottle
+from ..actions import Play
+from ..state import Bottle, TrickResult
 from .registry import rule
 
 
@@ -23,10 +23,9 @@ def next_to_play(config: Config, seat: int) -> int:
     return (seat + 1) % config.players
 
 
-@rule("FOLLOW-SUIT")
 def led_colour(trick: Sequence[Card]) -> Colour | None:
     """The colour to follow: the first card's of the trick so far, ``None`` when the trick is
-    empty (whoever leads plays any card; rule FOLLOW-SUIT)."""
+    empty (whoever leads plays any card)."""
     return trick[0].colour if trick else None
 
 
@@ -39,25 +38,13 @@ def holds(hand: Collection[Card], face_up: Collection[Card], card: Card) -> bool
 @rule("FOLLOW-SUIT")
 def follow_suit(hand: tuple[Card, ...], led: Colour | None) -> tuple[Card, ...]:
     """Follow the led colour if you can; if you cannot, or you lead, play any card (FOLLOW-SUIT)."""
-    if led is None:
-        return hand
-    following: list[Card] = []
-    for card in hand:  # a plain loop: a comprehension is a function call of its own (Python 3.11)
-        if card.colour is led:
-            following.append(card)
+    following = [card for card in hand if card.colour is led]
     return tuple(following) if following else hand
 
 
-@rule("FOLLOW-SUIT")
-def follows_suit(hand: Iterable[Card], led: Colour | None, card: Card) -> bool:
-    """Whether playing ``card`` from ``hand`` follows suit (rule FOLLOW-SUIT): it leads, it is of
-    the led colour, or the hand holds no card of the led colour."""
-    if led is None or card.colour is led:
-        return True
-    for other in hand:
-        if other.colour is led:
-            return False
-    return True
+def follows_suit(hand: Collection[Card], led: Colour | None, card: Card) -> bool:
+    """Whether playing ``card``, held in ``hand``, follows suit (``follow_suit``)."""
+    return card in follow_suit(tuple(hand), led)
 
 
 @rule("EYE-FOLLOW-SUIT")
@@ -66,46 +53,32 @@ def devils_eye_playable(
 ) -> tuple[Card, ...]:
     """Devil's Eye: face-up cards must follow the led colour if the face-up cards hold it; a hidden
     card may always be played (rule EYE-FOLLOW-SUIT). Returned in ascending rank order."""
-    playable = hidden + follow_suit(face_up, led)
-    return tuple(sorted(playable, key=lambda card: card.rank))
+    return tuple(sorted(hidden + follow_suit(face_up, led), key=rank_key))
 
 
-@rule("EYE-FOLLOW-SUIT")
 def devils_eye_follows_suit(
     hidden: Collection[Card], face_up: Collection[Card], led: Colour | None, card: Card
 ) -> bool:
-    """Whether playing ``card`` follows Devil's Eye's rule (EYE-FOLLOW-SUIT): a hidden card
-    always may; a face-up card must follow the led colour if the face-up cards hold it."""
-    if card in hidden:
-        return True
-    return follows_suit(face_up, led, card)
+    """Whether playing ``card``, held hidden or face up, follows Devil's Eye's rule
+    (``devils_eye_playable``)."""
+    return card in devils_eye_playable(tuple(hidden), tuple(face_up), led)
 
 
 @rule("TRICK-PRICE")
 def trick_price(bottles: tuple[Bottle, ...]) -> tuple[Rank, int]:
     """A trick is judged against the highest price; with two bottles at the same price the first
     one is the one that can be bought (rule TRICK-PRICE). Returns ``(price, bottle index)``."""
-    if len(bottles) == 1:
-        return bottles[0].price, 0
-    best = 0
-    for index in range(1, len(bottles)):
-        if bottles[index].price > bottles[best].price:
-            best = index
-    return bottles[best].price, best
+    prices = [bottle.price for bottle in bottles]
+    highest = max(prices)
+    return highest, prices.index(highest)
 
 
 @rule("TRICK-WINNER")
 def trick_winner(cards: tuple[Card, ...], price: Rank) -> int:
     """The highest card below the price wins; if none is below it, the highest card wins; colour
     never matters (rule TRICK-WINNER). Returns the index of the winning card in ``cards``."""
-    best_below = -1
-    best_any = 0
-    for index, card in enumerate(cards):
-        if card.rank > cards[best_any].rank:
-            best_any = index
-        if card.rank < price and (best_below < 0 or card.rank > cards[best_below].rank):
-            best_below = index
-    return best_below if best_below >= 0 else best_any
+    below = [card for card in cards if card.rank < price]
+    return cards.index(max(below or cards, key=rank_key))
 
 
 @rule("BOTTLE-PURCHASE")
@@ -114,9 +87,9 @@ def buys_bottle(card: Card, price: Rank) -> bool:
     return card.rank < price
 
 
-@rule("BOTTLE-PURCHASE")
 def bottle_after_purchase(winner: int, card: Card) -> Bottle:
-    """The buyer owns the bottle and the winning card lies under it as the new price."""
+    """The bottle once bought (``buys_bottle``): the buyer owns it and the winning card lies under
+    it as the new price."""
     return Bottle(card, winner)
 
 
@@ -144,41 +117,27 @@ def next_leader(winner: int) -> int:
     return winner
 
 
-class TrickOutcome(NamedTuple):
-    """What the rules decide about a completed trick (see ``resolve_trick``)."""
-
-    winning: int
-    """The index of the winning card in the trick."""
-    bottle: int | None
-    """The index of the bottle bought, or ``None`` when no card was below the price."""
-    price_before: Rank
-    """The price the trick was judged against (the highest bottle price)."""
-    price_after: Rank
-    """That bottle's price after the trick: the winning card's rank if it bought the bottle."""
-    bottles: tuple[Bottle, ...]
-    """Every bottle after the trick."""
-    captured: tuple[Card, ...]
-    """The cards the winner captures."""
-    returned: tuple[int, Card] | None
-    """The old price card and the former owner it goes back to, if a bottle changed hands."""
-
-
 def resolve_trick(
-    cards: tuple[Card, ...], seats: Sequence[int], bottles: tuple[Bottle, ...]
-) -> TrickOutcome:
-    """Decide a completed trick (``seats[i]`` played ``cards[i]``) by composing its rules: the
-    price (TRICK-PRICE), the winner (TRICK-WINNER), the purchase (BOTTLE-PURCHASE), the old price
-    card's return (PRICE-CARD-RETURN) and the capture (TRICK-CAPTURE). The one trick resolution:
-    the engine and the validator's fast lane both call it."""
+    trick: tuple[Play, ...], bottles: tuple[Bottle, ...], captured: tuple[tuple[Card, ...], ...]
+) -> tuple[TrickResult, tuple[Bottle, ...], tuple[tuple[Card, ...], ...]]:
+    """Decide a completed trick by composing its rules: the price (TRICK-PRICE), the winner
+    (TRICK-WINNER), the purchase (BOTTLE-PURCHASE), the old price card's return
+    (PRICE-CARD-RETURN) and the capture (TRICK-CAPTURE). Returns what the trick decided, the
+    bottles after it and every seat's captured pile after it. The one trick resolution."""
+    cards = tuple(play.card for play in trick)
     price, bottle_index = trick_price(bottles)
     winning = trick_winner(cards, price)
-    card = cards[winning]
-    if not buys_bottle(card, price):
-        captured = captured_by_winner(cards, winning, False)
-        return TrickOutcome(winning, None, price, price, bottles, captured, None)
-    bought = bottle_after_purchase(seats[winning], card)
-    after = bottles[:bottle_index] + (bought,) + bottles[bottle_index + 1 :]
+    winner, card = trick[winning].seat, cards[winning]
+    piles = list(captured)
+    bought = buys_bottle(card, price)
+    piles[winner] += captured_by_winner(cards, winning, bought)
+    if not bought:
+        return TrickResult(trick, winner, card, None, price, price), bottles, tuple(piles)
     returned = returned_price_card(bottles[bottle_index])
-    captured = captured_by_winner(cards, winning, True)
-    return TrickOutcome(winning, bottle_index, price, card.rank, after, captured, returned)
-
+    if returned is not None:
+        owner, price_card = returned
+        piles[owner] += (price_card,)
+    after = list(bottles)
+    after[bottle_index] = bottle_after_purchase(winner, card)
+    result = TrickResult(trick, winner, card, bottle_index, price, card.rank)
+    return result, tuple(after), tuple(piles)

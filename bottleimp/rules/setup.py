@@ -43,21 +43,12 @@ def setup_to_act(config: Config, dealer: int, setup: tuple[tuple[Give, ...], ...
     no seat sees another's choice or receives a card before every seat has chosen.
     Returns ``None`` once every seat has chosen its whole setup.
     """
-    for seat in _FROM_THE_DEALERS_LEFT[config.players][dealer]:
+    players = config.players
+    for seat in ((dealer + offset) % players for offset in range(1, players + 1)):
         chosen = len(setup[seat])
         if chosen < 2 or chosen < len(setup_steps(config, dealer, seat)):
             return seat
     return None
-
-
-_FROM_THE_DEALERS_LEFT: Final = {
-    players: tuple(
-        tuple((dealer + offset) % players for offset in range(1, players + 1))
-        for dealer in range(players)
-    )
-    for players in range(2, 7)
-}
-"""For each number of players and each dealer, the seats in turn from the dealer's left."""
 
 
 @rule("SETUP-FROM-DEALT")
@@ -85,14 +76,14 @@ def resolve_setup(
     devils_trick: list[Card] = []
     for gives in setup:
         for give in gives:
-            to = give.to
-            if to is Destination.DEVILS_TRICK:
+            receiver = receiving_seat(players, give.seat, give.to)
+            if receiver is None:
                 devils_trick.append(give.card)
-            elif to is Destination.OPPONENT_FACE_UP:
+            elif give.to is Destination.OPPONENT_FACE_UP:
                 assert new_face_up is not None
-                new_face_up[1 - give.seat].append(give.card)
+                new_face_up[receiver].append(give.card)
             else:
-                new_hands[(give.seat + _RECEIVER_OFFSET[to]) % players].append(give.card)
+                new_hands[receiver].append(give.card)
     for zone in (*new_hands, *(new_face_up or ()), devils_trick):
         zone.sort(key=rank_key)
     return (
@@ -102,9 +93,13 @@ def resolve_setup(
     )
 
 
-_RECEIVER_OFFSET: Final = {
-    Destination.LEFT: 1,
-    Destination.RIGHT: -1,
-    Destination.OPPONENT_HIDDEN: 1,  # the other of two seats
-}
-"""Where a card given to each destination goes: the seat this many places clockwise."""
+def receiving_seat(players: int, seat: int, to: Destination) -> int | None:
+    """The seat that receives a setup card ``seat`` gives to ``to`` when the setup resolves
+    (rule SETUP-RESOLVE): left is the next seat clockwise, right the one before; in Devil's Eye
+    the other of the two seats takes both cards given to it. ``None`` for a card discarded to
+    the Devil's Trick. The one answer to where a passed card goes."""
+    if to is Destination.DEVILS_TRICK:
+        return None
+    if to is Destination.RIGHT:
+        return (seat - 1) % players
+    return (seat + 1) % players  # left, or the opponent of two seats

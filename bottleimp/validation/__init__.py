@@ -1,8 +1,8 @@
-"""Validation of game records: the engine replay that names the broken rule, the fast lane that
-accepts legal records quickly, and the reports both give.
+"""Validation of game records: the engine replay that names the broken rule, and its reports;
+many records at once are replayed together on the batch engine when numpy is installed.
 
-- ``replay``: ``validate_json``, ``validate_file``, ``validate_record``; the report as text or JSON.
-- ``fast_lane``: an internal shortcut for legal records, checked against the replay by the tests.
+- ``replay``: ``validate_json``, ``validate_file``, ``validate_record``, and for many records
+  ``validate_values``, ``validate_files``; the report as text or JSON.
 - ``causes``: the likely root causes of a broken record's fault (the record replayed under the
   usual engine bugs: passes reversed, another deck's colours or coins, another dealer).
 - ``reports``: the statuses (0 valid, 1 broken, 2 unreadable) and the report types.
@@ -12,8 +12,10 @@ from .replay import (
     report_to_json,
     report_to_text,
     validate_file,
+    validate_files,
     validate_json,
     validate_record,
+    validate_values,
 )
 from .reports import (
     BROKEN,
@@ -40,6 +42,8 @@ __all__ = [
     "report_to_json",
     "report_to_text",
     "validate_file",
+    "validate_files",
     "validate_json",
     "validate_record",
+    "validate_values",
 ]

@@ -9,10 +9,12 @@ index, the seat and a sentence. A ``Fault`` holds indices from 0 (``fault.round 
 first round, as in its JSON path ``$.rounds[0]``); the text for people (``report_to_text`` and
 the messages) counts rounds and plays from 1, as every command does.
 
-A record read from JSON goes first through the fast lane (``bottleimp.validation.fast_lane``), which
-composes the same rule functions on working zones without building a state per action and
-accepts only a well-formed, legal record, with the report the engine replay would give. Anything
-else it hands back, and the replay through the engine decides and names the fault.
+Many records at once (``validate_values``, ``validate_files``: what ``bottleimp validate`` uses)
+are replayed together on the batch engine when numpy is installed
+(``bottleimp.batch.verdict.replay_records``, the second implementation of the rules): a record it
+finds legal, every claim holding, gets the report the engine replay would give, built from the
+batch's results; every other record (and every record, without numpy) is replayed through the
+engine, which names the fault.
 
 Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claims a wrong score;
 2 it is not a readable record (``RecordError``: the JSON path of the fault).
@@ -35,13 +37,17 @@ Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claim
 from __future__ import annotations
 
 import os
-from typing import Final, NoReturn, Protocol, TypeAlias
+from collections.abc import Callable, Sequence
+from functools import partial
+from types import ModuleType
+from typing import TYPE_CHECKING, Final, NoReturn, Protocol, TypeAlias
 
 from attrs import evolve
 
 from ..actions import Action, Destination, Give, Play, StartRound
 from ..cards import Card, Rank, format_rank
-from ..engine import apply, check_action, new_game, with_deal
+from ..config import Config
+from ..engine import apply, check_action, legal_actions, new_game, with_deal
 from ..errors import IllegalActionError, RecordError, UnknownCardError
 from ..formats.json_input import (
     JSON,
@@ -55,8 +61,7 @@ from ..formats.setup_entries import ENTRY_KEYS
 from ..rules.game import winners as winning_seats
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase, RoundState
-from .causes import likely_causes
-from .fast_lane import validate_fast
+from .causes import MAX_SEARCH_VALUES, likely_causes
 from .reports import (
     BROKEN,
     UNREADABLE,
@@ -68,10 +73,15 @@ from .reports import (
     ValidationReport,
 )
 
+if TYPE_CHECKING:
+    from ..batch.verdict import RecordPlan, ReplayedGame
+
 __all__ = [
     "ReplayObserver",
     "validate_json",
     "validate_file",
+    "validate_files",
+    "validate_values",
     "validate_record",
     "report_to_json",
     "report_to_text",
@@ -91,56 +101,159 @@ def _unreadable(source: str, error: RecordError) -> ValidationReport:
     return ValidationReport(source, UNREADABLE, (fault,), (), None, False, None)
 
 
-def validate_json(
-    value: JSON, source: str = "<record>", *, fast: bool = True, causes: bool = False
-) -> ValidationReport:
-    """Read ``value`` as a record and validate it; an unreadable record gets status 2.
-
-    With ``fast`` (the default) a legal record is validated by the fast lane; ``fast=False``
-    replays every record through the engine (the report is the same). ``value`` may be built in
-    Python: before the engine replay reads it, it is held to the limits of the JSON reader
-    (``check_json_value``). The fast lane needs no such check: it accepts only a legal record of
-    plain JSON types, and gives up on anything else. With ``causes``, a broken record's report
-    names the likely root causes of its fault (``bottleimp.validation.causes``: the record
-    replayed under each usual engine bug)."""
-    return _validate_value(value, source, fast, checked=False, causes=causes)
+def validate_json(value: JSON, source: str = "<record>", *, causes: bool = False
+                  ) -> ValidationReport:
+    """Read ``value`` as a record and validate it by the engine replay; an unreadable record gets
+    status 2. ``value`` may be built in Python: it is held to the limits of the JSON reader
+    (``check_json_value``) first. With ``causes``, a broken record's report names the likely root
+    causes of its fault (``bottleimp.validation.causes``: the record replayed under each usual
+    engine bug)."""
+    return validate_values([value], [source], causes=causes, batch=False)[0]
 
 
-def _validate_value(
-    value: JSON, source: str, fast: bool, checked: bool, causes: bool = False
-) -> ValidationReport:
-    """``validate_json``; ``checked``: the value comes from the JSON reader, within its limits."""
-    if fast:
-        report = validate_fast(value, source)
-        if report is not None:
-            return report
+def validate_values(values: Sequence[JSON], sources: Sequence[str], *, causes: bool = False,
+                    checked: bool = False, batch: bool = True) -> list[ValidationReport]:
+    """The report of each record of ``values`` (named by ``sources``), as ``validate_json`` gives
+    it. With ``batch`` and numpy installed, the records are replayed together on the batch
+    engine first, and only those it does not find legal are replayed through the engine (see the
+    module docstring). ``checked``: the values come from the JSON reader, within its limits."""
+    if len(values) != len(sources):
+        raise ValueError(f"{len(values)} records but {len(sources)} sources")
+    return _validate_many([(source, partial(_given, value))
+                           for source, value in zip(sources, values)],
+                          causes=causes, checked=checked, batch=batch)
+
+
+def _given(value: JSON) -> JSON:
+    return value
+
+
+_Load: TypeAlias = Callable[[], JSON]
+"""Reads a record's value (again, for the engine replay of a record the batch engine left)."""
+
+
+def _validate_many(loads: Sequence[tuple[str, _Load]], *, causes: bool, checked: bool,
+                   batch: bool) -> list[ValidationReport]:
+    """The reports of the records ``loads`` read. Each record is read, parsed and turned into
+    the batch engine's inputs, and only those inputs are kept (few objects) until the batch
+    engine has replayed them all; a record it leaves is read again and replayed through the
+    engine."""
+    engine = _batch_engine() if batch else None
+    reports: list[ValidationReport | None] = [None] * len(loads)
+    plans: list[RecordPlan | None] = [None] * len(loads)
+    decks: dict[Config, object] = {}
+    for number, (source, load) in enumerate(loads):
+        report, value, record = _read(source, load, checked)
+        if record is None:
+            reports[number] = report
+        elif engine is None or (plan := engine.plan_record(record, decks)) is None:
+            reports[number] = _engine_report(source, value, record, causes)
+        else:
+            plans[number] = plan
+    if engine is not None:
+        for number, game in enumerate(_batch_replay(plans)):
+            if plans[number] is None:
+                continue
+            source, load = loads[number]
+            if game is not None:
+                reports[number] = _replayed_report(source, game)
+                continue
+            report, value, record = _read(source, load, checked)
+            reports[number] = report if record is None else _engine_report(
+                source, value, record, causes)
+    return [report for report in reports if report is not None]
+
+
+def _read(source: str, load: _Load, checked: bool
+          ) -> tuple[ValidationReport | None, JSON, GameRecord | None]:
+    """The value ``load`` reads and its record, or the report of an unreadable one."""
+    value: JSON = None
     try:
+        value = load()
         if not checked:
             check_json_value(value)
-        record = parse_record(value)
+        return None, value, parse_record(value)
     except RecordError as error:
-        return _unreadable(source, error)
+        return _unreadable(source, error), value, None
+
+
+def _engine_report(source: str, value: JSON, record: GameRecord, causes: bool
+                   ) -> ValidationReport:
+    """The engine replay's report of ``record`` (read from ``value``), with its likely causes
+    when asked for and it is broken."""
     report = validate_record(record, source)
     if causes and report.status == BROKEN:
-        found = likely_causes(value, record, report, _without_causes)
-        report = evolve(report, causes=found)
+        search = likely_causes(value, record, report, _without_causes)
+        report = evolve(report, causes=search.causes, causes_cut_short=search.cut_short)
     return report
 
 
+_BATCH_FROM: Final = 8
+"""Records read together from which the batch engine replays them (for fewer, setting up a
+batch costs more than the engine replay of each)."""
+
+
+def _batch_engine() -> ModuleType | None:
+    """``bottleimp.batch.verdict``, or ``None`` without numpy (then the engine replays every
+    record)."""
+    try:
+        from ..batch import verdict
+    except ImportError:
+        return None
+    return verdict
+
+
+def _batch_replay(plans: Sequence[RecordPlan | None]) -> Sequence[ReplayedGame | None]:
+    """The batch engine's replay of the planned records."""
+    from ..batch.verdict import replay_plans
+
+    return replay_plans(plans)
+
+
+def _replayed_report(source: str, game: ReplayedGame) -> ValidationReport:
+    """The report of a record the batch engine found legal, as the engine replay gives it."""
+    return ValidationReport(
+        source=source,
+        status=VALID,
+        errors=(),
+        rounds=tuple(
+            RoundReport(
+                index=index,
+                dealer=round_.dealer,
+                complete=round_.complete,
+                scores=round_.scores,
+                bottle_owners=round_.bottle_owners,
+                devils_trick=round_.devils_trick,
+                tricks=tuple(TrickReport._make(trick) for trick in round_.tricks),
+            )
+            for index, round_ in enumerate(game.rounds)
+        ),
+        totals=game.totals,
+        complete=game.over,
+        winners=winning_seats(game.totals) if game.over else None,
+    )
+
+
 def _without_causes(value: JSON) -> ValidationReport:
-    """A record changed by a likely cause, validated (its values come from a checked record)."""
-    return _validate_value(value, "<cause>", fast=True, checked=True)
+    """A record changed by a likely cause, validated by the engine replay (its values come from
+    a checked record)."""
+    return validate_values([value], ["<cause>"], checked=True, batch=False)[0]
 
 
 def validate_file(path: str | os.PathLike[str], *, causes: bool = False) -> ValidationReport:
     """Read and validate the record in the file at ``path``; never raises for bad input. With
     ``causes``, a broken record's report names the likely root causes of its fault."""
-    source = printable_name(path)
-    try:
-        value = read_json_file(path)
-    except RecordError as error:
-        return _unreadable(source, error)
-    return _validate_value(value, source, fast=True, checked=True, causes=causes)
+    return validate_files([path], causes=causes)[0]
+
+
+def validate_files(paths: Sequence[str | os.PathLike[str]], *, causes: bool = False
+                   ) -> list[ValidationReport]:
+    """Read and validate the record in each file of ``paths``, together (as
+    ``validate_values``); never raises for bad input. With ``causes``, a broken record's report
+    names the likely root causes of its fault. A record the batch engine leaves is read again
+    for the engine replay (a file changed in between is reported as it then reads)."""
+    return _validate_many([(printable_name(path), partial(read_json_file, path)) for path in paths],
+                          causes=causes, checked=True, batch=len(paths) >= _BATCH_FROM)
 
 
 class ReplayObserver(Protocol):
@@ -182,6 +295,7 @@ def validate_record(
         totals=state.totals,
         complete=complete,
         winners=winning_seats(state.totals) if complete else None,
+        notes=tuple(replay.notes),
     )
 
 
@@ -209,6 +323,8 @@ class _Replay:
         self.reports: list[RoundReport] = []
         self.dealt_round: int | None = None
         """The index of the last round whose recorded deal the engine has accepted."""
+        self.notes: list[Fault] = []
+        """Where the record departs from a convention of the library (never a fault)."""
 
     def tell(self, event: str, action: Action | None = None, fault: Fault | None = None) -> None:
         if self.observer is not None:
@@ -384,16 +500,42 @@ class _Replay:
                 f"on {goes_on}: play begins only when every seat has completed its setup",
                 ("rounds", index, "setup", short),
             )
-        for later in _seats_from(short, self.config.players):
-            if pending[later]:
-                give, given_at = pending[later].pop()
-                self._apply(
-                    give, index, None, given_at,
-                    f"seat {later} has given setup cards before the seats before it in setup order "
-                    "completed theirs (a record that ends during the setup lists the setups of "
-                    "the seats from the dealer's left in turn): ",
-                )
-                raise AssertionError(f"the engine accepted an out-of-order give: {give}")
+        if any(pending[later] for later in _seats_from(short, self.config.players)):
+            self._setups_in_another_order(index, short, pending)
+
+    def _setups_in_another_order(self, index: int, short: int,
+                                 pending: list[list[tuple[Give, Where]]]) -> None:
+        """A record that ends during the setup, in which a seat has given cards while a seat
+        before it in the library's order (clockwise from the dealer's left) has not completed
+        its setup. That order is a convention (SETUP-ORDER): the sources have every seat choose
+        at once, so the record is noted, and every card it gives is still judged by the rules of
+        the sources (SETUP-FROM-DEALT, SETUP-STEPS). Each seat's gives are applied in the
+        engine's order, the unfinished setups before them completed by any legal choice: no
+        seat's choice changes what another may give before every seat has chosen. The replay's
+        state stays the round as the library's order reaches it."""
+        trial = self.state
+        first: tuple[int, Where] | None = None
+        for seat in _seats_from(short, self.config.players):
+            if not any(pending[later] for later in _seats_from(seat, self.config.players)):
+                break
+            while pending[seat]:
+                give, given_at = pending[seat].pop()
+                if first is None:
+                    first = (seat, given_at)
+                try:
+                    trial = apply(trial, give)
+                except IllegalActionError as error:
+                    self._break(error.rule_id, index, None, seat, error.message, given_at, give)
+            while trial.phase is Phase.SETUP and trial.to_act == seat:
+                trial = apply(trial, legal_actions(trial)[0])
+        assert first is not None
+        seat, given_at = first
+        self.notes.append(Fault(
+            "SETUP-ORDER", index, None, seat,
+            f"seat {seat} has given setup cards while seat {short} has not completed its "
+            "setup: the library takes the setups clockwise from the dealer's left, the sources "
+            "have every seat choose at the same time; every card given follows the rules",
+            _path(given_at)))
 
     def _plays(self, index: int, round_record: RoundRecord) -> None:
         for number, recorded in enumerate(round_record.plays):
@@ -507,11 +649,32 @@ def report_to_json(report: ValidationReport) -> dict[str, JSON]:
             }
             for cause in report.causes
         ],
+        "causes_cut_short": report.causes_cut_short,
+        "notes": [
+            {
+                "rule": note.rule,
+                "round": note.round,
+                "play": note.play,
+                "seat": note.seat,
+                "message": note.message,
+                "path": note.path,
+            }
+            for note in report.notes
+        ],
     }
 
 
 def report_to_text(report: ValidationReport) -> str:
-    """The report as one plain line (two for a fault): what a person reads."""
+    """The report as one plain line (two for a fault), then a line per note: what a person
+    reads."""
+    notes = "".join(
+        f"\n  note: {note.rule} is a convention of the library, not a rule of the game: "
+        f"round {'?' if note.round is None else note.round + 1} ({note.path}): {note.message}"
+        for note in report.notes)
+    return _verdict_text(report) + notes
+
+
+def _verdict_text(report: ValidationReport) -> str:
     if report.status == UNREADABLE:
         fault = report.errors[0]
         return f"{report.source}: not a readable record: {fault.path}: {fault.message}"
@@ -529,6 +692,9 @@ def report_to_text(report: ValidationReport) -> str:
         )
         located = f" {where}" if where else ""
         causes = "".join(f"\n  likely cause: {cause.message}" for cause in report.causes)
+        if report.causes_cut_short:
+            causes += (f"\n  the search for likely causes stopped at its limit of "
+                       f"{MAX_SEARCH_VALUES:,} JSON values replayed: other causes were not tried")
         return (f"{report.source}: breaks rule {fault.rule}:{located} ({fault.path})\n"
                 f"  {fault.message}{causes}")
     rounds = len(report.rounds)

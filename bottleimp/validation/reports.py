@@ -1,7 +1,8 @@
 """The validator's verdicts: the exit statuses and the reports ``bottleimp validate`` gives.
 
-Shared by the engine replay (``bottleimp.validation``) and its fast lane (``bottleimp.validation.fast_lane``),
-which must give equal reports for every record the fast lane accepts.
+Shared by the engine replay (``bottleimp.validation``) and the reports built from the batch
+engine's replay of many records (``validate_values``), which must be equal for every record the
+batch engine takes.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ class Cause:
 
 class TrickReport(NamedTuple):
     """One trick as the rules decide it. (An immutable named tuple rather than an attrs class:
-    the fast lane makes one for every trick of every record it checks, and a named tuple is
+    the batch replay makes one for every trick of every record it takes, and a named tuple is
     cheaper to build.)"""
 
     winner: int
@@ -141,6 +142,13 @@ class ValidationReport:
     causes: tuple[Cause, ...] = ()
     """For a broken record, when asked for: the likely root causes of its fault
     (``bottleimp.validation.causes``)."""
+    causes_cut_short: bool = False
+    """Whether the search for causes stopped at its limit (``MAX_SEARCH_VALUES``) before
+    trying every cause: ``causes`` are then those it had checked in full."""
+    notes: tuple[Fault, ...] = ()
+    """Where the record departs from a convention of the library (a rule whose ``kind`` is
+    ``convention`` in ``spec/rules.toml``, e.g. SETUP-ORDER): noted, never a broken rule, so
+    they leave the status as it is."""
 
     @property
     def valid(self) -> bool:

@@ -158,6 +158,11 @@ def run_command(line: str) -> str:
     """Run one ``bottleimp ...`` command line in-process: its stdout and stderr, merged; a line
     ending in ``; echo $?`` also prints its exit status (the pages' ```` ```console ```` blocks;
     ``conftest.py`` runs them with this too)."""
+    return run_command_with_status(line)[0]
+
+
+def run_command_with_status(line: str) -> tuple[str, int]:
+    """``run_command``'s output, and the command's exit status."""
     from bottleimp.cli import main
 
     echo_status = line.endswith("; echo $?")
@@ -175,7 +180,7 @@ def run_command(line: str) -> str:
     text = output.getvalue()
     if echo_status:
         text += f"{status}\n"
-    return text
+    return text, status
 
 
 def _commands(lines: Sequence[tuple[str, list[str] | None]]) -> list[dict[str, Any]]:
@@ -183,9 +188,9 @@ def _commands(lines: Sequence[tuple[str, list[str] | None]]) -> list[dict[str, A
     items = []
     for command, expected in lines:
         item: dict[str, Any] = {"source": f"$ {command}\n", "output": "", "error": None,
-                                "svg": None, "matches": None}
+                                "svg": None, "matches": None, "status": None}
         try:
-            item["output"] = run_command(command)
+            item["output"], item["status"] = run_command_with_status(command)
         except Exception as error:  # the reader's command: shown, never raised
             item["error"] = _error(error)
         if expected is not None:

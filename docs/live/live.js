@@ -161,9 +161,13 @@
     });
     rules.forEach(function (rule) { out.appendChild(ruleNote(rule)); });
     var checked = result.items.some(function (item) { return item.matches !== null; });
+    // A command that exits with an error says so, even when the page shows that error.
+    var failing = result.items.filter(function (item) { return item.status; });
+    var exited = failing.length ? " The command exited with status " + failing[0].status +
+      " (" + (failing[0].status === 1 ? "a broken rule or a failed check" : "an error") + ")." : "";
     example.status.textContent = !result.ok ? "Ran: " + (rules.length || result.items.some(
       function (item) { return item.error; }) ? "it raised an error." : "the output differs from the page.")
-      : checked ? "Ran: the output is the page's." : "Ran.";
+      : (checked ? "Ran: the output is the page's." : "Ran.") + exited;
     out.dataset.state = result.ok ? "ok" : "failed";
   }
 

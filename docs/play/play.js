@@ -52,6 +52,22 @@ window.addEventListener("DOMContentLoaded", function () {
     }
   }
 
+  // The story, one element a paragraph (the page wraps it, once) or a line of a score table
+  // (kept whole: it scrolls on a narrow screen); a paragraph's indent is its depth.
+  function story(lines, tables) {
+    var box = $("play-story"), table = {};
+    tables.forEach(function (index) { table[index] = true; });
+    box.textContent = "";
+    lines.forEach(function (line, index) {
+      var text = line.replace(/^ +/, "");
+      var row = document.createElement("div");
+      row.className = table[index] ? "play-story-table" : "play-story-line";
+      row.style.setProperty("--depth", String((line.length - text.length) / 2));
+      row.textContent = table[index] ? line : text;
+      box.appendChild(row);
+    });
+  }
+
   function draw(answer) {
     var shown = JSON.parse(answer);
     if (shown.error) { say(shown.error); return; }
@@ -71,8 +87,15 @@ window.addEventListener("DOMContentLoaded", function () {
       hand.appendChild(button);
     });
     $("play-table").innerHTML = shown.table;
-    $("play-story").textContent = shown.story.join("\n");
-    $("play-next-round").hidden = !shown.deal_next;
+    story(shown.story, shown.table_lines);
+    $("play-story-box").hidden = false;
+    var scores = $("play-scores");
+    scores.hidden = !shown.scores;
+    scores.innerHTML = shown.scores || "";
+    var next = $("play-next-round");
+    next.hidden = !shown.deal_next;
+    next.textContent = shown.dealer === shown.seat ? "Deal the next round"
+                       : "Go on: seat " + shown.dealer + " deals round " + (shown.round + 1);
     var download = $("play-download");
     if (record) { URL.revokeObjectURL(record); record = null; }
     download.hidden = !shown.over;

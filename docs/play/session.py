@@ -27,18 +27,21 @@ from bottleimp import (
     new_game,
     view,
 )
-from bottleimp.actions import Action, Destination, Give, Play, StartRound
+from bottleimp.actions import Action, Destination, Give, Play
 from bottleimp.bots import BOTS, make_bot
 from bottleimp.cards import Card, format_rank
 from bottleimp.cli import build_parser
-from bottleimp.cli.narrate import Narrator, PlainRenderer
+from bottleimp.cli.narrate import Narrator, PlainRenderer, ScoreTable
 from bottleimp.cli.arguments import config_from_args
 from bottleimp.errors import BottleImpError
 from bottleimp.formats.records import record_from_state, record_to_json
-from bottleimp.pictures import card_svg, round_svg
+from bottleimp.pictures import card_svg, round_svg, scores_svg
 
 SEAT = 0
 """The reader's seat; the bots play every other seat."""
+
+UNWRAPPED = 10_000
+"""The story's width in characters: wide enough that no paragraph of it is wrapped."""
 
 PROMPTS = {
     Destination.DEVILS_TRICK: "Lay a card face down in the Devil's Trick.",
@@ -61,8 +64,11 @@ class Session:
         self.state: GameState | None = None
         self.narrator = Narrator()
         self.story: list[str] = []
+        self.table_lines: list[int] = []
         self.bots: list[Any] = []
-        self.renderer = PlainRenderer(width=100)
+        # One line a paragraph: the page wraps the story to its own width, once (a score table's
+        # lines are kept whole, and scroll on a narrow screen).
+        self.renderer = PlainRenderer(width=UNWRAPPED)
 
     # --- what the page calls (JSON in, JSON out) -----------------------------------------
 
@@ -81,7 +87,8 @@ class Session:
         self.bots = [make_bot(args.bot, args.seed * 31 + seat) for seat in range(config.players)]
         self.state = new_game(config, args.seed)
         self.narrator = Narrator()
-        self.story = self._lines(self.narrator.start(self.state))
+        self.story, self.table_lines = [], []
+        self._tell(self.narrator.start(self.state))
         self._play_bots()
         return self.show()
 
@@ -111,11 +118,15 @@ class Session:
         return self.show()
 
     def next_round(self) -> str:
-        """The reader, as the next dealer, deals the next round."""
+        """The next round, once the reader has seen the scores of the last one: dealt by the
+        reader or by the bot whose turn it is to deal."""
         state = self._state()
-        starts = [a for a in legal_actions(state) if isinstance(a, StartRound) and a.seat == SEAT]
-        if starts:
-            self._apply(starts[0])
+        if state.phase is Phase.ROUND_OVER:
+            dealer = state.to_act
+            assert dealer is not None
+            legal = legal_actions(state)
+            self._apply(legal[0] if dealer == SEAT
+                        else self.bots[dealer].choose(view(state, dealer), legal))
             self._play_bots()
         return self.show()
 
@@ -136,12 +147,14 @@ class Session:
         gives = [action.to for action in legal if isinstance(action, Give)]
         if state.is_over:
             prompt = "The game is over."
+        elif state.phase is Phase.ROUND_OVER:
+            prompt = ("The round is over: its scores are below. "
+                      + ("Deal the next round." if state.to_act == SEAT
+                         else f"Seat {state.to_act} deals the next round."))
         elif state.to_act != SEAT:
             prompt = f"Seat {state.to_act} to act."
         elif gives:
             prompt = PROMPTS[gives[0]]
-        elif any(isinstance(action, StartRound) for action in legal):
-            prompt = "The round is over: deal the next round."
         else:
             prompt = "Your turn: play a card (the cards you may play are marked)."
         return json.dumps({
@@ -150,7 +163,10 @@ class Session:
             "phase": state.phase.value,
             "round": state.round.index + 1,
             "prompt": prompt,
-            "deal_next": any(isinstance(action, StartRound) for action in legal),
+            "deal_next": state.phase is Phase.ROUND_OVER,
+            "dealer": state.to_act if state.phase is Phase.ROUND_OVER else None,
+            "scores": (scores_svg(state)
+                       if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) else None),
             "cards": [
                 {"rank": format_rank(card.rank), "row": row, "legal": card in legal_cards,
                  "label": str(card), "svg": card_svg(card)}
@@ -159,6 +175,7 @@ class Session:
             "table": round_svg(state, viewer=SEAT),
             "totals": list(state.totals),
             "story": self.story,
+            "table_lines": self.table_lines,
             "refused": None if refused is None else {"rule": refused[0], "message": refused[1]},
         })
 
@@ -178,22 +195,28 @@ class Session:
         before = self._state()
         legal = legal_actions(before)
         after = apply(before, action)
-        self.story += self._lines(self.narrator.step(before, action, after, legal))
+        self._tell(self.narrator.step(before, action, after, legal))
         if after.is_over:
-            self.story += self._lines(self.narrator.finish(after))
+            self._tell(self.narrator.finish(after))
         self.state = after
 
     def _play_bots(self) -> None:
-        """The bots act until it is the reader's turn or the game is over."""
+        """The bots act until it is the reader's turn, a round is over (the page shows its
+        scores, whoever deals next) or the game is."""
         while True:
             state = self._state()
-            if state.to_act is None or state.to_act == SEAT:
+            if state.to_act is None or state.to_act == SEAT or state.phase is Phase.ROUND_OVER:
                 return
             seat = state.to_act
             self._apply(self.bots[seat].choose(view(state, seat), legal_actions(state)))
 
-    def _lines(self, blocks: Any) -> list[str]:
-        return [line for block in blocks for line in self.renderer.lines(block)]
+    def _tell(self, blocks: Any) -> None:
+        """The narration's blocks added to the story, the lines of score tables marked."""
+        for block in blocks:
+            lines = self.renderer.lines(block)
+            if isinstance(block, ScoreTable):
+                self.table_lines += range(len(self.story), len(self.story) + len(lines))
+            self.story += lines
 
 
 session = Session()

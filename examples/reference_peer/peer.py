@@ -35,11 +35,29 @@ plants a bug found in other implementations, to show the harness catching it:
   one time in a million, so the harness's replays find it without fail).
 - ``keep-winning-card``: in the ``trick`` conformance case the winner keeps the winning card in
   its pile as well (an engine that answers ``winner_takes`` otherwise, with the same scores).
+- ``seat-zero-leads-every-trick``: seat 0 leads every trick, whoever won the last one (the C#
+  engine's leading bug).
+- ``target-zero``: it accepts a target score of 0, and so ends the game after one round (the
+  PHP engine's bug).
+
+``--shape`` (repeatable) gives it the shape of a real engine (none of them a bug of the rules,
+but ``no-dealer``):
+
+- ``target-only``: it plays to a target score only (declares ``game_ends: ["target_score"]``;
+  a game with another end is refused ``UNSUPPORTED``), as a chat-bot game does.
+- ``setups-any-order``: it takes a round's setups in any seat order, as the sources have every
+  seat choose at once (declares ``setups_any_order``).
+- ``own-zones``: it keeps the price card in the buyer's pile, not under the bottle (the same
+  scores; with ``set_position`` it moves the card there; its ``trick`` cases ignore
+  ``winner_takes`` and ``returned_price_card``).
+- ``random-words``: every refusal's message carries a random name (not seeded).
+- ``no-dealer``: it keeps no dealer rotation of its own: ``end_round`` names the same dealer
+  again (the C# engine's "the dealer never rotates"), and it deals each round as told.
 
 Capabilities (declared in the ``hello`` answer; a game outside them is refused ``UNSUPPORTED``):
 ``--players 3,4``, ``--editions classic``, ``--bottles 1``, ``--no-teams``; ``--no-set-position``
-does not declare ``set_position`` (protocol 3: the harness then resynchronises it only at the
-next round). ``--declare-deck``
+does not declare ``set_position`` (protocol 3: the harness then follows its answers instead).
+``--declare-deck``
 declares its own deck data; ``--protocol-deck`` plays the deck each ``new_round`` carries
 instead of its own; ``--ignore KEY`` declares a case key it does not compute; ``--protocol 1``
 speaks only the first version.
@@ -121,7 +139,7 @@ def need(obj, required, optional=()):
     return obj
 
 
-def check_config(config):
+def check_config(config, bugs=()):
     """The configuration checks, in the rules' order: players, edition, bottles, teams, game end.
     Returns the configuration with its defaults filled in."""
     need(config, ("players",), ("edition", "bottles", "teams", "rounds", "target_score", "deck"))
@@ -151,8 +169,10 @@ def check_config(config):
                 len(team) not in (1, 2) for team in teams) or not any(len(t) == 2 for t in teams):
             raise Refused("CONFIG-TEAMS", "teams partition 4-6 seats into pairs and singles")
     rounds, target = config.get("rounds"), config.get("target_score")
+    lowest = {"rounds": 1, "target": 0 if "target-zero" in bugs else 1}
     if (rounds is not None and target is not None) or any(
-            value is not None and value < 1 for value in (rounds, target)):
+            value is not None and value < lowest[key]
+            for key, value in (("rounds", rounds), ("target", target))):
         raise Refused("CONFIG-GAME-END", "rounds or a target score, positive")
     return {"players": players, "edition": edition, "bottles": bottles, "teams": teams}
 
@@ -207,6 +227,8 @@ class Bottle:
 
 class Round:
     """One round: the deal, the setup, the tricks and the scores."""
+
+    shapes = frozenset()  # the engine shapes it takes (see SHAPES); the Peer sets them
 
     def __init__(self, config, dealer, hands, face_up, bugs, deck=None, ignore_dealer=False):
         self.bugs = bugs
@@ -285,7 +307,7 @@ class Round:
             raise Refused("SETUP-ORDER", f"there is no seat {seat}")
         if self.given[seat] is not None:
             raise Refused("SETUP-STEPS", f"seat {seat} has given its setup")
-        if seat != self.to_act:
+        if seat != self.to_act and "setups-any-order" not in self.shapes:
             raise Refused("SETUP-ORDER", f"seat {self.to_act} gives its setup now")
         parts = [("devils_trick", card) for card in entry["discard"]]
         parts += [(key, entry[key]) for key in ("left", "right", "to_face_up", "to_hidden")
@@ -391,14 +413,17 @@ class Round:
         bought = None
         if below:
             bought = index
-            taken.remove(card)  # the winning card goes under the bottle
-            if bottle.card is not None:
-                self.captured[bottle.owner].append(bottle.card)
+            if "own-zones" not in self.shapes:
+                taken.remove(card)  # the winning card goes under the bottle
+                if bottle.card is not None:
+                    self.captured[bottle.owner].append(bottle.card)
+            # own-zones: the price card stays in the buyer's pile (and so is never returned):
+            # the same scores, as the owner of the bottle scores its penalty alone.
             bottle.card, bottle.owner = card, winner
             bottle.price = int(card + 0.5) if "half-rank-int" in self.bugs else card
         self.captured[winner].extend(taken)
         self.trick = []
-        self.to_act = winner
+        self.to_act = 0 if "seat-zero-leads-every-trick" in self.bugs else winner
         return {"winner": winner, "card": number(card), "bottle": bought,
                 "bottles": [{"price": number(b.price), "owner": b.owner} for b in self.bottles]}
 
@@ -544,8 +569,10 @@ class Peer:
     """Answers one request at a time."""
 
     def __init__(self, bugs, capabilities=None, versions=(PROTOCOL, PROTOCOL_V2, PROTOCOL_V1),
-                 declare_deck=False, protocol_deck=False, ignore=(), set_position=True):
+                 declare_deck=False, protocol_deck=False, ignore=(), set_position=True,
+                 shapes=()):
         self.bugs = set(bugs)
+        self.shapes = frozenset(shapes)
         self.capabilities = capabilities or {"players": [2, 3, 4, 5, 6],
                                              "editions": ["classic", "matagot-2024"],
                                              "bottles": [1, 2], "teams": True}
@@ -566,7 +593,11 @@ class Peer:
         try:
             return self.dispatch(request)
         except Refused as refused:
-            return {"ok": False, "error": refused.message, "rule": refused.rule}
+            message = refused.message
+            if "random-words" in self.shapes:
+                # Not seeded: the same refusal never reads the same twice.
+                message += f" (player {random.SystemRandom().choice(WORDS)})"
+            return {"ok": False, "error": message, "rule": refused.rule}
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             return {"ok": False, "error": f"malformed request: {error!r}", "rule": "PROTOCOL"}
 
@@ -588,6 +619,14 @@ class Peer:
                 capabilities["ignore"] = self.ignore
             if self.version == PROTOCOL and self.set_position:
                 capabilities["set_position"] = True
+            if self.version == PROTOCOL and "target-only" in self.shapes:
+                capabilities["game_ends"] = ["target_score"]
+            if self.version == PROTOCOL and "setups-any-order" in self.shapes:
+                capabilities["setups_any_order"] = True
+            if "own-zones" in self.shapes:
+                # The trick case's piles are its own (no price card returned).
+                capabilities["ignore"] = sorted(set(self.ignore) | {"winner_takes",
+                                                                      "returned_price_card"})
             answer["capabilities"] = capabilities
         return answer
 
@@ -604,7 +643,7 @@ class Peer:
         else:
             optional = ("face_up",) if self.version == PROTOCOL_V1 else ("face_up", "deck")
             need(request, ("op", "config", "dealer", "hands"), optional)
-        config = check_config(request["config"])
+        config = check_config(request["config"], self.bugs)
         players = config["players"]
         sent = request.get("deck", request["config"].get("deck"))
         deck = self.playing_deck(sent, config)
@@ -629,8 +668,11 @@ class Peer:
                         "CONFIG-TEAMS")
                 raise Refused(rule, "this engine does not play that variant")
             raise Refused("UNSUPPORTED", "this peer does not play that variant")
+        if "target-only" in self.shapes and request["config"].get("target_score") is None:
+            raise Refused("UNSUPPORTED", "this peer plays to a target score only")
         round_ = Round(config, dealer, request["hands"], request.get("face_up"), self.bugs, deck,
                        ignore_dealer=self.version != PROTOCOL)
+        round_.shapes = self.shapes
         self.round = round_
         if index == 0 or len(self.totals) != players:
             self.totals = [0] * players
@@ -668,7 +710,9 @@ class Peer:
                                             DEFAULT_ROUNDS[round_.players])
         dealer = None
         if not over:
-            dealer = (round_.dealer + 1) % round_.players
+            # no-dealer: the engine keeps no rotation of its own; the deal never moves.
+            step = 0 if "no-dealer" in self.shapes else 1
+            dealer = (round_.dealer + step) % round_.players
             if "random-dealer" in self.bugs:
                 seed = json.dumps(sorted(round_.devils_trick)) + str(self.round_index)
                 dealer = random.Random(seed).randrange(round_.players)
@@ -707,6 +751,12 @@ class Peer:
             bottle.card = None if item["price"] == START_PRICE else item["price"]
             round_.bottles.append(bottle)
         round_.captured = [list(pile) for pile in position["captured"]]
+        round_.shapes = self.shapes
+        if "own-zones" in self.shapes:
+            # Its own zones: the price card under a bought bottle is in its buyer's pile.
+            for bottle in round_.bottles:
+                if bottle.card is not None:
+                    round_.captured[bottle.owner].append(bottle.card)
         round_.trick = [(seat, card) for seat, card in position["trick"]]
         round_.phase = position["phase"]
         round_.to_act = position["to_act"]
@@ -779,7 +829,12 @@ class Peer:
 
 BUGS = ("devils-trick-assign", "half-rank-int", "seat-zero-leads", "pass-back", "pass-reversed",
         "swap-colours", "wrong-coins", "random-dealer", "keep-winning-card", "renamed-colours",
-        "flaky-scores")
+        "flaky-scores", "seat-zero-leads-every-trick", "target-zero")
+
+SHAPES = ("target-only", "setups-any-order", "own-zones", "random-words", "no-dealer")
+"""Shapes of real engines, none a bug (but no-dealer, whose deal never moves): see --shape."""
+
+WORDS = ("Adam", "Betty", "Christian", "Doris", "imp", "bottle", "Keawe", "Lopaka", "Kokua")
 
 
 def _numbers(text):
@@ -806,6 +861,8 @@ def main():
                         help="the newest protocol version it speaks (default 3)")
     parser.add_argument("--no-set-position", action="store_true",
                         help="do not declare set_position (protocol 3)")
+    parser.add_argument("--shape", action="append", default=[], choices=SHAPES,
+                        help="take the shape of a real engine (repeatable)")
     args = parser.parse_args()
     bugs = set(args.bug)
     bugs.update(bug for bug in os.environ.get("BOTTLEIMP_PEER_BUGS", "").split(",") if bug)
@@ -816,7 +873,7 @@ def main():
                     "bottles": args.bottles, "teams": not args.no_teams}
     versions = (PROTOCOL, PROTOCOL_V2, PROTOCOL_V1)[3 - int(args.protocol):]
     peer = Peer(bugs, capabilities, versions, args.declare_deck, args.protocol_deck, args.ignore,
-                not args.no_set_position)
+                not args.no_set_position, args.shape)
     for line in sys.stdin:
         if not line.strip():
             continue
