@@ -410,13 +410,14 @@ class BatchGames:
         ``load_next_round`` for each: several games at once (``hands``, ``face_up``: ``(G, P,
         N)`` planes; for replaying many records' deals)."""
         if dealers is None:
-            self.round_index[games] += 1
-            self.dealer[games] = (self.dealer[games] + 1) % self.t.players
+            self._round_index[games] += 1
+            self._dealer[games] = (self._dealer[games] + 1) % self.t.players
         else:
-            self.totals[games] = 0
-            self.round_index[games] = 0
-            self.dealer[games] = dealers
-            self.first_dealer[games] = dealers
+            self._totals[games] = 0
+            self._round_index[games] = 0
+            self._dealer[games] = dealers
+            self._first_dealer[games] = dealers
+        self._started = True
         self._begin_round(games, hands, face_up)
         self._refresh()
 
