@@ -448,7 +448,10 @@ def _replay_group(config: Config, plans: list[RecordPlan], backend: str) -> list
 def _step(games: BatchGames, rows: npt.NDArray[np.int64], ok: npt.NDArray[np.bool_],
           actions: npt.NDArray[np.int64], seats: npt.NDArray[np.int64]) -> None:
     """One action per game, ``actions[g]`` by ``seats[g]``; a game whose action is not legal
-    for its seat to act is dropped from ``ok`` and takes its first legal action instead."""
+    for its seat to act is dropped from ``ok`` and takes its first legal action instead (with no
+    game left, nothing is stepped: a batch none of whose games was loaded refuses to step)."""
+    if not ok.any():
+        return
     mask = games.legal_mask()
     ok &= mask[rows, actions] & (games.to_act == seats)
     games.step(np.where(ok, actions, mask.argmax(axis=1)))
