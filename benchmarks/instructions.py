@@ -64,11 +64,14 @@ print(decisions)
 """
 
 
-def count(program: str, players: int, games: int, path: str | None) -> tuple[int, int]:
-    """(instructions, decisions) of one run of ``program`` under callgrind."""
+def count(program: str, players: int, games: int, path: str | None,
+          extra_env: dict[str, str] | None = None) -> tuple[int, int]:
+    """(instructions, decisions) of one run of ``program`` under callgrind (``extra_env``: more
+    environment variables for it)."""
     with tempfile.TemporaryDirectory() as temp:
         out = Path(temp) / "callgrind.out"
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env.update(extra_env or {})
         if path is not None:
             env["PYTHONPATH"] = path
         done = subprocess.run(
@@ -81,9 +84,10 @@ def count(program: str, players: int, games: int, path: str | None) -> tuple[int
         return int(totals.group(1)), int(done.stdout.split()[-1])
 
 
-def per_decision(program: str, players: int, games: tuple[int, int], path: str | None) -> float:
-    few_instructions, few_decisions = count(program, players, games[0], path)
-    many_instructions, many_decisions = count(program, players, games[1], path)
+def per_decision(program: str, players: int, games: tuple[int, int], path: str | None,
+                 extra_env: dict[str, str] | None = None) -> float:
+    few_instructions, few_decisions = count(program, players, games[0], path, extra_env)
+    many_instructions, many_decisions = count(program, players, games[1], path, extra_env)
     return (many_instructions - few_instructions) / (many_decisions - few_decisions)
 
 

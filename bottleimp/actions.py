@@ -11,9 +11,7 @@
 from __future__ import annotations
 
 import enum
-from typing import Any
-
-from attrs import Attribute, field, frozen
+from attrs import frozen
 
 from .arguments import integer
 from .cards import Card, format_rank
@@ -43,44 +41,35 @@ def _seat(value: object, action: str) -> int:
     return number
 
 
-def _give_seat(value: object) -> int:
-    return value if type(value) is int else _seat(value, "Give")
-
-
-def _play_seat(value: object) -> int:
-    return value if type(value) is int else _seat(value, "Play")
-
-
-def _dealer_seat(value: object) -> int:
-    return value if type(value) is int else _seat(value, "StartRound")
-
-
-def _card(instance: object, attribute: Attribute[Any], value: object) -> None:
+def _not_a_card(action: Give | Play) -> MalformedActionError:
     """A card is a ``Card`` (an object that merely compares equal to one is not a card): whether
     the seat holds it is a rule of the game."""
-    if not isinstance(value, Card):
-        raise MalformedActionError(
-            f"{type(instance).__name__}.card", f"a card is a Card, not {value!r}"
-        )
-
-
-def _destination(instance: object, attribute: Attribute[Any], value: object) -> None:
-    if type(value) is not Destination:
-        raise MalformedActionError(
-            f"{type(instance).__name__}.to", f"a destination is a Destination, not {value!r}"
-        )
+    return MalformedActionError(
+        f"{type(action).__name__}.card", f"a card is a Card, not {action.card!r}"
+    )
 
 
 @frozen
 class Give:
     """``seat`` gives ``card`` from its dealt hand to ``to`` during setup."""
 
-    seat: int = field(converter=_give_seat)
+    seat: int
     """The seat that gives the card."""
-    card: Card = field(validator=_card)
+    card: Card
     """The card given, one the seat was dealt."""
-    to: Destination = field(validator=_destination)
+    to: Destination
     """Where the card goes."""
+
+    def __attrs_post_init__(self) -> None:
+        """The fields' types, checked once they are set (the seat kept as an ``int``)."""
+        if type(self.seat) is not int:
+            object.__setattr__(self, "seat", _seat(self.seat, "Give"))
+        if not isinstance(self.card, Card):
+            raise _not_a_card(self)
+        if type(self.to) is not Destination:
+            raise MalformedActionError(
+                "Give.to", f"a destination is a Destination, not {self.to!r}"
+            )
 
     def __str__(self) -> str:
         return f"seat {self.seat} gives {format_rank(self.card.rank)} to {self.to.value}"
@@ -90,10 +79,17 @@ class Give:
 class Play:
     """``seat`` plays ``card`` to the current trick."""
 
-    seat: int = field(converter=_play_seat)
+    seat: int
     """The seat that plays."""
-    card: Card = field(validator=_card)
+    card: Card
     """The card played, from the seat's hand (or, in Devil's Eye, its face-up cards)."""
+
+    def __attrs_post_init__(self) -> None:
+        """The fields' types, checked once they are set (the seat kept as an ``int``)."""
+        if type(self.seat) is not int:
+            object.__setattr__(self, "seat", _seat(self.seat, "Play"))
+        if not isinstance(self.card, Card):
+            raise _not_a_card(self)
 
     def __str__(self) -> str:
         return f"seat {self.seat} plays {format_rank(self.card.rank)}"
@@ -103,8 +99,13 @@ class Play:
 class StartRound:
     """``seat``, the next dealer, deals the next round."""
 
-    seat: int = field(converter=_dealer_seat)
+    seat: int
     """The seat that deals."""
+
+    def __attrs_post_init__(self) -> None:
+        """The fields' types, checked once they are set (the seat kept as an ``int``)."""
+        if type(self.seat) is not int:
+            object.__setattr__(self, "seat", _seat(self.seat, "StartRound"))
 
     def __str__(self) -> str:
         return f"seat {self.seat} deals the next round"

@@ -182,7 +182,8 @@ def _check_play(state: GameState, action: Play) -> None:
     face_up = round_.face_up[seat] if round_.face_up is not None else ()
     if not play_rules.holds(hand, face_up, card):
         raise IllegalActionError("CARD-HELD", f"seat {seat} does not hold {card}")
-    led = play_rules.led_colour([play.card for play in state.current_trick()[:1]])
+    trick = state.current_trick()
+    led = play_rules.led_colour([trick[0].card] if trick else [])
     if round_.face_up is None:
         if not play_rules.follows_suit(hand, led, card):
             assert led is not None

@@ -81,7 +81,7 @@ def seat_actions(
     of the hand, to the destination of the seat's next setup step (SETUP-STEPS). Between rounds:
     the next deal."""
     if phase is Phase.PLAY:
-        led = play_rules.led_colour([play.card for play in trick[:1]])
+        led = play_rules.led_colour([trick[0].card] if trick else [])
         if face_up is None:
             cards = play_rules.follow_suit(hand, led)
         else:

@@ -17,9 +17,8 @@ column):
   all 2^64 states, each stage proved a bijection (``cases`` counts the claims proved).
 
 Cards are stand-ins (``C``: rank, colour, coins) with symbolic fields: the rule functions read
-only those three attributes, compare ranks and test colours by identity. (Real ``Card`` objects
-are interned through a dictionary keyed by their fields, which would make CrossHair pick
-concrete values for every symbolic rank.) Configurations are stand-ins with the fields the rules
+only those three attributes, compare ranks and test colours by identity, and a stand-in leaves
+each field symbolic where the real ``Card``'s converters would check it. Configurations are stand-ins with the fields the rules
 read. Each property begins with ``assert`` statements that bound the inputs (CrossHair's
 ``asserts`` mode treats the leading run of asserts as preconditions; an assert after any other
 statement is part of the property).

@@ -24,7 +24,7 @@ from bottleimp.batch.check import VARIANTS, Mismatch, compare_games
 from bottleimp.batch.peer import BatchPeer
 from bottleimp.batch.perft import perft_counts
 from bottleimp.batch.records import RecordingGames
-from bottleimp.batch.shuffle import shuffle_many, shuffle_one
+from bottleimp.batch.shuffle import game_seeds, shuffle_many, shuffle_one
 from bottleimp.conformance.differential import MIN_REFUSALS
 from bottleimp.conformance.vectors import read_suite, same_json
 from bottleimp.encoding import setup_destinations
@@ -109,28 +109,33 @@ def test_reset_deals_every_round_as_new_game_does_negative_seeds_too(backend: st
             assert held == set(state.round.hands[seat])
 
 
-def test_auto_reset_restarts_an_ended_game_with_the_next_seed_and_rewards_the_winners(backend: str) -> None:
+def test_auto_reset_restarts_an_ended_game_with_the_slots_next_seed_and_dealer_and_rewards_the_winners(backend: str) -> None:
+    """Slot ``b``'s game 1 has the seed ``game_seeds`` draws from the slot's key (not ``seed +
+    B``, another slot's first seed) and the next first dealer (FIRST-DEALER, rotated); the
+    ended game's totals and last observation are in the infos."""
     config = Config(players=3, rounds=1)
     games = batch_games(config, 2, backend=backend)
     games.reset([4, 5])
     rng = np.random.default_rng(0)
     ended = None
     for _ in range(200):
-        mask = games.legal_mask()
-        choices = [rng.choice(np.flatnonzero(row)) for row in mask]
         totals = games.totals.copy()
-        result = games.step(choices)
+        result = games.step(games.random_actions(rng))
         if result.done.any():
             ended = int(np.flatnonzero(result.done)[0])
             break
     assert ended is not None
     assert set(result.rewards[ended].tolist()) <= {1.0, -1.0} and 1.0 in result.rewards[ended]
+    final = result.infos["final_info"]["totals"][ended]
+    assert result.infos["_final_obs"][ended] and final.sum() != 0
+    assert (final >= totals[ended]).all() or (final != totals[ended]).any()
     assert games.phase[ended] == 0 and games.totals[ended].sum() == 0
-    state = bottleimp.new_game(config, [4, 5][ended] + 2)  # the slot's next seed: seed + B
+    seed = int(game_seeds(games.base_seeds[[ended]], games.slot_keys[[ended]], np.array([1]))[0])
+    assert seed not in (4, 5, 6, 7) and int(games.seeds[ended]) == seed
+    state = bottleimp.new_game(config, seed, first_dealer=1)
     for seat in range(3):
         held = {config.cards[i] for i in np.flatnonzero(games.hand[ended, seat])}
         assert held == set(state.round.hands[seat])
-    del totals
 
 
 def test_an_illegal_action_raises_with_its_rule_and_changes_no_game(backend: str) -> None:
@@ -151,14 +156,14 @@ def test_an_illegal_action_raises_with_its_rule_and_changes_no_game(backend: str
 
 def test_bad_batch_input_is_a_batch_error_naming_it(backend: str) -> None:
     games = batch_games(Config(players=3), 2, backend=backend)
-    with pytest.raises(BatchError, match="2 seeds"):
+    with pytest.raises(BatchError, match="seeds must hold 2 values"):
         games.reset([1, 2, 3])
-    with pytest.raises(BatchError, match="first dealer"):
+    with pytest.raises(BatchError, match="first_dealer: 3 .* no seat"):
         games.reset([1, 2], first_dealer=3)
-    with pytest.raises(BatchError, match="first_dealer"):
+    with pytest.raises(BatchError, match="first_dealer must hold 2"):
         games.reset([1, 2], first_dealer=[0, 1, 2])
     games.reset([1, 2])
-    with pytest.raises(BatchError, match="2 actions"):
+    with pytest.raises(BatchError, match="actions must hold 2 values"):
         games.step([0])
     with pytest.raises(BatchError, match="batch_size"):
         batch_games(Config(players=3), 0, backend=backend)
@@ -189,6 +194,36 @@ def test_observations_are_read_only_so_a_caller_cannot_spoil_the_next_ones(backe
     kept = seen.copy()
     kept[0, 0] = 5.0
     assert games.observe()[0, 0] != 5.0
+
+
+@pytest.mark.parametrize("config", [Config(players=4, rounds=1), Config(players=2, rounds=1)],
+                         ids=repr)
+def test_the_compact_observation_is_the_float_ones_0_1_cells_in_bytes(config: Config, backend: str) -> None:
+    """``compact=True``: ``uint8`` in the same layout, every 0/1 cell equal to the float32
+    observation's, the value cells 0, and ``observe_values`` the float32 value cells, at every
+    step of games played through their ends."""
+    from bottleimp.batch.games import VALUE_SEGMENTS
+    from bottleimp.encoding import observation_layout
+
+    values = np.zeros(sum(segment.size for segment in observation_layout(config)), dtype=np.bool_)
+    for segment in observation_layout(config):
+        if segment.name in VALUE_SEGMENTS:
+            values[segment.offset:segment.offset + segment.size] = True
+    compact = batch_games(config, 8, backend=backend, compact=True)
+    wide = batch_games(config, 8, backend=backend)
+    for games in (compact, wide):
+        games.reset(np.arange(8))
+    rng = np.random.default_rng(4)
+    for step in range(160):
+        small, full = compact.observe(), wide.observe()
+        assert small.dtype == np.uint8 and small.shape == full.shape
+        assert (small[:, ~values] == full[:, ~values]).all() and not small[:, values].any(), step
+        assert (compact.observe_values() == full[:, values]).all(), step
+        seats = (compact.to_act + 1) % config.players
+        assert (compact.observe(seats)[:, ~values] == wide.observe(seats)[:, ~values]).all()
+        actions = compact.random_actions(rng)
+        compact.step(actions)
+        wide.step(actions)
 
 
 def _position(config: Config, case: Any, backend: str) -> BatchGames:
@@ -340,14 +375,18 @@ def test_the_batch_peer_refuses_an_over_long_line_as_the_protocol_does() -> None
 @ON_THE_KERNEL
 def test_each_kernel_function_is_compiled_once_whatever_arrays_the_caller_gives() -> None:
     """Every array a caller gives reaches the kernel writable and C-contiguous (``kernel_ints``),
-    so numba compiles ``observe`` and ``step`` once: a read-only broadcast of the seats, or a
-    caller's frozen array of actions, cost a second compile of several seconds each."""
+    so numba compiles each entry point once per configuration, whatever the caller passes (a
+    read-only broadcast of the seats, a caller's frozen array or a list of actions, numpy
+    integers of another width), whether games end by the rules or by an illegal action, restart
+    by auto-reset or by a partial reset, or are copied: a second compile costs seconds."""
     skip_without_numba()
     from bottleimp.batch import kernel
 
-    games = batch_games(Config(players=3, rounds=1), 4, backend="numba")
+    config = Config(players=3, rounds=1)
+    games = batch_games(config, 4, backend="numba", illegal="end")
     games.reset(np.arange(4))
-    for seats in (None, 1, np.array([0, 1, 2, 0]), np.arange(4) % 3, [2, 2, 1, 0]):
+    for seats in (None, 1, np.array([0, 1, 2, 0]), np.arange(4) % 3, [2, 2, 1, 0],
+                  np.int32(2), np.array([0, 1, 2, 0], dtype=np.uint8)):
         games.observe(seats)
     rng = np.random.default_rng(0)
     games.step(games.random_actions(rng).copy())
@@ -355,9 +394,25 @@ def test_each_kernel_function_is_compiled_once_whatever_arrays_the_caller_gives(
     frozen.flags.writeable = False
     games.step(frozen)
     games.step(games.random_actions(rng)[::-1][::-1].tolist())
-    for function in (kernel.observe, kernel.step):
-        compiled: list[object] = getattr(function, "signatures")  # numba's dispatcher
-        assert len(compiled) == 1, compiled
+    games.step(games.random_actions(np.random.RandomState(1)).astype(np.int32))
+    illegal = games.random_actions(rng)
+    illegal[1] = 4 * len(config.cards) + 9
+    games.step(illegal)
+    games.reset([5, 6], games=[0, 2])
+    games.reset(games=np.array([False, True, False, True]))
+    copy = games.take([3, 3, 0])
+    for _ in range(120):
+        games.step(games.random_actions(rng))
+        copy.step(copy.random_actions(rng))
+    entry_points = (kernel.start_games, kernel.masks, kernel.observe, kernel.random_actions,
+                    kernel.step)
+    for function in entry_points:
+        compiled: list[Any] = getattr(function, "signatures")  # numba's dispatcher
+        if function is kernel.observe:  # one more for the compact observation's bytes, if used
+            kinds = [str(signature[6].dtype) for signature in compiled]
+            assert "float32" in kinds and sorted(set(kinds)) == sorted(kinds), compiled
+        else:
+            assert len(compiled) == 1, (function, compiled)
 
 
 @ON_THE_KERNEL
@@ -373,8 +428,10 @@ def test_both_backends_pick_the_same_legal_actions_from_the_same_generator(playe
     for batch in games.values():
         batch.reset(np.arange(64))
     for _ in range(150):
-        chosen = {backend: batch.random_actions(rngs[backend]).copy()
+        chosen = {backend: batch.random_actions(rngs[backend]) for backend, batch in games.items()}
+        legacy = {backend: batch.random_actions(np.random.RandomState(len(chosen["numpy"])))
                   for backend, batch in games.items()}
+        assert (legacy["numpy"] == legacy["numba"]).all()
         assert (chosen["numpy"] == chosen["numba"]).all()
         mask = games["numpy"].legal_mask()
         assert mask[np.arange(64), chosen["numpy"]].all()
@@ -386,12 +443,15 @@ def test_both_backends_pick_the_same_legal_actions_from_the_same_generator(playe
 @pytest.mark.parametrize("config", [Config(players=2, rounds=1), Config(players=4, rounds=1),
                                     Config(players=5, bottles=2, rounds=1),
                                     Config(players=4, edition="matagot-2024", rounds=1)], ids=repr)
-def test_both_backends_give_the_same_masks_observations_and_rewards_at_every_step(config: Config) -> None:
+def test_both_backends_give_the_same_masks_observations_rewards_and_infos_at_every_step(config: Config) -> None:
     """The compiled backend's masks (with the legal sets its random choice reads), observations
-    of the seat to act and of other seats, rewards and done flags equal the numpy backend's at
-    every step of games played to their ends and restarted (``check.py`` compares the numpy
+    of the seat to act and of other seats, and everything ``step`` returns (observation,
+    rewards, terminated, truncated, infos with the final observations, totals and scores:
+    values, shapes and dtypes) equal the numpy backend's at every step of games played to their ends and restarted (``check.py`` compares the numpy
     backend with the reference, without auto-reset)."""
     skip_without_numba()
+    from gymnasium.utils.env_checker import data_equivalence
+
     games = {backend: batch_games(config, 32, backend=backend) for backend in BACKENDS}
     rng = np.random.default_rng(7)
     for batch in games.values():
@@ -407,7 +467,7 @@ def test_both_backends_give_the_same_masks_observations_and_rewards_at_every_ste
             assert (numpy_games.observe() == numba_games.observe()).all(), step
         actions = numpy_games.random_actions(rng).copy()
         results = [batch.step(actions) for batch in games.values()]
-        assert (results[0].done == results[1].done).all()
-        assert (results[0].rewards == results[1].rewards).all()
+        for got, expected in zip(results[1], results[0]):  # observation, rewards, ..., infos
+            assert data_equivalence(got, expected, exact=True), step
         restarted += int(results[0].done.sum())
     assert restarted > 0

@@ -161,6 +161,9 @@ def test_a_minimal_catalogue_parses() -> None:
         (("quote = \"The highest", "note = \"The highest"), "", ""),
         (("[[rules]]", "[rules"), "rules.toml", "not TOML"),
         (("name = \"the example rulebook\"\n", ""), "documents.000_x.txt.name", "non-empty string"),
+        (("phase = \"play\"", "phase = \"play\"\nkind = \"custom\""), "kind",
+         "'custom' is not one of rule, convention"),
+        (("phase = \"play\"", "phase = \"play\"\nkind = 3"), "kind", "non-empty string"),
     ],
 )
 def test_a_malformed_catalogue_names_the_place_of_the_fault(
@@ -175,6 +178,31 @@ def test_a_malformed_catalogue_names_the_place_of_the_fault(
         parse_rules(text)
     assert where in raised.value.where or where in str(raised.value)
     assert message in raised.value.message
+
+
+def test_a_rule_is_a_rule_of_the_sources_unless_its_kind_says_convention() -> None:
+    plain = parse_rules(MINIMAL_RULES)[3][0]
+    assert (plain.kind, plain.is_convention) == ("rule", False)
+    marked = parse_rules(MINIMAL_RULES.replace('phase = "play"', 'phase = "play"\nkind = "convention"'))[3][0]
+    assert (marked.kind, marked.is_convention) == ("convention", True)
+    said = parse_rules(MINIMAL_RULES.replace('phase = "play"', 'phase = "play"\nkind = "rule"'))[3][0]
+    assert said == plain
+
+
+def test_the_conventions_of_the_library_are_the_setup_order_the_shuffle_and_the_deal() -> None:
+    assert [rule.id for rule in cat.conventions()] == ["DEAL-SHUFFLE", "DEAL", "SETUP-ORDER"]
+    assert cat.is_convention("SETUP-ORDER") and cat.rule("SETUP-ORDER").kind == "convention"
+    assert not cat.is_convention("SETUP-RESOLVE") and not cat.is_convention("DEALER-ROTATION")
+    assert not cat.is_convention("PROTOCOL") and not cat.is_convention("UNSUPPORTED")
+    with pytest.raises(UnknownRuleError):
+        cat.is_convention("TRICK-LOSER")
+
+
+def test_every_convention_is_logged_as_one_with_its_sources() -> None:
+    for rule in cat.conventions():
+        logged = [entry for entry in cat.interpretations_for(rule.id)
+                  if "convention" in entry.title and entry.sources]
+        assert logged, f"{rule.id} is a convention that no interpretation logs as one"
 
 
 def test_a_duplicate_rule_id_is_refused() -> None:

@@ -106,6 +106,10 @@ def test_set_position_puts_the_referee_into_the_library_round_and_checks_the_zon
         state = apply(state, legal_actions(state)[0])
     referee = Referee()
     assert referee.handle({"op": "hello", "protocol": PROTOCOL})["ok"] is True
+    # A position is a round of the game a new_round starts.
+    assert referee.handle({"op": "new_round", "config": {"players": 4}, "dealer": 2,
+                           "hands": [[card.rank for card in hand]
+                                     for hand in state.round.dealt]})["ok"] is True
     request = set_position_request(state)
     assert referee.handle(request) == {"ok": True, "to_act": state.to_act}
     assert referee.state == state

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bottleimp import Config, GameState, Phase
+from bottleimp import Config, GameState, Phase, catalogue
 from bottleimp.cli import main
 from bottleimp.cli import validate as validate_command
 from bottleimp.formats.json_input import check_json_value
@@ -324,22 +324,79 @@ def test_incomplete_setup_followed_by_a_round_breaks_SETUP_STEPS() -> None:
     )
 
 
-def test_partial_setup_out_of_turn_breaks_SETUP_ORDER() -> None:
-    """A record ending mid-setup lists whole setups of the seats from the dealer's left in turn
-    (interpretation I-RECORD-PARTIAL-SETUP): seat 2 cannot have chosen while seat 1 has not."""
+def assert_noted(doc: Doc, rule: str, seat: int, path: str) -> ValidationReport:
+    """The record is valid (status 0) and notes one departure from the convention ``rule``."""
+    report = check(doc)
+    assert report.status == VALID and report.errors == (), report_to_text(report)
+    (note,) = report.notes
+    assert (note.rule, note.round, note.play, note.seat, note.path) == (rule, 0, None, seat, path)
+    assert catalogue.is_convention(rule)
+    return report
+
+
+def test_partial_setups_in_another_seat_order_are_valid_with_a_SETUP_ORDER_note() -> None:
+    """A record ending mid-setup in which seat 2 has chosen while seat 1 has not: the library
+    takes the setups in turn from the dealer's left, a convention (SETUP-ORDER, interpretation
+    I-CONVENTION-SETUP-ORDER); the sources have every seat choose at once. Noted, not failed."""
     doc = doc_of(random_game(VARIANTS["classic-4p"], 11, actions=5))
-    assert check(doc).valid
+    assert check(doc).valid and check(doc).notes == ()
     del doc["rounds"][0]["setup"][1]["right"]
-    assert_fault(doc, "SETUP-ORDER", 0, None, 2, "$.rounds[0].setup[2].discard[0]")
+    report = assert_noted(doc, "SETUP-ORDER", 2, "$.rounds[0].setup[2].discard[0]")
+    text = report_to_text(report)
+    assert text.splitlines()[0].endswith("valid: an unfinished game (1 round recorded)")
+    assert "note: SETUP-ORDER is a convention of the library" in text
+    assert report_to_json(report)["notes"] == [{
+        "rule": "SETUP-ORDER", "round": 0, "play": None, "seat": 2,
+        "message": report.notes[0].message, "path": "$.rounds[0].setup[2].discard[0]"}]
 
 
-def test_setups_given_past_a_seat_that_gave_none_are_refused_from_that_seat_on_SETUP_ORDER() -> None:
-    """Dealer 0: seats choose in the order 1, 2, 3, 0. Seat 2 gave nothing, yet seats 3 and 0
-    did: the first out of turn, counting on from seat 2, is seat 3."""
+def test_setups_given_past_a_seat_that_gave_none_are_noted_from_the_first_seat_on() -> None:
+    """Dealer 0: the library takes the seats in the order 1, 2, 3, 0. Seat 2 gave nothing, yet
+    seats 3 and 0 did: the note names seat 3, the first to give past seat 2."""
     doc = doc_of(random_game(VARIANTS["classic-4p"], 11, actions=12))
     assert doc["rounds"][0]["plays"] == [] and check(doc).valid
     doc["rounds"][0]["setup"][2] = {"discard": []}
-    assert_fault(doc, "SETUP-ORDER", 0, None, 3, "$.rounds[0].setup[3].discard[0]")
+    assert_noted(doc, "SETUP-ORDER", 3, "$.rounds[0].setup[3].discard[0]")
+
+
+def test_setups_in_another_seat_order_are_still_judged_by_the_rules_of_the_sources() -> None:
+    """Out of the library's order, a card the seat was not dealt still breaks SETUP-FROM-DEALT,
+    a pass before the discard SETUP-STEPS: only the order of the seats is a convention."""
+    doc = doc_of(random_game(VARIANTS["classic-4p"], 11, actions=12))
+    round_ = doc["rounds"][0]
+    round_["setup"][2] = {"discard": []}
+    stolen = copy.deepcopy(doc)
+    stolen["rounds"][0]["setup"][3]["left"] = round_["hands"][1][0]
+    assert_fault(stolen, "SETUP-FROM-DEALT", 0, None, 3, "$.rounds[0].setup[3].left")
+    skipped = copy.deepcopy(doc)
+    skipped["rounds"][0]["setup"][0] = {"discard": [], "right": round_["setup"][0]["right"]}
+    assert_fault(skipped, "SETUP-STEPS", 0, None, 0, "$.rounds[0].setup[0].right")
+
+
+def test_the_batch_engine_judges_setups_in_another_seat_order_as_the_validator_does() -> None:
+    from bottleimp.batch.verdict import verdict
+
+    doc = doc_of(random_game(VARIANTS["classic-4p"], 11, actions=12))
+    doc["rounds"][0]["setup"][2] = {"discard": []}
+    assert verdict(copy.deepcopy(doc)) == {"verdict": "valid"}
+    doc["rounds"][0]["setup"][3]["left"] = doc["rounds"][0]["hands"][1][0]
+    assert verdict(doc) == {"verdict": "broken", "rule": "SETUP-FROM-DEALT", "round": 0,
+                            "play": None, "seat": 3}
+
+
+def test_a_record_noted_for_a_convention_exits_0_and_prints_the_note(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = doc_of(random_game(VARIANTS["classic-4p"], 11, actions=5))
+    del doc["rounds"][0]["setup"][1]["right"]
+    path = tmp_path / "other-order.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["validate", str(path)]) == 0
+    assert "note: SETUP-ORDER is a convention" in capsys.readouterr().out
+    assert main(["validate", "--json", str(path)]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    report = json.loads(line)
+    assert report["status"] == 0 and report["errors"] == []
+    assert [note["rule"] for note in report["notes"]] == ["SETUP-ORDER"]
 
 
 # --- play faults -------------------------------------------------------------------------------
@@ -706,7 +763,7 @@ def test_json_report_gives_each_round_totals_and_winners_as_the_engine_played_th
         "rounds": _rounds_as_played(state), "totals": list(state.totals),
         "complete": state.is_over,
         "winners": list(winners(state.totals)) if state.is_over else None,
-        "causes": [],
+        "causes": [], "causes_cut_short": False, "notes": [],
     }
 
 
@@ -933,6 +990,7 @@ def test_fixture_verdict_is_the_one_it_expects(name: str) -> None:
     expected = json.loads(path.read_text(encoding="utf-8"))["_expected"]
     report = validate_file(path)
     assert report.status == expected["status"], report_to_text(report)
+    assert [note.rule for note in report.notes] == expected.get("notes", [])
     if report.errors:
         fault = report.errors[0]
         assert {
@@ -946,7 +1004,7 @@ def test_every_rule_the_validator_names_has_a_broken_fixture() -> None:
              for name in _fixture_names("broken")}
     assert named >= {
         "DEAL-COUNTS", "DEALER-ROTATION", "GAME-OVER", "SETUP-FROM-DEALT",
-        "SETUP-STEPS", "SETUP-ORDER", "TURN-ORDER", "CARD-HELD", "FOLLOW-SUIT", "EYE-FOLLOW-SUIT",
+        "SETUP-STEPS", "TURN-ORDER", "CARD-HELD", "FOLLOW-SUIT", "EYE-FOLLOW-SUIT",
         "ROUND-END", "SCORE-ROUND", "GAME-TOTALS",
     }
 
@@ -969,4 +1027,6 @@ def test_fixture_folder_through_the_command_reports_every_file_with_the_worst_st
     assert main(["validate", "--json", "--jobs", "2", str(FIXTURES)]) == 2
     lines = capsys.readouterr().out.splitlines()
     total = sum(len(_fixture_names(folder)) for folder in ("valid", "broken", "unreadable"))
-    assert len(lines) == len(_fixture_names("valid")) + total
+    notes = sum(len(json.loads((FIXTURES / "valid" / name).read_text())["_expected"].get("notes", []))
+                for name in _fixture_names("valid"))
+    assert len(lines) == len(_fixture_names("valid")) + notes + total

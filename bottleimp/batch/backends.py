@@ -25,14 +25,20 @@ def backend_missing(backend: str) -> str:
 
 
 def batch_games(config: Config, batch_size: int, *, backend: str = "numpy",
-                autoreset: bool = True, observations: bool = True) -> BatchGames:
+                autoreset: bool = True, observations: bool = True, illegal: str = "raise",
+                illegal_reward: float = -1.0, compact: bool = False) -> BatchGames:
     """A batch of ``batch_size`` games of ``config`` on ``backend`` (a ``BatchError`` naming
-    the package to install when the backend cannot run here)."""
+    the package to install when the backend cannot run here); the options are
+    ``BatchGames``'s."""
+    if not isinstance(backend, str):
+        raise BatchError(f"backend must be a name ({', '.join(BACKENDS)}), not {backend!r}")
     missing = backend_missing(backend)
     if missing:
         raise BatchError(missing)
     if backend == "numba":
         from .fast import NumbaBatchGames
 
-        return NumbaBatchGames(config, batch_size, autoreset=autoreset, observations=observations)
-    return BatchGames(config, batch_size, autoreset=autoreset, observations=observations)
+        return NumbaBatchGames(config, batch_size, autoreset=autoreset, observations=observations,
+                               illegal=illegal, illegal_reward=illegal_reward, compact=compact)
+    return BatchGames(config, batch_size, autoreset=autoreset, observations=observations,
+                      illegal=illegal, illegal_reward=illegal_reward, compact=compact)

@@ -13,14 +13,16 @@ read-only; ``NUMBA_CACHE_DIR`` moves it; a later process loads it in well under 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
 from ..config import Config
 from ..encoding import observation_layout
-from ..errors import IllegalActionError
 from . import kernel
-from .games import BatchError, BatchGames, BoolArray, FloatArray, IntArray, StepResult
+from .arguments import describe
+from .games import BatchError, BatchGames, BoolArray, FloatArray, IntArray
 
 
 def kernel_ints(values: npt.ArrayLike) -> IntArray:
@@ -46,16 +48,24 @@ class NumbaBatchGames(BatchGames):
     """``BatchGames`` whose hot paths run in the compiled kernel (see the module docstring)."""
 
     def __init__(self, config: Config, batch_size: int, *, autoreset: bool = True,
-                 observations: bool = True) -> None:
+                 observations: bool = True, illegal: str = "raise",
+                 illegal_reward: float = -1.0, compact: bool = False) -> None:
         missing = numba_missing()
         if missing:
             raise BatchError(missing)
+        if not isinstance(config, Config):
+            raise BatchError(f"config must be a Config, not {describe(config)}")
+        if len(config.cards) > 64:  # kernel.LegalSets holds a block of legal actions in a word
+            raise BatchError(f"the numba backend plays decks of at most 64 cards, not "
+                             f"{len(config.cards)}")
+        super().__init__(config, batch_size, autoreset=autoreset, observations=observations,
+                         illegal=illegal, illegal_reward=illegal_reward, compact=compact)
         # No observation bits: ``observe`` writes each observation from the state.
-        super().__init__(config, batch_size, autoreset=autoreset, observations=False)
-        self.observations = observations
+        self._obs_bits = np.zeros((self.size, self.t.players, 0), dtype=np.uint8)
+        self._flat_bits = self._obs_bits.reshape(-1)
+        self._obs_size = 0
+        self._obs_rows = np.zeros((self.size, 0), dtype=np.uint8)
         t = self.t
-        if t.cards > 64:  # kernel.LegalSets holds a block of legal actions in one 64-bit word
-            raise BatchError(f"the numba backend plays decks of at most 64 cards, not {t.cards}")
         at = self._observer.at
         self._consts = tuple(kernel.Consts(
             players=t.players, cards=t.cards, bottles=t.bottles, trick_size=t.trick_size,
@@ -68,73 +78,73 @@ class NumbaBatchGames(BatchGames):
             colour_bits=colour_bits(t.colour),
             at=np.array([at[name] for name in kernel.SEGMENTS], dtype=np.int64)))
         self._order = np.zeros(t.cards, dtype=np.int64)
-        self._zeros = np.zeros(self._obs_out.shape[1], dtype=np.float32)
+        self._zeros = np.zeros(self._observer.size, dtype=self._obs_out.dtype)
         self._gaps = observation_gaps(config)
-        self._rewards = np.zeros((batch_size, t.players), dtype=np.float32)
-        self._done = np.zeros(batch_size, dtype=np.bool_)
-        self._uniforms = np.zeros(batch_size, dtype=np.float64)
-        self._choices = np.zeros(batch_size, dtype=np.int64)
+        self._choices = np.zeros(self.size, dtype=np.int64)
         self._no_actions = np.zeros(self.num_actions, dtype=np.bool_)
         self._legal = tuple(kernel.LegalSets(
-            bases=np.zeros(batch_size, dtype=np.int64),
-            bits=np.zeros(batch_size, dtype=np.uint64),
-            counts=np.zeros(batch_size, dtype=np.int64)))
+            bases=np.zeros(self.size, dtype=np.int64),
+            bits=np.zeros(self.size, dtype=np.uint64),
+            counts=np.zeros(self.size, dtype=np.int64)))
 
     def _state(self) -> kernel.Fields:
-        """The state arrays as the kernel takes them, in ``kernel.State``'s order (read each
-        call: ``reset`` and ``take`` replace some)."""
+        """The state arrays as the kernel takes them, in ``kernel.State``'s order (the private
+        arrays, which no caller can reach: the public ones are read-only twins)."""
         return (
-            self.hand, self.face_up, self.captured, self.trick, self.given, self.played,
-            self.devils_trick, self.bottle_card, self.bottle_owner, self.trick_cards,
-            self.trick_seats, self.trick_length, self.phase, self.to_act, self.dealer,
-            self.leader, self.round_index, self.setup_given, self.hand_count, self.scores,
-            self.totals, self.last_winner, self.last_card, self.last_bottle, self.seeds,
-            self.generation, self.first_dealer, self._base_seeds, self._order)
+            self._hand, self._face_up, self._captured, self._trick, self._given, self._played,
+            self._devils_trick, self._bottle_card, self._bottle_owner, self._trick_cards,
+            self._trick_seats, self._trick_length, self._phase, self._to_act, self._dealer,
+            self._leader, self._round_index, self._setup_given, self._hand_count, self._scores,
+            self._totals, self._last_winner, self._last_card, self._last_bottle, self._seeds,
+            self._generation, self._first_dealer, self._base_seeds, self._slot_keys, self._order)
+
+    def _buffer_groups(self) -> list[tuple[Any, ...]]:
+        return [self._legal]
 
     def _start_games(self, games: IntArray) -> None:
         self._mask = None
-        kernel.start_games(self._state(), self._consts, kernel_ints(games), self._stride)
+        kernel.start_games(self._state(), self._consts, kernel_ints(games))
 
     def _refresh(self) -> None:
         self._stale = []  # no observation bits to rewrite
 
-    def legal_mask(self) -> BoolArray:
+    def _legal_now(self) -> BoolArray:
         if self._mask is None:
             kernel.masks(self._state(), self._consts, self._mask_buffer, self._no_actions,
                          self._legal)
             self._mask = self._mask_buffer
         return self._mask
 
-    def observe(self, seats: npt.ArrayLike | None = None) -> FloatArray:
-        if not self.observations:
-            raise BatchError("this batch keeps no observations (observations=False)")
-        if seats is None:
-            observer = np.maximum(self.to_act, 0)
-        else:
-            observer = kernel_ints(np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.size,)))
-        kernel.observe(self._state(), self._consts, observer, self._zeros, self._gaps,
-                       self._obs_out)
-        return self._obs_view
+    def _observe_into(self, observer: IntArray) -> None:
+        kernel.observe(self._state(), self._consts, self.rows, kernel_ints(observer),
+                       self._zeros, self._gaps, self._obs_out, not self.compact)
 
-    def random_actions(self, rng: np.random.Generator) -> IntArray:
-        rng.random(out=self._uniforms)
-        self.legal_mask()
-        kernel.random_actions(self._legal, self._uniforms, self._choices)
-        return self._choices
+    def _final_observations(self, games: IntArray, observer: IntArray) -> FloatArray:
+        out = np.zeros((len(games), self._observer.size), dtype=self._obs_out.dtype)
+        kernel.observe(self._state(), self._consts, kernel_ints(games), kernel_ints(observer),
+                       self._zeros, self._gaps, out, not self.compact)
+        return out
 
-    def step(self, actions: npt.ArrayLike) -> StepResult:
-        acts = kernel_ints(np.asarray(actions).astype(np.int64, copy=False).reshape(-1))
-        if acts.shape != (self.size,):
-            raise BatchError(f"step needs {self.size} actions, not {acts.shape}")
-        mask = self.legal_mask()
-        refused = kernel.step(self._state(), self._consts, acts, mask, self._rewards, self._done,
-                              self.autoreset, self._stride)
-        if refused >= 0:
-            rule = self.refusal(refused, int(acts[refused]))
-            raise IllegalActionError(rule, f"game {refused}: action {int(acts[refused])} is not "
-                                           f"legal for seat {int(self.to_act[refused])}")
-        self._mask = None
-        return StepResult(self._rewards.copy(), self._done.copy())
+    def _choose(self, uniforms: npt.NDArray[np.float64]) -> IntArray:
+        self._legal_now()
+        kernel.random_actions(self._legal, kernel_floats(uniforms), self._choices)
+        return self._choices.copy()
+
+    def _apply(self, acts: IntArray) -> int:
+        mask = self._legal_now()
+        refused: int = kernel.step(self._state(), self._consts, kernel_ints(acts), mask,
+                                   self._rewards, self._done)
+        if refused < 0:
+            self._mask = None
+        return refused
+
+
+def kernel_floats(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """``values`` as a C-contiguous, writable ``float64`` array (as ``kernel_ints``)."""
+    array = np.asarray(values, dtype=np.float64)
+    if array.flags.c_contiguous and array.flags.writeable:
+        return array
+    return np.array(array, dtype=np.float64, order="C")
 
 
 def colour_bits(colour: IntArray) -> npt.NDArray[np.uint64]:

@@ -13,23 +13,29 @@ play order; and per game the phase (0 setup, 1 play, 2 round over, 3 game over),
 (``-1`` once over), dealer, leader, round index, setup cards given per seat, the round's scores
 and the totals.
 
+The batch keeps its state in private arrays; the public attributes (``to_act``, ``hand``, ...)
+are read-only twins over the same memory, which cannot be made writable again
+(``read_only``): a caller reads the state, and only the batch's methods change it.
+
 Actions are numbered as in ``bottleimp.encoding`` (``4 * N + 1`` numbers, the seat to act's).
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
-from attrs import frozen
 
 from ..actions import Destination
 from ..cards import START_PRICE
 from ..config import Config
-from ..errors import BottleImpError, IllegalActionError
+from ..errors import IllegalActionError
+from .arguments import BatchError as BatchError
+from .arguments import (describe, expect_flag, expect_integer, games_of, int64_values,
+                        seats_of, uniforms_from)
 from .observe import Observer
-from .shuffle import shuffle_many
+from .shuffle import game_seeds, shuffle_many, slot_seeds
 from .tables import GAME_OVER as GAME_OVER
 from .tables import PLAY as PLAY
 from .tables import ROUND_OVER as ROUND_OVER
@@ -44,23 +50,72 @@ from .tables import tables_of as tables_of
 _MASK: Final = (1 << 64) - 1
 _BANK_ROUNDS: Final = 8
 """Rounds of deals shuffled ahead per game with a target score (no round limit)."""
+VALUE_SEGMENTS: Final = ("devils_trick_size", "hand_sizes", "setup_given", "scores", "totals",
+                         "progress")
+"""The observation's segments of values (fractions, not 0/1), in the layout's order: what the
+compact observation leaves at 0 and ``BatchGames.observe_values`` gives."""
+MAX_BATCH: Final = 1 << 20
+"""The largest batch size accepted (a game holds a few kilobytes: a larger batch is refused
+before any memory is taken)."""
+ILLEGAL_MODES: Final = ("raise", "end")
+"""What ``step`` does with an illegal action: raise ``IllegalActionError`` (no game changed), or
+end that game with ``illegal_reward`` for the seat that chose it and 0 for the others (as
+PettingZoo's ``TerminateIllegalWrapper``, which ``bottleimp.adapters.pettingzoo.env`` uses)."""
 
 
-class BatchError(BottleImpError, ValueError):
-    """A batch request that cannot be served: wrong shapes, or a variant the batch engine
-    refuses (naming it)."""
+def read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """A read-only array over ``array``'s memory whose ``writeable`` flag cannot be set again
+    (its base is a read-only buffer): the caller sees every later change, and writes none."""
+    twin: npt.NDArray[Any] = np.asarray(memoryview(array).toreadonly())  # type: ignore[arg-type]
+    return twin
 
 
-@frozen
-class StepResult:
-    """What ``BatchGames.step`` returns: each seat's reward (``1.0`` to a winner and ``-1.0`` to
-    every other seat on the step that ends a game, as ``encoding.returns``; else ``0.0``) and
-    which games ended on this step."""
+class _Published:
+    """A state array as the caller sees it: the read-only twin (``read_only``) of the private
+    array ``_<name>``, made once per array."""
 
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+        self.private = "_" + name
+
+    def __get__(self, games: Any, owner: type | None = None) -> npt.NDArray[Any]:
+        array = getattr(games, self.private)
+        twins: dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]] = games._twins
+        twin = twins.get(self.name)
+        if twin is None or twin[0] is not array:
+            twin = (array, read_only(array))
+            twins[self.name] = twin
+        return twin[1]
+
+
+class StepResult(NamedTuple):
+    """What ``BatchGames.step`` returns, as a Gymnasium ``VectorEnv``'s ``step`` does:
+    ``observation, rewards, terminated, truncated, infos = games.step(actions)``."""
+
+    observation: npt.NDArray[Any]
+    """``(B, D)``: the observation of each game's seat to act after the step (a game that ended
+    and restarted: the new game's), ``observe()``'s array (read-only, rewritten by the next step
+    or call: copy it to keep it); ``(B, 0)`` with ``observations=False``."""
     rewards: FloatArray
-    """``(B, P)`` rewards."""
-    done: BoolArray
+    """``(B, P)`` rewards: ``1.0`` to each winner and ``-1.0`` to every other seat on the step
+    that ends a game (as ``encoding.returns``); a game ended by an illegal action
+    (``illegal="end"``): ``illegal_reward`` to its author, 0 to the others; else ``0.0``."""
+    terminated: BoolArray
     """``(B,)``: the games that ended on this step (with auto-reset, already restarted)."""
+    truncated: BoolArray
+    """``(B,)``: all False (a game always ends by the rules, never by a limit)."""
+    infos: dict[str, Any]
+    """When some game ended: ``final_obs`` ``(B, D)`` (the ended games' last observation, of the
+    seat whose action ended it; zeros elsewhere) and ``final_info`` (``totals`` and ``scores``
+    ``(B, P)``: the final totals and the last round's scores, ``illegal`` ``(B,)``: ended by an
+    illegal action), each with its mask ``_final_obs``, ``_final_info``, ``_totals``, ... True
+    at the games that ended, as Gymnasium's same-step auto-reset gives them; else empty."""
+
+    @property
+    def done(self) -> BoolArray:
+        """``terminated | truncated``: the games that ended on this step."""
+        ended: BoolArray = self.terminated | self.truncated
+        return ended
 
 
 class BatchGames:
@@ -69,61 +124,115 @@ class BatchGames:
     ``reset(seeds)`` starts every game (game ``b`` as ``new_game(config, seeds[b],
     first_dealer=...)`` would); ``legal_mask()``, ``observe()`` and ``to_act`` describe the seat
     to act of every game; ``step(actions)`` takes one action number per game. With
-    ``autoreset`` (the default), a game that ends on a step starts again at once: the ``k``-th
-    game played in slot ``b`` uses the seed ``seeds[b] + k * batch_size``.
+    ``autoreset`` (the default), a game that ends on a step starts again at once, with the
+    slot's next seed (``shuffle.game_seeds``) and the next first dealer.
     """
 
+    hand = _Published()
+    face_up = _Published()
+    captured = _Published()
+    trick = _Published()
+    given = _Published()
+    played = _Published()
+    devils_trick = _Published()
+    bottle_card = _Published()
+    bottle_owner = _Published()
+    trick_cards = _Published()
+    trick_seats = _Published()
+    trick_length = _Published()
+    phase = _Published()
+    to_act = _Published()
+    dealer = _Published()
+    leader = _Published()
+    round_index = _Published()
+    setup_given = _Published()
+    hand_count = _Published()
+    scores = _Published()
+    totals = _Published()
+    last_winner = _Published()
+    last_card = _Published()
+    last_bottle = _Published()
+    seeds = _Published()
+    generation = _Published()
+    first_dealer = _Published()
+    base_seeds = _Published()
+    slot_keys = _Published()
+    obs_bits = _Published()
+
     def __init__(self, config: Config, batch_size: int, *, autoreset: bool = True,
-                 observations: bool = True) -> None:
-        if type(batch_size) is not int or batch_size < 1:
-            raise BatchError(f"batch_size must be a positive int, not {batch_size!r}")
+                 observations: bool = True, illegal: str = "raise",
+                 illegal_reward: float = -1.0, compact: bool = False) -> None:
+        if not isinstance(config, Config):
+            raise BatchError(f"config must be a Config, not {describe(config)}")
+        size = expect_integer(batch_size, "batch_size")
+        if not 1 <= size <= MAX_BATCH:
+            raise BatchError(f"batch_size must be from 1 to {MAX_BATCH}, not {size}")
+        if illegal not in ILLEGAL_MODES:
+            raise BatchError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, not "
+                             f"{describe(illegal)}")
+        if type(illegal_reward) not in (int, float) or not np.isfinite(illegal_reward):
+            raise BatchError(f"illegal_reward must be a finite number, not "
+                             f"{describe(illegal_reward)}")
         self.config = config
         self.t = tables_of(config)
-        self.size = batch_size
-        self.autoreset = autoreset
-        self.observations = observations
-        """Whether the observation bits are kept up to date (``observe`` needs them; search and
-        perft, which never observe, run faster and smaller without)."""
-        t, b = self.t, batch_size
+        self.size = size
+        self.autoreset = expect_flag(autoreset, "autoreset")
+        self.observations = expect_flag(observations, "observations")
+        """Whether observations are kept (``observe`` needs them; search and perft, which never
+        observe, run faster and smaller without)."""
+        self.compact = expect_flag(compact, "compact")
+        """Whether ``observe`` gives the compact observation: ``uint8``, the same layout, its
+        0/1 cells as in the float32 one and its value cells 0 (``observe_values`` gives
+        those): a quarter of the bytes."""
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self._twins: dict[str, tuple[npt.NDArray[Any], npt.NDArray[Any]]] = {}
+        self._started = False
+        """Whether the games were started (``reset`` or a ``load_*``): before, every call but
+        ``reset`` is refused."""
+        t, b = self.t, size
         p, n, k = t.players, t.cards, t.bottles
         self.num_actions = 4 * n + 1
         self.rows = np.arange(b)
-        self.hand = np.zeros((b, p, n), dtype=np.bool_)
-        self.face_up = np.zeros((b, p, n), dtype=np.bool_)
-        self.captured = np.zeros((b, p, n), dtype=np.bool_)
-        self.trick = np.zeros((b, p, n), dtype=np.bool_)
-        self.given = np.zeros((b, p, 3, n), dtype=np.bool_)
-        self.played = np.zeros((b, n), dtype=np.bool_)
-        self.devils_trick = np.zeros((b, n), dtype=np.bool_)
-        self.bottle_card = np.full((b, k), -1, dtype=np.int64)
-        self.bottle_owner = np.full((b, k), -1, dtype=np.int64)
-        self.trick_cards = np.zeros((b, t.trick_size), dtype=np.int64)
-        self.trick_seats = np.zeros((b, t.trick_size), dtype=np.int64)
-        self.trick_length = np.zeros(b, dtype=np.int64)
-        self.phase = np.full(b, GAME_OVER, dtype=np.int64)
-        self.to_act = np.full(b, -1, dtype=np.int64)
-        self.dealer = np.zeros(b, dtype=np.int64)
-        self.leader = np.zeros(b, dtype=np.int64)
-        self.round_index = np.zeros(b, dtype=np.int64)
-        self.setup_given = np.zeros((b, p), dtype=np.int64)
-        self.hand_count = np.zeros((b, p), dtype=np.int64)
+        self._hand = np.zeros((b, p, n), dtype=np.bool_)
+        self._face_up = np.zeros((b, p, n), dtype=np.bool_)
+        self._captured = np.zeros((b, p, n), dtype=np.bool_)
+        self._trick = np.zeros((b, p, n), dtype=np.bool_)
+        self._given = np.zeros((b, p, 3, n), dtype=np.bool_)
+        self._played = np.zeros((b, n), dtype=np.bool_)
+        self._devils_trick = np.zeros((b, n), dtype=np.bool_)
+        self._bottle_card = np.full((b, k), -1, dtype=np.int64)
+        self._bottle_owner = np.full((b, k), -1, dtype=np.int64)
+        self._trick_cards = np.zeros((b, t.trick_size), dtype=np.int64)
+        self._trick_seats = np.zeros((b, t.trick_size), dtype=np.int64)
+        self._trick_length = np.zeros(b, dtype=np.int64)
+        self._phase = np.full(b, GAME_OVER, dtype=np.int64)
+        self._to_act = np.full(b, -1, dtype=np.int64)
+        self._dealer = np.zeros(b, dtype=np.int64)
+        self._leader = np.zeros(b, dtype=np.int64)
+        self._round_index = np.zeros(b, dtype=np.int64)
+        self._setup_given = np.zeros((b, p), dtype=np.int64)
+        self._hand_count = np.zeros((b, p), dtype=np.int64)
         """Cards in each seat's hidden hand (``hand.sum(axis=2)``, kept by each step)."""
-        self.scores = np.zeros((b, p), dtype=np.int64)
-        self.totals = np.zeros((b, p), dtype=np.int64)
-        self.last_winner = np.full(b, -1, dtype=np.int64)
-        self.last_card = np.full(b, -1, dtype=np.int64)
-        self.last_bottle = np.full(b, -1, dtype=np.int64)
-        self.seeds = np.zeros(b, dtype=np.uint64)
-        self.generation = np.zeros(b, dtype=np.int64)
-        self.first_dealer = np.zeros(b, dtype=np.int64)
+        self._scores = np.zeros((b, p), dtype=np.int64)
+        self._totals = np.zeros((b, p), dtype=np.int64)
+        self._last_winner = np.full(b, -1, dtype=np.int64)
+        self._last_card = np.full(b, -1, dtype=np.int64)
+        self._last_bottle = np.full(b, -1, dtype=np.int64)
+        self._seeds = np.zeros(b, dtype=np.uint64)
+        self._generation = np.zeros(b, dtype=np.int64)
+        self._first_dealer = np.zeros(b, dtype=np.int64)
+        """The first dealer of each slot's current game."""
         self._base_seeds = np.zeros(b, dtype=np.uint64)
-        self._stride = b
-        """Slot ``b``'s ``k``-th game has the seed ``base + k * stride`` (the batch size at reset)."""
+        """Each slot's first seed (its game 0's)."""
+        self._slot_keys = np.zeros(b, dtype=np.uint64)
+        """Each slot's key, from which its later games' seeds are drawn (``game_seeds``)."""
         self._bank: dict[int, npt.NDArray[np.int8]] = {}
         self._mask: BoolArray | None = None
         self._mask_buffer = np.zeros((b, self.num_actions), dtype=np.bool_)
         self._mask_blocks = self._mask_buffer[:, :4 * n].reshape(b, 4, n)
         assert np.shares_memory(self._mask_blocks, self._mask_buffer)
+        self._mask_view = read_only(self._mask_buffer)
         colours = int(t.colour.max()) + 1
         self._colour_cards = np.zeros((colours + 1, n), dtype=np.bool_)
         """Row ``c``: the cards of colour ``c``; the last row: no card (no led colour)."""
@@ -135,58 +244,102 @@ class BatchGames:
         self._at_captured, self._at_price = at["captured"], at["bottle_price"]
         self._at_owner, self._at_to_act = at["bottle_owner"], at["to_act"]
         self.seats = np.arange(p)[None, :]
-        self.obs_bits = np.zeros((b, p, self._observer.size if observations else 0), dtype=np.uint8)
+        self._obs_bits = np.zeros((b, p, self._observer.size if self.observations else 0),
+                                  dtype=np.uint8)
         """``obs_bits[b, s]``: the 0/1 part of seat ``s``'s observation in game ``b``, kept up to
         date by every step (each play sets a few cells per seat; a deal, the end of a setup or of
         a round rewrites the game's rows)."""
-        self._obs_size = self.obs_bits.shape[2]
-        self._flat_bits = self.obs_bits.reshape(-1)
-        self._obs_out = np.zeros((b, self._observer.size), dtype=np.float32)
-        self._obs_view = self._obs_out.view()
-        """What ``observe`` returns: ``_obs_out`` read-only (the compiled backend relies on the
-        cells it never writes staying zero)."""
-        self._obs_view.flags.writeable = False
-        self._obs_rows = np.zeros((b, self._observer.size), dtype=np.uint8)
+        self._obs_size = self._obs_bits.shape[2]
+        self._flat_bits = self._obs_bits.reshape(-1)
+        width = self._observer.size if self.observations else 0
+        self._obs_out: npt.NDArray[Any] = np.zeros(
+            (b, width), dtype=np.uint8 if self.compact else np.float32)
+        self._obs_view = read_only(self._obs_out)
+        """What ``observe`` returns: ``_obs_out`` read-only, for good (the compiled backend relies
+        on the cells it never writes staying zero)."""
+        self._obs_rows = np.zeros((b, width), dtype=np.uint8)
+        self._uniforms = np.zeros(b, dtype=np.float64)
+        self._rewards = np.zeros((b, p), dtype=np.float32)
+        self._done = np.zeros(b, dtype=np.bool_)
         self._stale: list[IntArray] = []
 
     # -- starting games -----------------------------------------------------------------------
 
-    def reset(self, seeds: npt.ArrayLike, first_dealer: npt.ArrayLike = 0) -> None:
-        """Start every game: game ``b`` from ``seeds[b]`` (any integers; taken mod ``2**64`` as
-        the reference does) with ``first_dealer`` (one seat, or one per game) dealing round 0."""
-        values = [int(seed) & _MASK for seed in np.asarray(seeds, dtype=object).reshape(-1)]
-        if len(values) != self.size:
-            raise BatchError(f"reset needs {self.size} seeds, not {len(values)}")
-        try:
-            dealers = np.broadcast_to(np.asarray(first_dealer, dtype=np.int64), (self.size,)).copy()
-        except (TypeError, ValueError):
-            raise BatchError(f"first_dealer must be one seat or {self.size} seats, "
-                             f"not {first_dealer!r}") from None
-        if ((dealers < 0) | (dealers >= self.t.players)).any():
-            raise BatchError(f"a first dealer is no seat of a {self.t.players}-player game")
-        self._base_seeds = np.array(values, dtype=np.uint64)
-        self._stride = self.size
+    def reset(self, seeds: object = None, first_dealer: object = 0, *,
+              games: object = None) -> None:
+        """Start games: every game, or those of ``games`` (indices, or a boolean mask of B).
+
+        ``seeds``: one integer seed per game started (game ``b`` is ``new_game(config,
+        seeds[b], first_dealer=...)``: any integers, taken mod ``2**64`` as the reference does);
+        or one integer or ``np.random.SeedSequence`` for them all, spawned into one child per
+        game (``shuffle.slot_seeds``: two batches from different roots, or from one
+        ``SeedSequence`` reset twice, share no game); or ``None`` with ``games`` to start each
+        chosen slot's next game, as auto-reset would. ``first_dealer``: one seat or one per game
+        started, dealing its round 0 (with ``seeds=None`` the next one clockwise)."""
+        if games is None:
+            chosen = self.rows
+        else:
+            chosen = games_of(games, "reset(games)", self.size)
+            if len(np.unique(chosen)) != len(chosen):
+                raise BatchError("reset(games) names a game twice")
+        if seeds is None:
+            if games is None or not self._started:
+                raise BatchError("reset needs seeds (seeds=None only restarts chosen games of "
+                                 "a batch already reset: reset(games=...))")
+            self._restart(chosen)
+            self._refresh()
+            return
+        dealers = seats_of(first_dealer, "first_dealer", len(chosen), self.t.players)
+        bases, keys = slot_seeds(seeds, len(chosen))
+        self._base_seeds[chosen] = bases
+        self._slot_keys[chosen] = keys
         self._bank = {}
-        self.generation[:] = 0
-        self.first_dealer = dealers
-        self._start_games(self.rows)
+        self._generation[chosen] = 0
+        self._first_dealer[chosen] = dealers
+        self._started = True
+        self._start_games(chosen)
         self._refresh()
+
+    def _restart(self, games: IntArray) -> None:
+        """Start the next game of each slot of ``games``: its next seed, its first dealer the
+        seat after the last game's (a convention of the batch: rule FIRST-DEALER lets the
+        players choose, and rotating it deals every seat first in turn)."""
+        self._generation[games] += 1
+        self._first_dealer[games] = (self._first_dealer[games] + 1) % self.t.players
+        self._start_games(games)
+
+    def _game(self, game: object, where: str) -> int:
+        """``game`` if it is a game of the batch (an integer from 0 to B - 1), else a
+        ``BatchError`` naming ``where``."""
+        index = expect_integer(game, where)
+        if not 0 <= index < self.size:
+            raise BatchError(f"{where}: {index} is no game of a batch of {self.size}")
+        return index
+
+    @property
+    def started(self) -> bool:
+        """Whether the games were started (``reset``, or a position loaded)."""
+        return self._started
+
+    def _require_started(self, where: str) -> None:
+        if not self._started:
+            raise BatchError(f"{where}: the batch was never reset (call reset(seeds) first)")
 
     def _start_games(self, games: IntArray) -> None:
         """Start a new game in each slot of ``games`` (its current generation's seed)."""
-        gen = self.generation[games]
-        self.seeds[games] = self._base_seeds[games] + (gen * self._stride).astype(np.uint64)
-        self.totals[games] = 0
-        self.round_index[games] = 0
-        self.dealer[games] = self.first_dealer[games]
+        self._seeds[games] = game_seeds(self._base_seeds[games], self._slot_keys[games],
+                                        self._generation[games])
+        self._totals[games] = 0
+        self._round_index[games] = 0
+        self._dealer[games] = self._first_dealer[games]
         self._deal(games)
 
     def _orders(self, games: IntArray) -> IntArray:
         """The shuffled deck of each game's current round, from the bank of deals shuffled ahead
         (every slot's deals of a generation at once: one shuffle call per generation)."""
         n = self.t.cards
-        rounds = self.round_index[games]
-        gens = self.generation[games]
+        rounds = self._round_index[games]
+        gens = self._generation[games]
         banked = self.t.round_limit or _BANK_ROUNDS
         orders = np.empty((len(games), n), dtype=np.int64)
         inside = rounds < banked
@@ -195,17 +348,17 @@ class BatchGames:
             if bank is None:
                 bank = self._shuffle_generation(int(gen), banked)
                 self._bank[int(gen)] = bank
-                for old in [g for g in self._bank if g < int(self.generation.min())]:
+                for old in [g for g in self._bank if g < int(self._generation.min())]:
                     del self._bank[old]
             pick = inside & (gens == gen)
             orders[pick] = bank[games[pick], rounds[pick]]
         outside = ~inside
         if outside.any():
-            orders[outside] = shuffle_many(n, self.seeds[games[outside]], rounds[outside])
+            orders[outside] = shuffle_many(n, self._seeds[games[outside]], rounds[outside])
         return orders
 
     def _shuffle_generation(self, gen: int, rounds: int) -> npt.NDArray[np.int8]:
-        seeds = self._base_seeds + np.uint64((gen * self._stride) & _MASK)
+        seeds = game_seeds(self._base_seeds, self._slot_keys, np.full(self.size, gen))
         all_seeds = np.repeat(seeds, rounds)
         all_rounds = np.tile(np.arange(rounds, dtype=np.int64), self.size)
         orders = shuffle_many(self.t.cards, all_seeds, all_rounds).reshape(self.size, rounds, -1)
@@ -220,7 +373,7 @@ class BatchGames:
         hands = np.zeros((len(games), t.players, t.cards), dtype=np.bool_)
         face_up = np.zeros_like(hands)
         rows = np.arange(len(games))[:, None]
-        dealer = self.dealer[games][:, None]
+        dealer = self._dealer[games][:, None]
         hidden = t.hidden_count
         seats = (dealer + 1 + np.arange(hidden)[None, :]) % t.players
         hands[rows, seats, orders[:, :hidden]] = True
@@ -233,20 +386,21 @@ class BatchGames:
     def load_round(self, game: int, dealer: int, hands: BoolArray, face_up: BoolArray) -> None:
         """Start round 0 of game ``game`` dealt as given (``(P, N)`` planes; the protocol's
         ``new_round`` and the perft positions), totals at 0."""
-        games = np.array([game])
-        self.totals[games] = 0
-        self.round_index[games] = 0
-        self.dealer[games] = dealer
-        self.first_dealer[games] = dealer
+        games = np.array([self._game(game, "load_round(game)")])
+        self._started = True
+        self._totals[games] = 0
+        self._round_index[games] = 0
+        self._dealer[games] = dealer
+        self._first_dealer[games] = dealer
         self._begin_round(games, hands[None], face_up[None])
         self._refresh()
 
     def load_next_round(self, game: int, hands: BoolArray, face_up: BoolArray) -> None:
         """Start the next round of game ``game`` (between rounds) dealt as given, by the next
         dealer (rule DEALER-ROTATION), the totals kept (for replaying a record's deals)."""
-        games = np.array([game])
-        self.round_index[games] += 1
-        self.dealer[games] = (self.dealer[games] + 1) % self.t.players
+        games = np.array([self._game(game, "load_next_round(game)")])
+        self._round_index[games] += 1
+        self._dealer[games] = (self._dealer[games] + 1) % self.t.players
         self._begin_round(games, hands[None], face_up[None])
         self._refresh()
 
@@ -256,37 +410,38 @@ class BatchGames:
         ``load_next_round`` for each: several games at once (``hands``, ``face_up``: ``(G, P,
         N)`` planes; for replaying many records' deals)."""
         if dealers is None:
-            self.round_index[games] += 1
-            self.dealer[games] = (self.dealer[games] + 1) % self.t.players
+            self._round_index[games] += 1
+            self._dealer[games] = (self._dealer[games] + 1) % self.t.players
         else:
-            self.totals[games] = 0
-            self.round_index[games] = 0
-            self.dealer[games] = dealers
-            self.first_dealer[games] = dealers
+            self._totals[games] = 0
+            self._round_index[games] = 0
+            self._dealer[games] = dealers
+            self._first_dealer[games] = dealers
+        self._started = True
         self._begin_round(games, hands, face_up)
         self._refresh()
 
     def _begin_round(self, games: IntArray, hands: BoolArray, face_up: BoolArray) -> None:
-        self.hand[games] = hands
-        self.hand_count[games] = hands.sum(axis=2)
-        self.face_up[games] = face_up
-        self.captured[games] = False
-        self.trick[games] = False
-        self.given[games] = False
-        self.played[games] = False
-        self.devils_trick[games] = False
-        self.bottle_card[games] = -1
-        self.bottle_owner[games] = -1
-        self.trick_length[games] = 0
-        self.setup_given[games] = 0
-        self.scores[games] = 0
-        self.last_winner[games] = -1
-        self.last_card[games] = -1
-        self.last_bottle[games] = -1
-        first = (self.dealer[games] + 1) % self.t.players  # FIRST-LEADER, SETUP-ORDER
-        self.leader[games] = first
-        self.to_act[games] = first
-        self.phase[games] = SETUP
+        self._hand[games] = hands
+        self._hand_count[games] = hands.sum(axis=2)
+        self._face_up[games] = face_up
+        self._captured[games] = False
+        self._trick[games] = False
+        self._given[games] = False
+        self._played[games] = False
+        self._devils_trick[games] = False
+        self._bottle_card[games] = -1
+        self._bottle_owner[games] = -1
+        self._trick_length[games] = 0
+        self._setup_given[games] = 0
+        self._scores[games] = 0
+        self._last_winner[games] = -1
+        self._last_card[games] = -1
+        self._last_bottle[games] = -1
+        first = (self._dealer[games] + 1) % self.t.players  # FIRST-LEADER, SETUP-ORDER
+        self._leader[games] = first
+        self._to_act[games] = first
+        self._phase[games] = SETUP
         self._mask = None
         self._stale.append(games)
 
@@ -297,19 +452,19 @@ class BatchGames:
         ``games`` (default: all); all False between rounds and once over."""
         games = self.rows if games is None else games
         t = self.t
-        phase = self.phase[games]
-        seat = np.maximum(self.to_act[games], 0)
-        hand = self.hand[games, seat]
+        phase = self._phase[games]
+        seat = np.maximum(self._to_act[games], 0)
+        hand = self._hand[games, seat]
         playing = phase == PLAY
         if not playing.any():
             giving: BoolArray = hand & (phase == SETUP)[:, None]
             return giving
         # FOLLOW-SUIT: the led colour's cards (the last row of ``colour_cards``: none, to lead).
-        led = np.where(self.trick_length[games] > 0, t.colour[self.trick_cards[games, 0]],
+        led = np.where(self._trick_length[games] > 0, t.colour[self._trick_cards[games, 0]],
                        len(self._colour_cards) - 1)
         of_led = self._colour_cards[led]
         if t.devils_eye:  # EYE-FOLLOW-SUIT: hidden cards always; face-up ones follow
-            up = self.face_up[games, seat]
+            up = self._face_up[games, seat]
             up_led: BoolArray = up & of_led
             playable: BoolArray = hand | np.where(np.any(up_led, axis=1)[:, None], up_led, up)
         else:
@@ -321,61 +476,116 @@ class BatchGames:
 
     def legal_mask(self) -> BoolArray:
         """``(B, 4N + 1)``: True at each legal action number of the seat to act (as
-        ``encoding.legal_action_mask``). The array is reused after the next step: copy it to
-        keep it."""
+        ``encoding.legal_action_mask``). A game over has one True, at the last number ``4N``
+        (the next round's start, which a game over does not have): a masked softmax over a row
+        then stays finite, and ``step`` ignores a game over's action whatever it is. The array is
+        read-only for good and rewritten by the next step: copy it to keep it."""
+        self._require_started("legal_mask")
+        self._legal_now()
+        return self._mask_view
+
+    def _legal_now(self) -> BoolArray:
+        """The private mask buffer, up to date (computed from the state when a step or a reset
+        made it stale): what ``step`` judges actions by, never the caller's copy."""
         if self._mask is not None:
             return self._mask
         t = self.t
         mask, blocks = self._mask_buffer, self._mask_blocks
         mask.fill(False)
-        phase = self.phase
+        phase = self._phase
         first = int(phase[0])
         same = bool((phase == first).all())
         if same and first == PLAY:
             blocks[:, 3] = self.legal_cards()
         elif same and first in (ROUND_OVER, GAME_OVER):
-            mask[:, 4 * t.cards] = first == ROUND_OVER
+            mask[:, 4 * t.cards] = True
         else:
             block = np.where(phase == PLAY, 3, 0)
             setup = phase == SETUP
             if setup.any():
-                seat = np.maximum(self.to_act, 0)
-                count = self.setup_given[self.rows, seat]
-                slot = t.step_slot[self.dealer, seat, np.minimum(count, 4)]
+                seat = np.maximum(self._to_act, 0)
+                count = self._setup_given[self.rows, seat]
+                slot = t.step_slot[self._dealer, seat, np.minimum(count, 4)]
                 block = np.where(setup, slot, block)
             blocks[self.rows, block] = self.legal_cards()
-            mask[:, 4 * t.cards] = phase == ROUND_OVER
+            mask[:, 4 * t.cards] = phase >= ROUND_OVER
         self._mask = mask
         return mask
 
-    def observe(self, seats: npt.ArrayLike | None = None) -> FloatArray:
-        """``(B, D)`` float32 observations in ``encoding.observation``'s layout: of the seat to
-        act in each game (seat 0 once over), or of ``seats[b]`` in game ``b``. The array is
-        read-only and reused by the next call: copy it to keep it or change it."""
+    def observe(self, seats: object = None) -> npt.NDArray[Any]:
+        """``(B, D)`` float32 observations in ``encoding.observation``'s layout (``uint8`` with
+        ``compact``): of the seat to act in each game (seat 0 once over), or of ``seats`` (one
+        seat, or ``seats[b]`` in game ``b``). The array is read-only for good and rewritten by
+        the next call: copy it to keep it or change it."""
+        self._require_started("observe")
         if not self.observations:
             raise BatchError("this batch keeps no observations (observations=False)")
         if seats is None:
-            observer = np.maximum(self.to_act, 0)
+            observer = np.maximum(self._to_act, 0)
         else:
-            observer = np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.size,))
-        flat = self.obs_bits.reshape(self.size * self.t.players, -1)
-        np.take(flat, self.rows * self.t.players + observer, axis=0, out=self._obs_rows)
+            observer = seats_of(seats, "observe(seats)", self.size, self.t.players)
+        self._observe_into(observer)
+        return self._obs_view
+
+    def _observe_into(self, observer: IntArray) -> None:
+        """Write every game's observation of seat ``observer[b]`` into ``_obs_out``."""
+        flat = self._obs_bits.reshape(self.size * self.t.players, -1)
+        rows = self.rows * self.t.players + observer
+        if self.compact:
+            np.take(flat, rows, axis=0, out=self._obs_out)
+            return
+        np.take(flat, rows, axis=0, out=self._obs_rows)
         out = self._obs_out
         np.copyto(out, self._obs_rows)
         self._observer.values(self, observer, out)
-        return self._obs_view
 
-    def random_actions(self, rng: np.random.Generator) -> IntArray:
-        """One uniformly random legal action number per game, from ``rng.random(B)``: in game
-        ``b``, legal action ``floor(u_b * count_b)`` in ascending order (``-1`` in a game with
-        none). Both backends pick the same actions from the same generator."""
-        mask = self.legal_mask()
+    def observe_values(self, seats: object = None) -> FloatArray:
+        """``(B, 4P + 2)`` float32, a new array: the value cells of the observations ``observe``
+        gives (of the same seats), in the layout's order (``VALUE_SEGMENTS``: the Devil's
+        Trick's size, the hand sizes, the setup cards given, the scores, the totals, the
+        progress); with ``compact``, what the compact observation leaves out."""
+        self._require_started("observe_values")
+        if not self.observations:
+            raise BatchError("this batch keeps no observations (observations=False)")
+        if seats is None:
+            observer = np.maximum(self._to_act, 0)
+        else:
+            observer = seats_of(seats, "observe_values(seats)", self.size, self.t.players)
+        p = self.t.players
+        at, start = {}, 0
+        for name in VALUE_SEGMENTS:
+            at[name] = start
+            start += 1 if name in ("devils_trick_size", "progress") else p
+        out = np.zeros((self.size, start), dtype=np.float32)
+        self._observer.values(self, observer, out, at)
+        return out
+
+    def _final_observations(self, games: IntArray, observer: IntArray) -> FloatArray:
+        """``(G, D)``: a new array of the observation of seat ``observer[i]`` in game
+        ``games[i]`` (the games that just ended, before they restart)."""
+        seats = np.maximum(self._to_act, 0)
+        seats[games] = observer
+        self._observe_into(seats)
+        rows: FloatArray = self._obs_out[games]
+        return rows
+
+    def random_actions(self, rng: object) -> IntArray:
+        """One uniformly random legal action number per game, a new array, from ``B`` uniform
+        numbers of ``rng`` (a numpy ``Generator``: ``rng.random(B)``, or a ``RandomState``:
+        ``rng.random_sample(B)``): in game ``b``, legal action ``floor(u_b * count_b)`` in
+        ascending order (a game over: its mask's one action, ``4N``). Both backends pick the
+        same actions from the same generator."""
+        self._require_started("random_actions")
+        uniforms = uniforms_from(rng, self._uniforms)
+        return self._choose(uniforms)
+
+    def _choose(self, uniforms: npt.NDArray[np.float64]) -> IntArray:
+        mask = self._legal_now()
         rows, columns = np.nonzero(mask)  # row by row, columns ascending
         counts = np.bincount(rows, minlength=self.size)
         firsts = np.cumsum(counts) - counts
-        picks = (rng.random(self.size) * counts).astype(np.int64)
-        chosen: IntArray = np.where(counts > 0, columns[np.minimum(firsts + picks, len(columns) - 1)]
-                                    if len(columns) else -1, -1)
+        picks = (uniforms * counts).astype(np.int64)
+        chosen: IntArray = columns[firsts + np.minimum(picks, counts - 1)]
         return chosen
 
     def _refresh(self) -> None:
@@ -388,7 +598,7 @@ class BatchGames:
         p = self.t.players
         index = np.repeat(games, p)
         observer = np.tile(np.arange(p), len(games))
-        self.obs_bits[index, observer] = self._observer.binary(self, index, observer)
+        self._obs_bits[index, observer] = self._observer.binary(self, index, observer)
 
     def _put(self, games: IntArray, seats: IntArray, positions: IntArray, value: int) -> None:
         """``obs_bits[games, seats, positions] = value`` (broadcast), through flat indices: one
@@ -399,40 +609,114 @@ class BatchGames:
     def _move_to_act(self, games: IntArray, new: IntArray) -> None:
         """Set the seat to act of ``games`` and its cell in every seat's observation."""
         if not self.observations:
-            self.to_act[games] = new
+            self._to_act[games] = new
             return
         p = self.t.players
         g = games[:, None]
-        self._put(g, self.seats, self._at_to_act + (self.to_act[games][:, None] - self.seats) % p, 0)
+        self._put(g, self.seats, self._at_to_act + (self._to_act[games][:, None] - self.seats) % p, 0)
         self._put(g, self.seats, self._at_to_act + (new[:, None] - self.seats) % p, 1)
-        self.to_act[games] = new
+        self._to_act[games] = new
 
     # -- stepping -----------------------------------------------------------------------------
 
-    def step(self, actions: npt.ArrayLike) -> StepResult:
-        """Take ``actions[b]`` (an action number of the seat to act) in every game ``b`` that is
-        not over (the action of a game over is ignored). An illegal action raises
-        ``IllegalActionError`` naming the game and the broken rule, with no game changed."""
-        acts = np.asarray(actions).astype(np.int64, copy=False).reshape(-1)
-        if acts.shape != (self.size,):
-            raise BatchError(f"step needs {self.size} actions, not {acts.shape}")
-        live = self.phase != GAME_OVER
+    def step(self, actions: object) -> StepResult:
+        """Take ``actions[b]`` (an action number of the seat to act: an integer, a ``(B,)``
+        integer array or a sequence of B integers) in every game ``b`` that is not over (the
+        action of a game over is ignored), and return ``(observation, rewards, terminated,
+        truncated, infos)`` (``StepResult``).
+
+        An illegal action, with ``illegal="raise"`` (the default), raises
+        ``IllegalActionError`` naming the game and the broken rule, with no game changed; with
+        ``illegal="end"`` it ends its game (``illegal_reward`` to its author, 0 to the others,
+        ``final_info["illegal"]``) and the other games step. With auto-reset an ended game starts
+        again at once: its last observation, final totals and last round's scores are in
+        ``infos`` (``StepResult.infos``)."""
+        self._require_started("step")
+        acts = int64_values(actions, "actions", self.size)
+        if not acts.flags.writeable or not acts.flags.c_contiguous or acts is actions:
+            acts = acts.copy()  # the kernel's own array: a caller's changes cannot reach it
+        seat = self._to_act.copy()
+        refused = self._apply(acts)
+        ended_illegally: IntArray = self.rows[:0]
+        if refused >= 0:
+            if self.illegal == "raise":
+                rule = self.refusal(refused, int(acts[refused]))
+                raise IllegalActionError(rule, f"game {refused}: action {int(acts[refused])} is "
+                                               f"not legal for seat {int(seat[refused])}")
+            ended_illegally = self._illegal_games(acts)
+            self._phase[ended_illegally] = GAME_OVER
+            self._to_act[ended_illegally] = -1
+            self._stale.append(ended_illegally)  # their observation rows rewritten whole
+            self._mask = None
+            refused = self._apply(acts)
+            assert refused < 0
+            self._rewards[ended_illegally] = 0.0
+            self._rewards[ended_illegally, seat[ended_illegally]] = self.illegal_reward
+            self._done[ended_illegally] = True
+        self._mask = None
+        rewards, done = self._rewards.copy(), self._done.copy()
+        infos: dict[str, Any] = {}
+        ended = np.flatnonzero(done)
+        self._refresh()  # the observation bits of the ended games, before their last observation
+        if len(ended):
+            infos = self._final_infos(ended, seat[ended], ended_illegally)
+            if self.autoreset:
+                self._restart(ended)
+        self._refresh()
+        if self.observations:
+            observation = self.observe()
+        else:
+            observation = np.zeros((self.size, 0), dtype=np.float32)
+        return StepResult(observation, rewards, done, np.zeros(self.size, dtype=np.bool_), infos)
+
+    def _illegal_games(self, acts: IntArray) -> IntArray:
+        """The games not over whose action is not in their legal set."""
+        live = self._phase != GAME_OVER
+        inside = (acts >= 0) & (acts < self.num_actions)
+        legal = np.zeros(self.size, dtype=np.bool_)
+        legal[inside] = self._legal_now()[self.rows[inside], acts[inside]]
+        games: IntArray = np.flatnonzero(live & ~legal)
+        return games
+
+    def _final_infos(self, ended: IntArray, seat: IntArray, illegal: IntArray) -> dict[str, Any]:
+        """The infos of a step on which the games ``ended`` ended (``StepResult.infos``)."""
+        mask = np.zeros(self.size, dtype=np.bool_)
+        mask[ended] = True
+        if self.observations:
+            final_obs = np.zeros_like(self._obs_out)
+            final_obs[ended] = self._final_observations(ended, np.maximum(seat, 0))
+        else:
+            final_obs = np.zeros((self.size, 0), dtype=np.float32)
+        totals = np.zeros_like(self._totals)
+        totals[ended] = self._totals[ended]
+        scores = np.zeros_like(self._scores)
+        scores[ended] = self._scores[ended]
+        by_illegal = np.zeros(self.size, dtype=np.bool_)
+        by_illegal[illegal] = True
+        info = {"totals": totals, "_totals": mask.copy(), "scores": scores,
+                "_scores": mask.copy(), "illegal": by_illegal, "_illegal": mask.copy()}
+        return {"final_obs": final_obs, "_final_obs": mask.copy(), "final_info": info,
+                "_final_info": mask.copy()}
+
+    def _apply(self, acts: IntArray) -> int:
+        """Take every game's action (no auto-reset), writing ``_rewards`` and ``_done``; or,
+        when some live game's action is illegal, change nothing and return the first such game
+        (else ``-1``)."""
+        live = self._phase != GAME_OVER
         inside = (acts >= 0) & (acts < self.num_actions)
         if inside.all():
-            legal = self.legal_mask()[self.rows, acts]
+            legal = self._legal_now()[self.rows, acts]
         else:
             legal = np.zeros(self.size, dtype=np.bool_)
-            legal[inside] = self.legal_mask()[self.rows[inside], acts[inside]]
+            legal[inside] = self._legal_now()[self.rows[inside], acts[inside]]
         if not (legal | ~live).all():
-            game = int(np.flatnonzero(live & ~legal)[0])
-            rule = self.refusal(game, int(acts[game]))
-            raise IllegalActionError(rule, f"game {game}: action {int(acts[game])} is not legal "
-                                           f"for seat {int(self.to_act[game])}")
+            return int(np.flatnonzero(live & ~legal)[0])
         n = self.t.cards
-        phase = self.phase
+        phase = self._phase
         self._mask = None
-        done = np.zeros(self.size, dtype=np.bool_)
-        rewards = np.zeros((self.size, self.t.players), dtype=np.float32)
+        done, rewards = self._done, self._rewards
+        done.fill(False)
+        rewards.fill(0.0)
         empty = self.rows[:0]
         first = int(phase[0])
         if (phase == first).all():  # the usual case: games in lockstep share their phase
@@ -449,35 +733,31 @@ class BatchGames:
             ended = self._play(playing, acts[playing] - 3 * n)
             if len(ended):
                 done[ended] = True
-                best = self.totals[ended].max(axis=1, keepdims=True)
-                rewards[ended] = np.where(self.totals[ended] == best, 1.0, -1.0)
-                if self.autoreset:
-                    self.generation[ended] += 1
-                    self._start_games(ended)
+                best = self._totals[ended].max(axis=1, keepdims=True)
+                rewards[ended] = np.where(self._totals[ended] == best, 1.0, -1.0)
         if len(starting):
-            self.round_index[starting] += 1
-            self.dealer[starting] = (self.dealer[starting] + 1) % self.t.players
+            self._round_index[starting] += 1
+            self._dealer[starting] = (self._dealer[starting] + 1) % self.t.players
             self._deal(starting)
         self._mask = None
-        self._refresh()
-        return StepResult(rewards, done)
+        return -1
 
     def _give(self, games: IntArray, slots: IntArray, cards: IntArray) -> None:
         """Each seat to act gives one setup card (rules SETUP-STEPS, SETUP-ORDER); the last give
         of the dealer, who chooses last, resolves the setup (SETUP-RESOLVE)."""
         t = self.t
-        seat = self.to_act[games]
-        self.hand[games, seat, cards] = False
-        self.hand_count[games, seat] -= 1
-        self.given[games, seat, slots, cards] = True
-        self.setup_given[games, seat] += 1
+        seat = self._to_act[games]
+        self._hand[games, seat, cards] = False
+        self._hand_count[games, seat] -= 1
+        self._given[games, seat, slots, cards] = True
+        self._setup_given[games, seat] += 1
         if self.observations:
             self._put(games, seat, self._at_hand + cards, 0)
             self._put(games, seat, self._at_my_setup + slots * t.cards + cards, 1)
-        finished = self.setup_given[games, seat] == t.step_count[self.dealer[games], seat]
+        finished = self._setup_given[games, seat] == t.step_count[self._dealer[games], seat]
         if finished.any():
             self._move_to_act(games[finished], (seat[finished] + 1) % t.players)
-        resolving = games[finished & (seat == self.dealer[games])]
+        resolving = games[finished & (seat == self._dealer[games])]
         if len(resolving):
             self._resolve_setup(resolving)
 
@@ -485,17 +765,17 @@ class BatchGames:
         """Every given card moves at once (rule SETUP-RESOLVE): left to the next seat, right to
         the one before; in Devil's Eye to the opponent's face-up cards and hidden hand. The
         player to the dealer's left leads (FIRST-LEADER)."""
-        given = self.given[games]
+        given = self._given[games]
         if self.t.devils_eye:
-            self.face_up[games] |= given[:, ::-1, 1]
-            self.hand[games] |= given[:, ::-1, 2]
+            self._face_up[games] |= given[:, ::-1, 1]
+            self._hand[games] |= given[:, ::-1, 2]
         else:
-            self.hand[games] |= np.roll(given[:, :, 1], 1, axis=1)
-            self.hand[games] |= np.roll(given[:, :, 2], -1, axis=1)
-        self.hand_count[games] = self.hand[games].sum(axis=2)
-        self.devils_trick[games] = given[:, :, 0].any(axis=1)
-        self.phase[games] = PLAY
-        self.to_act[games] = self.leader[games]
+            self._hand[games] |= np.roll(given[:, :, 1], 1, axis=1)
+            self._hand[games] |= np.roll(given[:, :, 2], -1, axis=1)
+        self._hand_count[games] = self._hand[games].sum(axis=2)
+        self._devils_trick[games] = given[:, :, 0].any(axis=1)
+        self._phase[games] = PLAY
+        self._to_act[games] = self._leader[games]
         self._stale.append(games)
 
     def _play(self, games: IntArray, cards: IntArray) -> IntArray:
@@ -503,20 +783,20 @@ class BatchGames:
         a completed trick is resolved. Returns the games that ended."""
         t = self.t
         p = t.players
-        seat = self.to_act[games]
+        seat = self._to_act[games]
         if t.devils_eye:
-            self.hand_count[games, seat] -= self.hand[games, seat, cards]
+            self._hand_count[games, seat] -= self._hand[games, seat, cards]
         else:
-            self.hand_count[games, seat] -= 1
-        self.hand[games, seat, cards] = False
+            self._hand_count[games, seat] -= 1
+        self._hand[games, seat, cards] = False
         if t.devils_eye:
-            self.face_up[games, seat, cards] = False
-        self.trick[games, seat, cards] = True
-        self.played[games, cards] = True
-        length = self.trick_length[games]
-        self.trick_cards[games, length] = cards
-        self.trick_seats[games, length] = seat
-        self.trick_length[games] = length + 1
+            self._face_up[games, seat, cards] = False
+        self._trick[games, seat, cards] = True
+        self._played[games, cards] = True
+        length = self._trick_length[games]
+        self._trick_cards[games, length] = cards
+        self._trick_seats[games, length] = seat
+        self._trick_length[games] = length + 1
         if self.observations:
             self._play_bits(games, seat, cards, length)
         self._move_to_act(games, (seat + 1) % p)
@@ -546,31 +826,31 @@ class BatchGames:
         (ROUND-END). Returns the games that ended."""
         t = self.t
         g = np.arange(len(games))
-        cards = self.trick_cards[games]
-        winning, bottle, buys = resolve_tricks(t, cards, self.bottle_card[games])
+        cards = self._trick_cards[games]
+        winning, bottle, buys = resolve_tricks(t, cards, self._bottle_card[games])
         won_card = cards[g, winning]
-        winner = self.trick_seats[games, winning]
-        taken: BoolArray = np.any(self.trick[games], axis=1)
+        winner = self._trick_seats[games, winning]
+        taken: BoolArray = np.any(self._trick[games], axis=1)
         taken[g[buys], won_card[buys]] = False
-        self.captured[games, winner] |= taken
+        self._captured[games, winner] |= taken
         buyers = games[buys]
         if len(buyers):
             index = bottle[buys]
-            old_card = self.bottle_card[buyers, index]
-            old_owner = self.bottle_owner[buyers, index]
+            old_card = self._bottle_card[buyers, index]
+            old_owner = self._bottle_owner[buyers, index]
             back = (old_card >= 0) & (old_owner >= 0)
-            self.captured[buyers[back], old_owner[back], old_card[back]] = True
+            self._captured[buyers[back], old_owner[back], old_card[back]] = True
         self._trick_bits(games, winner, taken, buyers, bottle[buys], won_card[buys], winner[buys])
-        self.trick[games] = False
-        self.trick_length[games] = 0
-        self.leader[games] = winner
+        self._trick[games] = False
+        self._trick_length[games] = 0
+        self._leader[games] = winner
         self._move_to_act(games, winner)
-        self.last_winner[games] = winner
-        self.last_card[games] = won_card
-        self.last_bottle[games] = np.where(buys, bottle, -1)
-        left = self.hand_count[games].any(axis=1)
+        self._last_winner[games] = winner
+        self._last_card[games] = won_card
+        self._last_bottle[games] = np.where(buys, bottle, -1)
+        left = self._hand_count[games].any(axis=1)
         if t.devils_eye:
-            left |= self.face_up[games].any(axis=(1, 2))
+            left |= self._face_up[games].any(axis=(1, 2))
         over = games[~left]
         if not len(over):
             return over
@@ -583,10 +863,10 @@ class BatchGames:
         owner's) row, each bought bottle's price card and owner; then the bottles themselves."""
         t = self.t
         p, n = t.players, t.cards
-        bits, seats = self.obs_bits, self.seats
+        bits, seats = self._obs_bits, self.seats
         if not self.observations:
-            self.bottle_card[buyers, index] = card
-            self.bottle_owner[buyers, index] = buyer
+            self._bottle_card[buyers, index] = card
+            self._bottle_owner[buyers, index] = buyer
             return
         bits[games, :, self._at_trick:self._at_trick + p * n] = 0
         bits[games, :, self._at_leader:self._at_leader + p] = 0
@@ -596,8 +876,8 @@ class BatchGames:
         if not len(buyers):
             return
         g = buyers[:, None]
-        old_card = self.bottle_card[buyers, index]
-        old_owner = self.bottle_owner[buyers, index]
+        old_card = self._bottle_card[buyers, index]
+        old_owner = self._bottle_owner[buyers, index]
         back = (old_card >= 0) & (old_owner >= 0)
         self._put(g[back], seats, self._at_captured + ((old_owner[back][:, None] - seats) % p) * n
              + old_card[back][:, None], 1)
@@ -608,25 +888,25 @@ class BatchGames:
         self._put(g[owned], seats, self._at_owner + index[owned][:, None] * p
              + (old_owner[owned][:, None] - seats) % p, 0)
         self._put(g, seats, self._at_owner + index[:, None] * p + (buyer[:, None] - seats) % p, 1)
-        self.bottle_card[buyers, index] = card
-        self.bottle_owner[buyers, index] = buyer
+        self._bottle_card[buyers, index] = card
+        self._bottle_owner[buyers, index] = buyer
 
     def _end_round(self, games: IntArray) -> IntArray:
         """Score each round (SCORE-ROUND), add the totals (GAME-TOTALS) and end the games whose
         end has come (GAME-END). Returns the games that ended."""
         t = self.t
-        scores = round_scores(t, self.captured[games], self.bottle_owner[games],
-                              self.devils_trick[games])
-        self.scores[games] = scores
-        totals = self.totals[games] + scores
-        self.totals[games] = totals
+        scores = round_scores(t, self._captured[games], self._bottle_owner[games],
+                              self._devils_trick[games])
+        self._scores[games] = scores
+        totals = self._totals[games] + scores
+        self._totals[games] = totals
         if t.target_score is not None:
             ending = totals.max(axis=1) >= t.target_score
         else:
             assert t.round_limit is not None
-            ending = self.round_index[games] + 1 >= t.round_limit
-        self.phase[games] = np.where(ending, GAME_OVER, ROUND_OVER)
-        self.to_act[games] = np.where(ending, -1, (self.dealer[games] + 1) % t.players)
+            ending = self._round_index[games] + 1 >= t.round_limit
+        self._phase[games] = np.where(ending, GAME_OVER, ROUND_OVER)
+        self._to_act[games] = np.where(ending, -1, (self._dealer[games] + 1) % t.players)
         self._stale.append(games)
         ended: IntArray = games[ending]
         return ended
@@ -636,9 +916,11 @@ class BatchGames:
     def refusal(self, game: int, action: int) -> str:
         """The rule an action number breaks in game ``game`` (checked in the reference's
         order), or ``""`` when it is legal."""
+        self._game(game, "refusal(game)")
+        action = expect_integer(action, "refusal(action)")
         t = self.t
         n = t.cards
-        phase = int(self.phase[game])
+        phase = int(self._phase[game])
         if phase == GAME_OVER:
             return "GAME-OVER"
         if not 0 <= action < self.num_actions:
@@ -649,21 +931,21 @@ class BatchGames:
             return "PHASE"
         if phase == ROUND_OVER:
             return ""
-        seat = int(self.to_act[game])
+        seat = int(self._to_act[game])
         card = action % n
         if phase == SETUP:
-            count = int(self.setup_given[game, seat])
-            if int(t.step_slot[self.dealer[game], seat, count]) != block:
+            count = int(self._setup_given[game, seat])
+            if int(t.step_slot[self._dealer[game], seat, count]) != block:
                 return "SETUP-STEPS"
-            return "" if self.hand[game, seat, card] else "SETUP-FROM-DEALT"
+            return "" if self._hand[game, seat, card] else "SETUP-FROM-DEALT"
         return self.play_refusal(game, seat, card)
 
     def play_refusal(self, game: int, seat: int, card: int) -> str:
         """The rule that forbids ``seat`` to play ``card`` now in game ``game`` (trick play),
         or ``""``: TURN-ORDER, CARD-HELD, then FOLLOW-SUIT (EYE-FOLLOW-SUIT in Devil's Eye)."""
-        if seat != int(self.to_act[game]):
+        if seat != int(self._to_act[game]):
             return "TURN-ORDER"
-        if not (self.hand[game, seat, card] or self.face_up[game, seat, card]):
+        if not (self._hand[game, seat, card] or self._face_up[game, seat, card]):
             return "CARD-HELD"
         if self.legal_cards(np.array([game]))[0, card]:
             return ""
@@ -678,14 +960,14 @@ class BatchGames:
         t = self.t
         if not 0 <= seat < t.players:
             return "SETUP-ORDER"
-        dealer = int(self.dealer[game])
+        dealer = int(self._dealer[game])
         steps = t.steps[dealer][seat]
-        done = int(self.setup_given[game, seat])
+        done = int(self._setup_given[game, seat])
         if done == len(steps):
             return "SETUP-STEPS"
-        if seat != int(self.to_act[game]):
+        if seat != int(self._to_act[game]):
             return "SETUP-ORDER"
-        hand = self.hand[game, seat].copy()
+        hand = self._hand[game, seat].copy()
         for destination, card in gives:
             if done == len(steps) or steps[done] is not destination:
                 return "SETUP-STEPS"
@@ -701,20 +983,21 @@ class BatchGames:
         bottles are ``(price card, owner)`` (``-1`` for the start card, no owner) and ``trick``
         (``(seat, card)`` pairs) is the trick so far, and ``to_act`` plays next (for the
         conformance cases, which give a position rather than a game)."""
-        games = np.array([game])
+        games = np.array([self._game(game, "load_play(game)")])
+        self._started = True
         self._begin_round(games, hands[None], face_up[None])
         for index, (card, owner) in enumerate(bottles):
-            self.bottle_card[game, index] = card
-            self.bottle_owner[game, index] = owner
-        self.phase[game] = PLAY
+            self._bottle_card[game, index] = card
+            self._bottle_owner[game, index] = owner
+        self._phase[game] = PLAY
         for position, (seat, card) in enumerate(trick):
-            self.trick[game, seat, card] = True
-            self.played[game, card] = True
-            self.trick_cards[game, position] = card
-            self.trick_seats[game, position] = seat
-        self.trick_length[game] = len(trick)
-        self.leader[game] = trick[0][0] if trick else to_act
-        self.to_act[game] = to_act
+            self._trick[game, seat, card] = True
+            self._played[game, card] = True
+            self._trick_cards[game, position] = card
+            self._trick_seats[game, position] = seat
+        self._trick_length[game] = len(trick)
+        self._leader[game] = trick[0][0] if trick else to_act
+        self._to_act[game] = to_act
         self._refresh()
 
     # -- copies (perft, the protocol's all-or-nothing setup) ------------------------------------
@@ -724,27 +1007,38 @@ class BatchGames:
         "bottle_card", "bottle_owner", "trick_cards", "trick_seats", "trick_length", "phase",
         "to_act", "dealer", "leader", "round_index", "setup_given", "hand_count", "scores", "totals",
         "last_winner", "last_card", "last_bottle", "seeds", "generation", "first_dealer",
-        "_base_seeds", "obs_bits",
+        "base_seeds", "slot_keys", "obs_bits",
     )
+    """The state of a game, each in the private array ``_<name>``."""
 
-    def take(self, games: npt.ArrayLike) -> BatchGames:
-        """A new batch whose game ``i`` is a copy of this batch's game ``games[i]`` (for search
-        and perft: repeat a game once per action to try)."""
-        picked = np.asarray(games, dtype=np.int64).reshape(-1)
-        copy = type(self)(self.config, max(1, len(picked)), autoreset=self.autoreset,
-                          observations=self.observations)
-        copy.t = self.t
+    def take(self, games: object) -> BatchGames:
+        """A new batch whose game ``i`` is a copy of this batch's game ``games[i]`` (indices
+        from 0 to B - 1, at least one; or a boolean mask of B games, taking those where it is
+        True), for search and perft: repeat a game once per action to try."""
+        self._require_started("take")
+        picked = games_of(games, "take(games)", self.size)
+        copy = type(self)(self.config, len(picked), autoreset=self.autoreset,
+                          observations=self.observations, illegal=self.illegal,
+                          illegal_reward=self.illegal_reward, compact=self.compact)
         for name in self._FIELDS:
-            setattr(copy, name, getattr(self, name)[picked].copy())
-        copy._stride = self._stride
-        copy._flat_bits = copy.obs_bits.reshape(-1)
-        copy._bank = {}
+            np.copyto(getattr(copy, "_" + name), getattr(self, "_" + name)[picked])
+        copy._started = True
         return copy
 
     def nbytes(self) -> int:
-        """The bytes the state arrays hold (the bank of shuffled deals included)."""
-        total = sum(int(getattr(self, name).nbytes) for name in self._FIELDS)
+        """The bytes a batch holds beyond its configuration's tables: every array it owns (the
+        state, the mask, observation and result buffers, a backend's scratch) and the bank of
+        shuffled deals; divided by B, a game's share."""
+        owned = [value for value in vars(self).values()
+                 if isinstance(value, np.ndarray) and value.base is None]
+        owned += [array for group in self._buffer_groups() for array in group
+                  if isinstance(array, np.ndarray) and array.base is None]
+        total = sum(int(array.nbytes) for array in owned)
         return total + sum(int(bank.nbytes) for bank in self._bank.values())
+
+    def _buffer_groups(self) -> list[tuple[Any, ...]]:
+        """Tuples of arrays a backend holds beyond its attributes (``nbytes`` counts them)."""
+        return []
 
 
 def dealt_counts(t: Tables, dealer: int) -> tuple[list[int], list[int]]:

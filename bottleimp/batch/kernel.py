@@ -79,10 +79,10 @@ def _copy_bytes_python(dst: npt.NDArray[Any], dst_at: int, src: npt.NDArray[Any]
     dst.reshape(-1)[dst_at:dst_at + count] = src.reshape(-1)[src_at:src_at + count]
 
 
-def _widen_bytes_python(dst: FloatArray, dst_at: int, src: npt.NDArray[Any], src_at: int,
-                        count: int) -> None:
-    """Write ``count`` bytes (0/1) of C-contiguous ``src`` from byte ``src_at`` as float32 to
-    item ``dst_at`` of C-contiguous ``dst``."""
+def _put_bits_python(dst: npt.NDArray[Any], dst_at: int, src: npt.NDArray[Any], src_at: int,
+                     count: int) -> None:
+    """Write ``count`` bytes (0/1) of C-contiguous ``src`` from byte ``src_at`` to item
+    ``dst_at`` of C-contiguous ``dst`` (float32: widened; bytes: copied)."""
     dst.reshape(-1)[dst_at:dst_at + count] = src.reshape(-1)[src_at:src_at + count]
 
 
@@ -93,7 +93,8 @@ def _clear_items_python(dst: npt.NDArray[Any], dst_at: int, count: int) -> None:
 
 def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..., None]]:
     """``_copy_bytes_python`` as one ``llvm.memcpy``, ``_clear_items_python`` as one
-    ``llvm.memset``, ``_widen_bytes_python`` as a loop of 16-byte vectors widened to float32.
+    ``llvm.memset``, ``_put_bits_python`` as a loop of 16-byte vectors widened to float32 (into
+    a float32 array; into an array of bytes, one ``llvm.memcpy``).
     Numba's own loops move an item at a time (the arrays may alias, so LLVM does not vectorise
     them): written so, an observation cost several times more than the whole step; and a
     slice set to one value (``plane[g] = False``) took numba about 0.07 s to compile, each."""
@@ -142,8 +143,13 @@ def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..
         return types.void(dst, dst_at, count), codegen
 
     @intrinsic
-    def widen_bytes(typingctx: Any, dst: Any, dst_at: Any, src: Any, src_at: Any,
-                    count: Any) -> tuple[Any, Callable[..., Any]]:
+    def put_bits(typingctx: Any, dst: Any, dst_at: Any, src: Any, src_at: Any,
+                 count: Any) -> tuple[Any, Callable[..., Any]]:
+        def copy(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            to, from_, count = pointers(context, builder, signature, args, ir.IntType(8))
+            cgutils.raw_memcpy(builder, builder.bitcast(to, cgutils.voidptr_t), from_, count, 1)
+            return context.get_dummy_value()
+
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             f32, i8, i64 = ir.FloatType(), ir.IntType(8), ir.IntType(64)
             to, from_, count = pointers(context, builder, signature, args, f32)
@@ -161,10 +167,11 @@ def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..
                               builder.gep(to, [i]))
             return context.get_dummy_value()
 
-        return types.void(dst, dst_at, src, src_at, count), codegen
+        widened = dst.dtype == types.float32
+        return types.void(dst, dst_at, src, src_at, count), codegen if widened else copy
 
     return (cast(Callable[..., None], copy_items), cast(Callable[..., None], clear_items),
-            cast(Callable[..., None], widen_bytes))
+            cast(Callable[..., None], put_bits))
 
 
 def _count_bits_python(word: np.uint64) -> int:
@@ -207,15 +214,15 @@ def _bit_intrinsics() -> tuple[Callable[..., int], Callable[..., int]]:
 
 copy_items: Callable[[npt.NDArray[Any], int, npt.NDArray[Any], int, int], None]
 clear_items: Callable[[npt.NDArray[Any], int, int], None]
-widen_bytes: Callable[[FloatArray, int, npt.NDArray[Any], int, int], None]
+put_bits: Callable[[npt.NDArray[Any], int, npt.NDArray[Any], int, int], None]
 count_bits: Callable[[np.uint64], int]
 lowest_bit: Callable[[np.uint64], int]
 if COMPILED:
-    copy_items, clear_items, widen_bytes = _intrinsics()
+    copy_items, clear_items, put_bits = _intrinsics()
     count_bits, lowest_bit = _bit_intrinsics()
 else:
-    copy_items, clear_items, widen_bytes = (_copy_bytes_python, _clear_items_python,
-                                            _widen_bytes_python)
+    copy_items, clear_items, put_bits = (_copy_bytes_python, _clear_items_python,
+                                         _put_bits_python)
     count_bits, lowest_bit = _count_bits_python, _lowest_bit_python
 
 
@@ -304,6 +311,7 @@ class State(NamedTuple):
     generation: IntArray
     first_dealer: IntArray
     base_seeds: npt.NDArray[np.uint64]
+    slot_keys: npt.NDArray[np.uint64]
     order: IntArray
     """Scratch: one shuffled deck."""
 
@@ -393,9 +401,22 @@ def begin_round(s: State, c: Consts, g: int) -> None:
 
 
 @jit
-def start_game(s: State, c: Consts, g: int, stride: int) -> None:
-    """A new game in slot ``g``, of its generation's seed (``seeds[b] + k * stride``)."""
-    s.seeds[g] = s.base_seeds[g] + np.uint64(s.generation[g] * stride)
+def game_seed(base: np.uint64, key: np.uint64, generation: int) -> np.uint64:
+    """The seed of a slot's game ``generation`` (as ``shuffle.game_seeds``): game 0 the slot's
+    first seed ``base``; game ``k`` SplitMix64's output at ``key + k * GAMMA``."""
+    if generation == 0:
+        return base
+    z = key + np.uint64(generation) * _GAMMA
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@jit
+def start_game(s: State, c: Consts, g: int) -> None:
+    """A new game in slot ``g``, of its generation's seed (``game_seed``), dealt first by
+    ``first_dealer[g]``."""
+    s.seeds[g] = game_seed(s.base_seeds[g], s.slot_keys[g], s.generation[g])
     s.round_index[g] = 0
     s.dealer[g] = s.first_dealer[g]
     for seat in range(c.players):
@@ -599,8 +620,8 @@ def legal_set(s: State, c: Consts, g: int) -> tuple[int, np.uint64]:
     phase = s.phase[g]
     if phase == ROUND_OVER:
         return 4 * n, _ONE
-    if phase == GAME_OVER:
-        return 0, _ZERO
+    if phase == GAME_OVER:  # the mask's one action of a game over (BatchGames.legal_mask)
+        return 4 * n, _ONE
     seat = s.to_act[g]
     hand = seat_bits(s.hand, g, seat, n)
     if phase == SETUP:
@@ -664,9 +685,10 @@ def random_actions(sets: Fields, uniforms: npt.NDArray[np.float64], out: IntArra
 
 @jit
 def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewards: FloatArray,
-         done: BoolArray, autoreset: bool, stride: int) -> int:
-    """Take ``actions[b]`` in every game not over (as ``BatchGames.step``). Returns the first
-    game whose action is not in its mask, having changed no game; else ``-1``."""
+         done: BoolArray) -> int:
+    """Take ``actions[b]`` in every game not over (as ``BatchGames._apply``: no auto-reset;
+    ``mask``: the batch's private mask, up to date). Returns the first game whose action is not
+    in its mask, having changed no game; else ``-1``."""
     s, c = State(*state), Consts(*consts)
     size, n = len(actions), c.cards
     for g in range(size):
@@ -688,9 +710,6 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
                     best = max(best, s.totals[g, seat])
                 for seat in range(c.players):
                     rewards[g, seat] = 1.0 if s.totals[g, seat] == best else -1.0
-                if autoreset:
-                    s.generation[g] += 1
-                    start_game(s, c, g, stride)
         elif phase == ROUND_OVER:
             s.round_index[g] += 1
             s.dealer[g] = (s.dealer[g] + 1) % c.players
@@ -699,23 +718,27 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
 
 
 @jit
-def observe(state: Fields, consts: Fields, observer: IntArray, zeros: FloatArray,
-            gaps: IntArray, out: FloatArray) -> None:
-    """``out[b]``: seat ``observer[b]``'s observation in game ``b`` (``observe_row``)."""
+def observe(state: Fields, consts: Fields, games: IntArray, observer: IntArray,
+            zeros: npt.NDArray[Any], gaps: IntArray, out: npt.NDArray[Any], values: bool) -> None:
+    """``out[i]``: seat ``observer[i]``'s observation in game ``games[i]`` (``observe_row``):
+    float32 with ``values``, or in an ``out`` of bytes the compact observation, its 0/1 cells
+    (``values`` False; compiled apart, on first use)."""
     s, c = State(*state), Consts(*consts)
-    for g in range(len(out)):
-        observe_row(s, c, g, observer[g], zeros, gaps, out)
+    for i in range(len(games)):
+        observe_row(s, c, games[i], observer[i], zeros, gaps, out, i, values)
 
 
 @jit
-def observe_row(s: State, c: Consts, g: int, o: int, zeros: FloatArray, gaps: IntArray,
-                out: FloatArray) -> None:
-    """``out[g]``: seat ``o``'s observation in game ``g`` (as ``BatchGames.observe``:
+def observe_row(s: State, c: Consts, g: int, o: int, zeros: npt.NDArray[Any], gaps: IntArray,
+                out: npt.NDArray[Any], r: int, values: bool) -> None:
+    """``out[r]``: seat ``o``'s observation in game ``g`` (as ``BatchGames.observe``:
     ``encoding.observation``'s layout, seats relative to the observer, only what the observer
     may see, rule VIEW-HIDDEN): the 0/1 part as ``Observer.binary`` writes it, widened to float32
     a block at a time from the state planes, then the values. Only the ``gaps`` (``(start,
     length)`` rows: the cells that no plane below writes whole) are cleared first, from ``zeros``
-    (a row of zeros): clearing whole rows wrote half as many bytes again."""
+    (a row of zeros): clearing whole rows wrote half as many bytes again. ``out`` is float32, or
+    bytes for the compact observation (``values`` False: the value cells are left as they are,
+    zero)."""
     p, n = c.players, c.cards
     at = c.at
     at_hand, at_face_up, at_my_setup = at[AT_HAND], at[AT_FACE_UP], at[AT_MY_SETUP]
@@ -723,27 +746,27 @@ def observe_row(s: State, c: Consts, g: int, o: int, zeros: FloatArray, gaps: In
     at_played, at_captured, at_price = at[AT_PLAYED], at[AT_CAPTURED], at[AT_PRICE]
     at_owner, at_devils_trick, at_phase = at[AT_OWNER], at[AT_DEVILS_TRICK], at[AT_PHASE]
     at_to_act, at_dealer, at_team = at[AT_TO_ACT], at[AT_DEALER], at[AT_TEAM]
-    row = g * out.shape[1]
+    row = r * out.shape[1]
     seat_row = (g * p + o) * n  # seat o's row of a (B, P, N) plane
     first = g * p * n
     for gap in range(len(gaps)):
         copy_items(out, row + gaps[gap, 0], zeros, 0, gaps[gap, 1])
-    widen_bytes(out, row + at_hand, s.hand, seat_row, n)
-    widen_bytes(out, row + at_my_setup, s.given, seat_row * 3, 3 * n)
-    widen_bytes(out, row + at_played, s.played, g * n, n)
+    put_bits(out, row + at_hand, s.hand, seat_row, n)
+    put_bits(out, row + at_my_setup, s.given, seat_row * 3, 3 * n)
+    put_bits(out, row + at_played, s.played, g * n, n)
     # Seat-relative planes: the observer's row and those after it, then those before it.
     after, before = (p - o) * n, o * n
-    widen_bytes(out, row + at_trick, s.trick, seat_row, after)
-    widen_bytes(out, row + at_trick + after, s.trick, first, before)
-    widen_bytes(out, row + at_captured, s.captured, seat_row, after)
-    widen_bytes(out, row + at_captured + after, s.captured, first, before)
+    put_bits(out, row + at_trick, s.trick, seat_row, after)
+    put_bits(out, row + at_trick + after, s.trick, first, before)
+    put_bits(out, row + at_captured, s.captured, seat_row, after)
+    put_bits(out, row + at_captured + after, s.captured, first, before)
     if c.devils_eye:
-        widen_bytes(out, row + at_face_up, s.face_up, seat_row, after)
-        widen_bytes(out, row + at_face_up + after, s.face_up, first, before)
+        put_bits(out, row + at_face_up, s.face_up, seat_row, after)
+        put_bits(out, row + at_face_up + after, s.face_up, first, before)
     phase = s.phase[g]
     if phase >= ROUND_OVER:
-        widen_bytes(out, row + at_devils_trick, s.devils_trick, g * n, n)
-    bits = out[g]
+        put_bits(out, row + at_devils_trick, s.devils_trick, g * n, n)
+    bits = out[r]
     if phase != SETUP:  # the cards received, once the setup resolved
         left, right = (o + 1) % p, (o + p - 1) % p
         if c.devils_eye or p == 2:
@@ -754,9 +777,9 @@ def observe_row(s: State, c: Consts, g: int, o: int, zeros: FloatArray, gaps: In
                     got = s.given[g, left, 2, card] or s.given[g, right, 1, card]
                 bits[at_received + n + card] = 1.0 if got else 0.0
         else:  # passed right by the next seat, passed left by the one before
-            widen_bytes(out, row + at_received + n, s.given, ((g * p + left) * 3 + 2) * n, n)
-            widen_bytes(out, row + at_received + (p - 1) * n, s.given,
-                        ((g * p + right) * 3 + 1) * n, n)
+            put_bits(out, row + at_received + n, s.given, ((g * p + left) * 3 + 2) * n, n)
+            put_bits(out, row + at_received + (p - 1) * n, s.given,
+                     ((g * p + right) * 3 + 1) * n, n)
     if s.trick_length[g] > 0:
         bits[at_leader + (s.trick_seats[g, 0] - o + p) % p] = 1.0
     for bottle in range(c.bottles):
@@ -770,9 +793,10 @@ def observe_row(s: State, c: Consts, g: int, o: int, zeros: FloatArray, gaps: In
     if s.to_act[g] >= 0:
         bits[at_to_act + (s.to_act[g] - o + p) % p] = 1.0
     bits[at_dealer + (s.dealer[g] - o + p) % p] = 1.0
-    for r in range(p):
-        bits[at_team + r] = np.float32(c.same_team[o, (o + r) % p])
-    observe_values(s, c, g, o, bits)
+    for k in range(p):
+        bits[at_team + k] = c.same_team[o, (o + k) % p]
+    if values:
+        observe_values(s, c, g, o, bits)
 
 
 @jit
@@ -813,8 +837,8 @@ def observe_values(s: State, c: Consts, g: int, o: int, row: FloatArray) -> None
 
 
 @jit
-def start_games(state: Fields, consts: Fields, games: IntArray, stride: int) -> None:
+def start_games(state: Fields, consts: Fields, games: IntArray) -> None:
     """A new game in each slot of ``games`` (as ``start_game``)."""
     s, c = State(*state), Consts(*consts)
     for g in games:
-        start_game(s, c, g, stride)
+        start_game(s, c, g)

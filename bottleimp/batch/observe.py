@@ -129,12 +129,13 @@ class Observer:
         put("team", t.same_team[observer[:, None], rot])
         return out
 
-    def values(self, games: GameArrays, observer: IntArray, out: FloatArray) -> None:
+    def values(self, games: GameArrays, observer: IntArray, out: FloatArray,
+               at: dict[str, int] | None = None) -> None:
         """Write the value segments (sizes, totals, scores, progress) of every game's
-        ``observer[b]`` into ``out`` (``(B, D)``)."""
+        ``observer[b]`` into ``out`` (``(B, D)``; or at the offsets ``at`` of those segments)."""
         t = games.t
         p, n = t.players, t.cards
-        at = self.at
+        at = self.at if at is None else at
         b = games.size
         revealed = games.phase >= ROUND_OVER
         per_seat = np.empty((b, p, 4), dtype=np.float32)

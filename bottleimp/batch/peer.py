@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
@@ -40,7 +42,15 @@ from ..formats.json_input import (
     expect_str,
 )
 from ..formats.setup_entries import gives_from_entry
-from ..conformance.protocol import REFUSED, refusal, refusal_for, serve
+from ..conformance.protocol import REFUSED, UNSUPPORTED, refusal, refusal_for, serve
+from ..conformance.vectors import (
+    CASE_INPUT_KEYS,
+    read_legal_plays_input,
+    read_scoring_input,
+    read_setup_input,
+    read_trick_input,
+)
+from ..state import Bottle
 from .backends import BACKENDS, backend_missing, batch_games
 from .games import PLAY, ROUND_OVER, SETUP, BatchGames, deal_refusal, round_scores
 from .verdict import verdict
@@ -53,6 +63,21 @@ _CAPABILITIES: Final[dict[str, JSON]] = {
     "teams": True,
 }
 
+ENGINES_KEPT: Final = 4
+"""The most engines the peer keeps, one per configuration, the least recently used dropped
+first: a harness plays many rounds of a few configurations, and a peer sent a new deck with
+every round keeps no more than these."""
+
+MAX_DECK_COINS: Final = 2**40
+"""The most coins a deck may hold in all for the batch engine, which keeps scores and totals
+in 64-bit integers: a score is at most twice the deck's coins (a lone seat against a team), so
+up to 2**21 rounds of such scores stay in range. A deck with more is answered ``UNSUPPORTED``
+(the rules set no bound; the reference plays it)."""
+
+
+class _Unsupported(Exception):
+    """A request the batch engine cannot represent: answered ``UNSUPPORTED``."""
+
 
 class BatchPeer:
     """Answers protocol requests, one at a time, from a one-game ``BatchGames``."""
@@ -60,7 +85,12 @@ class BatchPeer:
     def __init__(self, backend: str = "numpy") -> None:
         self.backend = backend
         self.games: BatchGames | None = None
-        self._by_config: dict[Config, BatchGames] = {}
+        self._by_config: OrderedDict[Config, BatchGames] = OrderedDict()
+
+    @property
+    def engines(self) -> int:
+        """How many engines the peer keeps now (at most ``ENGINES_KEPT``)."""
+        return len(self._by_config)
 
     def handle(self, request: JSON) -> dict[str, JSON]:
         """The answer to one parsed request (a refusal, never an exception, for bad input)."""
@@ -68,14 +98,22 @@ class BatchPeer:
             return self._handle(request)
         except REFUSED as error:
             return refusal_for(error)
+        except _Unsupported as error:
+            return refusal(UNSUPPORTED, str(error))
 
     def _engine(self, config: Config) -> BatchGames:
         games = self._by_config.get(config)
         if games is None:
-            games = batch_games(config, 1, backend=self.backend, autoreset=False,
-                                observations=False)
+            games = self._new_engine(config)
             self._by_config[config] = games
+            while len(self._by_config) > ENGINES_KEPT:
+                self._by_config.popitem(last=False)
+        self._by_config.move_to_end(config)
         return games
+
+    def _new_engine(self, config: Config) -> BatchGames:
+        _check_coins(config)
+        return batch_games(config, 1, backend=self.backend, autoreset=False, observations=False)
 
     def _handle(self, request: JSON) -> dict[str, JSON]:
         obj = expect_object(request, "$")
@@ -117,9 +155,9 @@ class BatchPeer:
         if obj.get("deck") is not None:
             config = _with_deck(config, deck_from_json(obj["deck"], "$.deck"))
         dealer = expect_int(obj["dealer"], "$.dealer", 0, config.players - 1)
+        games = self._engine(config)
         hands = _rows(config, obj["hands"], "$.hands")
         face_up = None if obj.get("face_up") is None else _rows(config, obj["face_up"], "$.face_up")
-        games = self._engine(config)
         _load_deal(games, dealer, hands, face_up)
         self.games = games
         return {"ok": True, "to_act": int(games.to_act[0])}
@@ -184,13 +222,33 @@ class BatchPeer:
             raise RecordError("$.kind", f"unknown kind {kind!r}")
         config = config_from_json(obj["config"], "$.config")
         input_ = expect_object(obj["input"], "$.input")
+        required, optional = CASE_INPUT_KEYS[kind]
+        check_keys(input_, "$.input", required, optional)
         if kind == "record":
-            check_keys(input_, "$.input", {"record"}, set())
+            _check_record_coins(input_["record"])
             return {"ok": True, "output": verdict(input_["record"], self.backend)}
-        games = batch_games(config, 1, backend=self.backend, autoreset=False, observations=False)
+        games = self._new_engine(config)
         answers = {"trick": _case_trick, "legal_plays": _case_legal_plays,
                    "setup": _case_setup, "scoring": _case_scoring}
         return {"ok": True, "output": answers[kind](games, input_)}
+
+
+def _check_coins(config: Config) -> None:
+    """Refuse a deck of more coins than the batch engine's integers hold (``MAX_DECK_COINS``)."""
+    total = sum(card.coins for card in config.cards)
+    if total > MAX_DECK_COINS:
+        raise _Unsupported(f"the deck holds {total} coins; the batch engine plays decks of at "
+                           f"most {MAX_DECK_COINS} coins in all")
+
+
+def _check_record_coins(record: JSON) -> None:
+    """``_check_coins`` for a record's configuration, when it is one (else the verdict says
+    the record is unreadable)."""
+    config = record.get("config") if isinstance(record, dict) else None
+    try:
+        _check_coins(config_from_json(config, "$.input.record.config"))
+    except REFUSED:
+        return
 
 
 def _with_deck(config: Config, cards: tuple[Card, ...]) -> Config:
@@ -243,6 +301,11 @@ def _give_entry(games: BatchGames, seat: int, entry: JSON, path: str,
                 keys: tuple[str, ...] | None) -> None:
     """Give a seat's whole setup entry (all or nothing), checked by the batch engine."""
     config = games.config
+    # The seat first (SETUP-ORDER, SETUP-STEPS, SETUP-ORDER), then the parts, as the reference
+    # takes them: a number that is no card is refused only once the seat may give its setup.
+    rule = games.give_refusal(0, seat, [], whole=False)
+    if rule:
+        raise IllegalActionError(rule, f"seat {seat} cannot give a setup now")
     gives = [(give.to, config.cards.index(give.card))
              for give, _ in gives_from_entry(config, seat, entry, path, keys)]
     rule = games.give_refusal(0, seat, gives)
@@ -282,43 +345,21 @@ def _bottles(games: BatchGames) -> list[JSON]:
     return bottles
 
 
-def _card(games: BatchGames, value: JSON, path: str) -> int:
-    card = _index(games.config, expect_rank(value, path))
-    if card < 0:
-        raise RecordError(path, f"{value} is not a card of this deck")
-    return card
+def _indices(games: BatchGames, cards: Sequence[Card]) -> list[int]:
+    return [games.config.cards.index(card) for card in cards]
 
 
-def _cards(games: BatchGames, value: JSON, path: str) -> list[int]:
-    return [_card(games, item, child(path, i)) for i, item in enumerate(expect_list(value, path))]
-
-
-def _pairs(games: BatchGames, value: JSON, path: str) -> list[tuple[int, int]]:
-    pairs = []
-    for index, item in enumerate(expect_list(value, path)):
-        pair = expect_list(item, child(path, index))
-        if len(pair) != 2:
-            raise RecordError(child(path, index), "expected [seat, card]")
-        seat = expect_int(pair[0], child(child(path, index), 0), 0, games.t.players - 1)
-        pairs.append((seat, _card(games, pair[1], child(child(path, index), 1))))
-    return pairs
-
-
-def _bottles_in(games: BatchGames, value: JSON, path: str) -> list[tuple[int, int]]:
-    bottles = []
-    for index, item in enumerate(expect_list(value, path)):
-        obj = expect_object(item, child(path, index))
-        if expect_rank(obj["price"], child(child(path, index), "price")) == START_PRICE:
-            bottles.append((-1, -1))
-        else:
-            owner = expect_int(obj["owner"], child(child(path, index), "owner"))
-            bottles.append((_card(games, obj["price"], child(child(path, index), "price")), owner))
-    return bottles
+def _bottle_pairs(games: BatchGames, bottles: Sequence[Bottle]) -> list[tuple[int, int]]:
+    """``(price card, owner)`` per bottle, ``-1`` for the start card and no owner."""
+    return [(-1, -1) if bottle.price_card is None or bottle.owner is None
+            else (games.config.cards.index(bottle.price_card), bottle.owner)
+            for bottle in bottles]
 
 
 def _case_trick(games: BatchGames, input_: dict[str, JSON]) -> JSON:
-    bottles = _bottles_in(games, input_["bottles"], "$.input.bottles")
-    trick = _pairs(games, input_["trick"], "$.input.trick")
+    read = read_trick_input(games.config, input_, "$.input")
+    bottles = _bottle_pairs(games, read.bottles)
+    trick = [(play.seat, games.config.cards.index(play.card)) for play in read.trick]
     hands = np.zeros((games.t.players, games.t.cards), dtype=np.bool_)
     for seat, card in trick:
         hands[seat, card] = True
@@ -348,36 +389,30 @@ def _case_trick(games: BatchGames, input_: dict[str, JSON]) -> JSON:
 
 def _case_legal_plays(games: BatchGames, input_: dict[str, JSON]) -> JSON:
     t = games.t
-    seat = expect_int(input_["seat"], "$.input.seat", 0, t.players - 1)
+    read = read_legal_plays_input(games.config, input_, "$.input")
+    seat = read.seat
     hands = np.zeros((t.players, t.cards), dtype=np.bool_)
     face_up = np.zeros_like(hands)
-    hands[seat, _cards(games, input_["hand"], "$.input.hand")] = True
-    if input_.get("face_up") is not None:
-        face_up[seat, _cards(games, input_["face_up"], "$.input.face_up")] = True
-    trick = _pairs(games, input_["trick"], "$.input.trick")
+    hands[seat, _indices(games, read.hand)] = True
+    face_up[seat, _indices(games, read.face_up)] = True
+    trick = [(play.seat, games.config.cards.index(play.card)) for play in read.trick]
     games.load_play(0, hands, face_up, [(-1, -1)] * t.bottles, trick, seat)
     result: dict[str, JSON] = {"legal": _ranks(games, np.flatnonzero(games.legal_cards()[0]))}
-    if "attempts" in input_:
-        refusals: list[JSON] = []
-        for index, item in enumerate(expect_list(input_["attempts"], "$.input.attempts")):
-            card = _card(games, item, child("$.input.attempts", index))
-            refusals.append(games.play_refusal(0, seat, card) or None)
-        result["attempts"] = refusals
+    if read.attempts is not None:
+        result["attempts"] = [games.play_refusal(0, seat, card) or None
+                              for card in _indices(games, read.attempts)]
     return result
 
 
 def _case_setup(games: BatchGames, input_: dict[str, JSON]) -> JSON:
-    config = games.config
-    dealer = expect_int(input_["dealer"], "$.input.dealer", 0, config.players - 1)
-    entries = expect_list(input_["setup"], "$.input.setup")
+    read = read_setup_input(games.config, input_, "$.input")
+    hands = [_indices(games, hand) for hand in read.hands]
+    face_up = None if read.face_up is None else [_indices(games, row) for row in read.face_up]
     try:
-        hands = _rows(config, input_["hands"], "$.input.hands")
-        face_up = (None if input_.get("face_up") is None
-                   else _rows(config, input_["face_up"], "$.input.face_up"))
-        _load_deal(games, dealer, hands, face_up)
+        _load_deal(games, read.dealer, hands, face_up)
         while int(games.phase[0]) == SETUP:
             seat = int(games.to_act[0])
-            _give_entry(games, seat, entries[seat], child("$.input.setup", seat), None)
+            _give_entry(games, seat, read.entries[seat], child("$.input.setup", seat), None)
     except IllegalActionError as refused:
         return {"error": refused.rule_id}
     except RecordError as error:
@@ -391,13 +426,13 @@ def _case_setup(games: BatchGames, input_: dict[str, JSON]) -> JSON:
 
 def _case_scoring(games: BatchGames, input_: dict[str, JSON]) -> JSON:
     t = games.t
+    read = read_scoring_input(games.config, input_, "$.input")
     captured = np.zeros((1, t.players, t.cards), dtype=np.bool_)
-    for seat, row in enumerate(expect_list(input_["captured"], "$.input.captured")):
-        captured[0, seat, _cards(games, row, child("$.input.captured", seat))] = True
-    owners = np.array([[owner for _, owner in _bottles_in(games, input_["bottles"],
-                                                          "$.input.bottles")]])
+    for seat, row in enumerate(read.captured):
+        captured[0, seat, _indices(games, row)] = True
+    owners = np.array([[owner for _, owner in _bottle_pairs(games, read.bottles)]])
     devils_trick = np.zeros((1, t.cards), dtype=np.bool_)
-    devils_trick[0, _cards(games, input_["devils_trick"], "$.input.devils_trick")] = True
+    devils_trick[0, _indices(games, read.devils_trick)] = True
     return {"scores": [int(score) for score in round_scores(t, captured, owners, devils_trick)[0]]}
 
 

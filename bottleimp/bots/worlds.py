@@ -41,7 +41,7 @@ from ..actions import Action, Destination, Give, Play
 from ..cards import Card, Colour, rank_key
 from ..engine import apply, new_game, with_deal
 from ..errors import IllegalActionError
-from ..rules.setup import setup_steps
+from ..rules.setup import receiving_seat, setup_steps
 from ..state import GameState, Phase, RoundState
 from ..view import SeatView, shown_voids, view as seat_view
 
@@ -152,18 +152,14 @@ def _known_places(view: SeatView) -> tuple[dict[int, list[Card]], list[Card]]:
     played = {play.card for play in view.plays}
     known: dict[int, list[Card]] = defaultdict(list)
     discards: list[Card] = []
-    opponent = (seat + 1) % config.players
     for give in view.my_setup:
-        if give.to is Destination.DEVILS_TRICK:
+        receiver = receiving_seat(config.players, seat, give.to)
+        if receiver is None:
             discards.append(give.card)
         elif give.card in played or give.to is Destination.OPPONENT_FACE_UP:
             continue  # played already, or among the public face-up cards
-        elif give.to is Destination.LEFT:
-            known[(seat + 1) % config.players].append(give.card)
-        elif give.to is Destination.RIGHT:
-            known[(seat - 1) % config.players].append(give.card)
         else:
-            known[opponent].append(give.card)
+            known[receiver].append(give.card)
     return known, discards
 
 

@@ -1,7 +1,8 @@
 """The normative rules catalogue (``spec/rules.toml``) and the interpretations log
 (``spec/interpretations.md``) as frozen values, and the scan of rule IDs named in text and code.
 
-- ``loader``: reads and checks both files; ``rule("TRICK-WINNER")``, ``describe(...)``, ...
+- ``loader``: reads and checks both files; ``rule("TRICK-WINNER")``, ``describe(...)``,
+  ``is_convention("SETUP-ORDER")`` (a convention of the library, not a rule of the sources), ...
 - ``references``: finds the rule IDs a text or a Python source names (traceability, docs).
 """
 
@@ -10,17 +11,20 @@ from .loader import (
     CATALOGUE_FORMAT,
     INTERPRETATION_ID,
     RULE_ID,
+    RULE_KINDS,
     Catalogue,
     Document,
     Interpretation,
     Rule,
     SourceRef,
     catalogue,
+    conventions,
     describe,
     document,
     interpretation,
     interpretations,
     interpretations_for,
+    is_convention,
     load,
     parse_interpretations,
     parse_rules,
@@ -40,6 +44,7 @@ __all__ = [
     "CATALOGUE_FORMAT",
     "INTERPRETATION_ID",
     "RULE_ID",
+    "RULE_KINDS",
     "Catalogue",
     "CatalogueError",
     "Document",
@@ -51,11 +56,13 @@ __all__ = [
     "UNKNOWN_ID_PREFIX",
     "UnknownRuleError",
     "catalogue",
+    "conventions",
     "describe",
     "document",
     "interpretation",
     "interpretations",
     "interpretations_for",
+    "is_convention",
     "load",
     "mentions_in_text",
     "parse_interpretations",

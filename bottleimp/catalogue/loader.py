@@ -17,6 +17,13 @@ package reads the same catalogue as the repository::
     >>> [i.id for i in catalogue.interpretations_for("DECK")]
     ['I-EDITIONS', 'I-MATAGOT-17', 'I-HALF-RANKS']
 
+A rule is either a rule of the sources (``kind == "rule"``) or a convention of the library, a
+choice where the sources leave one open (``kind == "convention"``): the validator and the
+conformance harness note a departure from a convention and never fail it::
+
+    >>> catalogue.rule("SETUP-ORDER").kind, catalogue.is_convention("TRICK-WINNER")
+    ('convention', False)
+
 A malformed catalogue raises ``CatalogueError`` naming the file and the place of the fault; an
 unknown rule ID raises ``UnknownRuleError``. ``references_in_python`` finds the rule IDs that a
 Python source (a test module, say) names, for the traceability test and the documentation.
@@ -45,6 +52,13 @@ INTERPRETATION_ID: Final = re.compile(r"I-[A-Z0-9]+(?:-[A-Z0-9]+)*")
 
 _SOURCE_KEYS: Final = frozenset({"doc", "at", "quote", "note"})
 _RULE_KEYS: Final = frozenset({"id", "title", "phase", "variants", "statement", "sources"})
+_OPTIONAL_RULE_KEYS: Final = frozenset({"kind"})
+
+RULE_KINDS: Final = ("rule", "convention")
+"""What a rule of the catalogue is: a rule of the sources (``"rule"``, the default when a rule
+gives no ``kind``), or a convention of the library, a choice where the sources leave one open
+(``"convention"``, e.g. SETUP-ORDER: the sources have every seat choose its setup at the same
+time, the library takes the seats clockwise)."""
 _DOCUMENT_KEYS: Final = frozenset({"name", "kind", "title", "language", "url"})
 _DOCUMENT_KINDS: Final = ("seed", "implementation", "page")
 _SECTIONS: Final = ("Sources", "Options", "Decision", "Why")
@@ -88,6 +102,14 @@ class Rule:
     variants: tuple[str, ...]
     statement: str
     sources: tuple[SourceRef, ...]
+    kind: str = "rule"
+    """``"rule"`` (a rule of the sources) or ``"convention"`` (a choice of the library where
+    the sources leave one open: a departure from it is noted, never a failure)."""
+
+    @property
+    def is_convention(self) -> bool:
+        """Whether the rule is a convention of the library rather than a rule of the sources."""
+        return self.kind == "convention"
 
     def __str__(self) -> str:
         return f"{self.id} ({self.title})"
@@ -132,6 +154,15 @@ class Catalogue:
             interpretation_id,
             f"no interpretation {interpretation_id!r} in spec/interpretations.md",
         )
+
+    def is_convention(self, rule_id: str) -> bool:
+        """Whether rule ``rule_id`` is a convention of the library (``kind = "convention"``);
+        ``UnknownRuleError`` if the catalogue has no such rule."""
+        return self.rule(rule_id).is_convention
+
+    def conventions(self) -> tuple[Rule, ...]:
+        """The conventions of the library, in catalogue order."""
+        return tuple(candidate for candidate in self.rules if candidate.is_convention)
 
     def interpretations_for(self, rule_id: str) -> tuple[Interpretation, ...]:
         """The interpretations that name rule ``rule_id``, in log order."""
@@ -232,7 +263,7 @@ def _rule(
     documents: Mapping[str, Document],
 ) -> Rule:
     table = _expect_table(value, where)
-    _check_keys(table, where, _RULE_KEYS)
+    _check_keys(table, where, _RULE_KEYS | _OPTIONAL_RULE_KEYS)
     for key in sorted(_RULE_KEYS - set(table)):
         raise CatalogueError(f"{where}.{key}", "missing")
     rule_id = _expect_str(table["id"], f"{where}.id")
@@ -255,6 +286,9 @@ def _rule(
         _source(item, f"{where}.sources[{index}]", documents)
         for index, item in enumerate(_expect_array(table["sources"], f"{where}.sources"))
     )
+    kind = _expect_str(table.get("kind", "rule"), f"{where}.kind")
+    if kind not in RULE_KINDS:
+        raise CatalogueError(f"{where}.kind", f"{kind!r} is not one of {', '.join(RULE_KINDS)}")
     return Rule(
         id=rule_id,
         title=_expect_str(table["title"], f"{where}.title"),
@@ -262,6 +296,7 @@ def _rule(
         variants=tuple(checked_variants),
         statement=" ".join(_expect_str(table["statement"], f"{where}.statement").split()),
         sources=sources,
+        kind=kind,
     )
 
 
@@ -409,6 +444,21 @@ def rules() -> tuple[Rule, ...]:
 def rule(rule_id: str) -> Rule:
     """The rule with ID ``rule_id``; ``UnknownRuleError`` if the catalogue does not list it."""
     return catalogue().rule(rule_id)
+
+
+def is_convention(rule_id: str) -> bool:
+    """Whether rule ``rule_id`` is a convention of the library, not a rule of the sources: a
+    choice where the sources leave one open, noted when another implementation chooses
+    otherwise and never failed. ``PROTOCOL`` and ``UNSUPPORTED`` (no rules of the game) are
+    not conventions; any other unknown ID raises ``UnknownRuleError``."""
+    if rule_id in ("PROTOCOL", "UNSUPPORTED"):
+        return False
+    return rule(rule_id).is_convention
+
+
+def conventions() -> tuple[Rule, ...]:
+    """The conventions of the library (``kind = "convention"``), in catalogue order."""
+    return catalogue().conventions()
 
 
 def interpretations() -> tuple[Interpretation, ...]:

@@ -1,5 +1,9 @@
 """``bottleimp arena``: bots play each other over seeded deals with the seats rotated; a table of
-wins and scores with 95% confidence intervals, or the ``bottleimp-arena-report/1`` report."""
+wins and scores with 95% confidence intervals, or the ``bottleimp-arena-report/1`` report.
+
+With ``--json`` every exit status prints one object of that format: the report (exit 0), or
+for refused options (exit 2) an object with ``status`` 2 and an ``error`` saying what is wrong
+(``spec/reports/arena-report.schema.json``)."""
 
 from __future__ import annotations
 
@@ -7,9 +11,10 @@ import argparse
 import json
 from typing import Any
 
-from ..bots.arena import ArenaReport, play_arena
+from ..bots.arena import ARENA_REPORT_FORMAT, ArenaReport, play_arena
 from ..bots.search import DEFAULT_WORLDS
 from ..errors import BotError, ConfigError
+from ..formats.json_input import JSON
 from .arguments import add_game_options, bot_names, config_from_args, positive_int
 
 
@@ -41,6 +46,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print the bottleimp-arena-report/1 report as JSON")
     parser.set_defaults(run=run, parser=parser)
+
+
+def usage_error_json(message: str) -> dict[str, JSON]:
+    """The object ``--json`` prints for options refused (exit 2): no game was played."""
+    return {"format": ARENA_REPORT_FORMAT, "status": 2,
+            "error": {"message": message, "source": "options"}}
 
 
 def _percent(value: float) -> str:

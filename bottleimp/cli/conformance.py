@@ -1,14 +1,15 @@
 """``bottleimp conformance``: check another implementation against the library.
 
-- ``--cmd "COMMAND"``: the differential harness. Runs COMMAND, speaks bottleimp-protocol/2 (or
-  /1) to it (spec/protocol.md), plays generated games inside what it declares it supports and
+- ``--cmd "COMMAND"``: the differential harness. Runs COMMAND, speaks bottleimp-protocol/3 (or
+  /2, /1) to it (spec/protocol.md), plays generated games inside what it declares it supports and
   compares every answer with the library's. Prints a table of the failure groups (one per first
   disagreement: request and rule), the smallest game of each, the refusal coverage table, and
   last the summary line ``N passed, N failed`` where N counts games; writes each group's
   smallest game as a record into ``--out``.
 - ``--vectors DIR``: checks the library against the conformance cases in DIR
   (spec/conformance); with ``--cmd``, asks the peer every case through the protocol instead.
-- ``--serve``: the library itself answers the protocol on stdin/stdout.
+- ``--serve``: the library itself answers the protocol (versions 3, 2 and 1) on stdin/stdout;
+  its answers are the protocol's JSON lines, so ``--json`` is refused with it.
 
 Exit status: 0 everything agrees; 1 something failed; 2 the run could not start (bad options,
 Hypothesis missing, the command cannot be started, unreadable cases). With ``--json`` exactly one
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..editions import EDITIONS
 from ..errors import HarnessError, RecordError
+from ..formats.json_input import JSON
 from ..conformance.lines import clip, plural
 from .arguments import non_negative_int, positive_int
 
@@ -41,7 +43,7 @@ def add_parser(subparsers: Any) -> None:
         "conformance",
         help="differential harness: compare another implementation with the library",
         description="Play generated games against another implementation over "
-        "bottleimp-protocol/2 (spec/protocol.md) and compare every answer with the library's; "
+        "bottleimp-protocol/3 (spec/protocol.md) and compare every answer with the library's; "
         "or check the library (or, with --cmd, the other implementation) against the "
         "conformance cases; or serve the protocol.",
     )
@@ -52,7 +54,8 @@ def add_parser(subparsers: Any) -> None:
                         "with the package): the library's answers, or "
                         "with --cmd the other implementation's, asked through the protocol")
     parser.add_argument("--serve", action="store_true",
-                        help="answer bottleimp-protocol/2 (and /1) requests on stdin/stdout")
+                        help="answer bottleimp-protocol/3 (and /2, /1) requests on stdin/stdout "
+                        "(the answers are the protocol's JSON lines: not with --json)")
     parser.add_argument("--cwd", metavar="DIR", help="the working directory of COMMAND")
     parser.add_argument("--examples", type=positive_int, default=100, metavar="N",
                         help="games to generate (default 100)")
@@ -78,7 +81,8 @@ def add_parser(subparsers: Any) -> None:
                         help="send every kind of illegal request at least N times (default 3)")
     parser.add_argument("--questions", type=non_negative_int, default=100, metavar="N",
                         help="ask position questions (legal plays, trick, setup, scores) drawn "
-                        "from N random rounds, apart from the games (default 100; 0: none)")
+                        "from N random rounds, apart from the games, as case requests: up to "
+                        "4 per round (default 100; 0: none)")
     parser.add_argument("--json", action="store_true",
                         help="print the result as one JSON object instead of tables")
     parser.set_defaults(run=run, parser=parser)
@@ -104,6 +108,14 @@ def _json_usage_errors(parser: argparse.ArgumentParser) -> None:
 
     setattr(parser, "parse_known_args", remember)
     setattr(parser, "error", error)
+
+
+def usage_error_json(message: str) -> dict[str, JSON]:
+    """The object ``--json`` prints for options the top-level parser refused (exit 2), such as
+    an unknown option: the report's error object."""
+    from ..conformance.report import error_to_json
+
+    return error_to_json(message)
 
 
 def _print_error(message: str, as_json: bool) -> int:
@@ -159,6 +171,11 @@ def run(args: argparse.Namespace) -> int:
                  if mode)
     if chosen != 1:
         args.parser.error("give one of --cmd, --vectors (either or both) or --serve")
+    if args.serve and args.json:
+        # --serve writes the protocol's answers on stdout; a report object there would be
+        # read as an answer.
+        args.parser.error("--serve answers the protocol on stdout, one JSON line per request; "
+                          "it prints no report, so --json does not go with it")
     if args.serve:
         from ..conformance.protocol import main_serve
 

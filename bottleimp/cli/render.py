@@ -5,7 +5,8 @@ network) that steps through the record trick by trick, with buttons and the keys
 A record that breaks a rule stops at the broken step, which names the rule and gives the
 validator's message. Exit status as for ``bottleimp validate``: 0 the record is valid, 1 it
 breaks a rule (the page is written all the same), 2 it is not a readable record (no page is
-written; the message names the JSON path of the fault).
+written; the message names the JSON path of the fault), or its replay would draw more rounds
+than a page holds (``MAX_PAGE_ROUNDS``; no page is written).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from ..errors import RecordError
 from ..formats.json_input import printable_name, read_json_file
-from ..pictures.replay import render_record
+from ..pictures.replay import MAX_PAGE_ROUNDS, PageTooLargeError, render_record
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,7 +28,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description=(
             "Write one self-contained HTML page that replays a game record (bottleimp-record/1) "
             "trick by trick; a record that breaks a rule stops at the broken step. Exit status: "
-            "0 valid, 1 the record breaks a rule (the page is written), 2 not a readable record."
+            "0 valid, 1 the record breaks a rule (the page is written), 2 not a readable record, "
+            f"or one whose replay would draw more than {MAX_PAGE_ROUNDS} rounds (no page is "
+            "written)."
         ),
     )
     parser.add_argument("record", metavar="RECORD", help="the record file")
@@ -47,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
         replay = render_record(value, source)
     except RecordError as error:
         print(f"{source}: not a readable record: {error.path}: {error.message}", file=sys.stderr)
+        return 2
+    except PageTooLargeError as error:
+        print(f"{source}: no page written: {error.message}", file=sys.stderr)
         return 2
     try:
         output.write_text(replay.page, encoding="utf-8")

@@ -14,10 +14,10 @@ from attrs import evolve, field, frozen
 from ..actions import Give, Play
 from ..cards import Card
 from ..engine import apply, legal_actions
-from ..errors import PeerFault, RecordError
+from ..errors import PeerFault, RecordError, UnknownRuleError
 from ..formats.json_input import JSON
 from ..formats.setup_entries import entry_from_gives
-from ..catalogue import rule as catalogue_rule
+from ..catalogue import is_convention as catalogue_is_convention
 from ..rules.deal import deal, first_dealer, next_dealer
 from ..state import GameState, Phase, RoundState
 from .capabilities import Capabilities, capabilities_from_json
@@ -49,16 +49,12 @@ put into the position the peer's answers described, and went on from there."""
 def is_convention(rule_id: str) -> bool:
     """Whether ``rule_id`` is a convention of the library (``kind = "convention"`` in
     ``spec/rules.toml``: a choice where the sources leave one open) rather than a rule of the
-    sources; a peer that chooses otherwise is noted, never failed. A catalogue that does not
-    carry the kinds yet knows one convention: SETUP-ORDER."""
+    sources; a peer that chooses otherwise is noted, never failed. A name the catalogue does
+    not hold (the peer's own rule names) is no convention."""
     try:
-        entry = catalogue_rule(rule_id)
-    except Exception:  # PROTOCOL, DECK and the peer's own names are no rules of the catalogue
+        return catalogue_is_convention(rule_id)
+    except UnknownRuleError:
         return False
-    kind = getattr(entry, "kind", None)
-    if kind is None:
-        return rule_id == "SETUP-ORDER"
-    return bool(kind == "convention")
 
 
 @frozen
@@ -266,6 +262,10 @@ class _Game:
             disagreement = explain(before, self.referee.state, request, expected, actual, problem)
             if is_convention(disagreement.rule):
                 self.notes.append((disagreement.rule, disagreement.message))
+                if op == "new_round" and self._setups_at_once():
+                    # The seat it names first is the peer's own choice: it is sent the setups
+                    # in another order anyway, so there is nothing to follow.
+                    return expected
             else:
                 self._disagree(disagreement, before)
             if op == "hello":

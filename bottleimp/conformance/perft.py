@@ -42,7 +42,16 @@ from ..config import Config
 from ..engine import apply, legal_actions, new_game, with_deal
 from ..errors import RecordError
 from ..formats.config_json import config_from_json, config_to_json
-from ..formats.json_input import JSON
+from ..formats.json_input import (
+    JSON,
+    child,
+    expect_int,
+    expect_list,
+    expect_object,
+    expect_str,
+    printable_name,
+    read_json_file,
+)
 from ..formats.state_json import action_from_json, action_to_json
 from ..rules.deal import dealt_counts
 from ..rules.setup import setup_steps
@@ -347,47 +356,76 @@ def _rows(by_rank: Mapping[Rank, Card], value: JSON, where: str) -> tuple[tuple[
 
 
 def read_perft_file(path: str | Path) -> tuple[PerftCase, ...]:
-    """Every case of one ``perft`` conformance file, its position built."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or data.get("format") != PERFT_FORMAT or data.get("kind") != "perft":
-        raise RecordError(f"{path}:$", f"not a {PERFT_FORMAT} file of kind perft")
+    """Every case of one ``perft`` conformance file, its position built. The file is read by
+    the one JSON reader (``read_json_file``: its size, nesting and numbers within limits) and
+    every fault is a ``RecordError`` at its JSON path, prefixed with the file name."""
+    at = f"{printable_name(path)}:$"
+    try:
+        data = expect_object(read_json_file(path), at)
+    except RecordError as error:
+        raise RecordError(at + error.path[1:], error.message, error.rule_id) from None
+    if data.get("format") != PERFT_FORMAT or data.get("kind") != "perft":
+        raise RecordError(at, f"not a {PERFT_FORMAT} file of kind perft")
     cases: list[PerftCase] = []
-    for g, group in enumerate(data["groups"]):
-        config = config_from_json(group["config"], f"{path}:$.groups[{g}].config")
+    for g, group_value in enumerate(expect_list(data.get("groups"), child(at, "groups"))):
+        group_at = child(child(at, "groups"), g)
+        group = expect_object(group_value, group_at)
+        config = config_from_json(group.get("config"), child(group_at, "config"))
         by_rank = _rank_map(config)
-        for c, case in enumerate(group["cases"]):
-            where = f"{path}:$.groups[{g}].cases[{c}]"
-            input_ = case["input"]
-            face_up = input_.get("face_up")
-            actions = tuple(
-                action_from_json(item, config, f"{where}.input.actions[{i}]")
-                for i, item in enumerate(input_.get("actions", []))
-            )
-            state = position(
-                config,
-                input_["dealer"],
-                _rows(by_rank, input_["hands"], f"{where}.input.hands"),
-                None if face_up is None else _rows(by_rank, face_up, f"{where}.input.face_up"),
-                actions,
-            )
-            expected = case["expected"]
-            divided = expected.get("divide")
-            cases.append(PerftCase(
-                where=where,
-                description=case["description"],
-                config=config,
-                state=state,
-                remaining=expected["remaining"],
-                depths={int(depth): count for depth, count in expected["depths"].items()},
-                round=expected.get("round"),
-                divide_depth=None if divided is None else divided["depth"],
-                divide=() if divided is None else tuple(
-                    (action_from_json(item["action"], config, f"{where}.expected.divide"),
-                     item["count"])
-                    for item in divided["counts"]
-                ),
-            ))
+        for c, case_value in enumerate(expect_list(group.get("cases"), child(group_at, "cases"))):
+            where = child(child(group_at, "cases"), c)
+            cases.append(_read_case(config, by_rank, expect_object(case_value, where), where))
     return tuple(cases)
+
+
+def _read_case(config: Config, by_rank: Mapping[Rank, Card], case: dict[str, JSON],
+               where: str) -> PerftCase:
+    input_ = expect_object(case.get("input"), child(where, "input"))
+    face_up = input_.get("face_up")
+    actions_at = child(child(where, "input"), "actions")
+    actions = tuple(
+        action_from_json(item, config, child(actions_at, i))
+        for i, item in enumerate(expect_list(input_.get("actions", []), actions_at))
+    )
+    dealer = expect_int(input_.get("dealer"), child(child(where, "input"), "dealer"), 0,
+                        config.players - 1)
+    state = position(
+        config,
+        dealer,
+        _rows(by_rank, input_.get("hands"), f"{where}.input.hands"),
+        None if face_up is None else _rows(by_rank, face_up, f"{where}.input.face_up"),
+        actions,
+    )
+    expected_at = child(where, "expected")
+    expected = expect_object(case.get("expected"), expected_at)
+    depths_at = child(expected_at, "depths")
+    depths = {expect_int(int(depth) if depth.isdigit() else depth, child(depths_at, depth), 0):
+              expect_int(count, child(depths_at, depth), 0)
+              for depth, count in expect_object(expected.get("depths"), depths_at).items()}
+    round_ = expected.get("round")
+    divided_value = expected.get("divide")
+    divided = None if divided_value is None else expect_object(divided_value,
+                                                               child(expected_at, "divide"))
+    counts_at = child(child(expected_at, "divide"), "counts")
+    divide: list[tuple[Action, int]] = []
+    for index, item_value in enumerate([] if divided is None
+                                       else expect_list(divided.get("counts"), counts_at)):
+        item = expect_object(item_value, child(counts_at, index))
+        divide.append((action_from_json(item.get("action"), config,
+                                        child(child(counts_at, index), "action")),
+                       expect_int(item.get("count"), child(child(counts_at, index), "count"), 0)))
+    return PerftCase(
+        where=where,
+        description=expect_str(case.get("description"), child(where, "description")),
+        config=config,
+        state=state,
+        remaining=expect_int(expected.get("remaining"), child(expected_at, "remaining"), 0),
+        depths=depths,
+        round=None if round_ is None else expect_int(round_, child(expected_at, "round"), 0),
+        divide_depth=None if divided is None else expect_int(
+            divided.get("depth"), child(child(expected_at, "divide"), "depth"), 0),
+        divide=tuple(divide),
+    )
 
 
 def perft_case_to_json(

@@ -16,7 +16,7 @@ from typing import IO, Final, Protocol
 from attrs import evolve
 
 from ..actions import Give, Play
-from ..cards import Card
+from ..cards import Card, Rank
 from ..config import Config
 from ..engine import apply, legal_actions, new_game, with_deal
 from ..errors import ConfigError, IllegalActionError, RecordError, UnknownCardError
@@ -91,12 +91,15 @@ def refusal_for(error: IllegalActionError | ConfigError | RecordError) -> dict[s
 
 
 class Referee:
-    """The library speaking ``bottleimp-protocol/2`` (or /1, as ``hello`` chose): ``handle``
-    answers one request.
+    """The library speaking ``bottleimp-protocol/3`` (or /2, /1, as ``hello`` chose):
+    ``handle`` answers one request.
 
     It never raises for a bad request: a request the protocol does not define is answered with
     rule ``PROTOCOL``, an action the rules forbid with the rule it breaks, and the state is then
-    unchanged (a setup request is taken whole or not at all)."""
+    unchanged (a setup request is taken whole or not at all). Each request's checks come in the
+    order spec/protocol.md gives, the request's shape first. Version 3 keeps the game around
+    the rounds (its end, the round's index, the totals), which only ``new_round`` starts: a
+    ``set_position`` is a round of that game."""
 
     def __init__(self, version: str = PROTOCOL) -> None:
         self.state: GameState | None = None
@@ -154,22 +157,34 @@ class Referee:
         return handler(self.state, obj)
 
     def _new_round(self, obj: dict[str, JSON]) -> dict[str, JSON]:
+        """Start a round. Refusals in the order of spec/protocol.md: the request's shape
+        (``PROTOCOL``), the configuration's ``CONFIG-*`` rules (players, edition, bottles, teams,
+        game end, deck), a dealer that is no seat (``PROTOCOL``), then the deal (``DEAL-COUNTS``)."""
         if self.version == PROTOCOL:
             check_keys(obj, "$", {"op", "config", "hands"}, {"face_up", "deck", "dealer", "round"})
         else:
             optional = {"face_up"} if self.version == PROTOCOL_V1 else {"face_up", "deck"}
             check_keys(obj, "$", {"op", "config", "dealer", "hands"}, optional)
+        # The shape of every value first: a malformed request is PROTOCOL whatever it breaks.
+        index = 0 if obj.get("round") is None else expect_int(obj["round"], "$.round", 0)
+        named = expect_int(obj["dealer"], "$.dealer") if "dealer" in obj else None
+        hand_ranks = self._rank_rows(obj["hands"], "$.hands")
+        face_up_ranks = None if obj.get("face_up") is None \
+            else self._rank_rows(obj["face_up"], "$.face_up")
+        deck = None if obj.get("deck") is None else deck_from_json(obj["deck"], "$.deck")
         game_config = config_from_json(obj["config"], "$.config")
         config = evolve(game_config, rounds=None, target_score=None)
-        if obj.get("deck") is not None:
-            config = with_deck(config, deck_from_json(obj["deck"], "$.deck"))
-        index = 0 if obj.get("round") is None else expect_int(obj["round"], "$.round", 0)
-        if "dealer" in obj:
-            dealer = expect_int(obj["dealer"], "$.dealer", 0, config.players - 1)
-        else:
+        if deck is not None:
+            config = with_deck(config, deck)
+        if named is None:
             dealer = self._next_dealer(config, index)
-        hands = self._rows(config, obj["hands"], "$.hands")
-        face_up = None if obj.get("face_up") is None else self._rows(config, obj["face_up"], "$.face_up")
+        elif 0 <= named < config.players:
+            dealer = named
+        else:
+            raise RecordError("$.dealer", f"there is no seat {named} to deal: the seats are 0 to "
+                              f"{config.players - 1}")
+        hands = self._cards(config, hand_ranks, "$.hands")
+        face_up = None if face_up_ranks is None else self._cards(config, face_up_ranks, "$.face_up")
         state = with_deal(new_game(config, 0, first_dealer=dealer), hands, face_up)
         self.state = state
         if index == 0 or len(self.totals) != config.players:
@@ -212,13 +227,29 @@ class Referee:
 
     def _set_position(self, obj: dict[str, JSON]) -> dict[str, JSON]:
         """Version 3: take the round given by ``state`` (a ``bottleimp-state/1`` object of one
-        round); ``position`` must be that round's zones as ``position_to_json`` writes them."""
+        round) within the game the last ``new_round`` started; ``position`` must be that
+        round's zones as ``position_to_json`` writes them. Refusals in the order of
+        spec/protocol.md: the request's shape and a position with no game around it
+        (``PROTOCOL``), a state that breaks a rule (its rule), then a state of another
+        configuration or zones it does not reach (``PROTOCOL``)."""
         from .position import position_to_json
 
         check_keys(obj, "$", {"op", "state", "position"}, set())
+        expect_object(obj["state"], "$.state")
+        expect_object(obj["position"], "$.position")
+        game = self.state
+        if game is None or self.game_config is None:
+            # The position is a round of a game: its index and the totals so far come from
+            # the game, which only a new_round starts.
+            raise RecordError("$.op", "set_position before any new_round: a position is a round "
+                              "of the game a new_round starts")
         state = state_from_json(obj["state"])
         if len(state.rounds) != 1:
             raise RecordError("$.state.rounds", "a position is one round")
+        if evolve(state.config, rounds=None, target_score=None) \
+                != evolve(game.config, rounds=None, target_score=None):
+            raise RecordError("$.state.config", "the position is not of the game's configuration "
+                              "(its rounds and target_score aside): a new_round starts another game")
         if not same_json(position_to_json(state), obj["position"]):
             raise RecordError("$.position", "the position is not the one the state reaches")
         self.state = state
@@ -238,19 +269,28 @@ class Referee:
         return {"ok": True, "output": answer_case(case)}
 
     @staticmethod
-    def _rows(config: Config, value: JSON, path: str) -> tuple[tuple[Card, ...], ...]:
-        """A card array per seat; a rank the deck does not have breaks rule DEAL-COUNTS."""
-        rows = []
-        for seat, row in enumerate(expect_list(value, path)):
-            cards = []
-            for index, item in enumerate(expect_list(row, child(path, seat))):
-                rank = expect_rank(item, child(child(path, seat), index))
+    def _rank_rows(value: JSON, path: str) -> list[list[Rank]]:
+        """A rank array per seat (the request's shape: anything else is ``PROTOCOL``)."""
+        return [[expect_rank(item, child(child(path, seat), index))
+                 for index, item in enumerate(expect_list(row, child(path, seat)))]
+                for seat, row in enumerate(expect_list(value, path))]
+
+    @staticmethod
+    def _cards(config: Config, rows: list[list[Rank]], path: str) -> tuple[tuple[Card, ...], ...]:
+        """The cards of a rank array per seat; a rank the deck does not have breaks rule
+        DEAL-COUNTS (the deal is not the deck)."""
+        cards = []
+        for seat, row in enumerate(rows):
+            found = []
+            for index, rank in enumerate(row):
                 try:
-                    cards.append(config.card(rank))
+                    found.append(config.card(rank))
                 except UnknownCardError as error:
-                    raise IllegalActionError("DEAL-COUNTS", error.message) from None
-            rows.append(tuple(cards))
-        return tuple(rows)
+                    raise IllegalActionError(
+                        "DEAL-COUNTS", f"{child(child(path, seat), index)}: {error.message}"
+                    ) from None
+            cards.append(tuple(found))
+        return tuple(cards)
 
     def _setup(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
         check_keys(obj, "$", {"op", "seat", "discard"}, {"left", "right", "to_face_up", "to_hidden"})

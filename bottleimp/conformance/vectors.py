@@ -48,6 +48,7 @@ from ..formats.json_input import (
     expect_object,
     expect_rank,
     expect_str,
+    read_json_file,
 )
 from ..formats.setup_entries import gives_from_entry
 from ..rules.play import next_to_play
@@ -59,6 +60,15 @@ from ..state import Bottle, GameState, Phase, RoundState
 __all__ = [
     "CONFORMANCE_FORMAT",
     "KINDS",
+    "CASE_INPUT_KEYS",
+    "TrickInput",
+    "LegalPlaysInput",
+    "SetupInput",
+    "ScoringInput",
+    "read_trick_input",
+    "read_legal_plays_input",
+    "read_setup_input",
+    "read_scoring_input",
     "conformance_data",
     "Case",
     "Outcome",
@@ -80,6 +90,15 @@ CONFORMANCE_FORMAT: Final = "bottleimp-conformance/1"
 
 KINDS: Final = ("trick", "legal_plays", "setup", "scoring", "record")
 """The kinds of case, each in its own folder of ``spec/conformance``."""
+
+CASE_INPUT_KEYS: Final[dict[str, tuple[set[str], set[str]]]] = {
+    "trick": ({"bottles", "trick"}, set()),
+    "legal_plays": ({"seat", "hand", "trick"}, {"face_up", "attempts"}),
+    "setup": ({"dealer", "hands", "setup"}, {"face_up"}),
+    "scoring": ({"captured", "bottles", "devils_trick"}, set()),
+    "record": ({"record"}, set()),
+}
+"""The keys of each kind's ``input``: required, optional (``spec/conformance/README.md``)."""
 
 
 def conformance_data() -> Path:
@@ -161,9 +180,10 @@ def read_case_file(path: str | Path) -> tuple[Case, ...]:
     path starts with the file name."""
     name = str(path)
     try:
-        value: JSON = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise RecordError(name, f"not a readable JSON file: {error}") from error
+        value = read_json_file(path)  # the one JSON reader: size, nesting and numbers bounded
+    except RecordError as error:
+        raise RecordError(f"{name}:{error.path}",
+                          f"not a readable JSON file: {error.message}") from None
     return cases_from_json(value, name)
 
 
@@ -374,9 +394,18 @@ def _play_state(
     return evolve(base, phase=Phase.PLAY, to_act=to_act, round=round_)
 
 
-def _answer_trick(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+@frozen
+class TrickInput:
+    """A ``trick`` case's input, read: the bottles before the trick, its plays in order."""
+
+    bottles: tuple[Bottle, ...]
+    trick: tuple[Play, ...]
+
+
+def read_trick_input(config: Config, input_: dict[str, JSON], path: str) -> TrickInput:
+    """A ``trick`` case's input, or a ``RecordError`` at the path of what is malformed."""
     deck = _Deck(config)
-    check_keys(input_, path, {"bottles", "trick"}, set())
+    check_keys(input_, path, *CASE_INPUT_KEYS["trick"])
     bottles = _bottles_from_json(deck, input_["bottles"], child(path, "bottles"))
     trick = _plays_from_json(deck, input_["trick"], child(path, "trick"))
     if len(trick) != config.trick_size:
@@ -385,6 +414,12 @@ def _answer_trick(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     price_cards = {bottle.price_card for bottle in bottles if bottle.price_card is not None}
     if price_cards & {play.card for play in trick}:
         raise RecordError(child(path, "trick"), "a card under a bottle cannot be played")
+    return TrickInput(bottles, trick)
+
+
+def _answer_trick(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+    read = read_trick_input(config, input_, path)
+    bottles, trick = read.bottles, read.trick
     hands: list[tuple[Card, ...]] = [() for _ in range(config.players)]
     for play in trick:
         hands[play.seat] += (play.card,)
@@ -423,9 +458,22 @@ def trick_outcome(
     }
 
 
-def _answer_legal_plays(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+@frozen
+class LegalPlaysInput:
+    """A ``legal_plays`` case's input, read: the seat, its hand and face-up cards, the trick so
+    far, and the cards it tries (``None`` when none are given)."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    face_up: tuple[Card, ...]
+    trick: tuple[Play, ...]
+    attempts: tuple[Card, ...] | None
+
+
+def read_legal_plays_input(config: Config, input_: dict[str, JSON], path: str) -> LegalPlaysInput:
+    """A ``legal_plays`` case's input, or a ``RecordError`` at the path of what is malformed."""
     deck = _Deck(config)
-    check_keys(input_, path, {"seat", "hand", "trick"}, {"face_up", "attempts"})
+    check_keys(input_, path, *CASE_INPUT_KEYS["legal_plays"])
     seat = deck.seat(input_["seat"], child(path, "seat"))
     hand = deck.cards(input_["hand"], child(path, "hand"))
     own_face_up: tuple[Card, ...] = ()
@@ -441,6 +489,17 @@ def _answer_legal_plays(config: Config, input_: dict[str, JSON], path: str) -> J
         raise RecordError(child(path, "seat"), "it is not this seat's turn after the trick so far")
     if set(hand) & set(own_face_up) or (set(hand) | set(own_face_up)) & {p.card for p in trick}:
         raise RecordError(path, "a card is both held and played")
+    attempts = None
+    if "attempts" in input_:
+        attempts_path = child(path, "attempts")
+        attempts = tuple(deck.card(item, child(attempts_path, index)) for index, item
+                         in enumerate(expect_list(input_["attempts"], attempts_path)))
+    return LegalPlaysInput(seat, hand, own_face_up, trick, attempts)
+
+
+def _answer_legal_plays(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+    read = read_legal_plays_input(config, input_, path)
+    seat, hand, own_face_up, trick = read.seat, read.hand, read.face_up, read.trick
     hands = tuple(hand if s == seat else () for s in range(config.players))
     face_up = (
         tuple(tuple(sorted(own_face_up, key=rank_key)) if s == seat else () for s in range(config.players))
@@ -451,11 +510,9 @@ def _answer_legal_plays(config: Config, input_: dict[str, JSON], path: str) -> J
     state = _play_state(config, hands, face_up, tuple(Bottle() for _ in range(config.bottles)), trick, leader)
     legal = [action.card for action in legal_actions(state) if isinstance(action, Play)]
     result: dict[str, JSON] = {"legal": ranks(legal)}
-    if "attempts" in input_:
+    if read.attempts is not None:
         refusals: list[JSON] = []
-        attempts_path = child(path, "attempts")
-        for index, item in enumerate(expect_list(input_["attempts"], attempts_path)):
-            card = deck.card(item, child(attempts_path, index))
+        for card in read.attempts:
             try:
                 check_action(state, Play(seat, card))
             except IllegalActionError as error:
@@ -481,9 +538,21 @@ def apply_setup_entry(state: GameState, seat: int, gives: Sequence[Give]) -> Gam
     return state
 
 
-def _answer_setup(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+@frozen
+class SetupInput:
+    """A ``setup`` case's input, read: the dealer, the deal, and each seat's setup entry (as
+    JSON, for ``gives_from_entry``)."""
+
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    face_up: tuple[tuple[Card, ...], ...] | None
+    entries: list[JSON]
+
+
+def read_setup_input(config: Config, input_: dict[str, JSON], path: str) -> SetupInput:
+    """A ``setup`` case's input, or a ``RecordError`` at the path of what is malformed."""
     deck = _Deck(config)
-    check_keys(input_, path, {"dealer", "hands", "setup"}, {"face_up"})
+    check_keys(input_, path, *CASE_INPUT_KEYS["setup"])
     dealer = deck.seat(input_["dealer"], child(path, "dealer"))
     hands = deck.rows(input_["hands"], child(path, "hands"))
     face_up = None
@@ -492,6 +561,12 @@ def _answer_setup(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     entries = expect_list(input_["setup"], child(path, "setup"))
     if len(entries) != config.players:
         raise RecordError(child(path, "setup"), f"expected one entry per seat ({config.players})")
+    return SetupInput(dealer, hands, face_up, entries)
+
+
+def _answer_setup(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+    read = read_setup_input(config, input_, path)
+    dealer, hands, face_up, entries = read.dealer, read.hands, read.face_up, read.entries
     try:
         state = with_deal(new_game(config, 0, first_dealer=dealer), hands, face_up)
         while state.phase is Phase.SETUP:
@@ -515,9 +590,20 @@ def _answer_setup(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     }
 
 
-def _answer_scoring(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+@frozen
+class ScoringInput:
+    """A ``scoring`` case's input, read: each seat's captured cards, the bottles, the Devil's
+    Trick."""
+
+    captured: tuple[tuple[Card, ...], ...]
+    bottles: tuple[Bottle, ...]
+    devils_trick: tuple[Card, ...]
+
+
+def read_scoring_input(config: Config, input_: dict[str, JSON], path: str) -> ScoringInput:
+    """A ``scoring`` case's input, or a ``RecordError`` at the path of what is malformed."""
     deck = _Deck(config)
-    check_keys(input_, path, {"captured", "bottles", "devils_trick"}, set())
+    check_keys(input_, path, *CASE_INPUT_KEYS["scoring"])
     captured = deck.rows(input_["captured"], child(path, "captured"))
     bottles = _bottles_from_json(deck, input_["bottles"], child(path, "bottles"))
     devils_trick = deck.cards(input_["devils_trick"], child(path, "devils_trick"))
@@ -525,7 +611,12 @@ def _answer_scoring(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     zones += [bottle.price_card for bottle in bottles if bottle.price_card is not None]
     if len(set(zones)) != len(zones):
         raise RecordError(path, "a card is in two places")
-    return {"scores": list(round_scores(config, captured, bottles, devils_trick))}
+    return ScoringInput(captured, bottles, devils_trick)
+
+
+def _answer_scoring(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+    read = read_scoring_input(config, input_, path)
+    return {"scores": list(round_scores(config, read.captured, read.bottles, read.devils_trick))}
 
 
 _VERDICTS: Final = {0: "valid", 1: "broken", 2: "unreadable"}
@@ -537,7 +628,7 @@ def _answer_record(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     apply); ``{"verdict": "unreadable", "rule"}`` (the configuration rule, or null)."""
     from ..validation.replay import validate_json
 
-    check_keys(input_, path, {"record"}, set())
+    check_keys(input_, path, *CASE_INPUT_KEYS["record"])
     report = validate_json(input_["record"])
     verdict: dict[str, JSON] = {"verdict": _VERDICTS[report.status]}
     if report.errors:

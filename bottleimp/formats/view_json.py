@@ -36,6 +36,7 @@ from .json_input import (
     expect_object,
     expect_rank,
     expect_str,
+    loads_json,
 )
 from .state_json import action_from_json, action_to_json
 
@@ -228,8 +229,4 @@ def view_dumps(seen: SeatView) -> str:
 
 def view_loads(text: str) -> SeatView:
     """A view from a JSON string (see ``view_from_json``)."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError("$", f"not JSON: {error}") from error
-    return view_from_json(value)
+    return view_from_json(loads_json(text))  # the one JSON reader: size and nesting bounded

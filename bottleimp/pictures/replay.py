@@ -33,7 +33,7 @@ from typing import Final
 from attrs import frozen
 
 from ..actions import Action, Play
-from ..errors import RecordError
+from ..errors import BottleImpError, RecordError
 from ..formats.json_input import JSON
 from ..formats.records import GameRecord, parse_record
 from ..rules.game import winners
@@ -48,6 +48,8 @@ from ..validation import (
 from .svg import round_svg, trick_svg
 
 __all__ = [
+    "MAX_PAGE_ROUNDS",
+    "PageTooLargeError",
     "Replay",
     "Step",
     "pack_pictures",
@@ -56,6 +58,23 @@ __all__ = [
     "replay_steps",
     "unpack_pictures",
 ]
+
+
+MAX_PAGE_ROUNDS: Final = 50
+"""The most rounds a replay page draws. Each round drawn costs about 1.3 MB of memory while the
+page is built and 28 KB of page (a dozen steps of pictures); a game has 8 rounds by default and
+a game to a target score seldom more than 20, so 50 rounds (about 65 MB, a page of 1.4 MB) draw
+every real game, where the reader's 16 MiB limit would let a record ask for 25,000."""
+
+
+class PageTooLargeError(BottleImpError, ValueError):
+    """A record whose replay would draw more than ``MAX_PAGE_ROUNDS`` rounds: no page is built."""
+
+    def __init__(self, rounds: int) -> None:
+        super().__init__(f"the replay would draw {rounds} rounds; a replay page draws at most "
+                         f"{MAX_PAGE_ROUNDS}")
+        self.rounds = rounds
+        self.message = str(self)
 
 
 @frozen
@@ -163,11 +182,14 @@ class _Steps:
 def replay_steps(value: JSON, source: str = "<record>") -> tuple[ValidationReport, tuple[Step, ...]]:
     """The validator's report on ``value`` and the steps of its engine replay (the very replay
     that decides the report, observed). An unreadable record raises ``RecordError`` with the JSON
-    path of the fault."""
+    path of the fault; one whose replay draws more than ``MAX_PAGE_ROUNDS`` rounds (up to its
+    end or its fault) raises ``PageTooLargeError`` before anything is drawn."""
     report = validate_json(value, source)
     if report.status == UNREADABLE:
         fault = report.errors[0]
         raise RecordError(fault.path, fault.message, fault.rule)
+    if len(report.rounds) > MAX_PAGE_ROUNDS:
+        raise PageTooLargeError(len(report.rounds))
     steps = _Steps()
     replayed = validate_record(parse_record(value), source, observer=steps)
     assert replayed == report, "the batch-backed verdict and the engine replay disagree"
@@ -342,7 +364,8 @@ def render_record(value: JSON, source: str = "<record>") -> Replay:
     """The report, the steps and the replay page of the record ``value`` (parsed JSON).
 
     An unreadable record raises ``RecordError`` (with the JSON path of the fault), as
-    ``bottleimp validate`` would report it with status 2."""
+    ``bottleimp validate`` would report it with status 2; a record of more rounds than a page
+    draws, ``PageTooLargeError`` (``MAX_PAGE_ROUNDS``)."""
     report, steps = replay_steps(value, source)
     page = _page(report, parse_record(value), steps, source)
     return Replay(report, steps, page)

@@ -44,7 +44,8 @@ def setup_to_act(config: Config, dealer: int, setup: tuple[tuple[Give, ...], ...
     Returns ``None`` once every seat has chosen its whole setup.
     """
     players = config.players
-    for seat in ((dealer + offset) % players for offset in range(1, players + 1)):
+    for offset in range(1, players + 1):
+        seat = (dealer + offset) % players
         chosen = len(setup[seat])
         if chosen < 2 or chosen < len(setup_steps(config, dealer, seat)):
             return seat

@@ -21,6 +21,11 @@ broke replays legally:
 The fewest causes that explain the round are reported (one, else two, else three, one of each
 kind), each with the rounds it makes legal: a cause under which every round replays legally is
 the record's root cause as far as replay can tell ("consistent with", never proof).
+
+The search replays at most ``MAX_SEARCH_VALUES`` JSON values in all (each replay of a round
+counts the values of the round and of the configuration), so that its work is bounded whatever
+the record holds: when that budget runs out, the search stops, keeps the causes it had checked
+in full, and says that it was cut short.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from ..formats.json_input import JSON
 from ..formats.records import GameRecord
 from .reports import BROKEN, VALID, Cause, ValidationReport
 
-__all__ = ["Cause", "likely_causes"]
+__all__ = ["MAX_SEARCH_VALUES", "Cause", "CauseSearch", "likely_causes"]
 
 Validate = Callable[[JSON], ValidationReport]
 """Validates a record given as JSON (without looking for causes)."""
@@ -60,16 +65,47 @@ class _Hypothesis:
 _MAX_CAUSES: Final = 3
 """The most causes combined to explain one round."""
 
-_MAX_ROUNDS: Final = 100
-"""The most rounds replayed under each cause (a game has 8 by default; a hostile record could
-hold thousands, and each is replayed once per cause tried)."""
+MAX_SEARCH_VALUES: Final = 1_000_000
+"""The most JSON values the search replays in all, over every round and cause tried: a few
+seconds of replay at most. A whole search of an 8-round game of the usual bugs replays about
+10,000 values, of a 30-round game about 20,000, so the budget cuts short only records of
+hundreds of rounds, or rounds far larger than a game's."""
+
+
+@frozen
+class CauseSearch:
+    """What the search found: ``causes``, and whether it was ``cut_short`` by its budget
+    (``MAX_SEARCH_VALUES``) before it had tried every cause; the causes found are then
+    those it had checked in full."""
+
+    causes: tuple[Cause, ...]
+    cut_short: bool
+
+
+class _OutOfBudget(Exception):
+    """The search has replayed ``MAX_SEARCH_VALUES`` values: it stops."""
 
 
 def likely_causes(
-    value: JSON, record: GameRecord, report: ValidationReport, validate: Validate
-) -> tuple[Cause, ...]:
+    value: JSON, record: GameRecord, report: ValidationReport, validate: Validate,
+    budget: int = MAX_SEARCH_VALUES,
+) -> CauseSearch:
     """The likely causes of ``report``'s fault (see the module docstring); ``value`` is the
-    record as JSON, ``record`` as read, ``validate`` the validator (without causes)."""
+    record as JSON, ``record`` as read, ``validate`` the validator (without causes), ``budget``
+    the most JSON values replayed."""
+    found: list[Cause] = []
+    try:
+        return CauseSearch(_likely_causes(value, record, report, validate, budget, found), False)
+    except _OutOfBudget:
+        return CauseSearch(tuple(found), True)
+
+
+def _likely_causes(
+    value: JSON, record: GameRecord, report: ValidationReport, validate: Validate, budget: int,
+    found: list[Cause],
+) -> tuple[Cause, ...]:
+    """The causes; ``found`` holds the best ones checked in full so far (what is kept when the
+    budget runs out)."""
     if report.status != BROKEN or not isinstance(value, dict):
         return ()
     fault = report.errors[0]
@@ -77,25 +113,21 @@ def likely_causes(
     if (fault.round is None or not isinstance(config, dict) or not isinstance(rounds, list)
             or fault.round >= len(rounds)):
         return ()
-    rounds = rounds[:_MAX_ROUNDS]
-    judge = _Judge(value, config, rounds, validate, claims=True)
+    judge = _Judge(value, config, rounds, validate, claims=True, budget=budget)
     if judge.legal(fault.round, ()):
         return _dealer_order(record, judge, ()) if fault.rule == "DEALER-ROTATION" else ()
     kinds: dict[str, list[_Hypothesis]] = {}
     for hypothesis in _hypotheses(record, fault.round):
         kinds.setdefault(hypothesis.kind, []).append(hypothesis)
-    causes = _search(judge, list(kinds.values()), fault.round)
+    causes = _search(judge, list(kinds.values()), fault.round, found, _as_checked)
     if not causes:
         # No known deck's coins explain the scores: set the claimed scores aside, and say so.
-        judge = _Judge(value, config, rounds, validate, claims=False)
+        judge = judge.without_claims()
         if judge.legal(fault.round, ()):
             causes = (_unknown_coins(judge),)
         else:
-            causes = tuple(
-                Cause(c.rules if "DECK" in c.rules else (*c.rules, "DECK"), c.hypotheses,
-                      c.message + "; the claimed scores still differ under every known deck's "
-                      "coins: the coins may be ones no known deck has", c.rounds, c.whole_record)
-                for c in _search(judge, list(kinds.values()), fault.round))
+            causes = _search(judge, list(kinds.values()), fault.round, found, _with_other_coins)
+    found[:] = causes
     whole = next((c for c in causes if c.whole_record), None)
     if whole is not None:
         base = tuple(h for kind in kinds.values() for h in kind
@@ -104,14 +136,32 @@ def likely_causes(
     return causes
 
 
-def _search(judge: _Judge, kinds: list[list[_Hypothesis]], fault_round: int) -> tuple[Cause, ...]:
+def _as_checked(cause: Cause) -> Cause:
+    return cause
+
+
+def _with_other_coins(cause: Cause) -> Cause:
+    """A cause found with the claimed scores set aside, saying so."""
+    return Cause(cause.rules if "DECK" in cause.rules else (*cause.rules, "DECK"),
+                 cause.hypotheses,
+                 cause.message + "; the claimed scores still differ under every known deck's "
+                 "coins: the coins may be ones no known deck has", cause.rounds, cause.whole_record)
+
+
+def _search(
+    judge: _Judge, kinds: list[list[_Hypothesis]], fault_round: int, found: list[Cause],
+    said: Callable[[Cause], Cause],
+) -> tuple[Cause, ...]:
     """The fewest hypotheses that make the fault's round legal, preferring those that make
-    every round legal; else the fewest that make the fault's round legal."""
+    every round legal; else the fewest that make the fault's round legal. ``found`` is kept
+    to the best causes checked in full so far; ``said`` words each cause found."""
     partial: tuple[Cause, ...] = ()
     for size in range(1, _MAX_CAUSES + 1):
-        causes = [_cause(judge, combination, fault_round)
-                  for combination in _combinations(kinds, size)
-                  if judge.legal(fault_round, combination)]
+        causes: list[Cause] = []
+        for combination in _combinations(kinds, size):
+            if judge.legal(fault_round, combination):
+                causes.append(said(_cause(judge, combination, fault_round)))
+                found[:] = [c for c in causes if c.whole_record] or partial or causes
         whole = tuple(cause for cause in causes if cause.whole_record)
         if whole:
             return whole
@@ -135,14 +185,37 @@ class _Judge:
     """Replays single rounds of the record, changed by hypotheses, and remembers the verdicts."""
 
     def __init__(self, value: dict[str, JSON], config: dict[str, JSON], rounds: list[JSON],
-                 validate: Validate, claims: bool) -> None:
+                 validate: Validate, claims: bool, budget: int) -> None:
         self.value = value
         self.config = config
         self.rounds = rounds
+        """Every round of the record, indexed as in the record."""
         self.validate = validate
         self.claims = claims
         """Whether the rounds' claimed scores are judged too (else they are set aside)."""
         self.seen: dict[tuple[int, tuple[str, ...]], bool] = {}
+        self.left = [budget]
+        """The JSON values the search may still replay (shared with ``without_claims``)."""
+        self.config_values = _count_values(_without_extensions(config))
+        self.round_values: dict[int, int] = {}
+
+    def without_claims(self) -> _Judge:
+        """A judge of the same rounds that sets the claimed scores aside, on the same budget."""
+        other = _Judge(self.value, self.config, self.rounds, self.validate, False, 0)
+        other.left = self.left
+        other.config_values = self.config_values
+        other.round_values = self.round_values
+        return other
+
+    def _spend(self, index: int, round_: dict[str, JSON]) -> None:
+        """Count one replay of round ``index`` against the budget; stop the search past it."""
+        if index not in self.round_values:
+            self.round_values[index] = _count_values(_without_extensions(round_))
+        cost = self.config_values + self.round_values[index]
+        if cost > self.left[0]:
+            self.left[0] = 0
+            raise _OutOfBudget
+        self.left[0] -= cost
 
     def score_faults(self) -> list[int]:
         """The rounds whose claimed scores the rules contradict, as recorded."""
@@ -162,6 +235,7 @@ class _Judge:
             round_ = self.rounds[index]
             if not isinstance(round_, dict):
                 return False
+            self._spend(index, round_)
             # Copies without extension keys (``_...``): a hostile record's bulk is not copied
             # once per cause tried.
             config = copy.deepcopy(_without_extensions(self.config))
@@ -183,6 +257,19 @@ class _Judge:
 
 def _without_extensions(obj: dict[str, JSON]) -> dict[str, JSON]:
     return {key: item for key, item in obj.items() if not key.startswith("_")}
+
+
+def _count_values(value: JSON) -> int:
+    """How many JSON values ``value`` holds, itself included (without recursion)."""
+    count, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return count
 
 
 def _combinations(kinds: list[list[_Hypothesis]], size: int) -> Iterator[tuple[_Hypothesis, ...]]:

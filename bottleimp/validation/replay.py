@@ -47,7 +47,7 @@ from attrs import evolve
 from ..actions import Action, Destination, Give, Play, StartRound
 from ..cards import Card, Rank, format_rank
 from ..config import Config
-from ..engine import apply, check_action, new_game, with_deal
+from ..engine import apply, check_action, legal_actions, new_game, with_deal
 from ..errors import IllegalActionError, RecordError, UnknownCardError
 from ..formats.json_input import (
     JSON,
@@ -61,7 +61,7 @@ from ..formats.setup_entries import ENTRY_KEYS
 from ..rules.game import winners as winning_seats
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase, RoundState
-from .causes import likely_causes
+from .causes import MAX_SEARCH_VALUES, likely_causes
 from .reports import (
     BROKEN,
     UNREADABLE,
@@ -183,8 +183,8 @@ def _engine_report(source: str, value: JSON, record: GameRecord, causes: bool
     when asked for and it is broken."""
     report = validate_record(record, source)
     if causes and report.status == BROKEN:
-        found = likely_causes(value, record, report, _without_causes)
-        report = evolve(report, causes=found)
+        search = likely_causes(value, record, report, _without_causes)
+        report = evolve(report, causes=search.causes, causes_cut_short=search.cut_short)
     return report
 
 
@@ -295,6 +295,7 @@ def validate_record(
         totals=state.totals,
         complete=complete,
         winners=winning_seats(state.totals) if complete else None,
+        notes=tuple(replay.notes),
     )
 
 
@@ -322,6 +323,8 @@ class _Replay:
         self.reports: list[RoundReport] = []
         self.dealt_round: int | None = None
         """The index of the last round whose recorded deal the engine has accepted."""
+        self.notes: list[Fault] = []
+        """Where the record departs from a convention of the library (never a fault)."""
 
     def tell(self, event: str, action: Action | None = None, fault: Fault | None = None) -> None:
         if self.observer is not None:
@@ -497,16 +500,42 @@ class _Replay:
                 f"on {goes_on}: play begins only when every seat has completed its setup",
                 ("rounds", index, "setup", short),
             )
-        for later in _seats_from(short, self.config.players):
-            if pending[later]:
-                give, given_at = pending[later].pop()
-                self._apply(
-                    give, index, None, given_at,
-                    f"seat {later} has given setup cards before the seats before it in setup order "
-                    "completed theirs (a record that ends during the setup lists the setups of "
-                    "the seats from the dealer's left in turn): ",
-                )
-                raise AssertionError(f"the engine accepted an out-of-order give: {give}")
+        if any(pending[later] for later in _seats_from(short, self.config.players)):
+            self._setups_in_another_order(index, short, pending)
+
+    def _setups_in_another_order(self, index: int, short: int,
+                                 pending: list[list[tuple[Give, Where]]]) -> None:
+        """A record that ends during the setup, in which a seat has given cards while a seat
+        before it in the library's order (clockwise from the dealer's left) has not completed
+        its setup. That order is a convention (SETUP-ORDER): the sources have every seat choose
+        at once, so the record is noted, and every card it gives is still judged by the rules of
+        the sources (SETUP-FROM-DEALT, SETUP-STEPS). Each seat's gives are applied in the
+        engine's order, the unfinished setups before them completed by any legal choice: no
+        seat's choice changes what another may give before every seat has chosen. The replay's
+        state stays the round as the library's order reaches it."""
+        trial = self.state
+        first: tuple[int, Where] | None = None
+        for seat in _seats_from(short, self.config.players):
+            if not any(pending[later] for later in _seats_from(seat, self.config.players)):
+                break
+            while pending[seat]:
+                give, given_at = pending[seat].pop()
+                if first is None:
+                    first = (seat, given_at)
+                try:
+                    trial = apply(trial, give)
+                except IllegalActionError as error:
+                    self._break(error.rule_id, index, None, seat, error.message, given_at, give)
+            while trial.phase is Phase.SETUP and trial.to_act == seat:
+                trial = apply(trial, legal_actions(trial)[0])
+        assert first is not None
+        seat, given_at = first
+        self.notes.append(Fault(
+            "SETUP-ORDER", index, None, seat,
+            f"seat {seat} has given setup cards while seat {short} has not completed its "
+            "setup: the library takes the setups clockwise from the dealer's left, the sources "
+            "have every seat choose at the same time; every card given follows the rules",
+            _path(given_at)))
 
     def _plays(self, index: int, round_record: RoundRecord) -> None:
         for number, recorded in enumerate(round_record.plays):
@@ -620,11 +649,32 @@ def report_to_json(report: ValidationReport) -> dict[str, JSON]:
             }
             for cause in report.causes
         ],
+        "causes_cut_short": report.causes_cut_short,
+        "notes": [
+            {
+                "rule": note.rule,
+                "round": note.round,
+                "play": note.play,
+                "seat": note.seat,
+                "message": note.message,
+                "path": note.path,
+            }
+            for note in report.notes
+        ],
     }
 
 
 def report_to_text(report: ValidationReport) -> str:
-    """The report as one plain line (two for a fault): what a person reads."""
+    """The report as one plain line (two for a fault), then a line per note: what a person
+    reads."""
+    notes = "".join(
+        f"\n  note: {note.rule} is a convention of the library, not a rule of the game: "
+        f"round {'?' if note.round is None else note.round + 1} ({note.path}): {note.message}"
+        for note in report.notes)
+    return _verdict_text(report) + notes
+
+
+def _verdict_text(report: ValidationReport) -> str:
     if report.status == UNREADABLE:
         fault = report.errors[0]
         return f"{report.source}: not a readable record: {fault.path}: {fault.message}"
@@ -642,6 +692,9 @@ def report_to_text(report: ValidationReport) -> str:
         )
         located = f" {where}" if where else ""
         causes = "".join(f"\n  likely cause: {cause.message}" for cause in report.causes)
+        if report.causes_cut_short:
+            causes += (f"\n  the search for likely causes stopped at its limit of "
+                       f"{MAX_SEARCH_VALUES:,} JSON values replayed: other causes were not tried")
         return (f"{report.source}: breaks rule {fault.rule}:{located} ({fault.path})\n"
                 f"  {fault.message}{causes}")
     rounds = len(report.rounds)

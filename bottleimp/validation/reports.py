@@ -142,6 +142,13 @@ class ValidationReport:
     causes: tuple[Cause, ...] = ()
     """For a broken record, when asked for: the likely root causes of its fault
     (``bottleimp.validation.causes``)."""
+    causes_cut_short: bool = False
+    """Whether the search for causes stopped at its limit (``MAX_SEARCH_VALUES``) before
+    trying every cause: ``causes`` are then those it had checked in full."""
+    notes: tuple[Fault, ...] = ()
+    """Where the record departs from a convention of the library (a rule whose ``kind`` is
+    ``convention`` in ``spec/rules.toml``, e.g. SETUP-ORDER): noted, never a broken rule, so
+    they leave the status as it is."""
 
     @property
     def valid(self) -> bool:
