@@ -628,12 +628,15 @@ def _forget_repository_modules() -> None:
 
 def _child(root: Path, mutant: Mutant | None, tests: list[str],
            limits: dict[str, float] | None, durations_file: Path | None,
-           coverage_file: Path | None, collect_only: bool = False) -> None:
+           coverage_file: Path | None, collect_only: bool = False,
+           log_file: Path | None = None) -> None:
     """In a forked child: write the mutant into the copy and run the kill-suite; never returns.
 
     ``tests`` are test files or node IDs. With ``coverage_file`` (the baseline), the lines of the
     package each test runs are recorded there, the test's node ID as coverage context. With
     ``collect_only``, the tests are collected and not run (the check that the copy is whole).
+    pytest's output goes to ``log_file`` (the baseline's, read back when it fails), else to
+    ``MUTATE_CHILD_LOG``, else nowhere.
     """
     try:
         _forget_repository_modules()
@@ -648,22 +651,33 @@ def _child(root: Path, mutant: Mutant | None, tests: list[str],
             (root / mutant.path).write_text(mutant.source)
         os.chdir(root)
         sys.path[:0] = [str(root), str(root / "tests")]
-        devnull = os.open(os.environ.get("MUTATE_CHILD_LOG", os.devnull), os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
+        # Ctrl-C as in a terminal, however the tool was started: a shell's background job has
+        # SIGINT ignored, which its subprocesses inherit (a test that interrupts one would fail).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        # The tests' subprocesses (the CLI, scripts, a fresh pytest) import the copy too, mutant
+        # included, wherever they run and whatever the parent's PYTHONPATH named.
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            [str(root), *filter(None, [os.environ.get("PYTHONPATH")])])
+        log = str(log_file) if log_file is not None else os.environ.get("MUTATE_CHILD_LOG",
+                                                                         os.devnull)
+        descriptor = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        os.dup2(descriptor, 1)
+        os.dup2(descriptor, 2)
         from hypothesis import HealthCheck, settings
 
-        # Fewer examples than the dev profile: enough to kill, quick enough for thousands of runs.
+        # A profile of this process only: enough examples to kill, quick enough for thousands
+        # of runs, no example database. It is chosen with ``--hypothesis-profile`` (applied after
+        # the suite's conftest has loaded its own), never through ``HYPOTHESIS_PROFILE``: the
+        # tests' subprocesses inherit the environment and would load a profile they lack.
         settings.register_profile("mutation", max_examples=40, deadline=None, database=None,
                                   suppress_health_check=list(HealthCheck))
-        os.environ["HYPOTHESIS_PROFILE"] = "mutation"
         clock = _TestClock(limits, default=_TEST_LIMIT_DEFAULT, coverage=cov)
         if limits is not None:
             # Collection too: a mutant that hangs at import (a module-level table) stops here.
             clock.arm(_TEST_LIMIT_DEFAULT)
         code = pytest.main([
             "-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-o", "addopts=",
-            "--hypothesis-seed=0", "-W", "ignore", *(["--collect-only"] if collect_only else []),
+            "--hypothesis-seed=0", "--hypothesis-profile=mutation", "-W", "ignore", *(["--collect-only"] if collect_only else []),
             *tests,
         ], plugins=[clock])
         if cov is not None:
@@ -675,7 +689,7 @@ def _child(root: Path, mutant: Mutant | None, tests: list[str],
     except BaseException:  # noqa: BLE001 - an import-time crash of the mutant is a kill
         import traceback
 
-        traceback.print_exc()  # to the child's log (MUTATE_CHILD_LOG), else nowhere
+        traceback.print_exc()  # to the child's log, else nowhere
         os._exit(3)
 
 
@@ -700,6 +714,18 @@ def _outcome(code: int) -> str:
     if code == _NO_TESTS_COLLECTED:
         return "error"
     return "killed"
+
+
+def what_failed(log: str, tail: int = 40) -> str:
+    """What a failed pytest run's output says failed: its summary lines (``FAILED``/``ERROR``
+    with the node ID and the message) and the lines of its first failure that name the error
+    (``E   ...``), else the output's last ``tail`` lines (a crash before pytest reported)."""
+    lines = log.splitlines()
+    errors = [line for line in lines if line.startswith("E ")][:tail]
+    summary = [line for line in lines if line.startswith(("FAILED ", "ERROR "))]
+    if summary:
+        return "\n".join([*errors, *summary])
+    return "\n".join(lines[-tail:]) if lines else "(no output)"
 
 
 def check_copies(tests: list[str]) -> str | None:
@@ -744,12 +770,13 @@ def run_all(
     limits: dict[str, float] | None = None,
     durations_file: Path | None = None,
     coverage_file: Path | None = None,
+    log_file: Path | None = None,
 ) -> None:
     """Run every ``(mutant, tests, timeout)`` in forked children, ``jobs`` at a time.
 
     ``limits`` caps each test's time (see ``_TestClock``); ``durations_file`` receives the
     durations of the tests of a run and ``coverage_file`` the lines each test runs (both used
-    for the unmutated baseline, ``jobs`` 1).
+    for the unmutated baseline, ``jobs`` 1); ``log_file`` receives the children's output.
     """
     base = Path(tempfile.mkdtemp(prefix="bottleimp-mutate-"))
     roots = [base / f"w{slot}" for slot in range(jobs)]
@@ -773,7 +800,8 @@ def run_all(
                 slot = free.pop()
                 pid = os.fork()
                 if pid == 0:
-                    _child(roots[slot], mutant, tests, limits, durations_file, coverage_file)
+                    _child(roots[slot], mutant, tests, limits, durations_file, coverage_file,
+                           log_file=log_file)
                 running[pid] = Job(mutant, tests, slot, pid, time.monotonic(), timeout)
             time.sleep(0.02)
             for pid, job in list(running.items()):
@@ -918,9 +946,12 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as scratch:
             durations_file = Path(scratch) / "durations.json"
             coverage_file = None if args.no_select else Path(scratch) / "coverage"
+            log_file = Path(scratch) / "baseline.log"
             run_all([(None, suite, 7200.0)], 1,
                     lambda _m, o, _c, _e: outcome.append(o),
-                    durations_file=durations_file, coverage_file=coverage_file)
+                    durations_file=durations_file, coverage_file=coverage_file,
+                    log_file=log_file)
+            failure = what_failed(log_file.read_text() if log_file.exists() else "")
             if durations_file.exists():
                 durations.update(json.loads(durations_file.read_text()))
             if coverage_file is not None:
@@ -928,7 +959,7 @@ def main(argv: list[str] | None = None) -> int:
         took = time.monotonic() - started
         if outcome != ["survived"]:
             print(f"the kill-suite fails unmutated ({outcome[0] if outcome else 'no run'}): "
-                  "fix the tests first", flush=True)
+                  f"fix the tests first; pytest said:\n{failure}", flush=True)
             return 2
         whole = float(args.timeout) or 3 * took + 10
         print(f"baseline: the kill-suite ({len(suite)} test files, {len(durations)} tests) "

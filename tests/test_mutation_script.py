@@ -137,10 +137,13 @@ def test_a_module_unparsed_statement_by_statement_is_the_module_unparsed_whole()
 # -- real runs ----------------------------------------------------------------------------------
 
 
-def _run(*args: str, tmp_path: Path) -> tuple[int, str, dict[str, Any]]:
-    """Run the mutation script from the repository root; its exit status, output and results."""
+def _run(*args: str, tmp_path: Path, sigint_ignored: bool = False,
+         ) -> tuple[int, str, dict[str, Any]]:
+    """Run the mutation script from the repository root; its exit status, output and results.
+    With ``sigint_ignored`` it starts as a shell's background job does, SIGINT ignored."""
     import json
     import os
+    import signal
     import subprocess
 
     results = tmp_path / "results.json"
@@ -148,6 +151,8 @@ def _run(*args: str, tmp_path: Path) -> tuple[int, str, dict[str, Any]]:
         [sys.executable, "scripts/mutate.py", "--jobs", "1", "--results", str(results), *args],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sigint_ignored
+        else None,
     )
     out = done.stdout + done.stderr
     return done.returncode, out, json.loads(results.read_text()) if results.exists() else {}
@@ -206,3 +211,33 @@ def test_a_copy_that_cannot_collect_is_an_error_and_never_a_kill(tmp_path: Path)
 def test_no_baseline_needs_a_timeout(tmp_path: Path) -> None:
     code, out, _ = _run("--target", "rules", "--no-baseline", tmp_path=tmp_path)
     assert code == 2 and "--no-baseline needs --timeout" in out
+
+
+def test_a_kill_suite_that_fails_unmutated_stops_the_run_and_names_the_failing_test(
+        tmp_path: Path) -> None:
+    """The baseline's failure is reported with the failing test's node ID and its error, not
+    only as a count: under a loaded machine a whole-suite baseline takes minutes, and a run that
+    only says "fails" would have to be repeated to learn what to fix."""
+    code, out, results = _run("--target", "rules", "--only", "rules/play.py",
+                              "--match", _one("trick_winner", "delete"),
+                              "--tests", "tests/data/mutation/fails_unmutated.py",
+                              tmp_path=tmp_path)
+    assert code == 2 and "fails unmutated" in out and not results, out
+    assert ("FAILED tests/data/mutation/fails_unmutated.py::"
+            "test_a_planted_failure_the_baseline_must_name") in out, out
+    assert "a planted failure" in out, out
+
+
+def test_the_tests_subprocesses_get_their_profile_and_import_the_copy(
+        tmp_path: Path) -> None:
+    """The kill-suite's subprocess tests (pytest started anew, which loads the profile
+    ``HYPOTHESIS_PROFILE`` names) pass unmutated, and the tests themselves still run under the
+    tool's profile: the tool chooses it with ``--hypothesis-profile``, not in the environment.
+    A subprocess started in another directory imports the copy's package (where the mutant is),
+    not the checkout the tool was started from. The tool is started with SIGINT ignored (as in a
+    shell's background job), and the tests' subprocesses still take Ctrl-C."""
+    code, out, _ = _run("--target", "rules", "--only", "rules/play.py",
+                        "--match", _one("trick_winner", "delete"),
+                        "--tests", "tests/data/mutation/spawns_a_python.py", tmp_path=tmp_path,
+                        sigint_ignored=True)
+    assert "baseline: the kill-suite (1 test files, 4 tests) passes" in out, out
