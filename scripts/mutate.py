@@ -1048,34 +1048,48 @@ def report(
     equivalents: dict[str, str],
     plan: list[tuple[Target, str, list[Mutant]]],
 ) -> int:
-    """Print the table by file; status 1 when a target misses its goal."""
+    """Print the table by file; status 1 when a target misses its goal or a module's mutants
+    were not all run. Every module of the plan has a row: ``mutants`` counts all of its mutants,
+    ``not run`` those with no outcome yet (a listed equivalent counts as run), and a module with
+    any not run gets no score (``partial``), so an unfinished run cannot read as a full one."""
     by_file: dict[str, Counter[str]] = defaultdict(Counter)
+    total_of: Counter[str] = Counter()
     goals = {path: target.goal for target, path, _ in plan}
+    for _, path, mutants in plan:
+        for m in mutants:
+            if m.ident in all_ids:
+                total_of[path] += 1
+                if m.ident in equivalents and m.ident not in results:
+                    by_file[path]["equivalent"] += 1
     for ident, result in results.items():
         if ident in all_ids:
             by_file[str(result["path"])][str(result["outcome"])] += 1
-    print(f"\n{'file':36} {'mutants':>7} {'killed':>7} {'timeout':>7} {'survived':>8} "
-          f"{'equiv':>6} {'error':>6} {'score':>7}")
+    print(f"\n{'file':36} {'mutants':>7} {'not run':>7} {'killed':>7} {'timeout':>7} "
+          f"{'survived':>8} {'equiv':>6} {'error':>6} {'score':>8}")
     status = 0
     grand: Counter[str] = Counter()
-    for path in sorted(by_file):
+    grand_total = 0
+    for path in sorted(total_of):
         c = by_file[path]
         grand.update(c)
-        n = sum(c.values())
-        live = n - c["equivalent"]
+        grand_total += total_of[path]
+        ran = sum(c.values())
+        not_run = total_of[path] - ran
+        live = ran - c["equivalent"]
         score = (c["killed"] + c["timeout"]) / live if live else 1.0
-        flag = "" if score >= goals.get(path, 1.0) else "  < goal"
-        if flag:
+        shown = f"{score:8.1%}" if not not_run else f"{'partial':>8}"
+        flag = "" if score >= goals.get(path, 1.0) else "  < goal"  # of the mutants run
+        if flag or not_run or c["error"]:
             status = 1
-        if c["error"]:
-            status = 1
-        print(f"{path:36} {n:7} {c['killed']:7} {c['timeout']:7} {c['survived']:8} "
-              f"{c['equivalent']:6} {c['error']:6} {score:7.1%}{flag}")
-    n = sum(grand.values())
-    live = n - grand["equivalent"]
+        print(f"{path:36} {total_of[path]:7} {not_run:7} {c['killed']:7} {c['timeout']:7} "
+              f"{c['survived']:8} {c['equivalent']:6} {c['error']:6} {shown}{flag}")
+    ran = sum(grand.values())
+    live = ran - grand["equivalent"]
     score = (grand["killed"] + grand["timeout"]) / live if live else 1.0
-    print(f"{'total':36} {n:7} {grand['killed']:7} {grand['timeout']:7} {grand['survived']:8} "
-          f"{grand['equivalent']:6} {grand['error']:6} {score:7.1%}")
+    shown = f"{score:8.1%}" if ran == grand_total else f"{'partial':>8}"
+    print(f"{'total':36} {grand_total:7} {grand_total - ran:7} {grand['killed']:7} "
+          f"{grand['timeout']:7} {grand['survived']:8} {grand['equivalent']:6} "
+          f"{grand['error']:6} {shown}")
     for ident in sorted(i for i, r in results.items() if i in all_ids and r["outcome"] == "timeout"):
         print(f"hung (killed by the time limit): {ident}")
     stale = sorted(set(equivalents) - all_ids)

@@ -241,3 +241,30 @@ def test_the_tests_subprocesses_get_their_profile_and_import_the_copy(
                         "--tests", "tests/data/mutation/spawns_a_python.py", tmp_path=tmp_path,
                         sigint_ignored=True)
     assert "baseline: the kill-suite (1 test files, 4 tests) passes" in out, out
+
+
+def test_the_report_of_an_unfinished_run_gives_no_score_to_a_module_not_run_whole(
+        tmp_path: Path) -> None:
+    """A results file holding one mutant's outcome: the module's row counts all its mutants,
+    says how many were not run and shows ``partial``, never a score; the status is 1."""
+    import json
+    import os
+    import subprocess
+
+    mutate = _script()
+    killed = _one("trick_winner", "delete")
+    path = "bottleimp/rules/play.py"
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps({killed: {"path": path, "outcome": "killed",
+                                            "target": "rules"}}))
+    done = subprocess.run(
+        [sys.executable, "scripts/mutate.py", "--target", "rules", "--only", "rules/play.py",
+         "--results", str(results), "--report"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    row = next(line for line in done.stdout.splitlines() if line.startswith(path))
+    total = len(mutate.mutants_of(path))
+    listed = sum(1 for ident in mutants(path) if ident in mutate.load_equivalents())
+    assert row.split()[1:3] == [str(total), str(total - 1 - listed)], row
+    assert row.rstrip().endswith("partial") and "%" not in row, row
+    assert done.returncode == 1
