@@ -374,6 +374,7 @@ def test_setups_in_another_seat_order_are_still_judged_by_the_rules_of_the_sourc
 
 
 def test_the_batch_engine_judges_setups_in_another_seat_order_as_the_validator_does() -> None:
+    pytest.importorskip("numpy", reason="the batch engine needs numpy (the batch extra)")
     from bottleimp.batch.verdict import verdict
 
     doc = doc_of(random_game(VARIANTS["classic-4p"], 11, actions=12))
