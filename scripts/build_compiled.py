@@ -26,10 +26,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Not compiled: ``engine.py``. Compiled code checks the type of every argument at a
+# Not compiled: ``engine.py`` and ``actions.py``. Compiled code checks the type of every argument at a
 # function's boundary: the engine's entry points would refuse a wrong value with a
 # ``TypeError`` (and take ``True`` for the seed 1) before its rules can name the rule it
-# breaks. The engine's core, ``transitions.py``, is compiled: the engine calls it only
+# breaks; compiled actions would refuse a seat that is no int, or a destination that is
+# none, with a ``TypeError`` before ``MalformedActionError`` names the field. The engine's core, ``transitions.py``, is compiled: the engine calls it only
 # with an action it has checked.
 COMPILED_MODULES = (
     "bottleimp/rules/registry.py",
@@ -39,7 +40,6 @@ COMPILED_MODULES = (
     "bottleimp/rules/scoring.py",
     "bottleimp/rules/game.py",
     "bottleimp/state.py",
-    "bottleimp/actions.py",
     "bottleimp/transitions.py",
 )
 """The modules compiled, relative to the repository root; every other module stays Python."""

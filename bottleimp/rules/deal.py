@@ -137,7 +137,7 @@ def check_deal(
 
 
 @rule("FIRST-DEALER")
-def first_dealer(config: Config, chosen: int) -> int:
+def first_dealer(config: Config, chosen: object) -> int:
     """Any seat may deal the first round (rule FIRST-DEALER): the one chosen before the game
     (``new_game`` names seat 0 unless told otherwise). A seat the game does not have raises
     ``NoSuchSeatError``."""
