@@ -21,10 +21,10 @@ from bottleimp.actions import Destination
 from bottleimp.batch import BatchError, BatchGames
 from bottleimp.batch.backends import BACKENDS, backend_missing, batch_games
 from bottleimp.batch.check import VARIANTS, Mismatch, compare_games
-from bottleimp.batch.peer import BatchPeer
 from bottleimp.batch.perft import perft_counts
 from bottleimp.batch.records import RecordingGames
 from bottleimp.batch.shuffle import game_seeds, shuffle_many, shuffle_one
+from bottleimp.conformance.batch_peer import BatchPeer
 from bottleimp.conformance.differential import MIN_REFUSALS
 from bottleimp.conformance.vectors import read_suite, same_json
 from bottleimp.encoding import setup_destinations
@@ -302,7 +302,7 @@ def test_every_conformance_case_is_answered_as_expected_by_the_peer(backend: str
 def test_the_harness_finds_no_group_against_the_batch_peer(capsys: pytest.CaptureFixture[str], backend: str) -> None:
     from bottleimp.cli import main
 
-    command = f"{sys.executable} -m bottleimp.batch.peer --backend {backend}"
+    command = f"{sys.executable} -m bottleimp.conformance.batch_peer --backend {backend}"
     # A generous timeout: on a clean machine the compiled backend's first answer compiles its kernel.
     # CI: 12 games, the default 100 rounds of position questions and 3 of each illegal request;
     # dev: 4, 10 and 1.
@@ -352,7 +352,7 @@ def test_a_backend_that_cannot_run_is_a_clear_error_never_a_traceback() -> None:
             "    batch_games(bottleimp.Config(players=3), 2, backend='numba')\n"
             "except BatchError as error:\n"
             "    print(error)\n"
-            "from bottleimp.batch.peer import main\n"
+            "from bottleimp.conformance.batch_peer import main\n"
             "sys.exit(main(['--backend', 'numba']))\n")
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          input="")
@@ -365,7 +365,7 @@ def test_the_batch_peer_refuses_an_over_long_line_as_the_protocol_does() -> None
     from bottleimp.conformance.lines import MAX_LINE_BYTES
 
     lines = "x" * (MAX_LINE_BYTES + 10) + "\n" + json.dumps({"op": "quit"}) + "\n"
-    run = subprocess.run([sys.executable, "-m", "bottleimp.batch.peer"], cwd=ROOT, input=lines,
+    run = subprocess.run([sys.executable, "-m", "bottleimp.conformance.batch_peer"], cwd=ROOT, input=lines,
                          capture_output=True, text=True)
     answers = [json.loads(line) for line in run.stdout.splitlines()]
     assert answers[0]["ok"] is False and answers[0]["rule"] == "PROTOCOL"

@@ -1,8 +1,9 @@
-"""The batch engine's protocol peer (``bottleimp.batch.peer``) on hostile requests, against the
-reference (``conformance.protocol.Referee``, what ``--serve`` answers): the same answers and
-the same refusal rules, in the protocol's order, on random and malformed requests; ``PROTOCOL``
-with the JSON path for a case lacking an input key; ``UNSUPPORTED`` for a deck of more coins
-than its integers hold; and a bounded number of engines kept, whatever the requests."""
+"""The batch engine's protocol peer (``bottleimp.conformance.batch_peer``) on hostile requests,
+against the reference (``conformance.protocol.Referee``, what ``--serve`` answers): the same
+answers and the same refusal rules, in the protocol's order, on random and malformed requests;
+``PROTOCOL`` with the JSON path for a case lacking an input key; ``UNSUPPORTED`` for a deck of
+more coins than its integers hold; and a bounded number of engines kept, whatever the
+requests."""
 
 from __future__ import annotations
 
@@ -19,11 +20,11 @@ from hypothesis import strategies as st
 
 from bottleimp import Config, Give, Play, apply, legal_actions, new_game
 from bottleimp.actions import Destination
-from bottleimp.state import GameState
-from bottleimp.batch.peer import ENGINES_KEPT, MAX_DECK_COINS, BatchPeer
+from bottleimp.conformance.batch_peer import ENGINES_KEPT, MAX_DECK_COINS, BatchPeer
 from bottleimp.conformance.protocol import PROTOCOL_V2, UNSUPPORTED, Referee
 from bottleimp.conformance.vectors import CASE_INPUT_KEYS, same_json
 from bottleimp.formats.json_input import JSON
+from bottleimp.state import GameState
 
 from depth import scaled
 
@@ -133,7 +134,7 @@ def test_the_peer_process_answers_hostile_cases_and_goes_on() -> None:
              {"op": "case", "kind": "trick", "config": CONFIGS[2], "input": {"trick": []}},
              {"op": "case", "kind": "scoring", "config": CONFIGS[2], "input": {}},
              {"op": "quit"}]
-    run = subprocess.run([sys.executable, "-m", "bottleimp.batch.peer"], cwd=ROOT,
+    run = subprocess.run([sys.executable, "-m", "bottleimp.conformance.batch_peer"], cwd=ROOT,
                          input="".join(json.dumps(line) + "\n" for line in lines), text=True,
                          capture_output=True, timeout=60)
     answers = [json.loads(line) for line in run.stdout.splitlines()]

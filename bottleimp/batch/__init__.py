@@ -5,8 +5,8 @@ A second implementation of the rules, for programs that learn or search: ``Batch
 games from seeds (the reference's deals, bit for bit), gives the seat to act, the legal-action
 masks in ``bottleimp.encoding``'s action numbering and the observations in its layout, and
 steps every game with one action number each. It is checked against the reference by the
-conformance tools (``python -m bottleimp.batch.peer`` answers the differential protocol) and by
-``tests/test_batch.py``. See ``docs/guide/batch.md``.
+conformance tools (``python -m bottleimp.conformance.batch_peer`` answers the differential
+protocol) and by ``tests/test_batch.py``. See ``docs/guide/batch.md``.
 """
 
 from .games import GAME_OVER, PLAY, ROUND_OVER, SETUP, BatchError, BatchGames, StepResult

@@ -1,8 +1,8 @@
 """``BatchGames``: B games of one configuration stepped in lockstep on numpy arrays.
 
 A second implementation of the rules, checked against the reference by the conformance tools
-(``python -m bottleimp.batch.peer``) and by ``tests/test_batch*.py``. Every game of a batch
-shares one ``Config``; each game has its own seed, first dealer and state.
+(``python -m bottleimp.conformance.batch_peer``) and by ``tests/test_batch*.py``. Every game of a
+batch shares one ``Config``; each game has its own seed, first dealer and state.
 
 State (``B`` games, ``P`` seats, ``N`` cards indexed by position in ``config.cards``, ascending
 rank; ``K`` bottles): boolean planes ``hand``, ``face_up``, ``captured``, ``trick`` of shape

@@ -16,6 +16,8 @@
 - ``report``: the run's report, as text, JSON (``bottleimp-conformance-report/2``) and records.
 - ``differential``: the run itself (``run_harness``).
 - ``remote_vectors``: the conformance cases asked of a peer through the protocol.
+- ``batch_peer``: the batch engine as a peer of the protocol (``python -m
+  bottleimp.conformance.batch_peer``; needs the ``batch`` extra).
 """
 
 from .vectors import (

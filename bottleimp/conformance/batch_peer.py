@@ -1,18 +1,20 @@
 """The batch engine as a peer of the differential protocol (``spec/protocol.md``).
 
-``python -m bottleimp.batch.peer`` answers ``bottleimp-protocol/2`` on stdin/stdout from a
-``BatchGames`` of one game, so that the conformance harness checks the batch engine as it would
-any other implementation::
+``python -m bottleimp.conformance.batch_peer`` answers ``bottleimp-protocol/2`` on stdin/stdout
+from a ``BatchGames`` of one game, so that the conformance harness checks the batch engine as it
+would any other implementation::
 
-    bottleimp conformance --cmd "python -m bottleimp.batch.peer"
-    bottleimp conformance --vectors spec/conformance --cmd "python -m bottleimp.batch.peer"
-    bottleimp conformance --cmd "python -m bottleimp.batch.peer --backend numba"
+    bottleimp conformance --cmd "python -m bottleimp.conformance.batch_peer"
+    bottleimp conformance --vectors spec/conformance \
+        --cmd "python -m bottleimp.conformance.batch_peer"
+    bottleimp conformance --cmd "python -m bottleimp.conformance.batch_peer --backend numba"
 
 Requests are read with the library's JSON readers and setup codec (they are formats, not rules);
 every rule the answers depend on (the deal's counts, the setup's steps and order, legal plays,
 the tricks, the bottles, the scores) is decided by the batch engine. It answers the conformance
 cases of every kind: ``trick``, ``legal_plays``, ``setup``, ``scoring`` and ``record`` (a
-record's verdict, its deals, setups and plays replayed by the batch engine: ``verdict.py``).
+record's verdict, its deals, setups and plays replayed by the batch engine:
+``bottleimp.batch.verdict``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ import numpy as np
 from attrs import evolve
 
 from ..actions import Destination
+from ..batch.backends import BACKENDS, backend_missing, batch_games
+from ..batch.games import PLAY, ROUND_OVER, SETUP, BatchGames, deal_refusal, round_scores
+from ..batch.verdict import verdict
 from ..cards import START_PRICE, Card
 from ..config import Config
 from ..errors import ConfigError, IllegalActionError, RecordError, UnknownCardError
@@ -42,18 +47,15 @@ from ..formats.json_input import (
     expect_str,
 )
 from ..formats.setup_entries import gives_from_entry
-from ..conformance.protocol import REFUSED, UNSUPPORTED, refusal, refusal_for, serve
-from ..conformance.vectors import (
+from ..state import Bottle
+from .protocol import REFUSED, UNSUPPORTED, refusal, refusal_for, serve
+from .vectors import (
     CASE_INPUT_KEYS,
     read_legal_plays_input,
     read_scoring_input,
     read_setup_input,
     read_trick_input,
 )
-from ..state import Bottle
-from .backends import BACKENDS, backend_missing, batch_games
-from .games import PLAY, ROUND_OVER, SETUP, BatchGames, deal_refusal, round_scores
-from .verdict import verdict
 
 PROTOCOL: Final = "bottleimp-protocol/2"
 _PASS_KEYS: Final = ("left", "right", "to_face_up", "to_hidden")
@@ -441,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
     protocol's own serving loop (``conformance.protocol.serve``: lines capped at
     ``MAX_LINE_BYTES``, a bad line refused with rule ``PROTOCOL``). ``--backend numba`` answers
     from the compiled batch engine; a backend that cannot run here exits 2 naming why."""
-    parser = argparse.ArgumentParser(prog="python -m bottleimp.batch.peer",
+    parser = argparse.ArgumentParser(prog="python -m bottleimp.conformance.batch_peer",
                                      description="the batch engine as a protocol peer")
     parser.add_argument("--backend", default="numpy",
                         help=f"the batch engine's backend ({', '.join(BACKENDS)}; default numpy)")
