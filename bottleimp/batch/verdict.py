@@ -13,13 +13,14 @@ import numpy as np
 import numpy.typing as npt
 from attrs import evolve, frozen
 
-from ..actions import Destination
+from ..actions import Destination, Play
 from ..cards import START_PRICE, Rank
 from ..config import Config
 from ..errors import RecordError, UnknownCardError
 from ..formats.json_input import JSON
 from ..encoding import setup_destinations
 from ..formats.records import GameRecord, RoundRecord, parse_record
+from ..state import TrickResult
 from .backends import batch_games
 from .games import (
     GAME_OVER,
@@ -197,8 +198,8 @@ class ReplayedRound:
     scores: tuple[int, ...] | None
     bottle_owners: tuple[int | None, ...]
     devils_trick: tuple[Rank, ...]
-    tricks: tuple[tuple[int, int | None, Rank, Rank], ...]
-    """Each completed trick: winner, bottle bought (or ``None``), price before, price after."""
+    tricks: tuple[TrickResult, ...]
+    """What each completed trick decided."""
 
 
 @frozen
@@ -351,6 +352,7 @@ def _replay_group(config: Config, plans: list[RecordPlan], backend: str) -> list
     ok = np.ones(size, dtype=np.bool_)
     ranks: list[Rank] = [card.rank for card in config.cards] + [START_PRICE]
     """The rank of a card index; index -1 (no price card) is the start price."""
+    plays_of = [[Play(seat, card) for card in config.cards] for seat in range(players)]
     counts = []
     for dealer in range(players):
         hidden, shown = dealt_counts(t, dealer)
@@ -406,14 +408,16 @@ def _replay_group(config: Config, plans: list[RecordPlan], backend: str) -> list
             if before is not None:
                 prices = np.where(before >= 0, t.rank[np.maximum(before, 0)], float(START_PRICE))
                 judged = prices.argmax(axis=1)
-                tricks.append(np.stack((games.last_winner, games.last_bottle,
+                tricks.append(np.stack((games.last_winner, games.last_card, games.last_bottle,
                                         before[rows, judged], games.bottle_card[rows, judged])))
         complete = (games.phase == ROUND_OVER) | (games.phase == GAME_OVER)
         if number < len(shape) - 1:
             ok &= complete  # ROUND-END
-        # Per game: its tricks' (winner, bottle, price card before, after), as Python ints.
+        # Per game: its tricks' (winner, winning card, bottle, price card before, after), as
+        # Python ints.
         by_game = np.stack(tricks, axis=2).transpose(1, 2, 0).tolist() if tricks else None
         scores, owners = games.scores.tolist(), games.bottle_owner.tolist()
+        played_cards, played_seats = (play_actions - 3 * n).tolist(), play_seats.tolist()
         for game in np.flatnonzero(ok).tolist():
             claimed = plans[game].scores[number]
             done = bool(complete[game])
@@ -427,10 +431,9 @@ def _replay_group(config: Config, plans: list[RecordPlan], backend: str) -> list
                 bottle_owners=tuple(None if owner < 0 else owner for owner in owners[game]),
                 devils_trick=tuple(ranks[card]
                                    for card in np.flatnonzero(games.devils_trick[game]).tolist()),
-                tricks=() if by_game is None else tuple(
-                    (winner, None if bottle < 0 else bottle, ranks[before], ranks[after])
-                    for winner, bottle, before, after in by_game[game]
-                ),
+                tricks=() if by_game is None else _trick_results(
+                    config, plays_of, by_game[game], played_seats[game], played_cards[game],
+                    ranks),
             ))
     results: list[ReplayedGame | None] = [None] * size
     all_totals = games.totals.tolist()
@@ -443,6 +446,23 @@ def _replay_group(config: Config, plans: list[RecordPlan], backend: str) -> list
         over = bool(shape) and bool(games.phase[game] == GAME_OVER)
         results[game] = ReplayedGame(tuple(rounds[game]), totals, over)
     return results
+
+
+def _trick_results(config: Config, plays: list[list[Play]], tricks: list[list[int]],
+                   seats: list[int], cards: list[int], ranks: list[Rank]
+                   ) -> tuple[TrickResult, ...]:
+    """One game's completed tricks of a round as ``TrickResult`` values, from each trick's
+    winner, winning card, bottle bought (``-1``: none), price card before and after (``-1``:
+    the start card) and the round's plays (seats and card indices). ``plays[seat][card]`` is
+    the play of a card by a seat: the records of a group share these values, as states share
+    the parts an action leaves alone."""
+    deck, size = config.cards, config.trick_size
+    played = tuple([plays[seat][card] for seat, card in zip(seats, cards)])
+    return tuple([
+        TrickResult(played[number * size:(number + 1) * size], winner, deck[winning],
+                    None if bottle < 0 else bottle, ranks[before], ranks[after])
+        for number, (winner, winning, bottle, before, after) in enumerate(tricks)
+    ])
 
 
 def _step(games: BatchGames, rows: npt.NDArray[np.int64], ok: npt.NDArray[np.bool_],

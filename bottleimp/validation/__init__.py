@@ -25,7 +25,6 @@ from .reports import (
     Cause,
     Fault,
     RoundReport,
-    TrickReport,
     ValidationReport,
 )
 
@@ -34,7 +33,6 @@ __all__ = [
     "Cause",
     "Fault",
     "RoundReport",
-    "TrickReport",
     "UNREADABLE",
     "VALID",
     "VALIDATE_REPORT_FORMAT",

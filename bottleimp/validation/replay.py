@@ -69,7 +69,6 @@ from .reports import (
     Fault,
     RoundReport,
     VALIDATE_REPORT_FORMAT,
-    TrickReport,
     ValidationReport,
 )
 
@@ -224,7 +223,7 @@ def _replayed_report(source: str, game: ReplayedGame) -> ValidationReport:
                 scores=round_.scores,
                 bottle_owners=round_.bottle_owners,
                 devils_trick=round_.devils_trick,
-                tricks=tuple(TrickReport._make(trick) for trick in round_.tricks),
+                tricks=round_.tricks,
             )
             for index, round_ in enumerate(game.rounds)
         ),
@@ -579,9 +578,7 @@ def _round_report(round_: RoundState, phase: Phase, complete: bool) -> RoundRepo
         scores=round_.scores,
         bottle_owners=tuple(bottle.owner for bottle in round_.bottles),
         devils_trick=tuple(card.rank for card in round_.devils_trick) if resolved else None,
-        tricks=tuple(
-            TrickReport(trick.winner, trick.bottle, trick.price_before, trick.price_after) for trick in round_.tricks
-        ),
+        tricks=round_.tricks,
     )
 
 

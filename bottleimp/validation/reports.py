@@ -7,11 +7,12 @@ batch engine takes.
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
 
 from attrs import frozen
 
 from ..cards import Rank
+from ..state import TrickResult
 
 __all__ = [
     "VALIDATE_REPORT_FORMAT",
@@ -20,7 +21,6 @@ __all__ = [
     "UNREADABLE",
     "Cause",
     "Fault",
-    "TrickReport",
     "RoundReport",
     "ValidationReport",
 ]
@@ -79,22 +79,6 @@ class Cause:
     whole_record: bool
 
 
-class TrickReport(NamedTuple):
-    """One trick as the rules decide it. (An immutable named tuple rather than an attrs class:
-    the batch replay makes one for every trick of every record it takes, and a named tuple is
-    cheaper to build.)"""
-
-    winner: int
-    """The seat that won the trick."""
-    bottle: int | None
-    """The index of the bottle bought, or ``None`` when no card was below the price."""
-    price_before: Rank
-    """The price the trick was judged against: the highest bottle price before it."""
-    price_after: Rank
-    """That bottle's price after the trick: the winning card's rank if it bought the bottle,
-    else unchanged."""
-
-
 @frozen
 class RoundReport:
     """One round as the rules decide it. ``scores`` once the round is complete; ``devils_trick``
@@ -112,8 +96,9 @@ class RoundReport:
     """Who owns each bottle at the end of the round (or of the record)."""
     devils_trick: tuple[Rank, ...] | None
     """The ranks in the Devil's Trick, once every setup is resolved."""
-    tricks: tuple[TrickReport, ...]
-    """Each completed trick."""
+    tricks: tuple[TrickResult, ...]
+    """What each completed trick decided (the plays, the winner, the bottle bought, the price
+    before and after)."""
 
 
 @frozen
