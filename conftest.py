@@ -97,7 +97,7 @@ CORE_TESTS = (
     "test_rules_play.py", "test_rules_scoring.py", "test_rules_setup.py", "test_config.py",
     "test_deals.py", "test_engine.py", "test_view.py", "test_variants.py",
     "test_state_machine.py", "test_codec.py", "test_records.py", "test_validate.py",
-    "test_boundary.py", "test_hand_built_states.py",
+    "test_boundary.py", "test_hand_built_states.py", "test_engine_edges.py", "test_plain_core.py",
 )
 """The core's tests, which ``python -m pytest --core`` runs alone: the rules, the engine, the
 views, the variants' state machines, the records, the validator and the checks of arguments

@@ -7,6 +7,7 @@ names the configuration rule and says why.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Final, TypeAlias
 
 from attrs import Factory, field, frozen
@@ -17,7 +18,7 @@ from .editions import EDITIONS, edition_deck
 from .errors import ArgumentError, ConfigError, UnknownCardError
 from .rules.registry import rule
 
-DEFAULT_ROUNDS: Final = {2: 6, 3: 9, 4: 8, 5: 5, 6: 6}
+DEFAULT_ROUNDS: Final[Mapping[int, int]] = MappingProxyType({2: 6, 3: 9, 4: 8, 5: 5, 6: 6})
 """Rounds per game by player count when no game end is given (BGA's defaults; rule GAME-END)."""
 
 Teams: TypeAlias = tuple[tuple[int, ...], ...]

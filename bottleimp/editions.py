@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 import json
 from importlib import resources
+from types import MappingProxyType
 from typing import Final
 
 from attrs import frozen
@@ -67,7 +68,9 @@ def _load(edition: str) -> dict[str, Deck]:
         raise CatalogueError(where, f"not a deck file of the package's format: {error}") from None
 
 
-_DECKS: Final[Mapping[str, Mapping[str, Deck]]] = {edition: _load(edition) for edition in EDITIONS}
+_DECKS: Final[Mapping[str, Mapping[str, Deck]]] = MappingProxyType(
+    {edition: MappingProxyType(_load(edition)) for edition in EDITIONS}
+)
 """Every edition's decks, by edition and deck name."""
 
 

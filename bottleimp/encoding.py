@@ -33,6 +33,7 @@ the seat (``action_from_int(config, n, seat)``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Final
 
 from attrs import frozen
@@ -450,13 +451,13 @@ def _ranks(cards: Sequence[Card]) -> str:
     return " ".join(format_rank(card.rank) for card in cards) or "-"
 
 
-_DESTINATION_LETTERS: Final = {
+_DESTINATION_LETTERS: Final = MappingProxyType({
     Destination.DEVILS_TRICK: "D",
     Destination.LEFT: "L",
     Destination.RIGHT: "R",
     Destination.OPPONENT_FACE_UP: "U",
     Destination.OPPONENT_HIDDEN: "H",
-}
+})
 
 
 def observation_string(source: SeatView) -> str:

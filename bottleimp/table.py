@@ -29,18 +29,19 @@ its colour (``17r``: the red 17).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from .actions import Play
 from .cards import Card, Rank, coins, format_rank
 from .config import Config
 from .phase import Phase
 
-_PHASE_NAMES = {
+_PHASE_NAMES = MappingProxyType({
     Phase.SETUP: "setup",
     Phase.PLAY: "trick play",
     Phase.ROUND_OVER: "round over",
     Phase.GAME_OVER: "game over",
-}
+})
 
 
 def card_text(card: Card) -> str:

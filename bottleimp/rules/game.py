@@ -3,13 +3,15 @@ and its winners."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from ..actions import Give, Play, StartRound
 from ..config import Config
 from ..errors import IllegalActionError
 from ..phase import Phase
 from .registry import rule
 
-_ADMITS = {Phase.SETUP: Give, Phase.PLAY: Play, Phase.ROUND_OVER: StartRound}
+_ADMITS = MappingProxyType({Phase.SETUP: Give, Phase.PLAY: Play, Phase.ROUND_OVER: StartRound})
 
 
 @rule("GAME-OVER")
