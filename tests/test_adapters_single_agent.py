@@ -105,8 +105,10 @@ def test_an_illegal_action_ends_the_game_with_a_penalty() -> None:
 def test_wrong_arguments_are_refused() -> None:
     with pytest.raises(ValueError, match="seat must be None or a seat from 0 to 3"):
         SingleSeatEnv(players=4, seat=4)
-    with pytest.raises(ValueError, match="seat must be"):
-        SingleSeatEnv(players=4, seat=True)
+    for wrong in (True, 1.5, "1", object()):
+        with pytest.raises(ValueError, match="seat must be"):
+            SingleSeatEnv(players=4, seat=wrong)  # type: ignore[arg-type]
+    assert SingleSeatEnv(players=4, seat=np.int64(2)).seat == 2  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="one opponent for each of the other 3 seats, not 2"):
         SingleSeatEnv(players=4, opponents=["random", "random"])
     with pytest.raises(ValueError, match="unknown bot 'best'"):

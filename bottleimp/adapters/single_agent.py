@@ -44,6 +44,7 @@ from attrs import frozen
 from gymnasium import spaces
 
 from .. import Config, GameState, action_to_int, legal_actions, view, winners
+from ..arguments import integer
 from ..bots import Bot, make_bot
 from .pettingzoo import BottleImpEnv, env
 
@@ -73,8 +74,12 @@ class SingleSeatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
         self.config = self._raw.config
         self.render_mode = render_mode
         players = self.config.players
-        if seat is not None and (isinstance(seat, bool) or not 0 <= seat < players):
-            raise ValueError(f"seat must be None or a seat from 0 to {players - 1}, not {seat!r}")
+        if seat is not None:
+            number = integer(seat)
+            if number is None or not 0 <= number < players:
+                raise ValueError(
+                    f"seat must be None or a seat from 0 to {players - 1}, not {seat!r}")
+            seat = number
         chosen: list[str | Bot] = (
             [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents))
         if len(chosen) != players - 1:
