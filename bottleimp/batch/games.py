@@ -261,6 +261,12 @@ class BatchGames:
         self._uniforms = np.zeros(b, dtype=np.float64)
         self._rewards = np.zeros((b, p), dtype=np.float32)
         self._done = np.zeros(b, dtype=np.bool_)
+        self._actors = np.zeros(b, dtype=np.int64)
+        """The seat that acted in each game on the last step (``-1``: a game over)."""
+        self._no_games = self.rows[:0]
+        self._not_truncated = read_only(np.zeros(b, dtype=np.bool_))
+        """``step``'s ``truncated``: all False, never written."""
+        self._no_observation = read_only(np.zeros((b, 0), dtype=np.float32))
         self._stale: list[IntArray] = []
 
     # -- starting games -----------------------------------------------------------------------
@@ -632,42 +638,47 @@ class BatchGames:
         again at once: its last observation, final totals and last round's scores are in
         ``infos`` (``StepResult.infos``)."""
         self._require_started("step")
-        acts = int64_values(actions, "actions", self.size)
-        if not acts.flags.writeable or not acts.flags.c_contiguous or acts is actions:
-            acts = acts.copy()  # the kernel's own array: a caller's changes cannot reach it
-        seat = self._to_act.copy()
-        refused = self._apply(acts)
-        ended_illegally: IntArray = self.rows[:0]
-        if refused >= 0:
+        acts = int64_values(actions, "actions", self.size)  # a new array: no caller reaches it
+        outcome = self._apply(acts)
+        ended_illegally = self._no_games
+        if outcome >= 0:
+            refused = outcome
             if self.illegal == "raise":
                 rule = self.refusal(refused, int(acts[refused]))
                 raise IllegalActionError(rule, f"game {refused}: action {int(acts[refused])} is "
-                                               f"not legal for seat {int(seat[refused])}")
+                                               f"not legal for seat {int(self._to_act[refused])}")
+            seat = self._to_act.copy()
             ended_illegally = self._illegal_games(acts)
             self._phase[ended_illegally] = GAME_OVER
             self._to_act[ended_illegally] = -1
             self._stale.append(ended_illegally)  # their observation rows rewritten whole
             self._mask = None
-            refused = self._apply(acts)
-            assert refused < 0
+            outcome = self._apply(acts)
+            assert outcome < 0
+            self._actors[ended_illegally] = seat[ended_illegally]
             self._rewards[ended_illegally] = 0.0
             self._rewards[ended_illegally, seat[ended_illegally]] = self.illegal_reward
             self._done[ended_illegally] = True
-        self._mask = None
         rewards, done = self._rewards.copy(), self._done.copy()
         infos: dict[str, Any] = {}
-        ended = np.flatnonzero(done)
         self._refresh()  # the observation bits of the ended games, before their last observation
-        if len(ended):
-            infos = self._final_infos(ended, seat[ended], ended_illegally)
+        restarted = self._no_games
+        if outcome < -1 or len(ended_illegally):
+            ended = np.flatnonzero(done)
+            infos = self._final_infos(ended, self._actors[ended], ended_illegally)
             if self.autoreset:
                 self._restart(ended)
-        self._refresh()
-        if self.observations:
-            observation = self.observe()
-        else:
-            observation = np.zeros((self.size, 0), dtype=np.float32)
-        return StepResult(observation, rewards, done, np.zeros(self.size, dtype=np.bool_), infos)
+                restarted = ended
+            self._refresh()
+        if not self.observations:
+            return StepResult(self._no_observation, rewards, done, self._not_truncated, infos)
+        return StepResult(self._step_observation(restarted), rewards, done, self._not_truncated,
+                          infos)
+
+    def _step_observation(self, restarted: IntArray) -> npt.NDArray[Any]:
+        """``observe()`` after a step (``restarted``: the games restarted by auto-reset)."""
+        self._observe_into(np.maximum(self._to_act, 0))
+        return self._obs_view
 
     def _illegal_games(self, acts: IntArray) -> IntArray:
         """The games not over whose action is not in their legal set."""
@@ -699,9 +710,9 @@ class BatchGames:
                 "_final_info": mask.copy()}
 
     def _apply(self, acts: IntArray) -> int:
-        """Take every game's action (no auto-reset), writing ``_rewards`` and ``_done``; or,
-        when some live game's action is illegal, change nothing and return the first such game
-        (else ``-1``)."""
+        """Take every game's action (no auto-reset), writing ``_rewards``, ``_done`` and
+        ``_actors`` and returning ``-1 - k``, ``k`` the number of games that ended; or, when
+        some live game's action is illegal, change nothing and return the first such game."""
         live = self._phase != GAME_OVER
         inside = (acts >= 0) & (acts < self.num_actions)
         if inside.all():
@@ -717,6 +728,8 @@ class BatchGames:
         done, rewards = self._done, self._rewards
         done.fill(False)
         rewards.fill(0.0)
+        np.copyto(self._actors, self._to_act)
+        ended_count = 0
         empty = self.rows[:0]
         first = int(phase[0])
         if (phase == first).all():  # the usual case: games in lockstep share their phase
@@ -731,7 +744,8 @@ class BatchGames:
             self._give(giving, acts[giving] // n, acts[giving] % n)
         if len(playing):
             ended = self._play(playing, acts[playing] - 3 * n)
-            if len(ended):
+            ended_count = len(ended)
+            if ended_count:
                 done[ended] = True
                 best = self._totals[ended].max(axis=1, keepdims=True)
                 rewards[ended] = np.where(self._totals[ended] == best, 1.0, -1.0)
@@ -740,7 +754,7 @@ class BatchGames:
             self._dealer[starting] = (self._dealer[starting] + 1) % self.t.players
             self._deal(starting)
         self._mask = None
-        return -1
+        return -1 - ended_count
 
     def _give(self, games: IntArray, slots: IntArray, cards: IntArray) -> None:
         """Each seat to act gives one setup card (rules SETUP-STEPS, SETUP-ORDER); the last give
