@@ -322,6 +322,15 @@ class BatchGames:
             raise BatchError(f"{where}: {index} is no game of a batch of {self.size}")
         return index
 
+    def _card(self, card: object, where: str, lowest: int) -> int:
+        """``card`` if it is a card index of the deck (an integer from 0, or ``lowest``, to
+        N - 1), else a ``BatchError`` naming ``where``."""
+        index = expect_integer(card, where)
+        if not lowest <= index < self.t.cards:
+            raise BatchError(f"{where}: {index} is no card index of a deck of {self.t.cards} "
+                             f"(from {lowest} to {self.t.cards - 1})")
+        return index
+
     @property
     def started(self) -> bool:
         """Whether the games were started (``reset``, or a position loaded)."""
@@ -453,10 +462,16 @@ class BatchGames:
 
     # -- what the seat to act may do ----------------------------------------------------------
 
-    def legal_cards(self, games: IntArray | None = None) -> BoolArray:
-        """``(G, N)``: the cards the seat to act may give (setup) or play (trick play) in each of
-        ``games`` (default: all); all False between rounds and once over."""
-        games = self.rows if games is None else games
+    def legal_cards(self, games: object = None) -> BoolArray:
+        """``(G, N)``, a new array: the cards the seat to act may give (setup) or play (trick
+        play) in each of ``games`` (indices from 0 to B - 1, or a boolean mask of B games;
+        default: all); all False between rounds and once over."""
+        self._require_started("legal_cards")
+        if games is None:
+            return self._legal_cards(self.rows)
+        return self._legal_cards(games_of(games, "legal_cards(games)", self.size))
+
+    def _legal_cards(self, games: IntArray) -> BoolArray:
         t = self.t
         phase = self._phase[games]
         seat = np.maximum(self._to_act[games], 0)
@@ -502,7 +517,7 @@ class BatchGames:
         first = int(phase[0])
         same = bool((phase == first).all())
         if same and first == PLAY:
-            blocks[:, 3] = self.legal_cards()
+            blocks[:, 3] = self._legal_cards(self.rows)
         elif same and first in (ROUND_OVER, GAME_OVER):
             mask[:, 4 * t.cards] = True
         else:
@@ -513,7 +528,7 @@ class BatchGames:
                 count = self._setup_given[self.rows, seat]
                 slot = t.step_slot[self._dealer, seat, np.minimum(count, 4)]
                 block = np.where(setup, slot, block)
-            blocks[self.rows, block] = self.legal_cards()
+            blocks[self.rows, block] = self._legal_cards(self.rows)
             mask[:, 4 * t.cards] = phase >= ROUND_OVER
         self._mask = mask
         return mask
@@ -927,10 +942,11 @@ class BatchGames:
 
     # -- why an action is refused ---------------------------------------------------------------
 
-    def refusal(self, game: int, action: int) -> str:
+    def refusal(self, game: object, action: object) -> str:
         """The rule an action number breaks in game ``game`` (checked in the reference's
         order), or ``""`` when it is legal."""
-        self._game(game, "refusal(game)")
+        self._require_started("refusal")
+        game = self._game(game, "refusal(game)")
         action = expect_integer(action, "refusal(action)")
         t = self.t
         n = t.cards
@@ -954,23 +970,47 @@ class BatchGames:
             return "" if self._hand[game, seat, card] else "SETUP-FROM-DEALT"
         return self.play_refusal(game, seat, card)
 
-    def play_refusal(self, game: int, seat: int, card: int) -> str:
+    def play_refusal(self, game: object, seat: object, card: object) -> str:
         """The rule that forbids ``seat`` to play ``card`` now in game ``game`` (trick play),
-        or ``""``: TURN-ORDER, CARD-HELD, then FOLLOW-SUIT (EYE-FOLLOW-SUIT in Devil's Eye)."""
-        if seat != int(self._to_act[game]):
+        or ``""``: TURN-ORDER (a seat that is not the one to act, or no seat of the game),
+        CARD-HELD, then FOLLOW-SUIT (EYE-FOLLOW-SUIT in Devil's Eye). ``card``: a card index,
+        from 0 to N - 1."""
+        self._require_started("play_refusal")
+        game = self._game(game, "play_refusal(game)")
+        seat = expect_integer(seat, "play_refusal(seat)")
+        card = self._card(card, "play_refusal(card)", 0)
+        if not 0 <= seat < self.t.players or seat != int(self._to_act[game]):
             return "TURN-ORDER"
         if not (self._hand[game, seat, card] or self._face_up[game, seat, card]):
             return "CARD-HELD"
-        if self.legal_cards(np.array([game]))[0, card]:
+        if self._legal_cards(np.array([game]))[0, card]:
             return ""
         return "EYE-FOLLOW-SUIT" if self.t.devils_eye else "FOLLOW-SUIT"
 
-    def give_refusal(self, game: int, seat: int, gives: list[tuple[Destination, int]],
+    def give_refusal(self, game: object, seat: object, gives: list[tuple[Destination, int]],
                      whole: bool = True) -> str:
         """The rule that forbids ``seat`` to give ``gives`` (destination, card index; ``-1``: no
         card of the deck) in turn in game ``game``, or ``""``: the checks of a setup in the
         reference's order (SETUP-ORDER, SETUP-STEPS, SETUP-ORDER; per card SETUP-STEPS then
         SETUP-FROM-DEALT; with ``whole``, SETUP-STEPS when parts are missing)."""
+        self._require_started("give_refusal")
+        game = self._game(game, "give_refusal(game)")
+        seat = expect_integer(seat, "give_refusal(seat)")
+        whole = expect_flag(whole, "give_refusal(whole)")
+        if not isinstance(gives, (list, tuple)):
+            raise BatchError(f"give_refusal(gives) must be a list of (destination, card) pairs, "
+                             f"not {describe(gives)}")
+        checked: list[tuple[Destination, int]] = []
+        for index, give in enumerate(gives):
+            if not isinstance(give, tuple) or len(give) != 2:
+                raise BatchError(f"give_refusal(gives)[{index}] must be a (destination, card) "
+                                 f"pair, not {describe(give)}")
+            destination, card = give
+            if not isinstance(destination, Destination):
+                raise BatchError(f"give_refusal(gives)[{index}]: the destination must be a "
+                                 f"Destination, not {describe(destination)}")
+            checked.append((destination, self._card(card, f"give_refusal(gives)[{index}]", -1)))
+        gives = checked
         t = self.t
         if not 0 <= seat < t.players:
             return "SETUP-ORDER"
