@@ -5,10 +5,10 @@ The same state arrays and the same API as ``BatchGames`` (it is one): ``reset``,
 ``legal_mask``, ``observe``, ``step``, ``random_actions``, ``take``, auto-reset. What runs per
 step is ``bottleimp/batch/kernel.py``, a loop over games compiled in nopython mode on one
 thread; everything else (loading a position, copies, the rule an illegal action breaks) is the
-numpy engine's own code on the same arrays. The first call of each kernel function compiles it
-(about 15 s of one core for all six on this project's machine, once per machine and Python:
-numba caches it on disk next to the module, or in its user cache directory where the package is
-read-only; ``NUMBA_CACHE_DIR`` moves it; a later process loads it in well under a second).
+numpy engine's own code on the same arrays. The first call of each kernel function compiles it,
+once per machine and Python: numba caches it on disk next to the module, or in its user cache
+directory where the package is read-only (``NUMBA_CACHE_DIR`` moves it), and a later process
+loads it from there (``benchmarks/kernel_compile.py`` measures a cold compile).
 """
 
 from __future__ import annotations

@@ -64,9 +64,9 @@ def jit(function: Function) -> Function:
 
 def jit_apart(function: Function) -> Function:
     """As ``jit``, but compiled once on its own and called, not inlined: for a large function
-    that several entry points reach (``deal``). Inlined, its code was typed, lowered and
-    optimised once per call site, three times over (``step`` took 9.2-11.3 s of one core to
-    compile, 6.6-7.3 s with ``deal`` apart; docs/guide/batch.md)."""
+    that several entry points reach (``deal``, ``mask_games``, ``observe_games``). Inlined, its
+    code is typed, lowered and optimised once per call site (``benchmarks/kernel_compile.py``
+    measures the compile time)."""
     if not COMPILED:
         return function
     return cast(Function, numba.njit(**_OPTIONS, **_APART)(function))
@@ -97,7 +97,7 @@ def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..
     a float32 array; into an array of bytes, one ``llvm.memcpy``).
     Numba's own loops move an item at a time (the arrays may alias, so LLVM does not vectorise
     them): written so, an observation cost several times more than the whole step; and a
-    slice set to one value (``plane[g] = False``) took numba about 0.07 s to compile, each."""
+    slice set to one value (``plane[g] = False``) is a compile of its own for numba, each."""
     from llvmlite import ir
     from numba.core import cgutils as typed_cgutils
     from numba.core import types
@@ -250,7 +250,7 @@ _S31: Final = np.uint64(31)
 
 Fields = tuple[Any, ...]
 """A ``State`` or ``Consts`` as a plain tuple, as the entry points take them: numba types a
-plain tuple of arrays in C, a named tuple in Python (about 8 microseconds a call)."""
+plain tuple of arrays in C, a named tuple in Python (slower to pass at every call)."""
 
 
 class Consts(NamedTuple):
