@@ -137,21 +137,36 @@ def counting_env(cache: str) -> dict[str, str]:
     compiles for (its name and features), and under valgrind the CPU it detects is valgrind's,
     not the host's: without both named, the shorter counted run would compile the kernel again
     under valgrind (and count it), the longer one load it. ``haswell`` (AVX2) is a CPU
-    valgrind runs."""
+    valgrind runs. One BLAS thread (``OPENBLAS_NUM_THREADS``, ``OMP_NUM_THREADS``): numpy's
+    OpenBLAS starts worker threads that spin while they wait, and callgrind counts their
+    spinning, more in one run than in another (hundreds of instructions per decision either
+    way); and one hash seed, so the two runs do the same work."""
     return {"NUMBA_CACHE_DIR": cache, "NUMBA_CPU_NAME": "haswell",
             "NUMBA_CPU_FEATURES": "+avx2,+avx,+fma,+bmi,+bmi2,+popcnt,+sse4.2,+lzcnt",
-            "PYTHONDONTWRITEBYTECODE": "1"}
+            "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+            "PYTHONHASHSEED": "0"}
 
 
-def warm_cache(players: int, backend: str, path: str, cache: str) -> None:
+def warm_cache(players: int, backend: str, path: str, cache: str, compact: bool) -> None:
     """Run the batch loop once natively so numba's cache for ``path`` is written (in
-    ``cache``) before valgrind runs it: a compile under valgrind takes many minutes."""
+    ``cache``) before valgrind runs it (the float32 path, and with ``compact`` the compact one):
+    a compile under valgrind takes many minutes, and counted in the shorter run only it makes
+    the difference of the two runs negative. The run starts in ``cache``, as the counted runs
+    start in a directory of their own: ``python -c`` puts its working directory first on
+    ``sys.path``, so started in a checkout it would import that checkout's bottleimp, not
+    ``path``'s. It plays its games to their ends, so what a game's end calls is compiled too."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env.update(counting_env(cache), PYTHONPATH=path)
-    for compact in (False, True):
-        program = COUNTED.format(backend=backend, size=8, compact=compact)
-        subprocess.run([sys.executable, "-c", program, str(players), "2"], env=env, check=False,
-                       capture_output=True)
+    found = subprocess.run([sys.executable, "-c", "import bottleimp; print(bottleimp.__file__)"],
+                           env=env, cwd=cache, check=True, capture_output=True, text=True)
+    imported = Path(found.stdout.strip()).resolve()
+    if not imported.is_relative_to(Path(path).resolve()):
+        raise SystemExit(f"the counted runs of {path} would import {imported}")
+    for compact_run in (False, True) if compact else (False,):
+        program = COUNTED.format(backend=backend, size=8, compact=compact_run)
+        # Past the end of the first games, so what only an ended game calls is compiled too.
+        subprocess.run([sys.executable, "-c", program, str(players), "1000"], env=env,
+                       cwd=cache, check=True, capture_output=True)
 
 
 def main() -> None:
@@ -245,7 +260,7 @@ def count_instructions(players: int, backends: list[str], against: str | None) -
     for label, path in checkouts:
         with tempfile.TemporaryDirectory() as cache:
             for backend in backends:
-                warm_cache(players, backend, path, cache)
+                warm_cache(players, backend, path, cache, compact=path == root)
                 for compact in ((False, True) if path == root else (False,)):
                     name = f"{backend} B=1024{' compact' if compact else ''} ({label})"
                     figure = instructions_per_decision(players, backend, 1024, compact, path,

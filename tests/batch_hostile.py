@@ -346,10 +346,94 @@ def other_public_methods_check_their_games(backend: str) -> None:
     games = fresh(backend)
     refused(lambda: games.refusal(3, 0))
     refused(lambda: games.refusal(-1, 0))
-    refused(lambda: games.refusal(0, 1.5))  # type: ignore[arg-type]
+    refused(lambda: games.refusal(0, 1.5))
     n = len(CONFIG.cards)
     hands = np.zeros((4, n), dtype=np.bool_)
     refused(lambda: games.load_round(7, 0, hands, hands))
+
+
+BAD_GAMES: tuple[object, ...] = (B, -1, 10**30, True, np.True_, 1.0, 0.0, np.float64(1), "0",
+                                 b"0", None, 1j, [0])
+"""Game indices a per-game query must refuse: out of range, a bool, a float, a string, bytes,
+None, a complex number, a list."""
+
+
+def legal_cards_checks_its_games(backend: str) -> None:
+    games = fresh(backend)
+    for chosen in ([], [B], [-1], [0.0], 1.5, "0", np.zeros(B, dtype=np.bool_), [True, False],
+                   np.array([[0, 1]]), 0, np.int64(0)):
+        refused(lambda: games.legal_cards(chosen), case=chosen)
+    every = games.legal_cards()
+    assert (games.legal_cards([2, 0]) == every[[2, 0]]).all()
+    assert (games.legal_cards(np.array([False, True, True])) == every[1:]).all()
+    chosen = games.legal_cards(np.array([1], dtype=np.uint8))
+    chosen[:] = True  # a new array: the batch's state is not in it
+    assert (games.legal_cards() == every).all()
+
+
+def play_refusal_checks_its_arguments(backend: str) -> None:
+    games = fresh(backend)
+    into_play(games)
+    seat, card = int(games.to_act[1]), int(np.flatnonzero(games.legal_cards()[1])[0])
+    before = snapshot(games)
+    for game in BAD_GAMES:
+        error = refused(lambda: games.play_refusal(game, seat, card), case=game)
+        assert "play_refusal(game)" in str(error), error
+    n = len(CONFIG.cards)
+    for bad_card in (n, -1, -n, 10**30, True, 1.0, "0", None):
+        error = refused(lambda: games.play_refusal(1, seat, bad_card), case=bad_card)
+        assert "play_refusal(card)" in str(error), error
+    for bad_seat in (True, 1.0, "0", None):
+        error = refused(lambda: games.play_refusal(1, bad_seat, card), case=bad_seat)
+        assert "play_refusal(seat)" in str(error), error
+    unchanged(games, before)
+    assert games.play_refusal(np.int64(1), np.int8(seat), np.uint16(card)) == ""
+    assert games.play_refusal(1, -1, card) == games.play_refusal(1, 4, card) == "TURN-ORDER"
+
+
+def give_refusal_checks_its_arguments(backend: str) -> None:
+    from bottleimp.actions import Destination
+
+    games = fresh(backend)
+    seat = int(games.to_act[0])
+    card = int(np.flatnonzero(games.legal_cards()[0])[0])
+    give = [(Destination.DEVILS_TRICK, card)]
+    before = snapshot(games)
+    for game in BAD_GAMES:
+        error = refused(lambda: games.give_refusal(game, seat, give), case=game)
+        assert "give_refusal(game)" in str(error), error
+    n = len(CONFIG.cards)
+    for gives in (None, "x", {Destination.LEFT: card}, [card], [(Destination.LEFT,)],
+                  [("left", card)], [(Destination.LEFT, n)], [(Destination.LEFT, -2)],
+                  [(Destination.LEFT, 1.0)], [(Destination.LEFT, True)]):
+        refused(lambda: games.give_refusal(0, seat, gives), case=gives)  # type: ignore[arg-type]
+    for bad_seat in (True, 1.0, "0", None):
+        refused(lambda: games.give_refusal(0, bad_seat, give), case=bad_seat)
+    refused(lambda: games.give_refusal(0, seat, give, whole=None))  # type: ignore[arg-type]
+    unchanged(games, before)
+    assert games.give_refusal(np.int64(0), seat, give, whole=False) == ""
+    assert games.give_refusal(0, seat, [(Destination.DEVILS_TRICK, -1)]) == "SETUP-FROM-DEALT"
+    assert games.give_refusal(0, 99, give) == "SETUP-ORDER"
+
+
+def refusal_checks_its_arguments(backend: str) -> None:
+    games = fresh(backend)
+    for game in BAD_GAMES:
+        error = refused(lambda: games.refusal(game, 0), case=game)
+        assert "refusal(game)" in str(error), error
+    for action in (True, 1.0, "0", None, 1j):
+        refused(lambda: games.refusal(0, action), case=action)
+    assert games.refusal(np.int32(0), np.int64(10**6)) == "PHASE"
+
+
+def per_game_queries_of_a_batch_never_reset_are_refused(backend: str) -> None:
+    from bottleimp.actions import Destination
+
+    games = batch_games(CONFIG, B, backend=backend)
+    refused(lambda: games.legal_cards())
+    refused(lambda: games.refusal(0, 0))
+    refused(lambda: games.play_refusal(0, 0, 0))
+    refused(lambda: games.give_refusal(0, 0, [(Destination.LEFT, 0)]))
 
 
 def a_game_over_has_one_mask_action_and_ignores_any_action(backend: str) -> None:

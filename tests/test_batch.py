@@ -408,8 +408,9 @@ def test_each_kernel_function_is_compiled_once_whatever_arrays_the_caller_gives(
                     kernel.step)
     for function in entry_points:
         compiled: list[Any] = getattr(function, "signatures")  # numba's dispatcher
-        if function is kernel.observe:  # one more for the compact observation's bytes, if used
-            kinds = [str(signature[6].dtype) for signature in compiled]
+        if function in (kernel.observe, kernel.step):  # one more for the compact observation
+            kinds = [str(signature[6 if function is kernel.observe else 13].dtype)
+                     for signature in compiled]
             assert "float32" in kinds and sorted(set(kinds)) == sorted(kinds), compiled
         else:
             assert len(compiled) == 1, (function, compiled)

@@ -5,10 +5,10 @@ The same state arrays and the same API as ``BatchGames`` (it is one): ``reset``,
 ``legal_mask``, ``observe``, ``step``, ``random_actions``, ``take``, auto-reset. What runs per
 step is ``bottleimp/batch/kernel.py``, a loop over games compiled in nopython mode on one
 thread; everything else (loading a position, copies, the rule an illegal action breaks) is the
-numpy engine's own code on the same arrays. The first call of each kernel function compiles it
-(about 15 s of one core for all six on this project's machine, once per machine and Python:
-numba caches it on disk next to the module, or in its user cache directory where the package is
-read-only; ``NUMBA_CACHE_DIR`` moves it; a later process loads it in well under a second).
+numpy engine's own code on the same arrays. The first call of each kernel function compiles it,
+once per machine and Python: numba caches it on disk next to the module, or in its user cache
+directory where the package is read-only (``NUMBA_CACHE_DIR`` moves it), and a later process
+loads it from there (``benchmarks/kernel_compile.py`` measures a cold compile).
 """
 
 from __future__ import annotations
@@ -81,6 +81,7 @@ class NumbaBatchGames(BatchGames):
         self._zeros = np.zeros(self._observer.size, dtype=self._obs_out.dtype)
         self._gaps = observation_gaps(config)
         self._choices = np.zeros(self.size, dtype=np.int64)
+        self._observers = np.zeros(self.size, dtype=np.int64)
         self._no_actions = np.zeros(self.num_actions, dtype=np.bool_)
         self._legal = tuple(kernel.LegalSets(
             bases=np.zeros(self.size, dtype=np.int64),
@@ -102,16 +103,17 @@ class NumbaBatchGames(BatchGames):
         return [self._legal]
 
     def _start_games(self, games: IntArray) -> None:
-        self._mask = None
-        kernel.start_games(self._state(), self._consts, kernel_ints(games))
+        # The kernel rewrites the mask rows of the games it starts: a mask up to date stays so.
+        kernel.start_games(self._state(), self._consts, kernel_ints(games), self._mask_buffer,
+                           self._no_actions, self._legal)
 
     def _refresh(self) -> None:
         self._stale = []  # no observation bits to rewrite
 
     def _legal_now(self) -> BoolArray:
         if self._mask is None:
-            kernel.masks(self._state(), self._consts, self._mask_buffer, self._no_actions,
-                         self._legal)
+            kernel.masks(self._state(), self._consts, self.rows, self._mask_buffer,
+                         self._no_actions, self._legal)
             self._mask = self._mask_buffer
         return self._mask
 
@@ -131,12 +133,20 @@ class NumbaBatchGames(BatchGames):
         return self._choices.copy()
 
     def _apply(self, acts: IntArray) -> int:
+        # One kernel call steps every game, then writes every mask and (with observations)
+        # every observation of the seat to act, which ``_step_observation`` hands out.
         mask = self._legal_now()
-        refused: int = kernel.step(self._state(), self._consts, kernel_ints(acts), mask,
-                                   self._rewards, self._done)
-        if refused < 0:
-            self._mask = None
-        return refused
+        outcome: int = kernel.step(self._state(), self._consts, kernel_ints(acts), mask,
+                                   self._rewards, self._done, self._actors, self.rows,
+                                   self._no_actions, self._legal, self._observers, self._zeros,
+                                   self._gaps, self._obs_out, not self.compact)
+        return outcome
+
+    def _step_observation(self, restarted: IntArray) -> npt.NDArray[Any]:
+        if len(restarted):  # the step's kernel observed them before they ended and restarted
+            self._obs_out[restarted] = self._final_observations(
+                restarted, np.maximum(self._to_act[restarted], 0))
+        return self._obs_view
 
 
 def kernel_floats(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

@@ -261,6 +261,12 @@ class BatchGames:
         self._uniforms = np.zeros(b, dtype=np.float64)
         self._rewards = np.zeros((b, p), dtype=np.float32)
         self._done = np.zeros(b, dtype=np.bool_)
+        self._actors = np.zeros(b, dtype=np.int64)
+        """The seat that acted in each game on the last step (``-1``: a game over)."""
+        self._no_games = self.rows[:0]
+        self._not_truncated = read_only(np.zeros(b, dtype=np.bool_))
+        """``step``'s ``truncated``: all False, never written."""
+        self._no_observation = read_only(np.zeros((b, 0), dtype=np.float32))
         self._stale: list[IntArray] = []
 
     # -- starting games -----------------------------------------------------------------------
@@ -314,6 +320,15 @@ class BatchGames:
         index = expect_integer(game, where)
         if not 0 <= index < self.size:
             raise BatchError(f"{where}: {index} is no game of a batch of {self.size}")
+        return index
+
+    def _card(self, card: object, where: str, lowest: int) -> int:
+        """``card`` if it is a card index of the deck (an integer from 0, or ``lowest``, to
+        N - 1), else a ``BatchError`` naming ``where``."""
+        index = expect_integer(card, where)
+        if not lowest <= index < self.t.cards:
+            raise BatchError(f"{where}: {index} is no card index of a deck of {self.t.cards} "
+                             f"(from {lowest} to {self.t.cards - 1})")
         return index
 
     @property
@@ -447,10 +462,16 @@ class BatchGames:
 
     # -- what the seat to act may do ----------------------------------------------------------
 
-    def legal_cards(self, games: IntArray | None = None) -> BoolArray:
-        """``(G, N)``: the cards the seat to act may give (setup) or play (trick play) in each of
-        ``games`` (default: all); all False between rounds and once over."""
-        games = self.rows if games is None else games
+    def legal_cards(self, games: object = None) -> BoolArray:
+        """``(G, N)``, a new array: the cards the seat to act may give (setup) or play (trick
+        play) in each of ``games`` (indices from 0 to B - 1, or a boolean mask of B games;
+        default: all); all False between rounds and once over."""
+        self._require_started("legal_cards")
+        if games is None:
+            return self._legal_cards(self.rows)
+        return self._legal_cards(games_of(games, "legal_cards(games)", self.size))
+
+    def _legal_cards(self, games: IntArray) -> BoolArray:
         t = self.t
         phase = self._phase[games]
         seat = np.maximum(self._to_act[games], 0)
@@ -496,7 +517,7 @@ class BatchGames:
         first = int(phase[0])
         same = bool((phase == first).all())
         if same and first == PLAY:
-            blocks[:, 3] = self.legal_cards()
+            blocks[:, 3] = self._legal_cards(self.rows)
         elif same and first in (ROUND_OVER, GAME_OVER):
             mask[:, 4 * t.cards] = True
         else:
@@ -507,7 +528,7 @@ class BatchGames:
                 count = self._setup_given[self.rows, seat]
                 slot = t.step_slot[self._dealer, seat, np.minimum(count, 4)]
                 block = np.where(setup, slot, block)
-            blocks[self.rows, block] = self.legal_cards()
+            blocks[self.rows, block] = self._legal_cards(self.rows)
             mask[:, 4 * t.cards] = phase >= ROUND_OVER
         self._mask = mask
         return mask
@@ -632,42 +653,47 @@ class BatchGames:
         again at once: its last observation, final totals and last round's scores are in
         ``infos`` (``StepResult.infos``)."""
         self._require_started("step")
-        acts = int64_values(actions, "actions", self.size)
-        if not acts.flags.writeable or not acts.flags.c_contiguous or acts is actions:
-            acts = acts.copy()  # the kernel's own array: a caller's changes cannot reach it
-        seat = self._to_act.copy()
-        refused = self._apply(acts)
-        ended_illegally: IntArray = self.rows[:0]
-        if refused >= 0:
+        acts = int64_values(actions, "actions", self.size)  # a new array: no caller reaches it
+        outcome = self._apply(acts)
+        ended_illegally = self._no_games
+        if outcome >= 0:
+            refused = outcome
             if self.illegal == "raise":
                 rule = self.refusal(refused, int(acts[refused]))
                 raise IllegalActionError(rule, f"game {refused}: action {int(acts[refused])} is "
-                                               f"not legal for seat {int(seat[refused])}")
+                                               f"not legal for seat {int(self._to_act[refused])}")
+            seat = self._to_act.copy()
             ended_illegally = self._illegal_games(acts)
             self._phase[ended_illegally] = GAME_OVER
             self._to_act[ended_illegally] = -1
             self._stale.append(ended_illegally)  # their observation rows rewritten whole
             self._mask = None
-            refused = self._apply(acts)
-            assert refused < 0
+            outcome = self._apply(acts)
+            assert outcome < 0
+            self._actors[ended_illegally] = seat[ended_illegally]
             self._rewards[ended_illegally] = 0.0
             self._rewards[ended_illegally, seat[ended_illegally]] = self.illegal_reward
             self._done[ended_illegally] = True
-        self._mask = None
         rewards, done = self._rewards.copy(), self._done.copy()
         infos: dict[str, Any] = {}
-        ended = np.flatnonzero(done)
         self._refresh()  # the observation bits of the ended games, before their last observation
-        if len(ended):
-            infos = self._final_infos(ended, seat[ended], ended_illegally)
+        restarted = self._no_games
+        if outcome < -1 or len(ended_illegally):
+            ended = np.flatnonzero(done)
+            infos = self._final_infos(ended, self._actors[ended], ended_illegally)
             if self.autoreset:
                 self._restart(ended)
-        self._refresh()
-        if self.observations:
-            observation = self.observe()
-        else:
-            observation = np.zeros((self.size, 0), dtype=np.float32)
-        return StepResult(observation, rewards, done, np.zeros(self.size, dtype=np.bool_), infos)
+                restarted = ended
+            self._refresh()
+        if not self.observations:
+            return StepResult(self._no_observation, rewards, done, self._not_truncated, infos)
+        return StepResult(self._step_observation(restarted), rewards, done, self._not_truncated,
+                          infos)
+
+    def _step_observation(self, restarted: IntArray) -> npt.NDArray[Any]:
+        """``observe()`` after a step (``restarted``: the games restarted by auto-reset)."""
+        self._observe_into(np.maximum(self._to_act, 0))
+        return self._obs_view
 
     def _illegal_games(self, acts: IntArray) -> IntArray:
         """The games not over whose action is not in their legal set."""
@@ -699,9 +725,9 @@ class BatchGames:
                 "_final_info": mask.copy()}
 
     def _apply(self, acts: IntArray) -> int:
-        """Take every game's action (no auto-reset), writing ``_rewards`` and ``_done``; or,
-        when some live game's action is illegal, change nothing and return the first such game
-        (else ``-1``)."""
+        """Take every game's action (no auto-reset), writing ``_rewards``, ``_done`` and
+        ``_actors`` and returning ``-1 - k``, ``k`` the number of games that ended; or, when
+        some live game's action is illegal, change nothing and return the first such game."""
         live = self._phase != GAME_OVER
         inside = (acts >= 0) & (acts < self.num_actions)
         if inside.all():
@@ -717,6 +743,8 @@ class BatchGames:
         done, rewards = self._done, self._rewards
         done.fill(False)
         rewards.fill(0.0)
+        np.copyto(self._actors, self._to_act)
+        ended_count = 0
         empty = self.rows[:0]
         first = int(phase[0])
         if (phase == first).all():  # the usual case: games in lockstep share their phase
@@ -731,7 +759,8 @@ class BatchGames:
             self._give(giving, acts[giving] // n, acts[giving] % n)
         if len(playing):
             ended = self._play(playing, acts[playing] - 3 * n)
-            if len(ended):
+            ended_count = len(ended)
+            if ended_count:
                 done[ended] = True
                 best = self._totals[ended].max(axis=1, keepdims=True)
                 rewards[ended] = np.where(self._totals[ended] == best, 1.0, -1.0)
@@ -740,7 +769,7 @@ class BatchGames:
             self._dealer[starting] = (self._dealer[starting] + 1) % self.t.players
             self._deal(starting)
         self._mask = None
-        return -1
+        return -1 - ended_count
 
     def _give(self, games: IntArray, slots: IntArray, cards: IntArray) -> None:
         """Each seat to act gives one setup card (rules SETUP-STEPS, SETUP-ORDER); the last give
@@ -913,10 +942,11 @@ class BatchGames:
 
     # -- why an action is refused ---------------------------------------------------------------
 
-    def refusal(self, game: int, action: int) -> str:
+    def refusal(self, game: object, action: object) -> str:
         """The rule an action number breaks in game ``game`` (checked in the reference's
         order), or ``""`` when it is legal."""
-        self._game(game, "refusal(game)")
+        self._require_started("refusal")
+        game = self._game(game, "refusal(game)")
         action = expect_integer(action, "refusal(action)")
         t = self.t
         n = t.cards
@@ -940,23 +970,47 @@ class BatchGames:
             return "" if self._hand[game, seat, card] else "SETUP-FROM-DEALT"
         return self.play_refusal(game, seat, card)
 
-    def play_refusal(self, game: int, seat: int, card: int) -> str:
+    def play_refusal(self, game: object, seat: object, card: object) -> str:
         """The rule that forbids ``seat`` to play ``card`` now in game ``game`` (trick play),
-        or ``""``: TURN-ORDER, CARD-HELD, then FOLLOW-SUIT (EYE-FOLLOW-SUIT in Devil's Eye)."""
-        if seat != int(self._to_act[game]):
+        or ``""``: TURN-ORDER (a seat that is not the one to act, or no seat of the game),
+        CARD-HELD, then FOLLOW-SUIT (EYE-FOLLOW-SUIT in Devil's Eye). ``card``: a card index,
+        from 0 to N - 1."""
+        self._require_started("play_refusal")
+        game = self._game(game, "play_refusal(game)")
+        seat = expect_integer(seat, "play_refusal(seat)")
+        card = self._card(card, "play_refusal(card)", 0)
+        if not 0 <= seat < self.t.players or seat != int(self._to_act[game]):
             return "TURN-ORDER"
         if not (self._hand[game, seat, card] or self._face_up[game, seat, card]):
             return "CARD-HELD"
-        if self.legal_cards(np.array([game]))[0, card]:
+        if self._legal_cards(np.array([game]))[0, card]:
             return ""
         return "EYE-FOLLOW-SUIT" if self.t.devils_eye else "FOLLOW-SUIT"
 
-    def give_refusal(self, game: int, seat: int, gives: list[tuple[Destination, int]],
+    def give_refusal(self, game: object, seat: object, gives: list[tuple[Destination, int]],
                      whole: bool = True) -> str:
         """The rule that forbids ``seat`` to give ``gives`` (destination, card index; ``-1``: no
         card of the deck) in turn in game ``game``, or ``""``: the checks of a setup in the
         reference's order (SETUP-ORDER, SETUP-STEPS, SETUP-ORDER; per card SETUP-STEPS then
         SETUP-FROM-DEALT; with ``whole``, SETUP-STEPS when parts are missing)."""
+        self._require_started("give_refusal")
+        game = self._game(game, "give_refusal(game)")
+        seat = expect_integer(seat, "give_refusal(seat)")
+        whole = expect_flag(whole, "give_refusal(whole)")
+        if not isinstance(gives, (list, tuple)):
+            raise BatchError(f"give_refusal(gives) must be a list of (destination, card) pairs, "
+                             f"not {describe(gives)}")
+        checked: list[tuple[Destination, int]] = []
+        for index, give in enumerate(gives):
+            if not isinstance(give, tuple) or len(give) != 2:
+                raise BatchError(f"give_refusal(gives)[{index}] must be a (destination, card) "
+                                 f"pair, not {describe(give)}")
+            destination, card = give
+            if not isinstance(destination, Destination):
+                raise BatchError(f"give_refusal(gives)[{index}]: the destination must be a "
+                                 f"Destination, not {describe(destination)}")
+            checked.append((destination, self._card(card, f"give_refusal(gives)[{index}]", -1)))
+        gives = checked
         t = self.t
         if not 0 <= seat < t.players:
             return "SETUP-ORDER"

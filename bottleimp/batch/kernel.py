@@ -64,9 +64,9 @@ def jit(function: Function) -> Function:
 
 def jit_apart(function: Function) -> Function:
     """As ``jit``, but compiled once on its own and called, not inlined: for a large function
-    that several entry points reach (``deal``). Inlined, its code was typed, lowered and
-    optimised once per call site, three times over (``step`` took 9.2-11.3 s of one core to
-    compile, 6.6-7.3 s with ``deal`` apart; docs/guide/batch.md)."""
+    that several entry points reach (``deal``, ``mask_games``, ``observe_games``). Inlined, its
+    code is typed, lowered and optimised once per call site (``benchmarks/kernel_compile.py``
+    measures the compile time)."""
     if not COMPILED:
         return function
     return cast(Function, numba.njit(**_OPTIONS, **_APART)(function))
@@ -97,7 +97,7 @@ def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..
     a float32 array; into an array of bytes, one ``llvm.memcpy``).
     Numba's own loops move an item at a time (the arrays may alias, so LLVM does not vectorise
     them): written so, an observation cost several times more than the whole step; and a
-    slice set to one value (``plane[g] = False``) took numba about 0.07 s to compile, each."""
+    slice set to one value (``plane[g] = False``) is a compile of its own for numba, each."""
     from llvmlite import ir
     from numba.core import cgutils as typed_cgutils
     from numba.core import types
@@ -250,7 +250,7 @@ _S31: Final = np.uint64(31)
 
 Fields = tuple[Any, ...]
 """A ``State`` or ``Consts`` as a plain tuple, as the entry points take them: numba types a
-plain tuple of arrays in C, a named tuple in Python (about 8 microseconds a call)."""
+plain tuple of arrays in C, a named tuple in Python (slower to pass at every call)."""
 
 
 class Consts(NamedTuple):
@@ -653,13 +653,22 @@ def mask_game(s: State, c: Consts, g: int, mask: BoolArray, blank: BoolArray,
         bits &= bits - _ONE
 
 
+@jit_apart
+def mask_games(s: State, c: Consts, games: IntArray, mask: BoolArray, blank: BoolArray,
+               legal: LegalSets) -> None:
+    """The rows of ``games`` of ``mask`` and ``legal`` (``mask_game``): compiled once, for
+    ``masks``, ``step`` and ``start_games`` alike."""
+    for i in range(len(games)):
+        mask_game(s, c, games[i], mask, blank, legal)
+
+
 @jit
-def masks(state: Fields, consts: Fields, mask: BoolArray, blank: BoolArray, sets: Fields) -> None:
+def masks(state: Fields, consts: Fields, games: IntArray, mask: BoolArray, blank: BoolArray,
+          sets: Fields) -> None:
     """Every game's legal-action mask into ``mask`` (``(B, 4N + 1)``) and ``sets`` (a
-    ``LegalSets``); ``blank``: a row of False."""
-    s, c, legal = State(*state), Consts(*consts), LegalSets(*sets)
-    for g in range(len(mask)):
-        mask_game(s, c, g, mask, blank, legal)
+    ``LegalSets``; ``games``: every game's index, ``0`` to ``B - 1``); ``blank``: a row of
+    False."""
+    mask_games(State(*state), Consts(*consts), games, mask, blank, LegalSets(*sets))
 
 
 @jit
@@ -685,10 +694,18 @@ def random_actions(sets: Fields, uniforms: npt.NDArray[np.float64], out: IntArra
 
 @jit
 def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewards: FloatArray,
-         done: BoolArray) -> int:
+         done: BoolArray, actors: IntArray, games: IntArray, blank: BoolArray, sets: Fields,
+         observer: IntArray, zeros: npt.NDArray[Any], gaps: IntArray, out: npt.NDArray[Any],
+         values: bool) -> int:
     """Take ``actions[b]`` in every game not over (as ``BatchGames._apply``: no auto-reset;
-    ``mask``: the batch's private mask, up to date). Returns the first game whose action is not
-    in its mask, having changed no game; else ``-1``."""
+    ``mask``: the batch's private mask, up to date), then write what the next decision reads:
+    every game's mask and legal set (``masks``) and, unless ``out`` has no columns, every game's
+    observation of its seat to act (seat 0 once over) into ``out`` (``observe``; ``observer``:
+    scratch for the seats). ``actors[b]``: the seat that acted in game ``b`` (``-1`` in a game
+    over); ``games``: every game's index, ``0`` to ``B - 1``. One call instead of three: each
+    call from Python unpacks the state's 30 arrays again. Returns the first game whose action
+    is not in its mask, having changed no game (and written nothing); else ``-1 - k``, ``k``
+    the number of games that ended."""
     s, c = State(*state), Consts(*consts)
     size, n = len(actions), c.cards
     for g in range(size):
@@ -697,14 +714,17 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
             return g
     clear_items(rewards, 0, rewards.size)
     clear_items(done, 0, size)
+    ended = 0
     for g in range(size):
         phase = s.phase[g]
         action = actions[g]
+        actors[g] = s.to_act[g]
         if phase == SETUP:
             give(s, c, g, action // n, action % n)
         elif phase == PLAY:
             if play(s, c, g, action - 3 * n) == 2:
                 done[g] = True
+                ended += 1
                 best = s.totals[g, 0]
                 for seat in range(c.players):
                     best = max(best, s.totals[g, seat])
@@ -714,7 +734,22 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
             s.round_index[g] += 1
             s.dealer[g] = (s.dealer[g] + 1) % c.players
             deal(s, c, g)
-    return -1
+    mask_games(s, c, games, mask, blank, LegalSets(*sets))
+    if out.shape[1] > 0:
+        for g in range(size):
+            observer[g] = max(s.to_act[g], 0)
+        observe_games(s, c, games, observer, zeros, gaps, out, values)
+    return -1 - ended
+
+
+@jit_apart
+def observe_games(s: State, c: Consts, games: IntArray, observer: IntArray,
+                  zeros: npt.NDArray[Any], gaps: IntArray, out: npt.NDArray[Any],
+                  values: bool) -> None:
+    """``out[i]``: seat ``observer[i]``'s observation in game ``games[i]`` (``observe_row``):
+    compiled once per type of ``out``, for ``observe`` and ``step`` alike."""
+    for i in range(len(games)):
+        observe_row(s, c, games[i], observer[i], zeros, gaps, out, i, values)
 
 
 @jit
@@ -723,9 +758,7 @@ def observe(state: Fields, consts: Fields, games: IntArray, observer: IntArray,
     """``out[i]``: seat ``observer[i]``'s observation in game ``games[i]`` (``observe_row``):
     float32 with ``values``, or in an ``out`` of bytes the compact observation, its 0/1 cells
     (``values`` False; compiled apart, on first use)."""
-    s, c = State(*state), Consts(*consts)
-    for i in range(len(games)):
-        observe_row(s, c, games[i], observer[i], zeros, gaps, out, i, values)
+    observe_games(State(*state), Consts(*consts), games, observer, zeros, gaps, out, values)
 
 
 @jit
@@ -837,8 +870,11 @@ def observe_values(s: State, c: Consts, g: int, o: int, row: FloatArray) -> None
 
 
 @jit
-def start_games(state: Fields, consts: Fields, games: IntArray) -> None:
-    """A new game in each slot of ``games`` (as ``start_game``)."""
+def start_games(state: Fields, consts: Fields, games: IntArray, mask: BoolArray,
+                blank: BoolArray, sets: Fields) -> None:
+    """A new game in each slot of ``games`` (as ``start_game``), and its rows of ``mask`` and
+    ``sets`` (``mask_games``)."""
     s, c = State(*state), Consts(*consts)
     for g in games:
         start_game(s, c, g)
+    mask_games(s, c, games, mask, blank, LegalSets(*sets))
