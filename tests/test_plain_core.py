@@ -29,6 +29,7 @@ import bottleimp
 from bottleimp import Card, Colour, Config, apply, legal_actions, new_game, view
 
 PACKAGE = Path(bottleimp.__file__).resolve().parent
+SOURCE = Path(__file__).resolve().parent.parent / "bottleimp"
 
 REGISTRY = {"bottleimp.rules.registry.RULE_FUNCTIONS", "bottleimp.rules.registry.RULE_IDS"}
 """The one exception: rule ID <-> function, written by ``@rule`` at import and only read after."""
@@ -47,8 +48,10 @@ def assigned_names(module: types.ModuleType) -> list[str]:
     """The names ``module`` binds by an assignment at module level (also inside a top-level
     ``if`` or ``try``), ``__all__`` and other dunder names left out: what the module itself
     keeps, as against what it imports or defines with ``def`` and ``class``."""
-    assert module.__file__ is not None
-    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    # The source in the repository: in the compiled build the module's file is a shared library.
+    parts = module.__name__.split(".")[1:] or ["__init__"]
+    source = SOURCE.joinpath(*parts).with_suffix(".py")
+    tree = ast.parse(source.read_text(encoding="utf-8"))
     names: list[str] = []
     pending: list[ast.stmt] = list(tree.body)
     while pending:
