@@ -691,6 +691,11 @@ def random_actions(sets: Fields, uniforms: npt.NDArray[np.float64], out: IntArra
 
 # -- a step --------------------------------------------------------------------------------------
 
+STEP_CHUNK = 256
+"""Games a step takes, masks and observes together before the next ones: a chunk's state is
+still in the cache when its masks and observations are written (at B = 8192 the state and the
+observations of the whole batch are tens of megabytes)."""
+
 
 @jit
 def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewards: FloatArray,
@@ -701,7 +706,7 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
     ``mask``: the batch's private mask, up to date), then write what the next decision reads:
     every game's mask and legal set (``masks``) and, unless ``out`` has no columns, every game's
     observation of its seat to act (seat 0 once over) into ``out`` (``observe``; ``observer``:
-    scratch for the seats). ``actors[b]``: the seat that acted in game ``b`` (``-1`` in a game
+    scratch for the seats), ``STEP_CHUNK`` games at a time. ``actors[b]``: the seat that acted in game ``b`` (``-1`` in a game
     over); ``games``: every game's index, ``0`` to ``B - 1``. One call instead of three: each
     call from Python unpacks the state's 30 arrays again. Returns the first game whose action
     is not in its mask, having changed no game (and written nothing); else ``-1 - k``, ``k``
@@ -715,30 +720,34 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
     clear_items(rewards, 0, rewards.size)
     clear_items(done, 0, size)
     ended = 0
-    for g in range(size):
-        phase = s.phase[g]
-        action = actions[g]
-        actors[g] = s.to_act[g]
-        if phase == SETUP:
-            give(s, c, g, action // n, action % n)
-        elif phase == PLAY:
-            if play(s, c, g, action - 3 * n) == 2:
-                done[g] = True
-                ended += 1
-                best = s.totals[g, 0]
-                for seat in range(c.players):
-                    best = max(best, s.totals[g, seat])
-                for seat in range(c.players):
-                    rewards[g, seat] = 1.0 if s.totals[g, seat] == best else -1.0
-        elif phase == ROUND_OVER:
-            s.round_index[g] += 1
-            s.dealer[g] = (s.dealer[g] + 1) % c.players
-            deal(s, c, g)
-    mask_games(s, c, games, mask, blank, LegalSets(*sets))
-    if out.shape[1] > 0:
-        for g in range(size):
-            observer[g] = max(s.to_act[g], 0)
-        observe_games(s, c, games, observer, zeros, gaps, out, values)
+    for start in range(0, size, STEP_CHUNK):
+        stop = min(size, start + STEP_CHUNK)
+        for g in range(start, stop):
+            phase = s.phase[g]
+            action = actions[g]
+            actors[g] = s.to_act[g]
+            if phase == SETUP:
+                give(s, c, g, action // n, action % n)
+            elif phase == PLAY:
+                if play(s, c, g, action - 3 * n) == 2:
+                    done[g] = True
+                    ended += 1
+                    best = s.totals[g, 0]
+                    for seat in range(c.players):
+                        best = max(best, s.totals[g, seat])
+                    for seat in range(c.players):
+                        rewards[g, seat] = 1.0 if s.totals[g, seat] == best else -1.0
+            elif phase == ROUND_OVER:
+                s.round_index[g] += 1
+                s.dealer[g] = (s.dealer[g] + 1) % c.players
+                deal(s, c, g)
+        chunk = games[start:stop]
+        mask_games(s, c, chunk, mask, blank, LegalSets(*sets))
+        if out.shape[1] > 0:
+            for g in range(start, stop):
+                observer[g] = max(s.to_act[g], 0)
+            observe_games(s, c, chunk, observer[start:stop], zeros, gaps, out[start:stop],
+                          values)
     return -1 - ended
 
 
