@@ -30,6 +30,7 @@ from bottleimp.validation import (
     validate_file,
     validate_files,
     validate_json,
+    validate_values,
 )
 
 from games import VARIANTS, Doc, doc_of, json_slots, random_game
@@ -1031,3 +1032,33 @@ def test_fixture_folder_through_the_command_reports_every_file_with_the_worst_st
     notes = sum(len(json.loads((FIXTURES / "valid" / name).read_text())["_expected"].get("notes", []))
                 for name in _fixture_names("valid"))
     assert len(lines) == len(_fixture_names("valid")) + notes + total
+
+
+def test_validating_records_together_leaves_no_reference_cycle() -> None:
+    """``validate_values`` pauses Python's cycle collector while it validates records together,
+    which is safe only if nothing it makes is in a reference cycle: every object it drops must be
+    freed by reference counting alone. The records cover each way through it: valid, broken
+    (with the search for likely causes) and unreadable."""
+    import gc
+
+    docs: list[Any] = [doc_of(random_game(Config(players=players), seed))
+                       for players in (2, 4) for seed in (1, 2)]
+    broken = copy.deepcopy(docs[1])
+    broken["rounds"][0]["plays"][3][1] = broken["rounds"][0]["plays"][0][1]
+    docs += [broken, {"format": 3}, "not a record"]
+    sources = [f"record {number}" for number in range(len(docs))]
+    validate_values(docs, sources, causes=True)  # imports and first-use work, outside the count
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        reports = validate_values(docs, sources, causes=True)
+        statuses = [report.status for report in reports]
+        del reports
+        unreachable = gc.collect()
+    finally:
+        if was_enabled:
+            gc.enable()
+    assert statuses[:4] == [VALID] * 4 and statuses[4] == BROKEN
+    assert statuses[5:] == [UNREADABLE, UNREADABLE]
+    assert unreachable == 0

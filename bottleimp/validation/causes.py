@@ -31,6 +31,7 @@ in full, and says that it was cut short.
 from __future__ import annotations
 
 import copy
+from itertools import combinations, product
 from collections.abc import Callable, Iterator, Sequence
 from typing import Final
 
@@ -273,16 +274,11 @@ def _count_values(value: JSON) -> int:
 
 
 def _combinations(kinds: list[list[_Hypothesis]], size: int) -> Iterator[tuple[_Hypothesis, ...]]:
-    """Every choice of one hypothesis from each of ``size`` different kinds."""
-    def choose(start: int, left: int) -> Iterator[tuple[_Hypothesis, ...]]:
-        if left == 0:
-            yield ()
-            return
-        for at in range(start, len(kinds)):
-            for rest in choose(at + 1, left - 1):
-                for hypothesis in kinds[at]:
-                    yield (hypothesis, *rest)
-    yield from choose(0, size)
+    """Every choice of one hypothesis from each of ``size`` different kinds: the kinds in
+    order, and for each choice of kinds the first kind's hypothesis changing fastest."""
+    for chosen in combinations(range(len(kinds)), size):
+        for picks in product(*[kinds[kind] for kind in reversed(chosen)]):
+            yield picks[::-1]
 
 
 def _hypotheses(record: GameRecord, fault_round: int) -> list[_Hypothesis]:

@@ -36,8 +36,10 @@ Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claim
 
 from __future__ import annotations
 
+import gc
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Final, NoReturn, Protocol, TypeAlias
@@ -137,6 +139,29 @@ def _validate_many(loads: Sequence[tuple[str, _Load]], *, causes: bool, checked:
     the batch engine's inputs, and only those inputs are kept (few objects) until the batch
     engine has replayed them all; a record it leaves is read again and replayed through the
     engine."""
+    with _collector_paused():
+        return _validate_each(loads, causes=causes, checked=checked, batch=batch)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused while records are validated together, and resumed after
+    (as it was). Reading and replaying a record makes many small objects, none in a reference
+    cycle, so the collector would scan them over and over (a seventh of the time) to free
+    nothing: their memory is freed as they are dropped, collector or not."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _validate_each(loads: Sequence[tuple[str, _Load]], *, causes: bool, checked: bool,
+                   batch: bool) -> list[ValidationReport]:
+    """``_validate_many``'s work."""
     engine = _batch_engine() if batch else None
     reports: list[ValidationReport | None] = [None] * len(loads)
     plans: list[RecordPlan | None] = [None] * len(loads)
