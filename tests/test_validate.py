@@ -1062,3 +1062,45 @@ def test_validating_records_together_leaves_no_reference_cycle() -> None:
     assert statuses[:4] == [VALID] * 4 and statuses[4] == BROKEN
     assert statuses[5:] == [UNREADABLE, UNREADABLE]
     assert unreachable == 0
+
+
+def test_the_cycle_collector_is_paused_while_records_are_validated_and_left_as_it_was() -> None:
+    """No collection starts while ``validate_values`` validates records together, even with
+    the collector set to run at every allocation; afterwards the collector is as it was before:
+    enabled again if it was enabled, still disabled if it was not."""
+    import gc
+
+    docs: list[Any] = [doc_of(random_game(Config(players=3), seed)) for seed in (1, 2)]
+    sources = ["first", "second"]
+    from bottleimp.validation import replay
+
+    collections: list[int] = []
+    """The collections that started inside the validation of the records."""
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        frame = sys._getframe(1)
+        while phase == "start" and frame is not None:
+            if frame.f_code is replay._validate_each.__code__:
+                collections.append(info["generation"])
+                return
+            frame = frame.f_back
+
+    threshold = gc.get_threshold()
+    was_enabled = gc.isenabled()
+    gc.callbacks.append(count)
+    try:
+        gc.enable()
+        gc.set_threshold(1)
+        reports = validate_values(docs, sources)
+        assert gc.isenabled()
+        gc.set_threshold(*threshold)
+        gc.disable()
+        validate_values(docs, sources)
+        assert not gc.isenabled()
+    finally:
+        gc.callbacks.remove(count)
+        gc.set_threshold(*threshold)
+        if was_enabled:
+            gc.enable()
+    assert [report.status for report in reports] == [VALID, VALID]
+    assert collections == []

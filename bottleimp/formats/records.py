@@ -35,7 +35,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Final, TypeAlias, cast
+from typing import Final, TypeAlias
 
 from attrs import field, frozen
 
@@ -347,15 +347,17 @@ def _optional_rank(obj: Mapping[str, JSON], key: str, path: str) -> Rank | None:
 
 
 def _parse_plays(value: JSON, players: int, path: str) -> tuple[RecordedPlay, ...]:
-    items = expect_list(value, path)
-    if all(type(item) is list and len(item) == 2 and type(item[0]) is int
-           and 0 <= item[0] < players and type(item[1]) is int for item in items):
-        # Nearly every round's plays are pairs of JSON integers: checked at once, the paths
-        # built only for a fault.
-        pairs = cast("list[tuple[int, int]]", items)
-        return tuple([RecordedPlay(seat, card) for seat, card in pairs])
-    return tuple([_parse_play(item, players, child(path, index))
-                  for index, item in enumerate(items)])
+    plays = []
+    for index, item in enumerate(expect_list(value, path)):
+        # Nearly every play is a pair of JSON integers: checked inline, the path built only for
+        # a fault.
+        if type(item) is list and len(item) == 2:
+            seat, card = item
+            if type(seat) is int and 0 <= seat < players and type(card) is int:
+                plays.append(RecordedPlay(seat, card))
+                continue
+        plays.append(_parse_play(item, players, child(path, index)))
+    return tuple(plays)
 
 
 def _parse_play(value: JSON, players: int, path: str) -> RecordedPlay:
@@ -371,8 +373,6 @@ def _parse_per_seat(value: JSON, players: int, path: str) -> tuple[int, ...]:
     items = expect_list(value, path)
     if len(items) != players:
         raise RecordError(path, f"expected {players} integers (one per seat), found {len(items)}")
-    if all(type(item) is int for item in items):
-        return tuple(items)  # type: ignore[arg-type]  # checked: ints
     return tuple(expect_int(item, child(path, seat)) for seat, item in enumerate(items))
 
 
