@@ -1072,13 +1072,15 @@ def test_the_cycle_collector_is_paused_while_records_are_validated_and_left_as_i
 
     docs: list[Any] = [doc_of(random_game(Config(players=3), seed)) for seed in (1, 2)]
     sources = ["first", "second"]
+    from types import FrameType
+
     from bottleimp.validation import replay
 
     collections: list[int] = []
     """The collections that started inside the validation of the records."""
 
     def count(phase: str, info: dict[str, int]) -> None:
-        frame = sys._getframe(1)
+        frame: FrameType | None = sys._getframe(1)
         while phase == "start" and frame is not None:
             if frame.f_code is replay._validate_each.__code__:
                 collections.append(info["generation"])
