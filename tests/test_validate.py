@@ -5,9 +5,11 @@ record of a seeded game) named by its rule ID and located, the report, and the c
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import sys
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from bottleimp.cli import main
 from bottleimp.cli import validate as validate_command
 from bottleimp.formats.json_input import check_json_value
 from bottleimp.rules.game import winners
+from bottleimp.validation import replay as validation_replay
 from bottleimp.validation import (
     BROKEN,
     UNREADABLE,
@@ -1039,8 +1042,6 @@ def test_validating_records_together_leaves_no_reference_cycle() -> None:
     which is safe only if nothing it makes is in a reference cycle: every object it drops must be
     freed by reference counting alone. The records cover each way through it: valid, broken
     (with the search for likely causes) and unreadable."""
-    import gc
-
     docs: list[Any] = [doc_of(random_game(Config(players=players), seed))
                        for players in (2, 4) for seed in (1, 2)]
     broken = copy.deepcopy(docs[1])
@@ -1068,21 +1069,15 @@ def test_the_cycle_collector_is_paused_while_records_are_validated_and_left_as_i
     """No collection starts while ``validate_values`` validates records together, even with
     the collector set to run at every allocation; afterwards the collector is as it was before:
     enabled again if it was enabled, still disabled if it was not."""
-    import gc
-
     docs: list[Any] = [doc_of(random_game(Config(players=3), seed)) for seed in (1, 2)]
     sources = ["first", "second"]
-    from types import FrameType
-
-    from bottleimp.validation import replay
-
     collections: list[int] = []
     """The collections that started inside the validation of the records."""
 
     def count(phase: str, info: dict[str, int]) -> None:
         frame: FrameType | None = sys._getframe(1)
         while phase == "start" and frame is not None:
-            if frame.f_code is replay._validate_each.__code__:
+            if frame.f_code is validation_replay._validate_each.__code__:
                 collections.append(info["generation"])
                 return
             frame = frame.f_back

@@ -706,8 +706,8 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
     ``mask``: the batch's private mask, up to date), then write what the next decision reads:
     every game's mask and legal set (``masks``) and, unless ``out`` has no columns, every game's
     observation of its seat to act (seat 0 once over) into ``out`` (``observe``; ``observer``:
-    scratch for the seats), ``STEP_CHUNK`` games at a time. ``actors[b]``: the seat that acted in game ``b`` (``-1`` in a game
-    over); ``games``: every game's index, ``0`` to ``B - 1``. One call instead of three: each
+    scratch for the seats), ``STEP_CHUNK`` games at a time. ``actors[b]``: the seat that acted
+    in game ``b`` (``-1`` in a game over); ``games``: every game's index, ``0`` to ``B - 1``. One call instead of three: each
     call from Python unpacks the state's 30 arrays again. Returns the first game whose action
     is not in its mask, having changed no game (and written nothing); else ``-1 - k``, ``k``
     the number of games that ended."""
@@ -720,6 +720,7 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
     clear_items(rewards, 0, rewards.size)
     clear_items(done, 0, size)
     ended = 0
+    legal = LegalSets(*sets)
     for start in range(0, size, STEP_CHUNK):
         stop = min(size, start + STEP_CHUNK)
         for g in range(start, stop):
@@ -742,7 +743,7 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
                 s.dealer[g] = (s.dealer[g] + 1) % c.players
                 deal(s, c, g)
         chunk = games[start:stop]
-        mask_games(s, c, chunk, mask, blank, LegalSets(*sets))
+        mask_games(s, c, chunk, mask, blank, legal)
         if out.shape[1] > 0:
             for g in range(start, stop):
                 observer[g] = max(s.to_act[g], 0)

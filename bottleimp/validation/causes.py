@@ -31,8 +31,8 @@ in full, and says that it was cut short.
 from __future__ import annotations
 
 import copy
-from itertools import combinations, product
 from collections.abc import Callable, Iterator, Sequence
+from itertools import combinations, product
 from typing import Final
 
 from attrs import frozen

@@ -135,10 +135,8 @@ _Load: TypeAlias = Callable[[], JSON]
 
 def _validate_many(loads: Sequence[tuple[str, _Load]], *, causes: bool, checked: bool,
                    batch: bool) -> list[ValidationReport]:
-    """The reports of the records ``loads`` read. Each record is read, parsed and turned into
-    the batch engine's inputs, and only those inputs are kept (few objects) until the batch
-    engine has replayed them all; a record it leaves is read again and replayed through the
-    engine."""
+    """The reports of the records ``loads`` read (``_validate_each``), with the cycle collector
+    paused (``_collector_paused``)."""
     with _collector_paused():
         return _validate_each(loads, causes=causes, checked=checked, batch=batch)
 
@@ -162,7 +160,10 @@ def _collector_paused() -> Iterator[None]:
 
 def _validate_each(loads: Sequence[tuple[str, _Load]], *, causes: bool, checked: bool,
                    batch: bool) -> list[ValidationReport]:
-    """``_validate_many``'s work."""
+    """The reports of the records ``loads`` read. Each record is read, parsed and turned into
+    the batch engine's inputs, and only those inputs are kept (few objects) until the batch
+    engine has replayed them all; a record it leaves is read again and replayed through the
+    engine."""
     engine = _batch_engine() if batch else None
     reports: list[ValidationReport | None] = [None] * len(loads)
     plans: list[RecordPlan | None] = [None] * len(loads)
