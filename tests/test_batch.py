@@ -472,3 +472,31 @@ def test_both_backends_give_the_same_masks_observations_rewards_and_infos_at_eve
             assert data_equivalence(got, expected, exact=True), step
         restarted += int(results[0].done.sum())
     assert restarted > 0
+
+
+@ON_THE_KERNEL
+def test_a_batch_of_more_than_one_chunk_steps_as_the_numpy_backend_in_every_chunk() -> None:
+    """The compiled step takes, masks and observes ``STEP_CHUNK`` games at a time: a batch of
+    one chunk and a part (4 players, one round, to its end) gives the numpy backend's masks,
+    observations, rewards and ends at every step, in the games of the second chunk too."""
+    skip_without_numba()
+    from bottleimp.batch.kernel import STEP_CHUNK
+    from bottleimp.batch.tables import GAME_OVER
+
+    size, config = STEP_CHUNK + 44, Config(players=4, rounds=1)
+    games = {backend: batch_games(config, size, backend=backend, autoreset=False)
+             for backend in BACKENDS}
+    for batch in games.values():
+        batch.reset(np.arange(size))
+    rng = np.random.default_rng(5)
+    numpy_games, numba_games = games["numpy"], games["numba"]
+    steps = 0
+    while not (numpy_games.phase == GAME_OVER).all():
+        assert (numpy_games.legal_mask() == numba_games.legal_mask()).all(), steps
+        actions = numpy_games.random_actions(rng).copy()
+        (numpy_obs, numpy_rewards, numpy_done, _, _), (numba_obs, numba_rewards, numba_done, _, _) = (
+            batch.step(actions) for batch in (numpy_games, numba_games))
+        assert (numpy_obs == numba_obs).all(), steps
+        assert (numpy_rewards == numba_rewards).all() and (numpy_done == numba_done).all(), steps
+        steps += 1
+    assert (numba_games.phase == GAME_OVER).all() and steps > 40
