@@ -12,8 +12,9 @@ coins away.
 Setup: give away the lowest card each time (the Devil's Trick, then the neighbours): the
 lowest cards are the ones that end up buying the bottle when nobody can undercut them.
 
-Play, with *the price* the highest bottle price and *the buyer* the highest card below the
-price already in the trick:
+Play, with *the price* the highest bottle price (TRICK-PRICE) and *the buyer* the card that
+wins the trick so far when it buys the bottle (TRICK-WINNER, BOTTLE-PURCHASE): the highest
+card below the price already in the trick:
 
 1. **Buy safely.** If a card can take over as the buyer, at least ``SAFE_BUY`` cards below it
    are still unseen, and the trick already has a buyer or this seat plays last, buy with the
@@ -35,7 +36,7 @@ from collections.abc import Callable, Sequence
 
 from ..actions import Action, Give, Play
 from ..cards import Card, Rank
-from ..rules.play import trick_price
+from ..rules.play import buys_bottle, trick_price, trick_winner
 from ..view import SeatView
 
 __all__ = ["SAFE_BUY", "HeuristicBot", "heuristic_card"]
@@ -62,7 +63,8 @@ def heuristic_card(
     """The card the heuristic plays (see the module's docstring) among ``playable`` (not
     empty), given the trick so far, the price, whether this play completes the trick, and how
     many cards below a rank the seat has not seen."""
-    buyer = max((card.rank for card in trick if card.rank < price), default=None)
+    leading = trick[trick_winner(tuple(trick), price)] if trick else None
+    buyer = leading.rank if leading is not None and buys_bottle(leading, price) else None
     under = [card for card in playable if buyer is not None and card.rank < buyer]
     buying = [
         card for card in playable if card.rank < price and (buyer is None or card.rank > buyer)
@@ -78,8 +80,7 @@ def heuristic_card(
         return min(over, key=_coins_then_rank)
     if over:
         if last:
-            top = max((card.rank for card in trick), default=None)
-            winning = [card for card in over if top is None or card.rank > top]
+            winning = [card for card in over if leading is None or card.rank > leading.rank]
             return max(winning, key=_rank) if winning else min(over, key=_coins_then_rank)
         if not trick and buying:
             return max(buying, key=_rank)
