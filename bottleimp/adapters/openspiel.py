@@ -88,6 +88,7 @@ from ..encoding import (
 )
 from ..cards import format_rank
 from ..bots.worlds import resample
+from ..rules.deal import next_dealer
 from ..rules.setup import receiving_seat
 
 __all__ = [
@@ -443,7 +444,7 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
 def _next_dealer(state: GameState) -> int:
     """The dealer of the deal in progress: the first round's, or the next round's."""
     if state.phase is Phase.ROUND_OVER:
-        return (state.round.dealer + 1) % state.config.players
+        return next_dealer(state.config, state.round.dealer)
     return state.round.dealer
 
 

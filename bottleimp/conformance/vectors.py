@@ -378,7 +378,7 @@ def _play_state(
     """A state in trick play: seats hold ``hands`` (and ``face_up``), ``plays`` are the current
     trick so far, ``leader`` led it; the seat after the last play (or the leader) is to act."""
     base = new_game(config, 0)
-    to_act = (plays[-1].seat + 1) % config.players if plays else leader
+    to_act = next_to_play(config, plays[-1].seat) if plays else leader
     round_ = evolve(
         base.round,
         hands=tuple(tuple(sorted(hand, key=rank_key)) for hand in hands),
@@ -485,7 +485,7 @@ def read_legal_plays_input(config: Config, input_: dict[str, JSON], path: str) -
     if len(trick) >= config.trick_size:
         raise RecordError(child(path, "trick"), "the trick so far is already complete")
     _check_turns(config, trick, child(path, "trick"))
-    if trick and seat != (trick[-1].seat + 1) % config.players:
+    if trick and seat != next_to_play(config, trick[-1].seat):
         raise RecordError(child(path, "seat"), "it is not this seat's turn after the trick so far")
     if set(hand) & set(own_face_up) or (set(hand) | set(own_face_up)) & {p.card for p in trick}:
         raise RecordError(path, "a card is both held and played")

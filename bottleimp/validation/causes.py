@@ -42,6 +42,7 @@ from ..editions import every_deck
 from ..formats.config_json import deck_to_json
 from ..formats.json_input import JSON
 from ..formats.records import GameRecord
+from ..rules.deal import next_dealer
 from .reports import BROKEN, VALID, Cause, ValidationReport
 
 __all__ = ["MAX_SEARCH_VALUES", "Cause", "CauseSearch", "likely_causes"]
@@ -386,7 +387,7 @@ def _dealer_order(
     dealers = [round_.dealer for round_ in record.rounds]
     total = len(dealers)
     out_of_turn = tuple(index for index in range(1, total)
-                        if dealers[index] != (dealers[index - 1] + 1) % players)
+                        if dealers[index] != next_dealer(record.config, dealers[index - 1]))
     if not out_of_turn or not all(judge.legal(index, base) for index in range(total)):
         return ()
     steps = {(later - earlier) % players for earlier, later in zip(dealers, dealers[1:])}
