@@ -86,7 +86,7 @@ from ..encoding import (
     observation_size,
     observation_string,
 )
-from ..cards import format_rank
+from ..cards import coins, format_rank
 from ..bots.worlds import resample
 from ..rules.deal import next_dealer
 from ..rules.setup import receiving_seat
@@ -491,7 +491,7 @@ class BottleImpObserver:
         self.dict = _segments(self.tensor, config)
         self._totals_at = next(s.offset for s in observation_layout(config) if s.name == "totals")
         self._index = action_table(config).card_index
-        self._coins = float(sum(card.coins for card in config.cards))
+        self._coins = float(coins(config.cards))
 
     def set_from(self, state: BottleImpState, player: int) -> None:
         self.tensor.fill(0.0)

@@ -32,7 +32,7 @@ from ..actions import Destination
 from ..batch.backends import BACKENDS, backend_missing, batch_games
 from ..batch.games import PLAY, ROUND_OVER, SETUP, BatchGames, deal_refusal, round_scores
 from ..batch.verdict import verdict
-from ..cards import START_PRICE, Card
+from ..cards import START_PRICE, Card, coins
 from ..config import Config
 from ..errors import ConfigError, IllegalActionError, RecordError, UnknownCardError
 from ..formats.config_json import config_from_json, deck_from_json
@@ -237,7 +237,7 @@ class BatchPeer:
 
 def _check_coins(config: Config) -> None:
     """Refuse a deck of more coins than the batch engine's integers hold (``MAX_DECK_COINS``)."""
-    total = sum(card.coins for card in config.cards)
+    total = coins(config.cards)
     if total > MAX_DECK_COINS:
         raise _Unsupported(f"the deck holds {total} coins; the batch engine plays decks of at "
                            f"most {MAX_DECK_COINS} coins in all")

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from attrs import frozen
 
 from ..actions import Play
-from ..cards import Card, rank_key
+from ..cards import Card, coins, rank_key
 from ..config import Config
 from ..engine import legal_actions
 from ..formats.json_input import JSON
@@ -363,7 +363,7 @@ def _scores(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON
     want, got = expected.get("scores"), actual.get("scores")
     if not isinstance(want, list) or not isinstance(got, list) or len(want) != len(got):
         return Disagreement("SCORE-ROUND", problem, {"library": want, "peer": got})
-    penalty = sum(card.coins for card in round_.devils_trick)
+    penalty = coins(round_.devils_trick)
     seats: list[JSON] = []
     rules: list[str] = []
     for seat in range(config.players):
@@ -384,7 +384,7 @@ def _scores(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON
             rules.append("SCORE-TEAMS" if config.teams is not None else "SCORE-CAPTURED")
             pile = sorted((c for s in team for c in round_.captured[s]), key=rank_key)
             row["captured"] = [card_json(c) for c in pile]
-            row["captured_coins"] = sum(card.coins for card in pile)
+            row["captured_coins"] = coins(pile)
         seats.append(row)
     rule = rules[0] if rules else "SCORE-ROUND"
     if "SCORE-BOTTLE-PENALTY" in rules:

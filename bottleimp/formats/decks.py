@@ -7,7 +7,7 @@ tests read each one with it and compare its decks with ``bottleimp.editions``).
 
 from __future__ import annotations
 
-from ..cards import START_PRICE, Card, Colour
+from ..cards import START_PRICE, Card, Colour, coins
 from ..editions import DECK_FORMAT, Deck
 from ..errors import CatalogueError, RecordError
 from .json_input import (
@@ -82,10 +82,10 @@ def read_deck(value: JSON, path: str = "$") -> Deck:
         if not cards[i - 1].rank < cards[i].rank:
             raise RecordError(child(cards_path, i), "ranks must be given in ascending order, "
                                                     "each once")
-    total = sum(card.coins for card in cards)
-    coins = expect_int(obj["coins"], child(path, "coins"))
-    if coins != total:
-        raise RecordError(child(path, "coins"), f"the cards' coins add up to {total}, not {coins}")
+    total = coins(cards)
+    stated = expect_int(obj["coins"], child(path, "coins"))
+    if stated != total:
+        raise RecordError(child(path, "coins"), f"the cards' coins add up to {total}, not {stated}")
     return Deck(name, players, cards)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from ..actions import Play
-from ..cards import START_PRICE, Card, Colour, Rank, format_rank
+from ..cards import START_PRICE, Card, Colour, Rank, coins, format_rank
 from ..config import Config
 from ..state import Bottle, GameState, Phase, RoundState, TrickResult
 
@@ -484,14 +484,14 @@ def round_svg(state: GameState | RoundState, *, names: Sequence[str] | None = No
             body.append(_text(gx, gy + 10, "given in the setup", size=10))
             body.append(_grid(cards, gx, gy + 16, _PILE_STEP, inner - 8, "given", seat)[0])
         pile = round_.captured[seat]
-        coins = sum(card.coins for card in pile)
+        pile_coins = coins(pile)
         pile_rows = -(-len(pile) // _per_row(_PILE_STEP, inner - 8))
         px, py = zones.place(max(_grid_width(len(pile), _PILE_STEP, inner - 8), 170),
                              16 + pile_rows * (CARD_H + 8))
         body.append(f'<g class="zone captured" data-zone="captured" data-seat="{seat}" '
-                    f'data-count="{len(pile)}" data-coins="{coins}">')
+                    f'data-count="{len(pile)}" data-coins="{pile_coins}">')
         body.append(_text(px, py + 10, f"captured: {len(pile)} card{'s' if len(pile) != 1 else ''}"
-                          f", {coins} coin{'s' if coins != 1 else ''}", size=10))
+                          f", {pile_coins} coin{'s' if pile_coins != 1 else ''}", size=10))
         body.append(_grid(pile, px, py + 16, _PILE_STEP, inner - 8, "captured", seat)[0])
         body.append("</g>")
         if round_.scores is not None:
@@ -580,7 +580,7 @@ def deck_svg(deck: Sequence[Card] | Config, *, title: str | None = None) -> str:
     cards = tuple(deck.cards if isinstance(deck, Config) else deck)
     by_colour = {colour: sorted((c for c in cards if c.colour is colour), key=lambda c: c.rank)
                  for colour in Colour}
-    total = sum(card.coins for card in cards)
+    total = coins(cards)
     heading = title or "the deck"
     heading += f": {len(cards)} cards, {total} coins"
     width = MAX_WIDTH - 8
@@ -591,15 +591,15 @@ def deck_svg(deck: Sequence[Card] | Config, *, title: str | None = None) -> str:
     for colour, row in by_colour.items():
         if not row:
             continue
-        coins = sum(card.coins for card in row)
+        row_coins = coins(row)
         cards_drawn, cards_h = _grid(row, 12, y + 26, _STEP, width - 16, "deck", None)
         parts.append(f'<g class="deck-row" data-colour="{colour.value}" data-count="{len(row)}" '
-                     f'data-coins="{coins}">')
+                     f'data-coins="{row_coins}">')
         parts.append(f'<rect x="4" y="{_num(y)}" width="{width - 8}" '
                      f'height="{_num(cards_h + 34)}" rx="6" '
                      f'fill="{COLOUR_FILLS[colour]}" fill-opacity="0.14"/>')
         parts.append(_text(12, y + 18, f"{colour.value} ({COLOUR_LETTERS[colour]}): "
-                           f"{len(row)} cards, {coins} coins", size=12, weight="bold"))
+                           f"{len(row)} cards, {row_coins} coins", size=12, weight="bold"))
         parts.append(cards_drawn)
         parts.append("</g>")
         y += cards_h + 34 + 8
