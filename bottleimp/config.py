@@ -145,6 +145,18 @@ class Config:
             pass
         raise UnknownCardError(rank, f"{_rank_text(rank)} is not a card of this game's deck")
 
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s side when a round is scored: its team in team mode (rule CONFIG-TEAMS),
+        else the seat alone.
+
+        >>> Config(players=4, teams=((0, 2), (1,), (3,))).team_of(2), Config(players=4).team_of(2)
+        ((0, 2), (2,))
+        """
+        for team in self.teams or ():
+            if seat in team:
+                return team
+        return (seat,)
+
     @property
     def round_limit(self) -> int | None:
         """The number of rounds after which the game ends, or ``None`` with a target score."""

@@ -388,7 +388,7 @@ def observation_entries(seen: SeatView) -> tuple[list[int], list[tuple[int, floa
     def card_at(segment: str, card: Card, row_index: int = 0) -> int:
         return at[segment] + row_index * n + numbers[card]
 
-    ones = [at["team"] + row(seat) for seat in _team(config, observer)]
+    ones = [at["team"] + row(seat) for seat in config.team_of(observer)]
     ones += [card_at("hand", card) for card in seen.hand]
     for seat, up in enumerate(seen.face_up or ()):
         ones += [card_at("face_up", card, row(seat)) for card in up]
@@ -423,14 +423,6 @@ def observation_entries(seen: SeatView) -> tuple[list[int], list[tuple[int, floa
             values.append((at["scores"] + row(seat), seen.scores[seat] / deck_coins))
     values.append((at["progress"], _progress(seen)))
     return ones, values
-
-
-def _team(config: Config, seat: int) -> tuple[int, ...]:
-    """``seat``'s team: itself and its teammate in team mode, else itself alone."""
-    for team in config.teams or ():
-        if seat in team:
-            return team
-    return (seat,)
 
 
 def _progress(seen: SeatView) -> float:

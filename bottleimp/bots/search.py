@@ -91,7 +91,7 @@ def playout_value(state: GameState, seat: int) -> float:
 def outcome(config: Config, totals: tuple[int, ...], game_over: bool, seat: int) -> float:
     """The search's result for ``seat`` once a round is scored: ``win + margin / 100`` (see the
     module's docstring)."""
-    team = next((t for t in config.teams or () if seat in t), (seat,))
+    team = config.team_of(seat)
     best_other = max(total for other, total in enumerate(totals) if other not in team)
     margin = totals[seat] - best_other
     win = 1.0 if game_over and margin >= 0 else 0.0

@@ -258,7 +258,7 @@ class _Scores:
         config = self.config
         rows = []
         for seat in range(config.players):
-            team = (seat,) if config.teams is None else next(t for t in config.teams if seat in t)
+            team = config.team_of(seat)
             owned = sum(1 for bottle in self.bottles if bottle.owner in team)
             times = 2 if config.teams is not None and len(team) == 1 else 1
             if owned:

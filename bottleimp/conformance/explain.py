@@ -369,7 +369,7 @@ def _scores(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON
     for seat in range(config.players):
         if same_json(want[seat], got[seat]):
             continue
-        team = (seat,) if config.teams is None else next(t for t in config.teams if seat in t)
+        team = config.team_of(seat)
         owned = sum(1 for bottle in round_.bottles if bottle.owner in team)
         row: dict[str, JSON] = {"seat": seat, "library": want[seat], "peer": got[seat]}
         if config.teams is not None:
