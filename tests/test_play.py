@@ -310,3 +310,35 @@ def test_a_game_whose_input_ends_says_it_is_not_saved() -> None:
     status, out, err = _hostile(b"1\n", "--players", "3", "--seed", "2")
     assert (status, err) == (1, "")
     assert "Game abandoned (input ended)." in out and "The record is not saved." in out
+
+
+def test_devils_eye_labels_the_hand_and_the_face_up_row_and_the_legend_comes_once() -> None:
+    """Two players (Devil's Eye, rule EYE-FOLLOW-SUIT): at a trick the list has the hidden hand,
+    then the face-up row, numbered on; the legend of the marks is said once, at the start."""
+    person = Person("--players", "2", "--seed", "3")
+    screen = person.read_screen() or ""
+    while "Play a card" not in screen:
+        playable, _ = _offered(screen)
+        person.type(str(playable[0]))
+        screen = person.read_screen() or ""
+    listing = screen[screen.rindex("Your cards (* may be played now):"):].splitlines()
+    hand_at = listing.index("  Your hidden hand:")
+    row_at = listing.index("  Your face-up row:")
+    numbers = [int(match.group(1)) for line in listing if (match := CARD_LINE.match(line))]
+    assert hand_at == 1 and numbers == list(range(1, len(numbers) + 1))
+    assert CARD_LINE.match(listing[row_at + 1]).group(1) == str(row_at - hand_at)  # type: ignore[union-attr]
+    person.type("q")
+    person.read_screen()
+    person.type("n")
+    assert person.read_screen() is None
+    assert person.finish()[0] == 1
+    said = _words(person.transcript)
+    assert said.count("How to read the screen:") == 1
+    assert "(24 blue (5): the 24 of blue, worth 5 coins)" in said
+    assert "A * marks the cards the rules allow you now" in said
+    assert said.count("Devil's Eye: you play from your hidden hand and from your face-up row") == 1
+
+
+def test_the_legend_says_nothing_of_face_up_rows_with_more_players() -> None:
+    assert all("face-up" not in line for line in play_command.legend(Config(players=4)))
+    assert any("face-up row" in line for line in play_command.legend(Config(players=2)))

@@ -218,8 +218,14 @@ def _person_chooses(
             screen.say(line)
         screen.say("Your cards (* may be played now):")
     else:
-        screen.say("Your cards:")
+        screen.say("Your cards (* may be chosen now):")
+    hidden = len(seen.hand)
+    face_up = seen.phase is Phase.PLAY and seen.face_up is not None
     for number, card in enumerate(cards, 1):
+        if face_up and number == 1:
+            screen.say("Your hidden hand:", "  ")
+        if face_up and number == hidden + 1:
+            screen.say("Your face-up row:", "  ")
         mark = "*" if card in allowed else " "
         screen.say(f"{number:>2}{mark} {card}", "  ")
     numbers = "1" if len(cards) == 1 else f"1 to {len(cards)}"
@@ -304,6 +310,22 @@ def _tell_round_end(state: GameState, me: int, screen: Screen) -> None:
     screen.say("Totals: " + " | ".join(f"{_name(s, me)} {state.totals[s]}" for s in range(players)))
 
 
+def legend(config: Config) -> list[str]:
+    """What the marks of the screen mean, said once at the start of a game."""
+    lines = [
+        "How to read the screen: a card is its rank, its colour and its coins in brackets "
+        "(24 blue (5): the 24 of blue, worth 5 coins). Your cards are numbered: type a "
+        "card's number to choose it. A * marks the cards the rules allow you now; another "
+        "is refused, with the rule that forbids it.",
+    ]
+    if config.players == 2:
+        lines.append(
+            "Devil's Eye: you play from your hidden hand and from your face-up row, which both "
+            "players see; your cards are listed in those two groups, numbered on from the "
+            "hand to the row.")
+    return lines
+
+
 def play_session(
     config: Config, seed: int, seat: int, bots: dict[int, Bot], stdin: TextIO, screen: Screen
 ) -> GameState:
@@ -314,6 +336,8 @@ def play_session(
     screen.say(f"A game of {config.players} players, seed {seed}. You are seat {seat}; "
                + ", ".join(f"seat {s}: {type(bot).__name__}" for s, bot in sorted(bots.items()))
                + ".")
+    for line in legend(config):
+        screen.say(line)
     partners = [s for team in config.teams or () if seat in team for s in team if s != seat]
     if partners:
         screen.say(f"Your partner is seat {partners[0]}: you share your scores.")
