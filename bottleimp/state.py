@@ -7,13 +7,14 @@ zone a card can be in during a round, plus the round's public history (setup cho
 
 from __future__ import annotations
 
-from attrs import frozen
+from attrs import field, frozen
 
 from .actions import Give, Play
-from .cards import START_PRICE, Card, Rank
-from .config import Config
+from .arguments import describe
+from .cards import START_PRICE, Card, Rank, expect_card, expect_cards
+from .config import Config, expect_config
+from .errors import ArgumentError
 from .phase import Phase
-from .rules.game import winners
 from .table import bottle_text, cards_text, hand_text, heading, table_text
 
 __all__ = ["Bottle", "GameState", "Phase", "RoundState", "TrickResult"]
@@ -123,6 +124,9 @@ class GameState:
     """The finished rounds before it, in order."""
     totals: tuple[int, ...]
     """Each seat's total over the finished rounds."""
+    winners: tuple[int, ...] | None = field(default=None)
+    """The seats that won (rule WINNERS: the highest total; a tie shares the win) once the game
+    is over; ``None`` before."""
 
     def __str__(self) -> str:
         """The table in a few lines (``bottleimp.table``): every hand, the trick, the bottles."""
@@ -137,20 +141,29 @@ class GameState:
             self.current_trick(),
             [bottle_text(bottle.price, bottle.owner) for bottle in round_.bottles],
             round_.scores,
-            winners(self.totals) if self.phase is Phase.GAME_OVER else None,
+            self.winners,
         )
 
     def __repr__(self) -> str:
         """A one-line summary (the fields are the attributes; ``str`` draws the table).
 
         >>> import bottleimp
-        >>> bottleimp.new_game(bottleimp.Config(players=4), seed=7)
+        >>> state = bottleimp.new_game(bottleimp.Config(players=4, rounds=1), seed=7)
+        >>> state
         <GameState: 4 players, seed 7, round 1, setup, seat 1 to act, totals (0, 0, 0, 0)>
+        >>> while not state.is_over:
+        ...     state = bottleimp.apply(state, bottleimp.legal_actions(state)[0])
+        >>> state
+        <GameState: 4 players, seed 7, round 1, game over, won by seat 2, totals (-4, 13, 49, 28)>
         """
-        acting = "game over" if self.to_act is None else f"seat {self.to_act} to act"
+        if self.winners is not None:
+            seats = ", ".join(map(str, self.winners))
+            acting = f"game over, won by seat{'s' if len(self.winners) > 1 else ''} {seats}"
+        else:
+            acting = f"{self.phase.value}, seat {self.to_act} to act"
         return (
             f"<GameState: {self.config.players} players, seed {self.seed}, "
-            f"round {self.round.index + 1}, {self.phase.value}, {acting}, totals {self.totals}>"
+            f"round {self.round.index + 1}, {acting}, totals {self.totals}>"
         )
 
     @property
@@ -167,3 +180,102 @@ class GameState:
         """The plays of the trick in progress (empty between tricks)."""
         plays = self.round.plays
         return plays[len(plays) - len(plays) % self.config.trick_size :]
+
+
+def check_state(value: object, where: str) -> GameState:
+    """``value`` if it is a state as the library builds it, else an ``ArgumentError`` for
+    ``where``: a ``GameState`` itself (not a subclass) whose every part is of the type and size
+    the engine reads (the configuration, the seat to act, the current round's zones: one per
+    seat, of cards, gives and plays as their constructors build them). The rounds before the
+    current one are checked to be rounds, not walked again: the engine only keeps them."""
+    if type(value) is not GameState:
+        raise ArgumentError(where, f"needs a GameState, not {describe(value)}")
+    config = expect_config(value.config, f"{where}.config")
+    players = config.players
+
+    def fail(part: str, message: str) -> ArgumentError:
+        return ArgumentError(where, f"not a state the library builds: {part} {message}")
+
+    def seat(number: object, part: str) -> None:
+        if type(number) is not int or not 0 <= number < players:
+            raise fail(part, f"is no seat of a {players}-player game: {describe(number)}")
+
+    def per_seat(rows: object, part: str) -> tuple[object, ...]:
+        if type(rows) is not tuple or len(rows) != players:
+            raise fail(part, f"is not one tuple per seat: {describe(rows)}")
+        for number, row in enumerate(rows):
+            if type(row) is not tuple:
+                raise fail(f"{part}[{number}]", f"is not a tuple: {describe(row)}")
+        return rows
+
+    def cards_per_seat(rows: object, part: str) -> None:
+        for number, row in enumerate(per_seat(rows, part)):
+            expect_cards(row, f"{where}.{part}[{number}]")
+
+    def numbers(values: object, part: str) -> None:
+        if type(values) is not tuple or len(values) != players or not all(
+                type(number) is int for number in values):
+            raise fail(part, f"is not one int per seat: {describe(values)}")
+
+    if type(value.seed) is not int:
+        raise fail("seed", f"is not an int: {describe(value.seed)}")
+    if type(value.phase) is not Phase:
+        raise fail("phase", f"is not a Phase: {describe(value.phase)}")
+    if (value.to_act is None) is not (value.phase is Phase.GAME_OVER):
+        raise fail("to_act", "is None exactly when the game is over, and only then")
+    if value.to_act is not None:
+        seat(value.to_act, "to_act")
+    numbers(value.totals, "totals")
+    if (value.winners is None) is (value.phase is Phase.GAME_OVER) or (
+            value.winners is not None and (type(value.winners) is not tuple or not all(
+                type(number) is int and 0 <= number < players for number in value.winners))):
+        raise fail("winners", f"are seats once the game is over, None before: "
+                              f"{describe(value.winners)}")
+    if type(value.past_rounds) is not tuple or not all(
+            type(past) is RoundState for past in value.past_rounds):
+        raise fail("past_rounds", "is not a tuple of RoundState")
+    round_ = value.round
+    if type(round_) is not RoundState:
+        raise fail("round", f"is not a RoundState: {describe(round_)}")
+    if type(round_.index) is not int or round_.index != len(value.past_rounds):
+        raise fail("round.index", "is not the number of rounds before it")
+    seat(round_.dealer, "round.dealer")
+    seat(round_.leader, "round.leader")
+    for part in ("dealt", "hands", "captured"):
+        cards_per_seat(getattr(round_, part), f"round.{part}")
+    for part in ("dealt_face_up", "face_up"):
+        rows = getattr(round_, part)
+        if (rows is None) is not (not config.devils_eye):
+            raise fail(f"round.{part}", "holds face-up cards exactly in Devil's Eye")
+        if rows is not None:
+            cards_per_seat(rows, f"round.{part}")
+    expect_cards(round_.devils_trick, f"{where}.round.devils_trick")
+    for number, gives in enumerate(per_seat(round_.setup, "round.setup")):
+        for position, give in enumerate(gives):  # type: ignore[attr-defined]
+            if type(give) is not Give or give.seat != number:
+                raise fail(f"round.setup[{number}][{position}]",
+                           f"is not a Give of seat {number}: {describe(give)}")
+            expect_card(give.card, f"{where}.round.setup[{number}][{position}].card")
+    if type(round_.plays) is not tuple:
+        raise fail("round.plays", f"is not a tuple: {describe(round_.plays)}")
+    for position, play in enumerate(round_.plays):
+        if type(play) is not Play:
+            raise fail(f"round.plays[{position}]", f"is not a Play: {describe(play)}")
+        seat(play.seat, f"round.plays[{position}].seat")
+        expect_card(play.card, f"{where}.round.plays[{position}].card")
+    if type(round_.bottles) is not tuple or not 1 <= len(round_.bottles) <= 2:
+        raise fail("round.bottles", f"is not a tuple of one or two bottles: "
+                                    f"{describe(round_.bottles)}")
+    for number, bottle in enumerate(round_.bottles):
+        if type(bottle) is not Bottle:
+            raise fail(f"round.bottles[{number}]", f"is not a Bottle: {describe(bottle)}")
+        if bottle.price_card is not None:
+            expect_card(bottle.price_card, f"{where}.round.bottles[{number}].price_card")
+        if bottle.owner is not None:
+            seat(bottle.owner, f"round.bottles[{number}].owner")
+    if type(round_.tricks) is not tuple or not all(
+            type(trick) is TrickResult for trick in round_.tricks):
+        raise fail("round.tricks", "is not a tuple of TrickResult")
+    if round_.scores is not None:
+        numbers(round_.scores, "round.scores")
+    return value

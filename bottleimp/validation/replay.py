@@ -44,7 +44,7 @@ from ..actions import Action, Destination, Give, Play, StartRound
 from ..cards import Card, Rank, format_rank
 from ..config import Config
 from ..engine import apply, check_action, legal_actions, new_game, with_deal
-from ..errors import ArgumentError, IllegalActionError, RecordError, UnknownCardError
+from ..errors import ArgumentError, IllegalActionError, RecordError
 from ..formats.json_input import (
     JSON,
     check_json_value,
@@ -267,7 +267,7 @@ class _Replay:
               where: Where) -> Card:
         try:
             return self.config.card(rank)
-        except UnknownCardError as error:
+        except ArgumentError as error:
             self._break(rule, round_, play, seat, error.message, where)
 
     def _replay_round(self, index: int, round_record: RoundRecord, is_last: bool) -> None:
