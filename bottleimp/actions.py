@@ -11,8 +11,6 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
-
 from attrs import Attribute, field, frozen
 
 from .arguments import describe, expect_seat, integer
@@ -33,18 +31,26 @@ class Destination(enum.Enum):
         return f"Destination.{self.name}"
 
 
-def _seat(action: str) -> Callable[[object], int]:
-    """The converter of an action's seat: a whole number (``arguments.integer``: not a
-    ``bool``, not a ``float``), kept as an ``int``. Whether the game has that seat is checked
-    when the action is applied to a state (``expect_action``)."""
+def _seat(value: object, action: str) -> int:
+    """An action's seat: a whole number (``arguments.integer``: not a ``bool``, not a
+    ``float``), kept as an ``int``. Whether the game has that seat is checked when the action is
+    applied to a state (``expect_action``)."""
+    number = integer(value)
+    if number is None:
+        raise ArgumentError(f"{action}.seat", f"a seat is an int, not {describe(value)}")
+    return number
 
-    def convert(value: object) -> int:
-        number = integer(value)
-        if number is None:
-            raise ArgumentError(f"{action}.seat", f"a seat is an int, not {describe(value)}")
-        return number
 
-    return convert
+def _give_seat(value: object) -> int:
+    return _seat(value, "Give")
+
+
+def _play_seat(value: object) -> int:
+    return _seat(value, "Play")
+
+
+def _dealer_seat(value: object) -> int:
+    return _seat(value, "StartRound")
 
 
 def _a_card(action: object, attribute: Attribute[Card], value: object) -> None:
@@ -62,7 +68,7 @@ def _a_destination(action: object, attribute: Attribute[Destination], value: obj
 class Give:
     """``seat`` gives ``card`` from its dealt hand to ``to`` during setup."""
 
-    seat: int = field(converter=_seat("Give"))
+    seat: int = field(converter=_give_seat)
     """The seat that gives the card."""
     card: Card = field(validator=_a_card)
     """The card given, one the seat was dealt."""
@@ -77,7 +83,7 @@ class Give:
 class Play:
     """``seat`` plays ``card`` to the current trick."""
 
-    seat: int = field(converter=_seat("Play"))
+    seat: int = field(converter=_play_seat)
     """The seat that plays."""
     card: Card = field(validator=_a_card)
     """The card played, from the seat's hand (or, in Devil's Eye, its face-up cards)."""
@@ -90,7 +96,7 @@ class Play:
 class StartRound:
     """``seat``, the next dealer, deals the next round."""
 
-    seat: int = field(converter=_seat("StartRound"))
+    seat: int = field(converter=_dealer_seat)
     """The seat that deals."""
 
     def __str__(self) -> str:

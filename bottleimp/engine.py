@@ -61,13 +61,13 @@ def new_game(config: Config | None = None, seed: int = 7, *, first_dealer: int =
 def _expect_rows(rows: object, where: str) -> tuple[tuple[Card, ...], ...]:
     """A deal's rows: a tuple (or list) of tuples (or lists) of cards (``expect_card``), one per
     seat; whether the counts and cards make a deal is rule DEAL-COUNTS's business."""
-    if type(rows) not in (tuple, list) or not all(
-        type(row) in (tuple, list) for row in rows  # type: ignore[attr-defined]
+    if not (type(rows) is tuple or type(rows) is list) or not all(
+        type(row) is tuple or type(row) is list for row in rows
     ):
         raise ArgumentError(where, f"needs one tuple of cards per seat, not {describe(rows)}")
     return tuple(
         tuple(expect_card(card, f"{where}[{seat}][{position}]") for position, card in enumerate(row))
-        for seat, row in enumerate(rows)  # type: ignore[arg-type]
+        for seat, row in enumerate(rows)
     )
 
 

@@ -251,7 +251,8 @@ def check_state(value: object, where: str) -> GameState:
             cards_per_seat(rows, f"round.{part}")
     expect_cards(round_.devils_trick, f"{where}.round.devils_trick")
     for number, gives in enumerate(per_seat(round_.setup, "round.setup")):
-        for position, give in enumerate(gives):  # type: ignore[attr-defined]
+        assert isinstance(gives, tuple)  # per_seat checked it
+        for position, give in enumerate(gives):
             if type(give) is not Give or give.seat != number:
                 raise fail(f"round.setup[{number}][{position}]",
                            f"is not a Give of seat {number}: {describe(give)}")
