@@ -45,6 +45,7 @@ from .config import Config, expect_config
 from .engine import legal_actions
 from .errors import ArgumentError
 from .rules.game import winners as _winners_of_totals
+from .rules.setup import setup_steps
 from .state import GameState, Phase, check_state
 from .view import SeatView, expect_source, expect_state, expect_view, view
 
@@ -67,18 +68,12 @@ __all__ = [
     "winners",
 ]
 
-_SETUP_DESTINATIONS: Final = (Destination.DEVILS_TRICK, Destination.LEFT, Destination.RIGHT)
-_EYE_DESTINATIONS: Final = (
-    Destination.DEVILS_TRICK,
-    Destination.OPPONENT_FACE_UP,
-    Destination.OPPONENT_HIDDEN,
-)
-
-
 def setup_destinations(config: Config) -> tuple[Destination, Destination, Destination]:
-    """The three setup destinations of a configuration, in the order of the action numbers:
-    Devil's Trick, left, right; in Devil's Eye, Devil's Trick, opponent face-up, opponent hidden."""
-    return _EYE_DESTINATIONS if config.devils_eye else _SETUP_DESTINATIONS
+    """The three setup destinations of a configuration, in the order of the action numbers: the
+    distinct destinations of a seat's setup steps (rule SETUP-STEPS), in the order given (Devil's
+    Trick, left, right; in Devil's Eye, Devil's Trick, opponent face-up, opponent hidden)."""
+    first, second, third = dict.fromkeys(setup_steps(config, 0, 1))
+    return first, second, third
 
 
 def card_numbers(config: Config) -> dict[Card, int]:

@@ -178,8 +178,14 @@ class GameState:
 
     def current_trick(self) -> tuple[Play, ...]:
         """The plays of the trick in progress (empty between tricks)."""
-        plays = self.round.plays
-        return plays[len(plays) - len(plays) % self.config.trick_size :]
+        return trick_in_progress(self.round.plays, self.config.trick_size)
+
+
+def trick_in_progress(plays: tuple[Play, ...], trick_size: int) -> tuple[Play, ...]:
+    """The plays of the trick in progress among a round's ``plays``: those after the last
+    completed trick of ``trick_size`` cards (empty between tricks). A state's
+    ``current_trick()``, and a view's, read from JSON."""
+    return plays[len(plays) - len(plays) % trick_size :]
 
 
 def check_state(value: object, where: str) -> GameState:

@@ -55,7 +55,7 @@ from ..formats.json_input import (
 from ..formats.records import GameRecord, RoundRecord, parse_record
 from ..formats.setup_entries import ENTRY_KEYS
 from ..rules.game import winners as winning_seats
-from ..rules.setup import setup_steps
+from ..rules.setup import setup_seat_order, setup_steps
 from ..state import GameState, Phase, RoundState
 from .causes import MAX_SEARCH_VALUES, likely_causes
 from .reports import (
@@ -398,7 +398,7 @@ class _Replay:
                 f"on {goes_on}: play begins only when every seat has completed its setup",
                 ("rounds", index, "setup", short),
             )
-        if any(pending[later] for later in _seats_from(short, self.config.players)):
+        if any(pending[later] for later in self._seats_from(short)):
             self._setups_in_another_order(index, short, pending)
 
     def _setups_in_another_order(self, index: int, short: int,
@@ -413,8 +413,8 @@ class _Replay:
         state stays the round as the library's order reaches it."""
         trial = self.state
         first: tuple[int, Where] | None = None
-        for seat in _seats_from(short, self.config.players):
-            if not any(pending[later] for later in _seats_from(seat, self.config.players)):
+        for seat in self._seats_from(short):
+            if not any(pending[later] for later in self._seats_from(seat)):
                 break
             while pending[seat]:
                 give, given_at = pending[seat].pop()
@@ -434,6 +434,11 @@ class _Replay:
             "setup: the library takes the setups clockwise from the dealer's left, the sources "
             "have every seat choose at the same time; every card given follows the rules",
             _path(given_at)))
+
+    def _seats_from(self, seat: int) -> tuple[int, ...]:
+        """``seat`` and the seats after it in the order of the setups (SETUP-ORDER)."""
+        order = setup_seat_order(self.config, self.state.round.dealer)
+        return order[order.index(seat):]
 
     def _plays(self, index: int, round_record: RoundRecord) -> None:
         for number, recorded in enumerate(round_record.plays):
@@ -462,10 +467,6 @@ class _Replay:
 
 
 _ROUND_ENDED: Final = (Phase.ROUND_OVER, Phase.GAME_OVER)
-
-
-def _seats_from(seat: int, players: int) -> tuple[int, ...]:
-    return tuple((seat + offset) % players for offset in range(players))
 
 
 def _round_report(round_: RoundState, phase: Phase, complete: bool) -> RoundReport:
