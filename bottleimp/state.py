@@ -243,8 +243,8 @@ def check_state(value: object, where: str) -> GameState:
     round_ = value.round
     if type(round_) is not RoundState:
         raise fail("round", f"is not a RoundState: {describe(round_)}")
-    if type(round_.index) is not int or round_.index != len(value.past_rounds):
-        raise fail("round.index", "is not the number of rounds before it")
+    if type(round_.index) is not int or round_.index < 0:
+        raise fail("round.index", f"is not a round's number: {describe(round_.index)}")
     seat(round_.dealer, "round.dealer")
     seat(round_.leader, "round.leader")
     for part in ("dealt", "hands", "captured"):
