@@ -139,12 +139,20 @@ def expect_card(value: object, where: str) -> Card:
 
 
 def expect_cards(values: object, where: str) -> tuple[Card, ...]:
-    """``values`` if it is a tuple (itself) of cards as ``expect_card`` accepts them."""
+    """``values`` if it is a tuple (itself) of ``Card`` values themselves (not subclasses: a
+    subclass could answer ``==`` and ``hash`` as it likes), else an ``ArgumentError`` naming
+    the first that is not. Only the types are checked, all at once: the engine checks many
+    cards at every call (``expect_card`` checks one card's fields too)."""
     if type(values) is not tuple:
         raise ArgumentError(where, f"needs a tuple of cards, not {describe(values)}")
-    for position, card in enumerate(values):
-        expect_card(card, f"{where}[{position}]")
+    if not set(map(type, values)) <= _CARD_TYPE:
+        position = next(n for n, card in enumerate(values) if type(card) is not Card)
+        raise ArgumentError(f"{where}[{position}]", f"needs a Card, not "
+                                                    f"{describe(values[position])}")
     return values
+
+
+_CARD_TYPE: Final = frozenset({Card})
 
 
 rank_key: Final[Callable[[Card], Rank]] = attrgetter("rank")

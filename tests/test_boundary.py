@@ -90,9 +90,9 @@ def test_a_give_of_a_forged_card_or_a_string_destination_is_refused_SETUP_FROM_D
 @pytest.mark.parametrize("seat", [True, 1.0, "1", None])
 def test_a_seat_that_is_not_an_int_is_refused_for_every_action_TURN_ORDER(seat: object) -> None:
     card = Config().cards[0]
-    for build in (lambda: Play(seat, card),  # type: ignore[arg-type]
-                  lambda: StartRound(seat),  # type: ignore[arg-type]
-                  lambda: Give(seat, card, Destination.LEFT)):  # type: ignore[arg-type]
+    for build in (lambda: Play(seat, card),
+                  lambda: StartRound(seat),
+                  lambda: Give(seat, card, Destination.LEFT)):
         with pytest.raises(ArgumentError) as error:
             build()
         assert error.value.field.endswith(".seat") and isinstance(error.value, BottleImpError)

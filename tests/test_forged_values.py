@@ -100,7 +100,7 @@ class LyingTuple(tuple):  # type: ignore[type-arg]
 
 def _bypass(kind: type, **fields: object) -> Any:
     """A value of ``kind`` built around its constructor, its fields set as given."""
-    value = object.__new__(kind)
+    value: Any = object.__new__(kind)
     for name, field_value in fields.items():
         object.__setattr__(value, name, field_value)
     return value
@@ -142,13 +142,14 @@ def _cases() -> dict[str, tuple[Callable[[], GameState], Callable[[GameState], o
 
     def real_card_changed(state: GameState, **fields: object) -> Card:
         card = _real_card(state)
-        return _bypass(Card, **{"rank": card.rank, "colour": card.colour, "coins": card.coins,
-                                **fields})
+        forged: Card = _bypass(Card, **{"rank": card.rank, "colour": card.colour,
+                                        "coins": card.coins, **fields})
+        return forged
 
     def config_with(**fields: object) -> Config:
         config = Config(players=4)
-        forged = _bypass(Config, **{name: getattr(config, name)
-                                    for name in attrs.fields_dict(Config)})
+        forged: Config = _bypass(Config, **{name: getattr(config, name)
+                                            for name in attrs.fields_dict(Config)})
         for name, value in fields.items():
             object.__setattr__(forged, name, value)
         return forged
