@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from attrs import Attribute, field, frozen
 
-from .arguments import describe, expect_seat, integer
+from .arguments import describe, integer
 from .cards import Card, expect_card, format_rank
 from .errors import ArgumentError
 
@@ -106,18 +106,18 @@ class StartRound:
 Action = Give | Play | StartRound
 
 
-def expect_action(value: object, where: str, players: int) -> Action:
-    """``value`` if it is an action as its constructor builds it, of a seat of a
-    ``players``-player game: a ``Give``, ``Play`` or ``StartRound`` itself (not a subclass), its
-    seat an ``int`` the game has, its card a card (``expect_card``), its destination a
-    ``Destination``; else an ``ArgumentError`` for ``where``."""
+def expect_action(value: object, where: str) -> Action:
+    """``value`` if it is an action as its constructor builds it: a ``Give``, ``Play`` or
+    ``StartRound`` itself (not a subclass), its seat an ``int``, its card a card
+    (``expect_card``), its destination a ``Destination``; else an ``ArgumentError`` for
+    ``where``. Whether the seat may act (or is a seat of the game at all) is a rule of the
+    game: SETUP-ORDER, TURN-ORDER and DEALER-ROTATION refuse any other seat."""
     kind = type(value)
     if kind is not Give and kind is not Play and kind is not StartRound:
         raise ArgumentError(where, f"needs a Give, a Play or a StartRound, not {describe(value)}")
     assert isinstance(value, (Give, Play, StartRound))
     if type(value.seat) is not int:
         raise ArgumentError(f"{where}.seat", f"a seat is an int, not {describe(value.seat)}")
-    expect_seat(value.seat, players, f"{where}.seat")
     if isinstance(value, (Give, Play)):
         expect_card(value.card, f"{where}.card")
     if isinstance(value, Give) and type(value.to) is not Destination:

@@ -134,8 +134,9 @@ def _number(config: Config, numbers: dict[Card, int], action: Action) -> int:
     ``card_numbers(config)``); ``ArgumentError`` when no game of ``config`` has it."""
     index = None if isinstance(action, StartRound) else numbers.get(action.card)
     destinations = setup_destinations(config)
-    if (index is None and not isinstance(action, StartRound)) or (
-            isinstance(action, Give) and action.to not in destinations):
+    if (not 0 <= action.seat < config.players
+            or (index is None and not isinstance(action, StartRound))
+            or (isinstance(action, Give) and action.to not in destinations)):
         raise ArgumentError("action_to_int(action)",
                             f"{action!r} is not an action of {config!r}")
     if isinstance(action, StartRound):
@@ -159,7 +160,7 @@ def action_to_int(config: Config, action: Action) -> int:
     its deck, a setup destination it does not use, a seat it does not have).
     """
     config = expect_config(config, "action_to_int(config)")
-    action = expect_action(action, "action_to_int(action)", config.players)
+    action = expect_action(action, "action_to_int(action)")
     return _number(config, card_numbers(config), action)
 
 

@@ -154,6 +154,8 @@ def _check_give(state: GameState, action: Give) -> None:
     round_ = state.round
     config = state.config
     seat = action.seat
+    if not 0 <= seat < config.players:
+        raise IllegalActionError("SETUP-ORDER", f"there is no seat {seat}")
     steps = setup.setup_steps(config, round_.dealer, seat)
     done = len(round_.setup[seat])
     if done == len(steps):
@@ -214,7 +216,7 @@ def check_action(state: GameState, action: Action) -> None:
         PHASE a Play is not possible in the setup phase; it needs a Give
     """
     state = expect_state(state, "check_action(state)")
-    _check(state, expect_action(action, "check_action(action)", state.config.players))
+    _check(state, expect_action(action, "check_action(action)"))
 
 
 def _check(state: GameState, action: Action) -> None:
@@ -272,7 +274,7 @@ def apply(state: GameState, action: Action) -> GameState:
         (9, ())
     """
     state = expect_state(state, "apply(state)")
-    action = expect_action(action, "apply(action)", state.config.players)
+    action = expect_action(action, "apply(action)")
     _check(state, action)
     if isinstance(action, Play):
         return transitions.after_play(state, action)

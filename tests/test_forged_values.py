@@ -28,6 +28,7 @@ from bottleimp import (
     Destination,
     GameState,
     Give,
+    IllegalActionError,
     Phase,
     Play,
     StartRound,
@@ -217,9 +218,6 @@ def _cases() -> dict[str, tuple[Callable[[], GameState], Callable[[GameState], o
             _in_play, lambda state: apply(state, _bypass(
                 Play, seat=seat(state), card=real_card_changed(state, rank=True))),
             "apply(action).card.rank"),
-        "a play by a seat past every game's, a huge int": (
-            _in_play, lambda state: apply(state, Play(2**64, _real_card(state))),
-            "apply(action).seat"),
         "a view of a seat past every game's, a huge int": (
             _in_play, lambda state: view(state, 2**100), "view(seat)"),
         "a first dealer past every game's, a huge int": (
@@ -283,3 +281,17 @@ def test_a_numpy_integer_given_to_a_constructor_is_taken_as_the_int_it_is() -> N
     assert seat is not None
     play = Play(numpy.int64(seat), legal_actions(state)[0].card)  # type: ignore[union-attr]
     assert type(play.seat) is int and apply(state, play) == apply(state, legal_actions(state)[0])
+
+
+@pytest.mark.parametrize("seat", [2**64, -(2**70), 7])
+def test_a_move_by_a_seat_the_game_does_not_have_is_refused_by_the_rules_TURN_ORDER(
+    seat: int,
+) -> None:
+    """A huge int is an int: a play by a seat past the game's is a move against the rules, refused
+    as any play out of turn, and the state is unchanged."""
+    state = _in_play()
+    before = pickle.dumps(state)
+    with pytest.raises(IllegalActionError) as raised:
+        apply(state, Play(seat, _real_card(state)))
+    assert raised.value.rule_id == "TURN-ORDER"
+    assert pickle.dumps(state) == before
