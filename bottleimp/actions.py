@@ -11,11 +11,11 @@
 from __future__ import annotations
 
 import enum
-from attrs import frozen
+from attrs import Attribute, field, frozen
 
-from .arguments import integer
-from .cards import Card, format_rank
-from .errors import MalformedActionError
+from .arguments import describe, integer
+from .cards import Card, expect_card, format_rank
+from .errors import ArgumentError
 
 
 class Destination(enum.Enum):
@@ -33,43 +33,47 @@ class Destination(enum.Enum):
 
 def _seat(value: object, action: str) -> int:
     """An action's seat: a whole number (``arguments.integer``: not a ``bool``, not a
-    ``float``), taken as an ``int``. Its range is a rule of the game, checked when the action
-    is applied."""
+    ``float``), kept as an ``int``. Whether the game has that seat is checked when the action is
+    applied to a state (``expect_action``)."""
     number = integer(value)
     if number is None:
-        raise MalformedActionError(f"{action}.seat", f"a seat is an int, not {value!r}")
+        raise ArgumentError(f"{action}.seat", f"a seat is an int, not {describe(value)}")
     return number
 
 
-def _not_a_card(action: Give | Play) -> MalformedActionError:
-    """A card is a ``Card`` (an object that merely compares equal to one is not a card): whether
-    the seat holds it is a rule of the game."""
-    return MalformedActionError(
-        f"{type(action).__name__}.card", f"a card is a Card, not {action.card!r}"
-    )
+def _give_seat(value: object) -> int:
+    return _seat(value, "Give")
+
+
+def _play_seat(value: object) -> int:
+    return _seat(value, "Play")
+
+
+def _dealer_seat(value: object) -> int:
+    return _seat(value, "StartRound")
+
+
+def _a_card(action: object, attribute: Attribute[Card], value: object) -> None:
+    """A card is a ``Card`` itself (an object that merely compares equal to one is not a card):
+    whether the seat holds it is a rule of the game."""
+    expect_card(value, f"{type(action).__name__}.card")
+
+
+def _a_destination(action: object, attribute: Attribute[Destination], value: object) -> None:
+    if type(value) is not Destination:
+        raise ArgumentError("Give.to", f"a destination is a Destination, not {describe(value)}")
 
 
 @frozen
 class Give:
     """``seat`` gives ``card`` from its dealt hand to ``to`` during setup."""
 
-    seat: int
+    seat: int = field(converter=_give_seat)
     """The seat that gives the card."""
-    card: Card
+    card: Card = field(validator=_a_card)
     """The card given, one the seat was dealt."""
-    to: Destination
+    to: Destination = field(validator=_a_destination)
     """Where the card goes."""
-
-    def __attrs_post_init__(self) -> None:
-        """The fields' types, checked once they are set (the seat kept as an ``int``)."""
-        if type(self.seat) is not int:
-            object.__setattr__(self, "seat", _seat(self.seat, "Give"))
-        if not isinstance(self.card, Card):
-            raise _not_a_card(self)
-        if type(self.to) is not Destination:
-            raise MalformedActionError(
-                "Give.to", f"a destination is a Destination, not {self.to!r}"
-            )
 
     def __str__(self) -> str:
         return f"seat {self.seat} gives {format_rank(self.card.rank)} to {self.to.value}"
@@ -79,17 +83,10 @@ class Give:
 class Play:
     """``seat`` plays ``card`` to the current trick."""
 
-    seat: int
+    seat: int = field(converter=_play_seat)
     """The seat that plays."""
-    card: Card
+    card: Card = field(validator=_a_card)
     """The card played, from the seat's hand (or, in Devil's Eye, its face-up cards)."""
-
-    def __attrs_post_init__(self) -> None:
-        """The fields' types, checked once they are set (the seat kept as an ``int``)."""
-        if type(self.seat) is not int:
-            object.__setattr__(self, "seat", _seat(self.seat, "Play"))
-        if not isinstance(self.card, Card):
-            raise _not_a_card(self)
 
     def __str__(self) -> str:
         return f"seat {self.seat} plays {format_rank(self.card.rank)}"
@@ -99,16 +96,31 @@ class Play:
 class StartRound:
     """``seat``, the next dealer, deals the next round."""
 
-    seat: int
+    seat: int = field(converter=_dealer_seat)
     """The seat that deals."""
-
-    def __attrs_post_init__(self) -> None:
-        """The fields' types, checked once they are set (the seat kept as an ``int``)."""
-        if type(self.seat) is not int:
-            object.__setattr__(self, "seat", _seat(self.seat, "StartRound"))
 
     def __str__(self) -> str:
         return f"seat {self.seat} deals the next round"
 
 
 Action = Give | Play | StartRound
+
+
+def expect_action(value: object, where: str) -> Action:
+    """``value`` if it is an action as its constructor builds it: a ``Give``, ``Play`` or
+    ``StartRound`` itself (not a subclass), its seat an ``int``, its card a card
+    (``expect_card``), its destination a ``Destination``; else an ``ArgumentError`` for
+    ``where``. Whether the seat may act (or is a seat of the game at all) is a rule of the
+    game: SETUP-ORDER, TURN-ORDER and DEALER-ROTATION refuse any other seat."""
+    kind = type(value)
+    if kind is not Give and kind is not Play and kind is not StartRound:
+        raise ArgumentError(where, f"needs a Give, a Play or a StartRound, not {describe(value)}")
+    assert isinstance(value, (Give, Play, StartRound))
+    if type(value.seat) is not int:
+        raise ArgumentError(f"{where}.seat", f"a seat is an int, not {describe(value.seat)}")
+    if isinstance(value, (Give, Play)):
+        expect_card(value.card, f"{where}.card")
+    if isinstance(value, Give) and type(value.to) is not Destination:
+        raise ArgumentError(f"{where}.to", f"a destination is a Destination, not "
+                                           f"{describe(value.to)}")
+    return value

@@ -1,24 +1,30 @@
 """The checks of the public functions' arguments: a value of the wrong type, or one a function
-cannot handle, is refused with an ``ArgumentError`` (or, for a seat, ``NoSuchSeatError``) naming
-what is wrong, before it can meet the rules as an ``AttributeError`` deep inside.
+cannot handle, is refused with an ``ArgumentError`` naming what is wrong, before it can meet the
+rules.
 
 One policy for whole numbers holds everywhere (``integer``): an ``int``, or another library's
 integer (numpy's, say: any type with ``__index__``), taken as the ``int`` of the same value; a
 ``bool``, a float (even a whole one) and a string are refused. They are type checks only:
 whether a value is legal is the rules' business. The checks of the core's own types live with
-those types (``expect_config`` in ``config``, ``expect_state`` and ``expect_view`` in ``view``).
+those types (``expect_card`` in ``cards``, ``expect_action`` in ``actions``, ``expect_config``
+in ``config``, ``check_state`` in ``state``, ``expect_state`` and ``expect_view`` in ``view``):
+each is the type itself, not a subclass, holding the field values its constructor keeps, so a
+value with a lying ``__eq__`` or ``__hash__`` never reaches the rules.
 """
 
 from __future__ import annotations
 
 import operator
 
-from .errors import ArgumentError, NoSuchSeatError
+from .errors import ArgumentError
 
 
 def describe(value: object) -> str:
     """A short description of a wrong value for a message: its type, and the value if short."""
-    text = repr(value)
+    try:
+        text = repr(value)
+    except Exception:  # a forged value's __repr__ may fail: the message must not
+        text = "<unprintable>"
     if len(text) > 60:
         text = text[:57] + "..."
     kind = type(value).__name__
@@ -50,10 +56,12 @@ def expect_int(value: object, where: str, what: str = "a whole number (an int)")
     return number
 
 
-def expect_seat(value: object, players: int) -> int:
+def expect_seat(value: object, players: int, where: str) -> int:
     """``value`` as a seat of a ``players``-player game: a whole number (see ``integer``) from 0
-    to ``players - 1``; else ``NoSuchSeatError``."""
+    to ``players - 1``; else an ``ArgumentError`` for ``where``."""
     seat = integer(value)
     if seat is None or not 0 <= seat < players:
-        raise NoSuchSeatError(value, players)
+        shown = describe(value) if seat is None else str(seat)
+        raise ArgumentError(where, f"there is no seat {shown} in a {players}-player game (the "
+                                   f"seats are 0 to {players - 1})")
     return seat

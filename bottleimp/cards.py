@@ -25,7 +25,7 @@ from typing import Final
 
 from attrs import field, frozen
 
-from .arguments import integer
+from .arguments import describe, integer
 from .errors import ArgumentError
 from .rules.registry import rule
 
@@ -114,6 +114,45 @@ class Card:
 
     def __str__(self) -> str:
         return f"{format_rank(self.rank)} {self.colour.value} ({self.coins})"
+
+
+def expect_card(value: object, where: str) -> Card:
+    """``value`` if it is a card as the constructor builds it: a ``Card`` itself (a subclass could
+    answer ``==`` and ``hash`` as it likes), its rank an ``int`` or a finite half rank, its colour
+    a ``Colour``, its coins an ``int`` of at least 0; else an ``ArgumentError`` for ``where``."""
+    if type(value) is not Card:
+        raise ArgumentError(where, f"needs a Card, not {describe(value)}")
+    rank, colour, coins = value.rank, value.colour, value.coins
+    if not (type(rank) is int or (type(rank) is float and math.isfinite(rank)
+                                  and not rank.is_integer())):
+        raise ArgumentError(f"{where}.rank", f"a rank is an int or a half rank, not "
+                                             f"{describe(rank)}: the card was changed after it "
+                                             "was built")
+    if type(colour) is not Colour:
+        raise ArgumentError(f"{where}.colour", f"a colour is a Colour, not {describe(colour)}: "
+                                               "the card was changed after it was built")
+    if type(coins) is not int or coins < 0:
+        raise ArgumentError(f"{where}.coins", f"coins are an int of at least 0, not "
+                                              f"{describe(coins)}: the card was changed after it "
+                                              "was built")
+    return value
+
+
+def expect_cards(values: object, where: str) -> tuple[Card, ...]:
+    """``values`` if it is a tuple (itself) of ``Card`` values themselves (not subclasses: a
+    subclass could answer ``==`` and ``hash`` as it likes), else an ``ArgumentError`` naming
+    the first that is not. Only the types are checked, all at once: the engine checks many
+    cards at every call (``expect_card`` checks one card's fields too)."""
+    if type(values) is not tuple:
+        raise ArgumentError(where, f"needs a tuple of cards, not {describe(values)}")
+    if not set(map(type, values)) <= _CARD_TYPE:
+        position = next(n for n, card in enumerate(values) if type(card) is not Card)
+        raise ArgumentError(f"{where}[{position}]", f"needs a Card, not "
+                                                    f"{describe(values[position])}")
+    return values
+
+
+_CARD_TYPE: Final = frozenset({Card})
 
 
 rank_key: Final[Callable[[Card], Rank]] = attrgetter("rank")

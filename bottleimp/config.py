@@ -13,9 +13,9 @@ from typing import Final, TypeAlias
 from attrs import Factory, field, frozen
 
 from .arguments import describe, integer
-from .cards import START_PRICE, Card, Rank, format_rank
+from .cards import START_PRICE, Card, Rank, expect_cards, format_rank
 from .editions import EDITIONS, edition_deck
-from .errors import ArgumentError, ConfigError, UnknownCardError
+from .errors import ArgumentError, ConfigError
 from .rules.registry import rule
 
 DEFAULT_ROUNDS: Final[Mapping[int, int]] = MappingProxyType({2: 6, 3: 9, 4: 8, 5: 5, 6: 6})
@@ -112,38 +112,34 @@ class Config:
     """The game ends after the round in which a total reaches this score (``None``: no target)."""
     deck: tuple[Card, ...] | None = field(default=None, converter=_to_deck)
     """A custom deck played instead of the edition's (``None``: the edition's deck)."""
-    cards: tuple[Card, ...] = field(init=False, eq=False, repr=False)
-    """The cards dealt each round, in ascending rank order (derived: the deck or the edition's)."""
-    cards_by_rank: Mapping[Rank, Card] = field(init=False, eq=False, repr=False)
+    cards: tuple[Card, ...] = field(init=False, eq=False, repr=False,
+                                    default=Factory(lambda self: _checked_cards(self),
+                                                    takes_self=True))
+    """The cards dealt each round, in ascending rank order (derived: the deck or the edition's),
+    once every configuration rule holds (``_checked_cards``)."""
+    cards_by_rank: Mapping[Rank, Card] = field(
+        init=False, eq=False, repr=False,
+        default=Factory(lambda self: {card.rank: card for card in self.cards}, takes_self=True))
     """The cards by rank (derived, typed read-only; ``card(rank)`` is the checked lookup)."""
-    trick_size: int = field(init=False, eq=False, repr=False)
+    trick_size: int = field(init=False, eq=False, repr=False,
+                            default=Factory(lambda self: trick_size(self.players),
+                                            takes_self=True))
     """Cards in one trick: one per player, four in Devil's Eye (A, B, A, B) (derived)."""
-    devils_eye: bool = field(init=False, eq=False, repr=False)
+    devils_eye: bool = field(init=False, eq=False, repr=False,
+                             default=Factory(lambda self: self.players == 2, takes_self=True))
     """True for the 2-player Devil's Eye variant (derived)."""
-
-    def __attrs_post_init__(self) -> None:
-        check_players(self)
-        check_edition(self)
-        check_bottles(self)
-        check_teams(self)
-        check_game_end(self)
-        check_deck(self)
-        cards = self.deck if self.deck is not None else edition_deck(self.edition, self.players)
-        object.__setattr__(self, "cards", cards)
-        object.__setattr__(self, "cards_by_rank", {card.rank: card for card in cards})
-        object.__setattr__(self, "trick_size", 4 if self.players == 2 else self.players)
-        object.__setattr__(self, "devils_eye", self.players == 2)
 
     def card(self, rank: Rank) -> Card:
         """The card of this game's deck with rank ``rank`` (rule ``DECK``); a rank that no card
-        of the deck has raises ``UnknownCardError``. The one rank-to-card lookup: every reader
+        of the deck has raises ``ArgumentError``. The one rank-to-card lookup: every reader
         of ranks (records, states, the protocol) asks it."""
         try:
             if rank.__class__ is not bool:  # True would find the card 1 (True == 1)
                 return self.cards_by_rank[rank]
         except (KeyError, TypeError):
             pass
-        raise UnknownCardError(rank, f"{_rank_text(rank)} is not a card of this game's deck")
+        raise ArgumentError("Config.card(rank)",
+                            f"{_rank_text(rank)} is not a card of this game's deck")
 
     def team_of(self, seat: int) -> tuple[int, ...]:
         """``seat``'s side when a round is scored: its team in team mode (rule CONFIG-TEAMS),
@@ -163,6 +159,23 @@ class Config:
         if self.target_score is not None:
             return None
         return self.rounds if self.rounds is not None else DEFAULT_ROUNDS[self.players]
+
+
+def _checked_cards(config: Config) -> tuple[Card, ...]:
+    """The cards ``config`` deals, once it holds to every configuration rule (each raises a
+    ``ConfigError`` naming itself): the deck, or the edition's."""
+    check_players(config)
+    check_edition(config)
+    check_bottles(config)
+    check_teams(config)
+    check_game_end(config)
+    check_deck(config)
+    return config.deck if config.deck is not None else edition_deck(config.edition, config.players)
+
+
+def trick_size(players: int) -> int:
+    """Cards in one trick: one per player; four in Devil's Eye (A, B, A, B)."""
+    return 4 if players == 2 else players
 
 
 def _rank_text(rank: object) -> str:
@@ -282,10 +295,29 @@ def check_deck(config: Config) -> None:
 
 
 def expect_config(value: object, where: str) -> Config:
-    """``value`` if it is a ``Config``, else an ``ArgumentError`` for ``where``."""
-    if isinstance(value, Config):
-        return value
-    hint = ""
-    if integer(value) is not None:
-        hint = f" (for {value} players write Config(players={value}))"
-    raise ArgumentError(where, f"needs a Config, not {describe(value)}{hint}")
+    """``value`` if it is a configuration as its constructor builds it: a ``Config`` itself (not
+    a subclass), each field of the type the constructor keeps, the derived fields agreeing with
+    the others; else an ``ArgumentError`` for ``where``."""
+    if type(value) is not Config:
+        hint = ""
+        if integer(value) is not None:
+            hint = f" (for {value} players write Config(players={value}))"
+        raise ArgumentError(where, f"needs a Config, not {describe(value)}{hint}")
+    players = value.players
+    whole = (type(players) is int and type(value.bottles) is int
+             and all(type(getattr(value, name)) in (int, type(None))
+                     for name in ("rounds", "target_score")))
+    if not whole or type(value.edition) is not str or value.edition not in EDITIONS:
+        raise ArgumentError(where, "a Config whose fields were changed after it was built")
+    if value.teams is not None and (type(value.teams) is not tuple or not all(
+            type(team) is tuple and all(type(seat) is int for seat in team)
+            for team in value.teams)):
+        raise ArgumentError(f"{where}.teams", "teams changed after the Config was built")
+    if value.deck is not None:
+        expect_cards(value.deck, f"{where}.deck")
+    expect_cards(value.cards, f"{where}.cards")
+    if (type(value.cards_by_rank) is not dict or len(value.cards_by_rank) != len(value.cards)
+            or value.trick_size != trick_size(players) or value.devils_eye is not (players == 2)):
+        raise ArgumentError(where, "a Config whose derived fields disagree with its players and "
+                                   "deck: changed after it was built")
+    return value

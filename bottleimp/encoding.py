@@ -38,17 +38,16 @@ from typing import Final
 
 from attrs import frozen
 
-from .actions import Action, Destination, Give, Play, StartRound
-from .arguments import describe, integer
-from .config import expect_config
-from .view import expect_source, expect_state, expect_view
+from .actions import Action, Destination, Give, Play, StartRound, expect_action
+from .arguments import describe, expect_seat, integer
 from .cards import Card, coins, format_rank
-from .config import Config
+from .config import Config, expect_config
 from .engine import legal_actions
-from .errors import ArgumentError, EncodingError, GameNotOverError
+from .errors import ArgumentError
 from .rules.game import winners as _winners_of_totals
-from .state import GameState, Phase
-from .view import SeatView, view
+from .rules.setup import setup_steps
+from .state import GameState, Phase, check_state
+from .view import SeatView, expect_source, expect_state, expect_view, view
 
 __all__ = [
     "ObservationSegment",
@@ -69,18 +68,12 @@ __all__ = [
     "winners",
 ]
 
-_SETUP_DESTINATIONS: Final = (Destination.DEVILS_TRICK, Destination.LEFT, Destination.RIGHT)
-_EYE_DESTINATIONS: Final = (
-    Destination.DEVILS_TRICK,
-    Destination.OPPONENT_FACE_UP,
-    Destination.OPPONENT_HIDDEN,
-)
-
-
 def setup_destinations(config: Config) -> tuple[Destination, Destination, Destination]:
-    """The three setup destinations of a configuration, in the order of the action numbers:
-    Devil's Trick, left, right; in Devil's Eye, Devil's Trick, opponent face-up, opponent hidden."""
-    return _EYE_DESTINATIONS if config.devils_eye else _SETUP_DESTINATIONS
+    """The three setup destinations of a configuration, in the order of the action numbers: the
+    distinct destinations of a seat's setup steps (rule SETUP-STEPS), in the order given (Devil's
+    Trick, left, right; in Devil's Eye, Devil's Trick, opponent face-up, opponent hidden)."""
+    first, second, third = dict.fromkeys(setup_steps(config, 0, 1))
+    return first, second, third
 
 
 def card_numbers(config: Config) -> dict[Card, int]:
@@ -137,16 +130,15 @@ def _decoded(config: Config, number: int, seat: int) -> Action:
 
 
 def _number(config: Config, numbers: dict[Card, int], action: Action) -> int:
-    """The number of ``action`` (``numbers``: ``card_numbers(config)``); ``EncodingError`` when
-    no game of ``config`` has it."""
+    """The number of ``action``, one ``expect_action`` accepts (``numbers``:
+    ``card_numbers(config)``); ``ArgumentError`` when no game of ``config`` has it."""
     index = None if isinstance(action, StartRound) else numbers.get(action.card)
     destinations = setup_destinations(config)
-    if (
-        not 0 <= action.seat < config.players
-        or (index is None and not isinstance(action, StartRound))
-        or (isinstance(action, Give) and action.to not in destinations)
-    ):
-        raise EncodingError(f"{action!r} is not an action of {config!r}")
+    if (not 0 <= action.seat < config.players
+            or (index is None and not isinstance(action, StartRound))
+            or (isinstance(action, Give) and action.to not in destinations)):
+        raise ArgumentError("action_to_int(action)",
+                            f"{action!r} is not an action of {config!r}")
     if isinstance(action, StartRound):
         return 4 * len(numbers)
     assert index is not None
@@ -164,24 +156,23 @@ def num_actions(config: Config) -> int:
 def action_to_int(config: Config, action: Action) -> int:
     """The number of ``action`` in ``config``'s layout (see the module's table).
 
-    Raises ``EncodingError`` for an action no game of this configuration has (a card not in
+    Raises ``ArgumentError`` for an action no game of this configuration has (a card not in
     its deck, a setup destination it does not use, a seat it does not have).
     """
     config = expect_config(config, "action_to_int(config)")
-    if type(action) not in (Give, Play, StartRound):
-        raise ArgumentError("action_to_int(action)", f"needs an action, not {describe(action)}")
+    action = expect_action(action, "action_to_int(action)")
     return _number(config, card_numbers(config), action)
 
 
 def action_from_int(config: Config, number: int, seat: int) -> Action:
-    """The action numbered ``number`` for ``seat`` (the seat to act); ``EncodingError`` if no
+    """The action numbered ``number`` for ``seat`` (the seat to act); ``ArgumentError`` if no
     action has that number or there is no such seat (a seat is an ``int``, never a ``bool``)."""
     config = expect_config(config, "action_from_int(config)")
-    whole_seat, whole_number = integer(seat), integer(number)
-    if whole_seat is None or not 0 <= whole_seat < config.players:
-        raise EncodingError(f"there is no seat {seat!r} in a {config.players}-player game")
+    whole_seat = expect_seat(seat, config.players, "action_from_int(seat)")
+    whole_number = integer(number)
     if whole_number is None or not 0 <= whole_number < num_actions(config):
-        raise EncodingError(f"{number!r} is not an action number of {config!r}")
+        raise ArgumentError("action_from_int(number)",
+                            f"{number!r} is not an action number of {config!r}")
     return _decoded(config, whole_number, whole_seat)
 
 
@@ -508,20 +499,20 @@ def observation_string(source: SeatView) -> str:
 
 def winners(source: GameState | Sequence[int]) -> tuple[int, ...]:
     """The seats with the highest total, from a finished state or from totals (rule WINNERS);
-    a tie shares the win. A state whose game is not over raises ``GameNotOverError``; totals
-    that are not a non-empty sequence of numbers raise ``ArgumentError``.
+    a tie shares the win: a state's ``winners``, as ``totals`` gives its ``totals``. A state
+    whose game is not over, and totals that are not a non-empty sequence of numbers, raise
+    ``ArgumentError``.
 
     >>> import bottleimp
     >>> bottleimp.winners((12, 30, 30, -4))
     (1, 2)
     """
-    if isinstance(source, GameState):
-        if not source.is_over:
-            raise GameNotOverError("the game is not over: no one has won yet")
-        totals = source.totals
-    else:
-        totals = _totals(source)
-    return _winners_of_totals(totals)
+    if type(source) is GameState:
+        won = check_state(source, "winners(source)").winners
+        if won is None:
+            raise ArgumentError("winners(source)", "the game is not over: no one has won yet")
+        return won
+    return _winners_of_totals(_totals(source))
 
 
 def _totals(source: object) -> tuple[int, ...]:

@@ -7,11 +7,11 @@ The engine holds no rule of its own: it finds the phase, asks the rule functions
 from __future__ import annotations
 
 from . import transitions
-from .actions import Action, Give, Play
+from .actions import Action, Give, Play, expect_action
 from .arguments import describe, expect_int
-from .cards import Card, rank_key
+from .cards import Card, expect_card, rank_key
 from .config import Config, expect_config
-from .errors import ArgumentError, BottleImpError, IllegalActionError
+from .errors import ArgumentError, IllegalActionError
 from .rules import deal as deal_rules
 from .rules import game, setup
 from .rules import play as play_rules
@@ -58,12 +58,17 @@ def new_game(config: Config | None = None, seed: int = 7, *, first_dealer: int =
     )
 
 
-def _expect_rows(rows: object, where: str) -> None:
-    """A deal's rows are a tuple (or list) of tuples (or lists): one per seat."""
-    if not isinstance(rows, (tuple, list)) or not all(
-        isinstance(row, (tuple, list)) for row in rows
+def _expect_rows(rows: object, where: str) -> tuple[tuple[Card, ...], ...]:
+    """A deal's rows: a tuple (or list) of tuples (or lists) of cards (``expect_card``), one per
+    seat; whether the counts and cards make a deal is rule DEAL-COUNTS's business."""
+    if not (type(rows) is tuple or type(rows) is list) or not all(
+        type(row) is tuple or type(row) is list for row in rows
     ):
         raise ArgumentError(where, f"needs one tuple of cards per seat, not {describe(rows)}")
+    return tuple(
+        tuple(expect_card(card, f"{where}[{seat}][{position}]") for position, card in enumerate(row))
+        for seat, row in enumerate(rows)
+    )
 
 
 def with_deal(
@@ -88,9 +93,9 @@ def with_deal(
         (True, True)
     """
     state = expect_state(state, "with_deal(state)")
-    _expect_rows(hands, "with_deal(hands)")
+    hands = _expect_rows(hands, "with_deal(hands)")
     if face_up is not None:
-        _expect_rows(face_up, "with_deal(face_up)")
+        face_up = _expect_rows(face_up, "with_deal(face_up)")
     config = state.config
     round_ = state.round
     if state.phase is Phase.ROUND_OVER:
@@ -125,7 +130,7 @@ def legal_actions(state: GameState | SeatView) -> tuple[Action, ...]:
         >>> legal_actions(view(state, 1)) == legal_actions(state), legal_actions(view(state, 0))
         (True, ())
     """
-    if isinstance(state, SeatView):
+    if type(state) is SeatView:
         seen = state
         if seen.to_act != seen.seat:
             return ()
@@ -137,10 +142,7 @@ def legal_actions(state: GameState | SeatView) -> tuple[Action, ...]:
     state = expect_state(state, "legal_actions(state)")
     if state.to_act is None:
         return ()
-    try:
-        return transitions.legal_actions_of(state, state.to_act)
-    except _BROKEN as error:
-        raise _not_built("legal_actions(state)", error) from error
+    return transitions.legal_actions_of(state, state.to_act)
 
 
 def _check_seat(state: GameState, seat: int, rule_id: str) -> None:
@@ -183,7 +185,7 @@ def _check_play(state: GameState, action: Play) -> None:
     if not play_rules.holds(hand, face_up, card):
         raise IllegalActionError("CARD-HELD", f"seat {seat} does not hold {card}")
     trick = state.current_trick()
-    led = play_rules.led_colour([trick[0].card] if trick else [])
+    led = play_rules.led_colour(trick)
     if round_.face_up is None:
         if not play_rules.follows_suit(hand, led, card):
             assert led is not None
@@ -200,8 +202,9 @@ def _check_play(state: GameState, action: Play) -> None:
 
 
 def check_action(state: GameState, action: Action) -> None:
-    """Raise ``IllegalActionError`` (with the broken rule's ID) unless ``action`` is legal now
-    (``ArgumentError`` when ``state`` is not a ``GameState``).
+    """Raise ``IllegalActionError`` (with the broken rule's ID) unless ``action`` is legal now;
+    ``ArgumentError`` when ``state`` or ``action`` is not one the library builds (a subclass, a
+    look-alike, a seat the game does not have).
 
     Examples:
         >>> from bottleimp import Config, IllegalActionError, Play, new_game
@@ -213,12 +216,7 @@ def check_action(state: GameState, action: Action) -> None:
         PHASE a Play is not possible in the setup phase; it needs a Give
     """
     state = expect_state(state, "check_action(state)")
-    try:
-        _check(state, action)
-    except BottleImpError:
-        raise
-    except _BROKEN as error:
-        raise _not_built("check_action(state)", error) from error
+    _check(state, expect_action(action, "check_action(action)"))
 
 
 def _check(state: GameState, action: Action) -> None:
@@ -252,8 +250,10 @@ def is_legal(state: GameState, action: Action) -> bool:
 
 
 def apply(state: GameState, action: Action) -> GameState:
-    """The state after ``action``. An illegal action raises ``IllegalActionError``; ``state`` is
-    immutable, so it is unchanged either way. Only a ``GameState`` can be advanced:
+    """The state after ``action``. An illegal action raises ``IllegalActionError``; a state or
+    action the library does not build (``apply(state, 3)``, a subclass of ``Play``) raises
+    ``ArgumentError``; ``state`` is immutable, so it is unchanged either way. Only a
+    ``GameState`` can be advanced:
 
     >>> import bottleimp
     >>> state = bottleimp.new_game(bottleimp.Config(players=3), seed=7)
@@ -274,33 +274,10 @@ def apply(state: GameState, action: Action) -> GameState:
         (9, ())
     """
     state = expect_state(state, "apply(state)")
-    try:
-        _check(state, action)
-        if isinstance(action, Play):
-            return transitions.after_play(state, action)
-        if isinstance(action, Give):
-            return transitions.after_give(state, action)
-        return transitions.after_start_round(state)
-    except BottleImpError:
-        raise
-    except _BROKEN as error:
-        raise _not_built("apply(state)", error) from error
-
-
-_BROKEN = (LookupError, TypeError, ValueError, AttributeError, AssertionError)
-"""What the rules raise on a state whose parts do not fit together (a seat to act the game does
-not have, a zone of the wrong type or length): ``_not_built`` says so instead."""
-
-
-def _not_built(where: str, error: Exception) -> ArgumentError:
-    """The error for a state the engine cannot read. The engine's functions promise their answer
-    for the states the library builds (``new_game``, ``apply``, ``with_deal``, the JSON
-    readers); a state put together by hand, with ``attrs.evolve`` say, is read as it is, and
-    when its parts do not fit together this error says so, naming what went wrong inside."""
-    return ArgumentError(
-        where,
-        "not a state the library builds: its parts do not fit together "
-        f"({type(error).__name__}: {error}); build states with new_game, apply and with_deal",
-    )
-
-
+    action = expect_action(action, "apply(action)")
+    _check(state, action)
+    if isinstance(action, Play):
+        return transitions.after_play(state, action)
+    if isinstance(action, Give):
+        return transitions.after_give(state, action)
+    return transitions.after_start_round(state)

@@ -1,27 +1,15 @@
-"""The error taxonomy: every error the library raises on purpose is a ``BottleImpError``.
+"""The errors the library raises on purpose, by one policy: a move against the rules raises
+``IllegalActionError`` with its rule ID, a bad configuration ``ConfigError`` with its rule ID,
+a bad record ``RecordError`` with its JSON path, a wrong argument of any kind ``ArgumentError``
+naming the argument; anything else is a bug of the library and surfaces as itself.
 
-- ``ConfigError`` (a ``ValueError``): a configuration no source defines, refused at construction;
-  ``rule_id`` names the configuration rule.
-- ``IllegalActionError`` (a ``ValueError``): an action the rules forbid in this state; ``rule_id``
-  names the broken rule, and the state it was tried on is unchanged (states are immutable).
-- ``ArgumentError`` (both a ``TypeError`` and a ``ValueError``): a public function or
-  constructor given a value of the wrong type, or one it cannot handle (``new_game(4)``, a card
-  whose coins are ``2.0``, ``None`` where a state is needed); ``field`` names the argument or
-  field at fault.
-- ``MalformedActionError`` (an ``ArgumentError``): an action whose fields have the wrong types (a
-  seat that is not an ``int``, a card that is not a ``Card``), refused when it is built.
-- ``NoSuchSeatError`` (a ``ValueError``): a seat number that the game does not have.
-- ``UnknownCardError`` (a ``LookupError``): a rank that is not a card of the game's deck.
-- ``RecordError`` (a ``ValueError``): input that is not a readable record, state, action or
-  protocol line; ``path`` is the JSON path of the fault, and ``rule_id`` names the rule a
-  readable but forbidden value breaks (a configuration no source defines, say).
-- ``CatalogueError`` (a ``ValueError``) and ``UnknownRuleError`` (a ``LookupError``): a malformed
-  catalogue or deck file (``spec/rules.toml``, ``spec/decks/*.json``), and a rule or
-  interpretation ID the catalogue does not list.
-- ``HarnessError``: the conformance harness cannot run at all; ``PeerFault``: the implementation
-  under test did not answer properly (``kind``: ``timeout``, ``crash`` or ``malformed``).
-- ``EncodingError`` (a ``ValueError``): a number that is no action's, or an action with no number.
-- ``GameNotOverError`` (a ``ValueError``): a game's result asked before it has ended.
+All four are ``BottleImpError`` and ``ValueError``: the value handed in is wrong. Each keeps
+its ``message`` (the sentence without the prefix) beside what it names (``rule_id``, ``path``,
+``field``). A state or an action is never changed by a refusal: they are immutable.
+
+The edge packages keep the errors of their own worlds: the catalogue's (``CatalogueError``,
+``UnknownRuleError``), the bots' (``BotError``), the conformance harness's (``HarnessError``,
+``PeerFault``) and the batch engine's (``bottleimp.batch.BatchError``).
 """
 
 from __future__ import annotations
@@ -49,40 +37,17 @@ class IllegalActionError(BottleImpError, ValueError):
         self.message = message
 
 
-class ArgumentError(BottleImpError, TypeError, ValueError):
-    """A value of the wrong type, or one a public function or constructor cannot handle;
-    ``field`` names the argument or field at fault (``"new_game(config)"``, ``"Card.coins"``).
-    Both a ``TypeError`` and a ``ValueError``, so code that caught either before keeps working."""
+class ArgumentError(BottleImpError, ValueError):
+    """A wrong argument of any kind: a value of the wrong type (``new_game(4)``, a subclass of
+    ``Card``, a state put together with parts that do not fit), or one a function cannot take
+    (a seat the game does not have, a rank that is no card of the deck, a number that is no
+    action's, the winners of a game not over). ``field`` names the argument or field at fault
+    (``"new_game(config)"``, ``"Card.coins"``, ``"apply(action).seat"``)."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
-
-
-class MalformedActionError(ArgumentError):
-    """An action built from values of the wrong types; ``field`` names the field at fault."""
-
-
-class NoSuchSeatError(BottleImpError, ValueError):
-    """A seat number outside ``0 .. players - 1``."""
-
-    def __init__(self, seat: object, players: int) -> None:
-        super().__init__(f"there is no seat {seat!r} in a {players}-player game")
-        self.seat = seat
-        self.players = players
-
-
-class UnknownCardError(BottleImpError, LookupError):
-    """A rank that is not a card of the game's deck (``config.card(rank)``)."""
-
-    def __init__(self, rank: object, message: str) -> None:
-        super().__init__(message)
-        self.rank = rank
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
 
 
 class RecordError(BottleImpError, ValueError):
@@ -132,15 +97,6 @@ class PeerFault(BottleImpError):
         self.kind = kind
         self.message = message
         self.answer = answer
-
-
-class EncodingError(BottleImpError, ValueError):
-    """A number that encodes no action of a configuration, or an action that has no number in it
-    (see ``bottleimp.encoding``)."""
-
-
-class GameNotOverError(BottleImpError, ValueError):
-    """A result (such as the winners) asked of a game that has not ended."""
 
 
 class BotError(BottleImpError, ValueError):

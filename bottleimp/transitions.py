@@ -2,9 +2,8 @@
 is known to be legal.
 
 It holds no rule of its own: it asks the rule functions in ``bottleimp.rules`` what they decide
-and derives the next immutable state from their answers, with plain constructors or
-``attrs.evolve`` (the zones an action leaves alone are shared with the state before, not
-copied).
+and derives the next immutable state from their answers with ``attrs.evolve`` (the zones an
+action leaves alone are shared with the state before, not copied).
 """
 
 from __future__ import annotations
@@ -81,7 +80,7 @@ def seat_actions(
     of the hand, to the destination of the seat's next setup step (SETUP-STEPS). Between rounds:
     the next deal."""
     if phase is Phase.PLAY:
-        led = play_rules.led_colour([trick[0].card] if trick else [])
+        led = play_rules.led_colour(trick)
         if face_up is None:
             cards = play_rules.follow_suit(hand, led)
         else:
@@ -111,36 +110,17 @@ def after_give(state: GameState, action: Give) -> GameState:
     config = state.config
     r = state.round
     seat = action.seat
-    hands, face_up, devils_trick = _without(r.hands, seat, action.card), r.face_up, r.devils_trick
+    hands = _without(r.hands, seat, action.card)
     chosen = _replaced(r.setup, seat, r.setup[seat] + (action,))
-    phase, to_act = state.phase, setup.setup_to_act(config, r.dealer, chosen)
-    if to_act is None:
-        hands, face_up, devils_trick = setup.resolve_setup(config, hands, face_up, chosen)
-        phase, to_act = Phase.PLAY, r.leader
-    after = RoundState(
-        index=r.index,
-        dealer=r.dealer,
-        dealt=r.dealt,
-        dealt_face_up=r.dealt_face_up,
-        hands=hands,
-        face_up=face_up,
-        setup=chosen,
-        devils_trick=devils_trick,
-        plays=r.plays,
-        leader=r.leader,
-        bottles=r.bottles,
-        captured=r.captured,
-        tricks=r.tricks,
-        scores=r.scores,
-    )
-    return GameState(
-        config=config,
-        seed=state.seed,
-        phase=phase,
-        to_act=to_act,
-        round=after,
-        past_rounds=state.past_rounds,
-        totals=state.totals,
+    to_act = setup.setup_to_act(config, r.dealer, chosen)
+    if to_act is not None:
+        return evolve(state, to_act=to_act, round=evolve(r, hands=hands, setup=chosen))
+    hands, face_up, devils_trick = setup.resolve_setup(config, hands, r.face_up, chosen)
+    return evolve(
+        state,
+        phase=Phase.PLAY,
+        to_act=r.leader,
+        round=evolve(r, hands=hands, face_up=face_up, setup=chosen, devils_trick=devils_trick),
     )
 
 
@@ -148,56 +128,32 @@ def after_play(state: GameState, action: Play) -> GameState:
     """``state`` after a legal play: the card leaves the seat's hand (or its face-up cards) and
     the next seat plays (TURN-ORDER); a completed trick is resolved (``resolve_trick``) and its
     winner leads the next (NEXT-LEADER); the last trick of a round scores it (SCORE-ROUND), and
-    the next dealer deals the next round (DEALER-ROTATION) unless the game is over (GAME-END)."""
+    the next dealer deals the next round (DEALER-ROTATION) unless the game is over (GAME-END),
+    whose winners are then named (WINNERS)."""
     config = state.config
     r = state.round
     seat, card = action.seat, action.card
-    hands, face_up = r.hands, r.face_up
-    if face_up is not None and card in face_up[seat]:
-        face_up = _without(face_up, seat, card)
+    if r.face_up is not None and card in r.face_up[seat]:
+        played = evolve(r, face_up=_without(r.face_up, seat, card), plays=r.plays + (action,))
     else:
-        hands = _without(hands, seat, card)
-    plays = r.plays + (action,)
-    leader, bottles, captured, tricks, scores = r.leader, r.bottles, r.captured, r.tricks, r.scores
-    phase, totals = state.phase, state.totals
-    to_act: int | None = play_rules.next_to_play(config, seat)
-    if len(plays) % config.trick_size == 0:
-        trick = plays[-config.trick_size :]
-        result, bottles, captured = play_rules.resolve_trick(trick, bottles, captured)
-        leader = to_act = play_rules.next_leader(result.winner)
-        tricks += (result,)
-        if scoring.round_is_over(hands, face_up):
-            scores = scoring.round_scores(config, captured, bottles, r.devils_trick)
-            totals = game.add_totals(totals, scores)
-            if game.game_is_over(config, r.index + 1, totals):
-                phase, to_act = Phase.GAME_OVER, None
-            else:
-                phase, to_act = Phase.ROUND_OVER, deal_rules.next_dealer(config, r.dealer)
-    after = RoundState(
-        index=r.index,
-        dealer=r.dealer,
-        dealt=r.dealt,
-        dealt_face_up=r.dealt_face_up,
-        hands=hands,
-        face_up=face_up,
-        setup=r.setup,
-        devils_trick=r.devils_trick,
-        plays=plays,
-        leader=leader,
-        bottles=bottles,
-        captured=captured,
-        tricks=tricks,
-        scores=scores,
-    )
-    return GameState(
-        config=config,
-        seed=state.seed,
-        phase=phase,
-        to_act=to_act,
-        round=after,
-        past_rounds=state.past_rounds,
-        totals=totals,
-    )
+        played = evolve(r, hands=_without(r.hands, seat, card), plays=r.plays + (action,))
+    if len(played.plays) % config.trick_size:
+        return evolve(state, to_act=play_rules.next_to_play(config, seat), round=played)
+    result, bottles, captured = play_rules.resolve_trick(
+        played.plays[-config.trick_size:], played.bottles, played.captured)
+    leader = play_rules.next_leader(result.winner)
+    played = evolve(played, leader=leader, bottles=bottles, captured=captured,
+                    tricks=played.tricks + (result,))
+    if not scoring.round_is_over(played.hands, played.face_up):
+        return evolve(state, to_act=leader, round=played)
+    scores = scoring.round_scores(config, captured, bottles, played.devils_trick)
+    scored = evolve(played, scores=scores)
+    totals = game.add_totals(state.totals, scores)
+    if game.game_is_over(config, r.index + 1, totals):
+        return evolve(state, phase=Phase.GAME_OVER, to_act=None, round=scored, totals=totals,
+                      winners=game.winners(totals))
+    return evolve(state, phase=Phase.ROUND_OVER, to_act=deal_rules.next_dealer(config, r.dealer),
+                  round=scored, totals=totals)
 
 
 def _without(

@@ -18,7 +18,7 @@ from .errors import ArgumentError
 from .rules.game import winners
 from .rules.registry import rule
 from .rules.setup import receiving_seat
-from .state import Bottle, GameState, Phase, TrickResult
+from .state import Bottle, GameState, Phase, TrickResult, check_state
 from .table import bottle_text, cards_text, hand_text, heading, table_text
 
 
@@ -122,9 +122,9 @@ class SeatView:
 @rule("VIEW-HIDDEN")
 def view(state: GameState, seat: int) -> SeatView:
     """The state as ``seat`` may see it (rule VIEW-HIDDEN). ``seat`` is an ``int`` of the game
-    (not a ``bool``): anything else raises ``NoSuchSeatError``."""
+    (not a ``bool``): anything else raises ``ArgumentError``."""
     state = expect_state(state, "view(state)")
-    expect_seat(seat, state.config.players)
+    seat = expect_seat(seat, state.config.players, "view(seat)")
     round_ = state.round
     revealed = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
     dealt_sizes = [len(hand) for hand in round_.hands]
@@ -188,29 +188,32 @@ def received_gives(
 
 
 def expect_state(value: object, where: str) -> GameState:
-    """``value`` if it is a ``GameState``, else an ``ArgumentError`` for ``where`` (a
-    ``SeatView`` gets a word of its own: a view holds what one seat knows, not the game)."""
-    if isinstance(value, GameState):
-        return value
-    if isinstance(value, SeatView):
+    """``value`` if it is a state as the library builds it (``state.check_state``), else an
+    ``ArgumentError`` for ``where`` (a ``SeatView`` gets a word of its own: a view holds what
+    one seat knows, not the game)."""
+    if type(value) is SeatView:
         raise ArgumentError(
             where,
             "needs a GameState, not a SeatView: a view holds what one seat knows, not the whole "
             "game (keep the GameState and pass it)",
         )
-    raise ArgumentError(where, f"needs a GameState, not {describe(value)}")
+    return check_state(value, where)
 
 
 def expect_view(value: object, where: str) -> SeatView:
-    """``value`` if it is a ``SeatView``, else an ``ArgumentError`` for ``where``."""
-    if isinstance(value, SeatView):
+    """``value`` if it is a ``SeatView`` itself (not a subclass), else an ``ArgumentError`` for
+    ``where``."""
+    if type(value) is SeatView:
         return value
-    hint = " (a seat's view is view(state, seat))" if isinstance(value, GameState) else ""
+    hint = " (a seat's view is view(state, seat))" if type(value) is GameState else ""
     raise ArgumentError(where, f"needs a SeatView, not {describe(value)}{hint}")
 
 
 def expect_source(value: object, where: str) -> GameState | SeatView:
-    """``value`` if it is a ``GameState`` or a ``SeatView``, else an ``ArgumentError``."""
-    if isinstance(value, (GameState, SeatView)):
+    """``value`` if it is a state (``expect_state``) or a ``SeatView``, else an
+    ``ArgumentError``."""
+    if type(value) is SeatView:
         return value
+    if type(value) is GameState:
+        return check_state(value, where)
     raise ArgumentError(where, f"needs a GameState or a SeatView, not {describe(value)}")

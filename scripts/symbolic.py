@@ -52,7 +52,7 @@ if str(REPO) not in sys.path:
 
 from bottleimp.actions import Destination, Give, Play, StartRound  # noqa: E402
 from bottleimp.cards import Colour  # noqa: E402
-from bottleimp.errors import IllegalActionError, NoSuchSeatError  # noqa: E402
+from bottleimp.errors import IllegalActionError, ArgumentError# noqa: E402
 from bottleimp.rules import deal, game, play, scoring, setup  # noqa: E402
 from bottleimp.state import Bottle, Phase  # noqa: E402
 
@@ -67,6 +67,13 @@ class _Card(NamedTuple):
 
 C: Any = _Card
 """Cards of the properties (typed ``Any``: the rules' signatures name ``Card``)."""
+
+
+class _Played(NamedTuple):
+    """A play stand-in: the seat and the card the rules read."""
+
+    seat: int
+    card: Any
 
 
 class Cfg(NamedTuple):
@@ -104,7 +111,7 @@ def p_first_dealer(players: int, chosen: int) -> None:
     try:
         assert deal.first_dealer(Cfg(players, (), False), chosen) == chosen
         assert 0 <= chosen < players
-    except NoSuchSeatError:
+    except ArgumentError:
         assert not 0 <= chosen < players
 
 
@@ -381,7 +388,7 @@ def p_next_to_play(players: int, seat: int) -> None:
 def p_led_colour(n: int, c0: Colour, c1: Colour) -> None:
     """FOLLOW-SUIT: the led colour is the first card's; none while the trick is empty."""
     assert 0 <= n <= 2
-    trick = (C(1, c0, 1), C(2, c1, 1))[:n]
+    trick = (_Played(0, C(1, c0, 1)), _Played(1, C(2, c1, 1)))[:n]
     assert play.led_colour(trick) == (c0 if n else None)
 
 

@@ -17,7 +17,7 @@ from bottleimp import (
     Config,
     GameState,
     IllegalActionError,
-    NoSuchSeatError,
+    ArgumentError,
     Phase,
     apply,
     is_legal,
@@ -383,7 +383,7 @@ def test_seat_0_deals_first_unless_another_seat_is_named_FIRST_DEALER() -> None:
 
 @pytest.mark.parametrize("seat", [-1, 4, 9, True, 1.0, None])
 def test_a_first_dealer_the_game_does_not_have_is_refused_FIRST_DEALER(seat: object) -> None:
-    with pytest.raises(NoSuchSeatError):
+    with pytest.raises(ArgumentError):
         new_game(Config(players=4), 3, first_dealer=seat)  # type: ignore[arg-type]
 
 

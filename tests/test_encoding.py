@@ -14,8 +14,7 @@ from bottleimp import (
     Card,
     Config,
     Destination,
-    EncodingError,
-    GameNotOverError,
+    ArgumentError,
     GameState,
     Give,
     Phase,
@@ -79,19 +78,19 @@ def test_every_action_number_round_trips(name: str) -> None:
 def test_numbers_and_actions_outside_the_configuration_are_refused() -> None:
     config = Config(players=4)
     for bad in (-1, num_actions(config), 2.0, True):
-        with pytest.raises(EncodingError):
+        with pytest.raises(ArgumentError):
             action_from_int(config, bad, 0)  # type: ignore[arg-type]
-    with pytest.raises(EncodingError):
+    with pytest.raises(ArgumentError):
         action_from_int(config, 0, 4)
-    with pytest.raises(EncodingError):
+    with pytest.raises(ArgumentError):
         action_to_int(config, Give(0, config.cards[0], Destination.OPPONENT_HIDDEN))
-    with pytest.raises(EncodingError):
+    with pytest.raises(ArgumentError):
         action_to_int(Config(players=2), Give(0, config.cards[0], Destination.LEFT))
     half = next(card for card in Config(players=5, edition="matagot-2024").cards
                 if isinstance(card.rank, float))
-    with pytest.raises(EncodingError):
+    with pytest.raises(ArgumentError):
         action_to_int(config, Play(0, half))
-    with pytest.raises(EncodingError):
+    with pytest.raises(ArgumentError):
         action_to_int(config, Play(4, config.cards[0]))
 
 
@@ -335,7 +334,7 @@ def test_winners_and_returns_from_a_finished_state() -> None:
     assert returns(state) == tuple(1.0 if s in winners(state) else -1.0 for s in range(4))
     unfinished = new_game(Config(players=4), 3)
     assert returns(unfinished) == (0.0,) * 4
-    with pytest.raises(GameNotOverError):
+    with pytest.raises(ArgumentError):
         winners(unfinished)
     assert winners([5, 9, 9]) == (1, 2)
 

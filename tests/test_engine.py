@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bottleimp import (
+    ArgumentError,
     Card,
     Config,
     Destination,
@@ -88,7 +89,7 @@ def test_check_action_raises_what_apply_raises() -> None:
 
 @pytest.mark.parametrize("seed", [True, "7", 7.0])
 def test_the_seed_is_an_int(seed: object) -> None:
-    with pytest.raises(TypeError):
+    with pytest.raises(ArgumentError, match=r"new_game\(seed\)"):
         new_game(Config(), seed)  # type: ignore[arg-type]
 
 

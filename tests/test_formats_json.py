@@ -20,7 +20,7 @@ from bottleimp.formats.state_json import (
 @pytest.mark.parametrize("first_dealer", [1, 2, 4])
 def test_a_game_whose_first_dealer_is_not_seat_0_round_trips(first_dealer: int) -> None:
     """Rule FIRST-DEALER: any seat may deal first; the state's JSON names it in its first round
-    (found by scripts/exhaustive.py: the reader used to start every game at seat 0)."""
+    (a reader that starts every game at seat 0 fails it; scripts/exhaustive.py walks such games)."""
     state = new_game(Config(players=5), seed=3, first_dealer=first_dealer)
     for _ in range(7):
         state = apply(state, legal_actions(state)[0])

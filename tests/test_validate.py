@@ -5,11 +5,9 @@ record of a seeded game) named by its rule ID and located, the report, and the c
 from __future__ import annotations
 
 import copy
-import gc
 import json
 import sys
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import pytest
@@ -21,7 +19,6 @@ from bottleimp.cli import main
 from bottleimp.cli import validate as validate_command
 from bottleimp.formats.json_input import check_json_value
 from bottleimp.rules.game import winners
-from bottleimp.validation import replay as validation_replay
 from bottleimp.validation import (
     BROKEN,
     UNREADABLE,
@@ -651,39 +648,6 @@ def _files(tmp_path: Path, docs: list[Doc]) -> list[Path]:
     return paths
 
 
-def test_validate_json_replays_one_record_through_the_engine_only(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    import bottleimp.validation.replay as replay
-
-    batch = _Spy(calls=replay._batch_replay)
-    monkeypatch.setattr(replay, "_batch_replay", batch)
-    assert validate_json(game_doc()).valid and batch.calls == 0
-
-
-def test_validate_files_replays_many_records_together_on_the_batch_engine(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    """From ``_BATCH_FROM`` files on, the records are replayed together on the batch engine
-    once; a record it leaves (here every one, with the spy answering ``None``) is replayed
-    through the engine, with the same report."""
-    pytest.importorskip("numpy")
-    import bottleimp.validation.replay as replay
-
-    docs = [game_doc(seed=seed) for seed in range(replay._BATCH_FROM)]
-    docs[3] = broken_doc()
-    paths = _files(tmp_path, docs)
-    batch = _Spy(calls=replay._batch_replay)
-    monkeypatch.setattr(replay, "_batch_replay", batch)
-    reports = validate_files(paths)
-    assert batch.calls == 1
-    assert reports == [validate_file(path) for path in paths]
-    assert [report.status for report in reports].count(BROKEN) == 1
-    left = _Spy(calls=lambda plans: [None] * len(plans))
-    monkeypatch.setattr(replay, "_batch_replay", left)
-    assert validate_files(paths) == reports and left.calls == 1
-
-
 def test_validate_files_walks_no_value_the_json_reader_has_read(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -693,7 +657,7 @@ def test_validate_files_walks_no_value_the_json_reader_has_read(
 
     walked = _Spy(calls=check_json_value)
     monkeypatch.setattr(replay, "check_json_value", walked)
-    paths = _files(tmp_path, [game_doc(seed=seed) for seed in range(replay._BATCH_FROM)])
+    paths = _files(tmp_path, [game_doc(seed=seed) for seed in range(3)])
     assert all(report.valid for report in validate_files(paths)) and walked.calls == 0
     path = _files(tmp_path, [broken_doc()])[0]
     assert validate_file(path).status == BROKEN and walked.calls == 0
@@ -886,23 +850,6 @@ def test_jobs_must_be_a_positive_number(capsys: pytest.CaptureFixture[str]) -> N
     assert "--jobs: expected a positive integer, not 0" in capsys.readouterr().err
 
 
-def test_progress_bar_only_on_a_terminal_for_redirected_reports_and_only_with_rich(monkeypatch: pytest.MonkeyPatch) -> None:
-    bar, advance = validate_command._progress(10)
-    advance()
-    assert type(bar).__name__ == "nullcontext"  # the test's stderr is not a terminal
-    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    bar, _ = validate_command._progress(10)
-    assert type(bar).__name__ == "nullcontext"  # reports on the terminal show the progress
-    pytest.importorskip("rich.progress", reason="the cli extra (rich) is not installed")
-    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
-    bar, _ = validate_command._progress(10)
-    assert type(bar).__name__ == "Progress"
-    monkeypatch.setitem(sys.modules, "rich.progress", None)
-    bar, _ = validate_command._progress(10)
-    assert type(bar).__name__ == "nullcontext"
-
-
 def test_validate_file_never_raises_for_a_directory(tmp_path: Path) -> None:
     report = validate_file(tmp_path)
     assert report.status == UNREADABLE and "directory" in report.errors[0].message
@@ -1035,69 +982,3 @@ def test_fixture_folder_through_the_command_reports_every_file_with_the_worst_st
     notes = sum(len(json.loads((FIXTURES / "valid" / name).read_text())["_expected"].get("notes", []))
                 for name in _fixture_names("valid"))
     assert len(lines) == len(_fixture_names("valid")) + notes + total
-
-
-def test_validating_records_together_leaves_no_reference_cycle() -> None:
-    """``validate_values`` pauses Python's cycle collector while it validates records together,
-    which is safe only if nothing it makes is in a reference cycle: every object it drops must be
-    freed by reference counting alone. The records cover each way through it: valid, broken
-    (with the search for likely causes) and unreadable."""
-    docs: list[Any] = [doc_of(random_game(Config(players=players), seed))
-                       for players in (2, 4) for seed in (1, 2)]
-    broken = copy.deepcopy(docs[1])
-    broken["rounds"][0]["plays"][3][1] = broken["rounds"][0]["plays"][0][1]
-    docs += [broken, {"format": 3}, "not a record"]
-    sources = [f"record {number}" for number in range(len(docs))]
-    validate_values(docs, sources, causes=True)  # imports and first-use work, outside the count
-    gc.collect()
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        reports = validate_values(docs, sources, causes=True)
-        statuses = [report.status for report in reports]
-        del reports
-        unreachable = gc.collect()
-    finally:
-        if was_enabled:
-            gc.enable()
-    assert statuses[:4] == [VALID] * 4 and statuses[4] == BROKEN
-    assert statuses[5:] == [UNREADABLE, UNREADABLE]
-    assert unreachable == 0
-
-
-def test_the_cycle_collector_is_paused_while_records_are_validated_and_left_as_it_was() -> None:
-    """No collection starts while ``validate_values`` validates records together, even with
-    the collector set to run at every allocation; afterwards the collector is as it was before:
-    enabled again if it was enabled, still disabled if it was not."""
-    docs: list[Any] = [doc_of(random_game(Config(players=3), seed)) for seed in (1, 2)]
-    sources = ["first", "second"]
-    collections: list[int] = []
-    """The collections that started inside the validation of the records."""
-
-    def count(phase: str, info: dict[str, int]) -> None:
-        frame: FrameType | None = sys._getframe(1)
-        while phase == "start" and frame is not None:
-            if frame.f_code is validation_replay._validate_each.__code__:
-                collections.append(info["generation"])
-                return
-            frame = frame.f_back
-
-    threshold = gc.get_threshold()
-    was_enabled = gc.isenabled()
-    gc.callbacks.append(count)
-    try:
-        gc.enable()
-        gc.set_threshold(1)
-        reports = validate_values(docs, sources)
-        assert gc.isenabled()
-        gc.set_threshold(*threshold)
-        gc.disable()
-        validate_values(docs, sources)
-        assert not gc.isenabled()
-    finally:
-        gc.callbacks.remove(count)
-        gc.set_threshold(*threshold)
-        if was_enabled:
-            gc.enable()
-    assert [report.status for report in reports] == [VALID, VALID]
-    assert collections == []

@@ -1,7 +1,7 @@
-"""``validate_values`` (what ``bottleimp validate`` runs) replays records together on the batch
-engine (``bottleimp.batch.verdict.replay_records``) and must give every record the very report
-the engine replay gives (``validate_json``): the batch engine takes a legal record, and leaves
-every other record to the engine replay, which names the fault. Beside it, the batch engine's
+"""The batch engine's replay of records (``bottleimp.batch.verdict.replay_records``), the second
+implementation of the rules, agrees with the engine replay (``validate_json``), which
+``validate_values`` gives every record: the batch engine takes a legal record, and leaves every
+other record, whose fault only the engine replay names. Beside it, the batch engine's
 own verdict on a broken record (``bottleimp.batch.verdict.verdict``) names the same first broken
 rule at the same round, play and seat as the engine replay. Checked on random games of every
 variant, on every conformance record case, on the record fixtures, on records with faults

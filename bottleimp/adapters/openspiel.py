@@ -88,7 +88,7 @@ from ..encoding import (
 )
 from ..cards import coins, format_rank
 from ..bots.worlds import resample
-from ..rules.deal import next_dealer
+from ..rules.deal import deal_target, next_dealer
 from ..rules.setup import receiving_seat
 
 __all__ = [
@@ -412,7 +412,7 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
         cards = config.cards
         return [
             cards[index] for k, index in enumerate(self._dealt)
-            if _deal_target(config, dealer, k)[1] == player
+            if deal_target(config, dealer, k)[1] == player
         ]
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> BottleImpState:
@@ -448,16 +448,6 @@ def _next_dealer(state: GameState) -> int:
     return state.round.dealer
 
 
-def _deal_target(config: Config, dealer: int, k: int) -> tuple[bool, int]:
-    """Where the ``k``-th card dealt goes (rule DEAL): (face up?, seat)."""
-    size = len(config.cards)
-    hidden = size * 2 // 3 if config.devils_eye else size
-    players = config.players
-    if k < hidden:
-        return False, (dealer + 1 + k) % players
-    return True, (dealer + 1 + k - hidden) % players
-
-
 def _dealt_state(state: GameState, dealt: list[int]) -> GameState:
     """``state`` with the chance nodes' deal: the first round's deal replaced, or the next round
     started with it."""
@@ -468,7 +458,7 @@ def _dealt_state(state: GameState, dealt: list[int]) -> GameState:
     face_up: list[list[Card]] | None = [[] for _ in range(config.players)] if config.devils_eye \
         else None
     for k, index in enumerate(dealt):
-        up, seat = _deal_target(config, dealer, k)
+        up, seat = deal_target(config, dealer, k)
         if up:
             assert face_up is not None
             face_up[seat].append(cards[index])

@@ -16,7 +16,7 @@ from attrs import evolve, frozen
 from ..actions import Destination, Play
 from ..cards import START_PRICE, Rank
 from ..config import Config
-from ..errors import RecordError, UnknownCardError
+from ..errors import RecordError, ArgumentError
 from ..formats.json_input import JSON
 from ..encoding import setup_destinations
 from ..formats.records import GameRecord, RoundRecord, parse_record
@@ -60,7 +60,7 @@ def verdict(value: JSON, backend: str = "numpy") -> dict[str, JSON]:
 def _index(config: Config, rank: float) -> int:
     try:
         return config.cards.index(config.card(rank))
-    except UnknownCardError:
+    except ArgumentError:
         return -1
 
 

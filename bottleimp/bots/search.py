@@ -24,7 +24,7 @@ from ..cards import Rank
 from ..engine import apply, legal_actions
 from ..errors import BotError
 from ..config import Config
-from ..rules.game import add_totals, game_is_over
+from ..rules.game import add_totals, game_is_over, winners
 from ..rules.play import trick_price
 from ..state import GameState, Phase
 from ..view import SeatView
@@ -94,7 +94,7 @@ def outcome(config: Config, totals: tuple[int, ...], game_over: bool, seat: int)
     team = config.team_of(seat)
     best_other = max(total for other, total in enumerate(totals) if other not in team)
     margin = totals[seat] - best_other
-    win = 1.0 if game_over and margin >= 0 else 0.0
+    win = 1.0 if game_over and seat in winners(totals) else 0.0
     return win + margin / 100
 
 

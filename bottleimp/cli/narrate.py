@@ -47,7 +47,7 @@ from attrs import frozen
 
 from ..actions import Action, Destination, Play
 from ..cards import START_PRICE, Card, Colour, coins, format_rank
-from ..rules.game import winners
+from ..rules.play import led_colour, returned_price_card
 from ..state import GameState, Phase, RoundState, TrickResult
 
 if TYPE_CHECKING:
@@ -169,7 +169,8 @@ class Narrator:
 
     def finish(self, state: GameState) -> Iterator[Block]:
         """The closing line: who won the game."""
-        best = winners(state.totals)
+        best = state.winners
+        assert best is not None, "finish is told of a game that is over"
         played = len(state.rounds)
         verb = "wins" if len(best) == 1 else "win"
         yield Paragraph(
@@ -215,13 +216,8 @@ class Narrator:
     def _note(before: GameState, action: Play, legal: Sequence[Action]) -> str | None:
         """Why a card off the led colour was allowed: the seat had none of it, or (Devil's Eye)
         it came from the hidden hand, which may play any card."""
-        round_ = before.round
-        trick_size = before.config.trick_size
-        current = round_.plays[len(round_.tricks) * trick_size :]
-        if not current:
-            return None
-        led = current[0].card.colour
-        if action.card.colour is led:
+        led = led_colour(before.current_trick())
+        if led is None or action.card.colour is led:
             return None
         could_follow = any(
             isinstance(other, Play) and other.card.colour is led for other in legal
@@ -271,14 +267,14 @@ class Narrator:
             )
             spans.append(_text(f", price now {format_rank(result.price_after)}."))
             rules.append("BOTTLE-PURCHASE")
-            previous = before.round.bottles[result.bottle]
-            if previous.price_card is not None and previous.owner is not None:
-                returned = previous.price_card
-                whose = "its buyer" if previous.owner == result.winner else "its former owner"
+            returned = returned_price_card(before.round.bottles[result.bottle])
+            if returned is not None:
+                owner, price_card = returned
+                whose = "its buyer" if owner == result.winner else "its former owner"
                 spans += [
                     _text(" The old price card "),
-                    _card(returned),
-                    _text(f" goes to {whose}, seat {previous.owner}."),
+                    _card(price_card),
+                    _text(f" goes to {whose}, seat {owner}."),
                 ]
                 rules.append("PRICE-CARD-RETURN")
         if bottles > 1:

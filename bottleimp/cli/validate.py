@@ -24,10 +24,10 @@ import stat
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Final, Protocol
 
 from ..formats.json_input import JSON, printable_name
 from ..validation import (
@@ -42,12 +42,11 @@ from ..validation import (
 )
 from .arguments import positive_int
 
-_CHUNKS_PER_JOB = 4
-"""Chunks of files per worker process: few enough that each chunk's records fill a batch,
-enough that workers finish together."""
-_CHUNK = 512
-"""Files validated together at most: their records are replayed in one batch per
-configuration, and a chunk's reports are printed once the chunk is done."""
+_CHUNKS_PER_JOB = 8
+"""Chunks of files per worker process: enough that the workers finish together."""
+_CHUNK = 64
+"""Files a worker validates (each on its own) before it sends their reports back: few enough
+that reports are printed as the run goes, enough that sending them costs little."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -68,7 +67,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "(JSON Lines)"
     )
     parser.add_argument(
-        "--jobs", type=positive_int, default=1, metavar="N", help="check files in N processes (default 1)"
+        "--jobs", type=positive_int, default=None, metavar="N",
+        help="check files in N processes (default: one per core of the machine)"
     )
     parser.set_defaults(run=run)
 
@@ -191,8 +191,8 @@ def _line(report: ValidationReport, as_json: bool) -> str:
 
 
 def _validate_paths(as_json: bool, paths: list[str]) -> list[tuple[int, str]]:
-    """The worker function (module level, so that worker processes can import it): the files
-    of ``paths`` validated together (``validate_files``), and each report formatted in the
+    """The worker function (module level, so that worker processes can import it): each file
+    of ``paths`` validated on its own (``validate_files``), and each report formatted in the
     worker, so that only its status and printed line go back to the parent (a report holds
     dozens of objects that would be pickled, sent and unpickled one by one, work that the
     parent, the one process that cannot be parallel, would do for every file)."""
@@ -204,13 +204,14 @@ def _chunks(paths: list[str], size: int) -> list[list[str]]:
     return [paths[start:start + size] for start in range(0, len(paths), size)]
 
 
-def _reports(targets: list[_Target], jobs: int, as_json: bool) -> Iterator[tuple[int, str]]:
+def _reports(targets: list[_Target], jobs: int | None, as_json: bool) -> Iterator[tuple[int, str]]:
     """The status and printed line of each target's report, in order (a skipped entry's line
-    says so and leaves the status as it is). Files are validated in chunks of up to
-    ``_CHUNK`` files (the records of a chunk are replayed together on the batch engine)."""
+    says so and leaves the status as it is). Files go to the worker processes in chunks of up
+    to ``_CHUNK`` files; ``jobs`` ``None`` is one process per core."""
     files = [target for target in targets if not target.empty_directory and not target.skipped]
+    cores = os.cpu_count() or 1
     # More processes than cores (or files) only cost start-up time.
-    jobs = min(jobs, os.cpu_count() or 1, len(files))
+    jobs = min(cores if jobs is None else jobs, cores, len(files))
     # Paths go to the workers as strings, which pickle much faster than ``Path`` objects.
     paths = [str(target.path) for target in files]
     if jobs <= 1:
@@ -239,35 +240,75 @@ def _in_order(targets: list[_Target], chunks: Iterable[list[tuple[int, str]]], a
             yield next(results)
 
 
-class _Advance(Protocol):
-    def __call__(self) -> None: ...
+class _Output(Protocol):
+    """Where the reports go, and the progress of the run beside them."""
+
+    def line(self, text: str) -> None: ...
+
+    def advance(self) -> None: ...
 
 
-def _progress(total: int) -> tuple[AbstractContextManager[object], _Advance]:
-    """A progress bar on standard error (with rich, when installed) when the reports go
-    elsewhere than the terminal (``> reports.jsonl``); on a terminal the reports themselves show
-    the progress, and a bar drawn between them would garble them."""
-    if total < 2 or not sys.stderr.isatty() or sys.stdout.isatty():
-        return nullcontext(), lambda: None
+class _Plain:
+    """Reports written to standard output as they are, with no progress bar."""
+
+    def line(self, text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.write("\n")
+
+    def advance(self) -> None:
+        pass
+
+
+class _Bar:
+    """A rich progress bar on a terminal: reports printed above it when standard output is the
+    terminal, else written to standard output as they are while the bar stays on standard
+    error."""
+
+    def __init__(self, progress: Any, on_stdout: bool, total: int) -> None:
+        self.progress = progress
+        self.on_stdout = on_stdout
+        self.task = progress.add_task("validating", total=total)
+
+    def line(self, text: str) -> None:
+        if self.on_stdout:
+            self.progress.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        else:
+            sys.stdout.write(text)
+            sys.stdout.write("\n")
+
+    def advance(self) -> None:
+        self.progress.advance(self.task)
+
+
+_ARCHIVE: Final = 2
+"""Files from which a run shows a progress bar on a terminal."""
+
+
+@contextmanager
+def _output(total: int) -> Iterator[_Output]:
+    """The reports' output: with a progress bar (rich, the ``cli`` extra) when ``total`` files are
+    validated and standard output or standard error is a terminal, else plain."""
+    on_stdout = sys.stdout.isatty()
+    if total < _ARCHIVE or not (on_stdout or sys.stderr.isatty()):
+        yield _Plain()
+        return
     try:
         from rich.console import Console
         from rich.progress import Progress
     except ImportError:
-        return nullcontext(), lambda: None
-    progress = Progress(
-        console=Console(stderr=True), transient=True, redirect_stdout=False, redirect_stderr=False
-    )
-    task = progress.add_task("validating", total=total)
-    return progress, lambda: progress.advance(task)
+        yield _Plain()
+        return
+    console = Console(stderr=not on_stdout)
+    with Progress(console=console, transient=True, redirect_stdout=False,
+                  redirect_stderr=False) as progress:
+        yield _Bar(progress, on_stdout, total)
 
 
-def _emit(reports: Iterable[tuple[int, str]], advance: _Advance) -> int:
+def _emit(reports: Iterable[tuple[int, str]], output: _Output) -> int:
     worst = 0
-    write = sys.stdout.write
     for status, line in reports:
-        advance()
-        write(line)
-        write("\n")
+        output.advance()
+        output.line(line)
         worst = max(worst, status)
     sys.stdout.flush()
     return worst
@@ -276,10 +317,9 @@ def _emit(reports: Iterable[tuple[int, str]], advance: _Advance) -> int:
 def run(args: argparse.Namespace) -> int:
     """Validate every file; the exit status is the worst report's."""
     targets = _targets(args.files)
-    bar, advance = _progress(len(targets))
     try:
-        with bar:
-            return _emit(_reports(targets, args.jobs, args.json), advance)
+        with _output(len(targets)) as output:
+            return _emit(_reports(targets, args.jobs, args.json), output)
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, as other command-line tools do.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -34,7 +34,7 @@ from ..batch.games import PLAY, ROUND_OVER, SETUP, BatchGames, deal_refusal, rou
 from ..batch.verdict import verdict
 from ..cards import START_PRICE, Card, coins
 from ..config import Config
-from ..errors import ConfigError, IllegalActionError, RecordError, UnknownCardError
+from ..errors import ConfigError, IllegalActionError, RecordError, ArgumentError
 from ..formats.config_json import config_from_json, deck_from_json
 from ..formats.json_input import (
     JSON,
@@ -266,7 +266,7 @@ def _index(config: Config, rank: float) -> int:
     """The card's index in ``config.cards``, or -1 for a rank that is no card of the deck."""
     try:
         return config.cards.index(config.card(rank))
-    except UnknownCardError:
+    except ArgumentError:
         return -1
 
 

@@ -20,7 +20,7 @@ from attrs import evolve, frozen
 
 from ..cards import Card, rank_key
 from ..config import Config
-from ..errors import UnknownCardError
+from ..errors import ArgumentError
 from ..formats.json_input import JSON
 from ..rules.scoring import round_scores
 from ..state import Bottle, GameState, Phase, TrickResult
@@ -56,7 +56,7 @@ def _rows(config: Config, value: JSON, what: str) -> tuple[tuple[Card, ...], ...
                 return Lost(f"the peer's {what} hold {item!r}, which is no card")
             try:
                 cards.append(config.card(item))
-            except UnknownCardError:
+            except ArgumentError:
                 return Lost(f"the peer's {what} hold {item}, which is no card of the deck")
         rows.append(tuple(sorted(cards, key=rank_key)))
     return tuple(rows)

@@ -19,7 +19,7 @@ from ..actions import Give, Play
 from ..cards import Card, Rank
 from ..config import Config
 from ..engine import apply, legal_actions, new_game, with_deal
-from ..errors import ConfigError, IllegalActionError, RecordError, UnknownCardError
+from ..errors import ConfigError, IllegalActionError, RecordError, ArgumentError
 from ..formats.config_json import config_from_json, deck_from_json
 from ..formats.json_input import (
     JSON,
@@ -285,7 +285,7 @@ class Referee:
             for index, rank in enumerate(row):
                 try:
                     found.append(config.card(rank))
-                except UnknownCardError as error:
+                except ArgumentError as error:
                     raise IllegalActionError(
                         "DEAL-COUNTS", f"{child(child(path, seat), index)}: {error.message}"
                     ) from None
@@ -345,7 +345,7 @@ class Referee:
             raise IllegalActionError("PHASE", f"no card is played in the {state.phase.value} phase")
         try:
             card = state.config.card(rank)
-        except UnknownCardError as error:
+        except ArgumentError as error:
             # No seat holds a card the deck does not have: refused as any card not held, once
             # the play is checked for its turn (the engine's order of checks).
             if seat != state.to_act:

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Final, Protocol, TypeAlias
 
 from ..cards import Card, Rank, normalize_rank
-from ..errors import RecordError, UnknownCardError
+from ..errors import RecordError, ArgumentError
 
 JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
 
@@ -92,7 +92,7 @@ class CardLookup(Protocol):
     module, which the decks and hence the configuration are read through, imports neither."""
 
     def card(self, rank: Rank) -> Card:
-        """The card of rank ``rank``; ``UnknownCardError`` if the deck has none."""
+        """The card of rank ``rank``; ``ArgumentError`` if the deck has none."""
         ...
 
 
@@ -102,7 +102,7 @@ def expect_card(value: JSON, config: CardLookup, path: str) -> Card:
     rank = expect_rank(value, path)
     try:
         return config.card(rank)
-    except UnknownCardError as error:
+    except ArgumentError as error:
         raise RecordError(path, error.message, "DECK") from None
 
 

@@ -9,7 +9,7 @@ from typing import Final
 
 from ..actions import Destination, Give
 from ..config import Config
-from ..errors import RecordError, UnknownCardError
+from ..errors import RecordError, ArgumentError
 from .json_input import JSON, check_keys, child, expect_list, expect_object, expect_rank
 
 ENTRY_KEYS: Final[Mapping[Destination, str]] = {
@@ -66,7 +66,7 @@ def gives_from_entry(
         rank = expect_rank(item, where)
         try:
             card = config.card(rank)
-        except UnknownCardError as error:
+        except ArgumentError as error:
             raise RecordError(where, error.message, "SETUP-FROM-DEALT") from None
         gives.append((Give(seat, card, DESTINATIONS[key]), where))
     return tuple(gives)

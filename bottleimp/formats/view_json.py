@@ -23,7 +23,7 @@ from ..actions import Give, Play
 from ..view import expect_view
 from ..cards import Card
 from ..errors import RecordError
-from ..state import Bottle, Phase, TrickResult
+from ..state import Bottle, Phase, TrickResult, trick_in_progress
 from ..view import SeatView
 from .config_json import config_from_json, config_to_json
 from .json_input import (
@@ -205,7 +205,7 @@ def view_from_json(value: JSON) -> SeatView:
         devils_trick=_optional(obj["devils_trick"], "$.devils_trick", cards),
         devils_trick_size=count(obj["devils_trick_size"], "$.devils_trick_size"),
         plays=plays,
-        current_trick=plays[len(plays) - len(plays) % trick_size :],
+        current_trick=trick_in_progress(plays, trick_size),
         leader=seat(obj["leader"], "$.leader"),
         bottles=_list_of(obj["bottles"], "$.bottles", bottle),
         captured=_list_of(obj["captured"], "$.captured", cards),

@@ -52,44 +52,46 @@ def _rejection_limits(size: int) -> tuple[int, ...]:
 
 
 @rule("DEAL")
+def deal_target(config: Config, dealer: int, position: int) -> tuple[bool, int]:
+    """Where the card at ``position`` of the shuffled deck goes (rule DEAL): ``(face up?,
+    seat)``. The cards are dealt one at a time clockwise from the dealer's left; in Devil's Eye
+    the first two thirds of the deck are dealt as hidden hands, the last third face up (12 + 6
+    each with 36 cards)."""
+    hidden = len(config.cards) * 2 // 3 if config.devils_eye else len(config.cards)
+    face_up = position >= hidden
+    return face_up, (dealer + 1 + position - (hidden if face_up else 0)) % config.players
+
+
 def deal(
     config: Config, seed: int, round_index: int, dealer: int
 ) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...] | None]:
-    """Deal the shuffled deck one card at a time clockwise from the dealer's left (rule DEAL).
-
-    Returns the hidden hands and, in Devil's Eye, the face-up cards: there the first two thirds
-    of the shuffled deck are dealt as hidden hands and the last third face up (12 + 6 each with
-    36 cards). Hands are sorted by rank. With 54 cards and 5 players the dealer, dealt last,
-    receives one card fewer.
-    """
+    """The hidden hands and, in Devil's Eye, the face-up cards of round ``round_index``: the
+    deck shuffled (DEAL-SHUFFLE), each card where ``deal_target`` sends it (DEAL), each hand
+    sorted by rank. With 54 cards and 5 players the dealer, dealt last, receives one card
+    fewer."""
     players = config.players
-    order = shuffle(config.cards, seed, round_index)
-    hidden_count = len(order) * 2 // 3 if config.devils_eye else len(order)
-    # Card k goes to seat (dealer + 1 + k) % players: seat s gets every players-th card from
-    # k = (s - dealer - 1) % players on (one slice per seat rather than a loop over the cards).
-    firsts = [(seat - dealer - 1) % players for seat in range(players)]
-    hidden = order[:hidden_count]
-    hands = tuple([tuple(sorted(hidden[first::players], key=rank_key)) for first in firsts])
-    face_up: tuple[tuple[Card, ...], ...] | None = None
-    if config.devils_eye:
-        up = order[hidden_count:]
-        face_up = tuple([tuple(sorted(up[first::players], key=rank_key)) for first in firsts])
-    return hands, face_up
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    face_up: list[list[Card]] = [[] for _ in range(players)]
+    for position, card in enumerate(shuffle(config.cards, seed, round_index)):
+        up, seat = deal_target(config, dealer, position)
+        (face_up if up else hands)[seat].append(card)
+    return _sorted(hands), _sorted(face_up) if config.devils_eye else None
+
+
+def _sorted(rows: list[list[Card]]) -> tuple[tuple[Card, ...], ...]:
+    return tuple(tuple(sorted(row, key=rank_key)) for row in rows)
 
 
 @rule("DEAL-COUNTS")
 def dealt_counts(config: Config, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
-    """How many hidden (and, in Devil's Eye, face-up) cards each seat is dealt (DEAL-COUNTS)."""
-    players, size = config.players, len(config.cards)
-    hidden_total = size * 2 // 3 if config.devils_eye else size
-
-    def split(total: int) -> tuple[int, ...]:
-        return tuple(
-            total // players + (1 if (seat - dealer - 1) % players < total % players else 0)
-            for seat in range(players)
-        )
-
-    return split(hidden_total), (split(size - hidden_total) if config.devils_eye else None)
+    """How many hidden (and, in Devil's Eye, face-up) cards each seat is dealt (DEAL-COUNTS):
+    the cards ``deal_target`` sends it."""
+    hidden = [0] * config.players
+    face_up = [0] * config.players
+    for position in range(len(config.cards)):
+        up, seat = deal_target(config, dealer, position)
+        (face_up if up else hidden)[seat] += 1
+    return tuple(hidden), tuple(face_up) if config.devils_eye else None
 
 
 def check_deal(
@@ -140,8 +142,8 @@ def check_deal(
 def first_dealer(config: Config, chosen: object) -> int:
     """Any seat may deal the first round (rule FIRST-DEALER): the one chosen before the game
     (``new_game`` names seat 0 unless told otherwise). A seat the game does not have raises
-    ``NoSuchSeatError``."""
-    return expect_seat(chosen, config.players)
+    ``ArgumentError``."""
+    return expect_seat(chosen, config.players, "new_game(first_dealer)")
 
 
 @rule("DEALER-ROTATION")

@@ -23,10 +23,10 @@ def next_to_play(config: Config, seat: int) -> int:
     return (seat + 1) % config.players
 
 
-def led_colour(trick: Sequence[Card]) -> Colour | None:
-    """The colour to follow: the first card's of the trick so far, ``None`` when the trick is
-    empty (whoever leads plays any card)."""
-    return trick[0].colour if trick else None
+def led_colour(trick: Sequence[Play]) -> Colour | None:
+    """The colour to follow: the colour of the card that led the trick so far, ``None`` when the
+    trick is empty (whoever leads plays any card)."""
+    return trick[0].card.colour if trick else None
 
 
 @rule("CARD-HELD")

@@ -35,6 +35,12 @@ def setup_steps(config: Config, dealer: int, seat: int) -> tuple[Destination, ..
     return _STEPS
 
 
+def setup_seat_order(config: Config, dealer: int) -> tuple[int, ...]:
+    """The seats in the order they choose their setups (rule SETUP-ORDER, a convention of the
+    library): clockwise from the dealer's left, the dealer last."""
+    return tuple((dealer + offset) % config.players for offset in range(1, config.players + 1))
+
+
 @rule("SETUP-ORDER")
 def setup_to_act(config: Config, dealer: int, setup: tuple[tuple[Give, ...], ...]) -> int | None:
     """The seat that chooses next: seats choose in turn from the dealer's left (rule SETUP-ORDER).
@@ -43,9 +49,7 @@ def setup_to_act(config: Config, dealer: int, setup: tuple[tuple[Give, ...], ...
     no seat sees another's choice or receives a card before every seat has chosen.
     Returns ``None`` once every seat has chosen its whole setup.
     """
-    players = config.players
-    for offset in range(1, players + 1):
-        seat = (dealer + offset) % players
+    for seat in setup_seat_order(config, dealer):
         chosen = len(setup[seat])
         if chosen < 2 or chosen < len(setup_steps(config, dealer, seat)):
             return seat

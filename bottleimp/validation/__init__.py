@@ -1,5 +1,5 @@
-"""Validation of game records: the engine replay that names the broken rule, and its reports;
-many records at once are replayed together on the batch engine when numpy is installed.
+"""Validation of game records: the engine replay that names the broken rule, and its reports.
+Every record is replayed through the engine on its own, however many are given.
 
 - ``replay``: ``validate_json``, ``validate_file``, ``validate_record``, and for many records
   ``validate_values``, ``validate_files``; the report as text or JSON.

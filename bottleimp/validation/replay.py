@@ -9,12 +9,10 @@ index, the seat and a sentence. A ``Fault`` holds indices from 0 (``fault.round 
 first round, as in its JSON path ``$.rounds[0]``); the text for people (``report_to_text`` and
 the messages) counts rounds and plays from 1, as every command does.
 
-Many records at once (``validate_values``, ``validate_files``: what ``bottleimp validate`` uses)
-are replayed together on the batch engine when numpy is installed
-(``bottleimp.batch.verdict.replay_records``, the second implementation of the rules): a record it
-finds legal, every claim holding, gets the report the engine replay would give, built from the
-batch's results; every other record (and every record, without numpy) is replayed through the
-engine, which names the fault.
+Every record is replayed through the engine on its own, whatever the number of records given
+(``validate_values``, ``validate_files``), so a record's verdict never depends on the others.
+A record's numbers are Python integers from the JSON reader to the scores: a custom deck's
+ranks and coins are judged exactly, however large.
 
 Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claims a wrong score;
 2 it is not a readable record (``RecordError``: the JSON path of the fault).
@@ -36,13 +34,9 @@ Status: 0 the record is legal and every claim holds; 1 it breaks a rule or claim
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from functools import partial
-from types import ModuleType
-from typing import TYPE_CHECKING, Final, NoReturn, Protocol, TypeAlias
+from collections.abc import Sequence
+from typing import Final, NoReturn, Protocol, TypeAlias
 
 from attrs import evolve
 
@@ -50,7 +44,7 @@ from ..actions import Action, Destination, Give, Play, StartRound
 from ..cards import Card, Rank, format_rank
 from ..config import Config
 from ..engine import apply, check_action, legal_actions, new_game, with_deal
-from ..errors import IllegalActionError, RecordError, UnknownCardError
+from ..errors import ArgumentError, IllegalActionError, RecordError
 from ..formats.json_input import (
     JSON,
     check_json_value,
@@ -61,7 +55,7 @@ from ..formats.json_input import (
 from ..formats.records import GameRecord, RoundRecord, parse_record
 from ..formats.setup_entries import ENTRY_KEYS
 from ..rules.game import winners as winning_seats
-from ..rules.setup import setup_steps
+from ..rules.setup import setup_seat_order, setup_steps
 from ..state import GameState, Phase, RoundState
 from .causes import MAX_SEARCH_VALUES, likely_causes
 from .reports import (
@@ -73,9 +67,6 @@ from .reports import (
     VALIDATE_REPORT_FORMAT,
     ValidationReport,
 )
-
-if TYPE_CHECKING:
-    from ..batch.verdict import RecordPlan, ReplayedGame
 
 __all__ = [
     "ReplayObserver",
@@ -109,104 +100,29 @@ def validate_json(value: JSON, source: str = "<record>", *, causes: bool = False
     (``check_json_value``) first. With ``causes``, a broken record's report names the likely root
     causes of its fault (``bottleimp.validation.causes``: the record replayed under each usual
     engine bug)."""
-    return validate_values([value], [source], causes=causes, batch=False)[0]
+    return _validated(source, value, causes=causes, checked=False)
 
 
-def validate_values(values: Sequence[JSON], sources: Sequence[str], *, causes: bool = False,
-                    checked: bool = False, batch: bool = True) -> list[ValidationReport]:
+def validate_values(values: Sequence[JSON], sources: Sequence[str], *, causes: bool = False
+                    ) -> list[ValidationReport]:
     """The report of each record of ``values`` (named by ``sources``), as ``validate_json`` gives
-    it. With ``batch`` and numpy installed, the records are replayed together on the batch
-    engine first, and only those it does not find legal are replayed through the engine (see the
-    module docstring). ``checked``: the values come from the JSON reader, within its limits."""
+    it: each record is replayed through the engine on its own."""
     if len(values) != len(sources):
-        raise ValueError(f"{len(values)} records but {len(sources)} sources")
-    return _validate_many([(source, partial(_given, value))
-                           for source, value in zip(sources, values)],
-                          causes=causes, checked=checked, batch=batch)
+        raise ArgumentError("validate_values(sources)",
+                            f"{len(values)} records but {len(sources)} sources")
+    return [_validated(source, value, causes=causes, checked=False)
+            for source, value in zip(sources, values)]
 
 
-def _given(value: JSON) -> JSON:
-    return value
-
-
-_Load: TypeAlias = Callable[[], JSON]
-"""Reads a record's value (again, for the engine replay of a record the batch engine left)."""
-
-
-def _validate_many(loads: Sequence[tuple[str, _Load]], *, causes: bool, checked: bool,
-                   batch: bool) -> list[ValidationReport]:
-    """The reports of the records ``loads`` read (``_validate_each``), with the cycle collector
-    paused (``_collector_paused``)."""
-    with _collector_paused():
-        return _validate_each(loads, causes=causes, checked=checked, batch=batch)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector paused while records are validated together, and resumed after
-    (as it was). Reading and replaying a record makes many small objects, none in a reference
-    cycle (``tests/test_validate.py`` counts what the collector finds afterwards: nothing), so
-    the collector would scan them again and again to free nothing: their memory is freed as
-    they are dropped, collector or not."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
+def _validated(source: str, value: JSON, *, causes: bool, checked: bool) -> ValidationReport:
+    """The report of the record ``value`` (``checked``: it comes from the JSON reader, within
+    its limits), with its likely causes when asked for and it is broken."""
     try:
-        yield
-    finally:
-        gc.enable()
-
-
-def _validate_each(loads: Sequence[tuple[str, _Load]], *, causes: bool, checked: bool,
-                   batch: bool) -> list[ValidationReport]:
-    """The reports of the records ``loads`` read. Each record is read, parsed and turned into
-    the batch engine's inputs, and only those inputs are kept (few objects) until the batch
-    engine has replayed them all; a record it leaves is read again and replayed through the
-    engine."""
-    engine = _batch_engine() if batch else None
-    reports: list[ValidationReport | None] = [None] * len(loads)
-    plans: list[RecordPlan | None] = [None] * len(loads)
-    decks: dict[Config, object] = {}
-    for number, (source, load) in enumerate(loads):
-        report, value, record = _read(source, load, checked)
-        if record is None:
-            reports[number] = report
-        elif engine is None or (plan := engine.plan_record(record, decks)) is None:
-            reports[number] = _engine_report(source, value, record, causes)
-        else:
-            plans[number] = plan
-    if engine is not None:
-        for number, game in enumerate(_batch_replay(plans)):
-            if plans[number] is None:
-                continue
-            source, load = loads[number]
-            if game is not None:
-                reports[number] = _replayed_report(source, game)
-                continue
-            report, value, record = _read(source, load, checked)
-            reports[number] = report if record is None else _engine_report(
-                source, value, record, causes)
-    return [report for report in reports if report is not None]
-
-
-def _read(source: str, load: _Load, checked: bool
-          ) -> tuple[ValidationReport | None, JSON, GameRecord | None]:
-    """The value ``load`` reads and its record, or the report of an unreadable one."""
-    value: JSON = None
-    try:
-        value = load()
         if not checked:
             check_json_value(value)
-        return None, value, parse_record(value)
+        record = parse_record(value)
     except RecordError as error:
-        return _unreadable(source, error), value, None
-
-
-def _engine_report(source: str, value: JSON, record: GameRecord, causes: bool
-                   ) -> ValidationReport:
-    """The engine replay's report of ``record`` (read from ``value``), with its likely causes
-    when asked for and it is broken."""
+        return _unreadable(source, error)
     report = validate_record(record, source)
     if causes and report.status == BROKEN:
         search = likely_causes(value, record, report, _without_causes)
@@ -214,72 +130,28 @@ def _engine_report(source: str, value: JSON, record: GameRecord, causes: bool
     return report
 
 
-_BATCH_FROM: Final = 8
-"""Records read together from which the batch engine replays them (for fewer, setting up a
-batch costs more than the engine replay of each)."""
-
-
-def _batch_engine() -> ModuleType | None:
-    """``bottleimp.batch.verdict``, or ``None`` without numpy (then the engine replays every
-    record)."""
-    try:
-        from ..batch import verdict
-    except ImportError:
-        return None
-    return verdict
-
-
-def _batch_replay(plans: Sequence[RecordPlan | None]) -> Sequence[ReplayedGame | None]:
-    """The batch engine's replay of the planned records."""
-    from ..batch.verdict import replay_plans
-
-    return replay_plans(plans)
-
-
-def _replayed_report(source: str, game: ReplayedGame) -> ValidationReport:
-    """The report of a record the batch engine found legal, as the engine replay gives it."""
-    return ValidationReport(
-        source=source,
-        status=VALID,
-        errors=(),
-        rounds=tuple(
-            RoundReport(
-                index=index,
-                dealer=round_.dealer,
-                complete=round_.complete,
-                scores=round_.scores,
-                bottle_owners=round_.bottle_owners,
-                devils_trick=round_.devils_trick,
-                tricks=round_.tricks,
-            )
-            for index, round_ in enumerate(game.rounds)
-        ),
-        totals=game.totals,
-        complete=game.over,
-        winners=winning_seats(game.totals) if game.over else None,
-    )
-
-
 def _without_causes(value: JSON) -> ValidationReport:
     """A record changed by a likely cause, validated by the engine replay (its values come from
     a checked record)."""
-    return validate_values([value], ["<cause>"], checked=True, batch=False)[0]
+    return _validated("<cause>", value, causes=False, checked=True)
 
 
 def validate_file(path: str | os.PathLike[str], *, causes: bool = False) -> ValidationReport:
     """Read and validate the record in the file at ``path``; never raises for bad input. With
     ``causes``, a broken record's report names the likely root causes of its fault."""
-    return validate_files([path], causes=causes)[0]
+    source = printable_name(path)
+    try:
+        value = read_json_file(path)
+    except RecordError as error:
+        return _unreadable(source, error)
+    return _validated(source, value, causes=causes, checked=True)
 
 
 def validate_files(paths: Sequence[str | os.PathLike[str]], *, causes: bool = False
                    ) -> list[ValidationReport]:
-    """Read and validate the record in each file of ``paths``, together (as
-    ``validate_values``); never raises for bad input. With ``causes``, a broken record's report
-    names the likely root causes of its fault. A record the batch engine leaves is read again
-    for the engine replay (a file changed in between is reported as it then reads)."""
-    return _validate_many([(printable_name(path), partial(read_json_file, path)) for path in paths],
-                          causes=causes, checked=True, batch=len(paths) >= _BATCH_FROM)
+    """``validate_file`` of each file of ``paths``, one after the other: the verdict on a file
+    never depends on the others. ``bottleimp validate`` spreads files over processes."""
+    return [validate_file(path, causes=causes) for path in paths]
 
 
 class ReplayObserver(Protocol):
@@ -395,7 +267,7 @@ class _Replay:
               where: Where) -> Card:
         try:
             return self.config.card(rank)
-        except UnknownCardError as error:
+        except ArgumentError as error:
             self._break(rule, round_, play, seat, error.message, where)
 
     def _replay_round(self, index: int, round_record: RoundRecord, is_last: bool) -> None:
@@ -526,7 +398,7 @@ class _Replay:
                 f"on {goes_on}: play begins only when every seat has completed its setup",
                 ("rounds", index, "setup", short),
             )
-        if any(pending[later] for later in _seats_from(short, self.config.players)):
+        if any(pending[later] for later in self._seats_from(short)):
             self._setups_in_another_order(index, short, pending)
 
     def _setups_in_another_order(self, index: int, short: int,
@@ -541,8 +413,8 @@ class _Replay:
         state stays the round as the library's order reaches it."""
         trial = self.state
         first: tuple[int, Where] | None = None
-        for seat in _seats_from(short, self.config.players):
-            if not any(pending[later] for later in _seats_from(seat, self.config.players)):
+        for seat in self._seats_from(short):
+            if not any(pending[later] for later in self._seats_from(seat)):
                 break
             while pending[seat]:
                 give, given_at = pending[seat].pop()
@@ -562,6 +434,11 @@ class _Replay:
             "setup: the library takes the setups clockwise from the dealer's left, the sources "
             "have every seat choose at the same time; every card given follows the rules",
             _path(given_at)))
+
+    def _seats_from(self, seat: int) -> tuple[int, ...]:
+        """``seat`` and the seats after it in the order of the setups (SETUP-ORDER)."""
+        order = setup_seat_order(self.config, self.state.round.dealer)
+        return order[order.index(seat):]
 
     def _plays(self, index: int, round_record: RoundRecord) -> None:
         for number, recorded in enumerate(round_record.plays):
@@ -590,10 +467,6 @@ class _Replay:
 
 
 _ROUND_ENDED: Final = (Phase.ROUND_OVER, Phase.GAME_OVER)
-
-
-def _seats_from(seat: int, players: int) -> tuple[int, ...]:
-    return tuple((seat + offset) % players for offset in range(players))
 
 
 def _round_report(round_: RoundState, phase: Phase, complete: bool) -> RoundReport:

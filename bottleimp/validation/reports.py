@@ -1,8 +1,7 @@
 """The validator's verdicts: the exit statuses and the reports ``bottleimp validate`` gives.
 
-Shared by the engine replay (``bottleimp.validation``) and the reports built from the batch
-engine's replay of many records (``validate_values``), which must be equal for every record the
-batch engine takes.
+Built by the engine replay (``bottleimp.validation.replay``), read by the command line, the
+replay page and the conformance tools.
 """
 
 from __future__ import annotations
