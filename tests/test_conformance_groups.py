@@ -14,7 +14,7 @@ import pytest
 from bottleimp.cli import main
 from bottleimp.conformance.capabilities import Capabilities, capabilities_from_json
 from bottleimp.conformance.differential import HarnessReport, run_harness
-from bottleimp.conformance.protocol import PROTOCOL, PROTOCOL_V1, Referee
+from bottleimp.conformance.protocol import PROTOCOL, Referee
 from bottleimp.conformance.refusals import REFUSALS
 from bottleimp.conformance.remote_vectors import run_remote_vectors
 from bottleimp.errors import RecordError
@@ -187,10 +187,6 @@ def test_new_round_carries_the_deck_and_the_referee_plays_it() -> None:
     refused = referee.handle({"op": "new_round", "config": {"players": 3}, "dealer": 0,
                               "hands": [[c.rank for c in h] for h in hands], "deck": deck})
     assert refused["rule"] == "CONFIG-DECK"
-    v1 = Referee(PROTOCOL_V1)
-    assert v1.handle({"op": "new_round", "config": {"players": 3}, "dealer": 0,
-                      "hands": [[c.rank for c in h] for h in hands], "deck": deck})["rule"] == \
-        "PROTOCOL"
 
 
 # --- capabilities ----------------------------------------------------------------------------
@@ -206,22 +202,6 @@ def test_games_stay_inside_the_declared_capabilities() -> None:
     assert all(row.unsupported == 0 for row in report.coverage)
     teams = next(row for row in report.coverage if row.kind == "config-teams")
     assert teams.sent == 0  # the peer plays no teams: never asked
-
-
-def test_a_version_1_peer_is_assumed_to_support_everything_and_unsupported_is_no_failure() -> None:
-    limited = PEER + ["--protocol", "1", "--players", "3,4", "--editions", "classic"]
-    report = run_harness(limited, examples=scaled(ci=40, dev=10), seed=4, shrink_seconds=1,
-                         min_refusals=MIN_SENT)
-    assert report.protocol == PROTOCOL_V1
-    assert report.unsupported > 0 and report.failed == 0 and report.groups == ()
-
-
-def test_the_options_narrow_what_a_version_1_peer_is_asked() -> None:
-    limited = PEER + ["--protocol", "1", "--players", "3,4", "--editions", "classic"]
-    report = run_harness(limited, examples=scaled(ci=30, dev=10), seed=4, shrink_seconds=1,
-                         players=[3],
-                         editions=["classic"], teams=False, min_refusals=MIN_SENT)
-    assert report.unsupported == 0 and report.failed == 0
 
 
 def test_no_variant_left_is_a_harness_error() -> None:

@@ -148,12 +148,6 @@ def test_a_declared_deck_with_renamed_colours_is_a_note_and_its_faults_two_group
     assert [(c.rank, c.library_coins, c.peer_coins) for c in coins.cards] == [(9, 3, 5), (33, 5, 2)]
 
 
-def test_a_version_1_peer_that_lacks_a_variant_gets_no_config_group() -> None:
-    report = run_harness(LIMITED + ["--protocol", "1"], examples=scaled(ci=20, dev=8), seed=0,
-                         shrink_seconds=0.01, min_refusals=MIN_SENT)
-    assert report.groups == () and report.unsupported > 0 and report.failed == 0
-
-
 def test_position_questions_compare_each_rule_family_whatever_the_games_met() -> None:
     rounds = scaled(ci=30, dev=15)  # rounds' worth of questions: one of each kind a round
     report = run_harness(LIMITED + FOUR_BUGS, examples=2, seed=0, shrink_seconds=0.01,

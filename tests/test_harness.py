@@ -36,7 +36,7 @@ from bottleimp.conformance.scripts import (
 from bottleimp.errors import RecordError
 from bottleimp.formats.records import record_from_state, record_to_json
 from bottleimp.validation.replay import validate_json
-from bottleimp.conformance.protocol import PROTOCOL, PROTOCOL_V1, Referee, compare
+from bottleimp.conformance.protocol import PROTOCOL, Referee, compare
 from bottleimp.errors import HarnessError
 from bottleimp.formats.json_input import JSON
 from bottleimp.formats.records import read_record_file
@@ -359,9 +359,9 @@ def test_a_peer_that_accepts_a_target_of_zero_fails_CONFIG_GAME_END() -> None:
 def test_the_library_one_seat_at_a_time_is_a_convention_noted_never_failed_SETUP_ORDER() -> None:
     assert is_convention("SETUP-ORDER")
     assert not is_convention("SETUP-RESOLVE") and not is_convention("DECK")
-    # A version-2 peer cannot declare setups_any_order: it is sent setups out of turn, takes
-    # them, and is noted for it, never failed.
-    report = run_harness(PEER + ["--protocol", "2", "--shape", "setups-any-order"],
+    # A peer that takes setups in any order without declaring it is sent setups out of turn,
+    # takes them, and is noted for it, never failed.
+    report = run_harness(PEER + ["--shape", "setups-any-order-undeclared"],
                          examples=6, seed=0, shrink_seconds=0, min_refusals=MIN_SENT)
     assert report.failed == 0 and report.groups == ()
     assert [note.rule for note in report.conventions] == ["SETUP-ORDER"]
@@ -445,8 +445,8 @@ def test_referee_greets_with_the_protocol_version() -> None:
     assert greeting["ok"] is True and greeting["protocol"] == PROTOCOL
     assert isinstance(greeting["capabilities"], dict)
     assert greeting["capabilities"]["players"] == [2, 3, 4, 5, 6]
-    assert Referee().handle({"op": "hello", "protocol": PROTOCOL_V1}) == {
-        "ok": True, "protocol": PROTOCOL_V1}
+    for other in ("bottleimp-protocol/1", "bottleimp-protocol/2"):
+        assert Referee().handle({"op": "hello", "protocol": other})["rule"] == "PROTOCOL"
     assert referee.handle({"op": "hello", "protocol": "other/9"})["rule"] == "PROTOCOL"
 
 

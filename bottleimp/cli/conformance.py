@@ -1,14 +1,14 @@
 """``bottleimp conformance``: check another implementation against the library.
 
-- ``--cmd "COMMAND"``: the differential harness. Runs COMMAND, speaks bottleimp-protocol/3 (or
-  /2, /1) to it (spec/protocol.md), plays generated games inside what it declares it supports and
+- ``--cmd "COMMAND"``: the differential harness. Runs COMMAND, speaks bottleimp-protocol/3 to it
+  (spec/protocol.md), plays generated games inside what it declares it supports and
   compares every answer with the library's. Prints a table of the failure groups (one per first
   disagreement: request and rule), the smallest game of each, the refusal coverage table, and
   last the summary line ``N passed, N failed`` where N counts games; writes each group's
   smallest game as a record into ``--out``.
 - ``--vectors DIR``: checks the library against the conformance cases in DIR
   (spec/conformance); with ``--cmd``, asks the peer every case through the protocol instead.
-- ``--serve``: the library itself answers the protocol (versions 3, 2 and 1) on stdin/stdout;
+- ``--serve``: the library itself answers ``bottleimp-protocol/3`` on stdin/stdout;
   its answers are the protocol's JSON lines, so ``--json`` is refused with it.
 
 Exit status: 0 everything agrees; 1 something failed; 2 the run could not start (bad options,
@@ -54,7 +54,7 @@ def add_parser(subparsers: Any) -> None:
                         "with the package): the library's answers, or "
                         "with --cmd the other implementation's, asked through the protocol")
     parser.add_argument("--serve", action="store_true",
-                        help="answer bottleimp-protocol/3 (and /2, /1) requests on stdin/stdout "
+                        help="answer bottleimp-protocol/3 requests on stdin/stdout "
                         "(the answers are the protocol's JSON lines: not with --json)")
     parser.add_argument("--cwd", metavar="DIR", help="the working directory of COMMAND")
     parser.add_argument("--examples", type=positive_int, default=100, metavar="N",

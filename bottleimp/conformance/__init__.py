@@ -1,7 +1,7 @@
 """Conformance: checking another implementation against the library.
 
 - ``vectors``: language-neutral cases (``spec/conformance/``) and the library's answers to them.
-- ``protocol``: the library's side of ``bottleimp-protocol/3``, /2 and /1 (``Referee``, ``serve``).
+- ``protocol``: the library's side of ``bottleimp-protocol/3`` (``Referee``, ``serve``).
 - ``capabilities``: what a peer declares it supports, and the variants inside it.
 - ``peer``: the implementation under test as a subprocess, within timeouts.
 - ``refusals``: every kind of illegal request the harness sends.
@@ -16,8 +16,6 @@
 - ``report``: the run's report, as text, JSON (``bottleimp-conformance-report/2``) and records.
 - ``differential``: the run itself (``run_harness``).
 - ``remote_vectors``: the conformance cases asked of a peer through the protocol.
-- ``batch_peer``: the batch engine as a peer of the protocol (``python -m
-  bottleimp.conformance.batch_peer``; needs the ``batch`` extra).
 """
 
 from .vectors import (

@@ -1,7 +1,5 @@
-"""What a peer supports: the ``capabilities`` of its ``hello`` answer (``bottleimp-protocol/2``),
-narrowed by the command line, and the configurations the harness may generate inside them.
-
-A ``bottleimp-protocol/1`` peer declares nothing: everything is assumed supported.
+"""What a peer supports: the ``capabilities`` of its ``hello`` answer, narrowed by the
+command line, and the configurations the harness may generate inside them.
 """
 
 from __future__ import annotations
@@ -55,12 +53,12 @@ class Capabilities:
     decks: tuple[tuple[str, tuple[Card, ...]], ...] = field(default=(), converter=_frozen_decks)
     ignore: tuple[str, ...] = ()
     set_position: bool = False
-    """Version 3: the peer takes a position whole (``set_position``); a version-1 or -2 peer,
-    or one that does not declare it, is followed along its own answers instead."""
+    """The peer takes a position whole (``set_position``); one that does not declare it is
+    followed along its own answers instead."""
     game_ends: tuple[str, ...] = GAME_ENDS
-    """Version 3: the game ends the peer plays (``rounds``, ``target_score``, ``default``)."""
+    """The game ends the peer plays (``rounds``, ``target_score``, ``default``)."""
     setups_any_order: bool = False
-    """Version 3: the peer takes a round's setups in any seat order, as the sources have every
+    """The peer takes a round's setups in any seat order, as the sources have every
     seat choose at the same time."""
 
     def narrowed(self, *, players: Iterable[int] | None = None,

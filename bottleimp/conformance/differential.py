@@ -1,8 +1,8 @@
-"""The differential harness: drive another implementation over ``bottleimp-protocol/3`` (or /2,
-/1) and compare every answer with the library's.
+"""The differential harness: drive another implementation over ``bottleimp-protocol/3`` and
+compare every answer with the library's.
 
-``run_harness`` asks the peer what it supports (its ``hello`` answer's ``capabilities``; a
-version-1 peer is assumed to support everything), narrows that by the command line, generates
+``run_harness`` asks the peer what it supports (its ``hello`` answer's ``capabilities``),
+narrows that by the command line, generates
 games inside it with Hypothesis (``scripts``: random deals, first dealers, setups and plays, and
 illegal requests of every kind in ``refusals.REFUSALS``), plays every game against the peer and
 the library side by side, going on after each disagreement (``game``), asks position questions
@@ -46,7 +46,7 @@ from .groups import (
     shrink_groups,
 )
 from .peer import DEFAULT_TIMEOUT, PeerSlot
-from .protocol import PROTOCOL, PROTOCOL_V1, Referee
+from .protocol import PROTOCOL, Referee
 from .questions import QuestionRow, ask_questions, position_questions
 from .refusals import REFUSALS
 from .report import (
@@ -150,7 +150,7 @@ def run_harness(
     generated = 0
     try:
         try:
-            version, declared = negotiate(slot.get())
+            declared = negotiate(slot.get())
         except PeerFault as fault:
             # A peer that fails its greeting fails the run, like any other peer fault.
             hello: dict[str, JSON] = {"op": "hello", "protocol": PROTOCOL}
@@ -163,10 +163,9 @@ def run_harness(
         capabilities = declared.narrowed(players=players, editions=editions, bottles=bottles,
                                          teams=teams)
         variants = capabilities.variants()
-        # Before version 3 a game's end is not asked (no end_round): games have their rounds.
-        ends = capabilities.game_ends if version == PROTOCOL else ("rounds",)
+        ends = capabilities.game_ends
         strategy = game_scripts(variants, ends)
-        runner = GameRunner(slot, version, capabilities)
+        runner = GameRunner(slot, capabilities)
         runner.greeted.discard(id(slot.get()))  # hello alone leaves the peer without a round
 
         def record(result: GameResult) -> None:
@@ -193,19 +192,19 @@ def run_harness(
                           if r.outcome != "unsupported" and r.script is not None}
                 top_variants = [v for v in variants if (v.players, v.edition, v.bottles)
                                 in played] or list(variants)
-                for script in _top_up(results, top_variants, seed, min_refusals, version,
+                for script in _top_up(results, top_variants, seed, min_refusals,
                                       capabilities, ends):
                     record(runner.play(script))
                     if peer_fault:
                         break
-            if not peer_fault and questions and version != PROTOCOL_V1:
+            if not peer_fault and questions:
                 cases = list(position_questions(variants, questions, seed, capabilities))
                 try:
                     asked = ask_questions(slot.get(), cases, capabilities.ignore)
                 except PeerFault as fault:
                     slot.discard()
                     questions_fault = f"{fault.kind}: {fault.message}"
-            grouped = group_run(results, capabilities, version, variants, asked)
+            grouped = group_run(results, capabilities, variants, asked)
             groups, notes, asked = grouped.groups, grouped.notes, grouped.questions
             if not peer_fault:
                 groups, nondeterministic = check_determinism(groups, runner.replay)
@@ -226,8 +225,8 @@ def run_harness(
         failed=outcomes["failed"],
         unsupported=outcomes["unsupported"],
         groups=written,
-        coverage=coverage(results, version, capabilities),
-        protocol=version,
+        coverage=coverage(results, capabilities),
+        protocol=PROTOCOL,
         capabilities=declared,
         peer_fault=stopped,
         peer_fault_written=stopped_written,
@@ -275,7 +274,7 @@ def _conventions(results: Sequence[GameResult]) -> tuple[ConventionNote, ...]:
 
 
 def _top_up(results: Sequence[GameResult], variants: Sequence[Variant], seed: int, minimum: int,
-            version: str, capabilities: Capabilities,
+            capabilities: Capabilities,
             ends: Sequence[str]) -> Iterator[GameScript]:
     """Extra one-round games carrying the illegal requests sent fewer than ``minimum`` times
     (several to a game; three tries, since a game may end before a request's moment)."""
@@ -284,7 +283,7 @@ def _top_up(results: Sequence[GameResult], variants: Sequence[Variant], seed: in
         sent = Counter(refusal.kind for result in results for refusal in result.refusals)
         wanted = [Mistake(rng.randrange(60), index, rng.randrange(256))
                   for index, kind in enumerate(REFUSALS)
-                  if applicable(kind, version, capabilities) and kind.when != "fresh"
+                  if applicable(kind, capabilities) and kind.when != "fresh"
                   for _ in range(max(0, minimum - sent[kind.name]))]
         if not wanted:
             return

@@ -94,7 +94,7 @@ def explain(before: GameState | None, after: GameState | None, request: dict[str
 
 def _end_round(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
                problem: str) -> Disagreement:
-    """The end of a round (version 3): whether the game is over (rule GAME-END), else who deals
+    """The end of a round: whether the game is over (rule GAME-END), else who deals
     next (rule DEALER-ROTATION)."""
     dealer = before.round.dealer
     if not same_json(expected.get("game_over"), actual.get("game_over")):

@@ -1,6 +1,6 @@
 """Playing one game against a peer: every request answered by the library alongside and the
 two answers compared (``Exchange``, ``Failure``, ``GameResult``, ``play_game``), and the greeting
-that settles the protocol version and the peer's capabilities (``negotiate``)."""
+that reads the peer's capabilities (``negotiate``)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from .follow import Lost, follow_peer, follow_scores
 from .lines import clip
 from .peer import Peer, PeerSlot
 from .position import set_position_request
-from .protocol import PROTOCOL, PROTOCOL_V1, PROTOCOLS, UNSUPPORTED, Referee, compare
+from .protocol import PROTOCOL, UNSUPPORTED, Referee, compare
 from .refusals import ANY_ORDER_LEGAL, REFUSALS, Moment, round_request
 from .scripts import GameScript, Mistake, RoundScript
 
@@ -177,8 +177,8 @@ class _Game:
     """One game played against the peer, the library answering every request alongside.
 
     After a disagreement on a request that changes the round, the two sides are put back on
-    one trajectory: the peer on the library's with ``set_position`` when it declares it
-    (version 3), else the library on the peer's (``follow``: the peer's hands after the setup,
+    one trajectory: the peer on the library's with ``set_position`` when it declares it,
+    else the library on the peer's (``follow``: the peer's hands after the setup,
     its trick result, its scores). Where the peer's answers fix no position the library can
     take, what could not be compared is said, the rest of the round is played by the library
     alone and the peer rejoins at the next ``new_round`` (which then names the dealer). A game
@@ -186,7 +186,7 @@ class _Game:
     A peer that takes the setups in any order gets them in another order than the library's.
     Every disagreement is recorded; one on a convention of the library is a note."""
 
-    def __init__(self, script: GameScript, peer: Peer, *, version: str = PROTOCOL,
+    def __init__(self, script: GameScript, peer: Peer, *,
                  capabilities: Capabilities | None = None, fresh: bool = False,
                  play_declared_decks: bool = True, keep: bool = False,
                  until: int | None = None) -> None:
@@ -197,11 +197,10 @@ class _Game:
         only the requests up to a failure)."""
         self.config = script.config
         self.peer = peer
-        self.version = version
         self.capabilities = capabilities or Capabilities()
         self.fresh = fresh
         self.use_declared = play_declared_decks
-        self.referee = Referee(version)
+        self.referee = Referee()
         self.exchanges: list[Exchange] = []
         self.finished: list[RoundState] = []
         self.failures: list[Failure] = []
@@ -210,7 +209,7 @@ class _Game:
         """The peer left the round after a disagreement it could not be resynchronised from."""
         self.tell_dealer = True
         """The next ``new_round`` names its dealer (the first round; after a resynchronisation
-        or a disagreement on the next dealer; before version 3 always)."""
+        or a disagreement on the next dealer)."""
         self.trajectory = LIBRARY
         self.legal_game: GameState | None = None
         """The library's game up to the first answer of the peer it followed (legal by its
@@ -253,7 +252,7 @@ class _Game:
             raise Stop()
         op = request.get("op")
         if op == "hello" and expected.get("ok") is True:
-            # Capabilities are the peer's own: a greeting is compared on its version only.
+            # Capabilities are the peer's own: a greeting is compared on its protocol only.
             problem = compare({k: expected[k] for k in ("ok", "protocol")},
                               {k: v for k, v in actual.items() if k in ("ok", "protocol", "error")})
         else:
@@ -313,16 +312,8 @@ class _Game:
 
     def _unsupported(self, request: dict[str, JSON], expected: dict[str, JSON],
                      actual: dict[str, JSON]) -> bool:
-        """Whether the peer refuses ``request`` as outside what it supports: ``UNSUPPORTED``,
-        or for a version-1 peer (which cannot say so) a ``new_round`` refused with a
-        configuration rule other than the library's answer (a variant it does not play)."""
-        if actual.get("ok") is not False:
-            return False
-        if actual.get("rule") == UNSUPPORTED:
-            return True
-        return (self.version == PROTOCOL_V1 and request.get("op") == "new_round"
-                and str(actual.get("rule")).startswith("CONFIG-")
-                and actual.get("rule") != expected.get("rule"))
+        """Whether the peer refuses ``request`` as outside what it supports (``UNSUPPORTED``)."""
+        return actual.get("ok") is False and actual.get("rule") == UNSUPPORTED
 
     def _resync(self, failed: bool, before: GameState | None, request: dict[str, JSON],
                 expected: dict[str, JSON], actual: dict[str, JSON]) -> None:
@@ -336,7 +327,7 @@ class _Game:
         if failed:
             self._lose("the peer does not take the library's position")
             return
-        if self.version == PROTOCOL and self.capabilities.set_position:
+        if self.capabilities.set_position:
             self.trajectories.append(SET_POSITION)
             self.trajectory = SET_POSITION
             self.ask(set_position_request(state))
@@ -397,12 +388,12 @@ class _Game:
     def play(self) -> GameResult:
         try:
             self._mistakes_at("start", self.script.rounds[0].mistakes if self.script.rounds else ())
-            hello = self.ask({"op": "hello", "protocol": self.version})
+            hello = self.ask({"op": "hello", "protocol": PROTOCOL})
             del hello
             if self.fresh:
                 # Once per peer process: a round request before any new_round.
                 kind = next(k for k in REFUSALS if k.when == "fresh")
-                moment = Moment(self.config, None, {}, self.version, self.capabilities.teams)
+                moment = Moment(self.config, None, {}, self.capabilities.teams)
                 request = kind.build(moment, self.script.rounds[0].deal_seed
                                      if self.script.rounds else 0)
                 if request is not None:
@@ -412,8 +403,6 @@ class _Game:
                 state = self.referee.state
                 assert state is not None
                 self.finished.append(state.round)
-                if self.version != PROTOCOL:
-                    continue
                 if not self._game_goes_on(index):
                     break
         except Stop:
@@ -469,7 +458,7 @@ class _Game:
                 continue
             if step is not None and step < mistake.step % period:
                 continue
-            moment = Moment(self.config, self.referee.state, new_round or {}, self.version,
+            moment = Moment(self.config, self.referee.state, new_round or {},
                             self.capabilities.teams)
             request = kind.build(moment, mistake.pick)
             if request is None:
@@ -486,9 +475,7 @@ class _Game:
         return dealer
 
     def _deck(self) -> tuple[Card, ...] | None:
-        """The cards ``new_round`` carries (protocol 2): the peer's own where it declared them."""
-        if self.version == PROTOCOL_V1:
-            return None
+        """The cards ``new_round`` carries: the peer's own where it declared them."""
         if not self.use_declared:
             return self.config.cards
         # Ranks the peer left out keep the library's data; the data fault is reported apart.
@@ -496,20 +483,18 @@ class _Game:
 
     def _round_request(self, index: int, dealer: int, hands: tuple[tuple[Card, ...], ...],
                        face_up: tuple[tuple[Card, ...], ...] | None) -> dict[str, JSON]:
-        """The round's ``new_round``. Version 3 adds the round's number and the game's end,
-        and names the dealer only of a game's first round or after a resynchronisation: the
+        """The round's ``new_round``: the round's number and the game's end; it names the dealer only of a game's first round or after a resynchronisation: the
         peer's own rotation deals the others (it answered ``end_round`` with it)."""
         request = round_request(self.config, dealer, hands, face_up, self._deck())
-        if self.version == PROTOCOL:
-            config = request["config"]
-            assert isinstance(config, dict)
-            if self.config.rounds is not None:
-                config["rounds"] = self.config.rounds
-            if self.config.target_score is not None:
-                config["target_score"] = self.config.target_score
-            request["round"] = index
-            if not self.tell_dealer:
-                del request["dealer"]
+        config = request["config"]
+        assert isinstance(config, dict)
+        if self.config.rounds is not None:
+            config["rounds"] = self.config.rounds
+        if self.config.target_score is not None:
+            config["target_score"] = self.config.target_score
+        request["round"] = index
+        if not self.tell_dealer:
+            del request["dealer"]
         return request
 
     def _play_round(self, index: int, script: RoundScript) -> None:
@@ -522,7 +507,7 @@ class _Game:
         # Both sides start the round from the same deal: a common position again.
         self.trajectory = LIBRARY
         self._mistakes_at("deal", script.mistakes, request)
-        self.tell_dealer = self.version != PROTOCOL
+        self.tell_dealer = False
         self.ask(request)
         rng = random.Random(script.play_seed)
         decision = 0
@@ -569,8 +554,7 @@ class _Game:
                 break
         self.ask({"op": "scores"})
         self._mistakes_at("after", script.mistakes, request, fired=fired)
-        if self.version == PROTOCOL:
-            self.ask({"op": "end_round"})
+        self.ask({"op": "end_round"})
         if self.detached:
             self.tell_dealer = True
             self.totals_known = False
@@ -586,9 +570,8 @@ class _Game:
 
     def _setups_at_once(self) -> bool:
         """Whether the round's setups go to the peer in another order than the library's: it
-        declares that it takes them in any order (version 3), and takes part in the round."""
-        return self.version == PROTOCOL and self.capabilities.setups_any_order \
-            and not self.detached
+        declares that it takes them in any order, and takes part in the round."""
+        return self.capabilities.setups_any_order and not self.detached
 
     def _setups_in_another_order(self, choose: Callable[[int], int],
                                  mistakes: Callable[[], None]) -> None:
@@ -631,46 +614,33 @@ def _setup_request(state: GameState, choose: Callable[[int], int]
     return {"op": "setup", "seat": seat, **entry_from_gives(gives)}, state
 
 
-def play_game(script: GameScript, peer: Peer, *, version: str = PROTOCOL,
+def play_game(script: GameScript, peer: Peer, *,
               capabilities: Capabilities | None = None, fresh: bool = False) -> Failure | None:
     """Play ``script`` against ``peer``; the first failure, or ``None`` when every answer agrees
     (or the peer does not support the game)."""
-    return _Game(script, peer, version=version, capabilities=capabilities, fresh=fresh).play().failure
+    return _Game(script, peer, capabilities=capabilities, fresh=fresh).play().failure
 
 
-def negotiate(peer: Peer) -> tuple[str, Capabilities]:
-    """Greet a freshly started peer with the newest version, then the older ones in turn while
-    it refuses them with rule ``PROTOCOL``: the version it speaks and its capabilities (a
-    version-1 peer declares none: everything is assumed supported). A greeting that is none of
-    them raises ``PeerFault``."""
-    first: dict[str, JSON] | None = None
-    for version in PROTOCOLS:
-        answer = peer.ask({"op": "hello", "protocol": version})
-        first = first or answer
-        if answer.get("ok") is True and answer.get("protocol") == version:
-            if version == PROTOCOL_V1:
-                return version, Capabilities()
-            try:
-                capabilities = capabilities_from_json(answer.get("capabilities"))
-            except RecordError as error:
-                raise PeerFault("malformed",
-                                f"the peer's capabilities are malformed: {error}") from None
-            if version != PROTOCOL:
-                capabilities = evolve(capabilities, set_position=False, setups_any_order=False)
-            return version, capabilities
-        if not (answer.get("ok") is False and answer.get("rule") == "PROTOCOL"):
-            break
+def negotiate(peer: Peer) -> Capabilities:
+    """Greet a freshly started peer: its capabilities. A greeting that is not
+    ``bottleimp-protocol/3``'s raises ``PeerFault``."""
+    answer = peer.ask({"op": "hello", "protocol": PROTOCOL})
+    if answer.get("ok") is True and answer.get("protocol") == PROTOCOL:
+        try:
+            return capabilities_from_json(answer.get("capabilities"))
+        except RecordError as error:
+            raise PeerFault("malformed",
+                            f"the peer's capabilities are malformed: {error}") from None
     # A wrong greeting is the peer's fault, reported as such (never a traceback of ours).
-    raise PeerFault("disagreement", f"the peer answers hello with {clip(json.dumps(first), 300)}: "
-                    f"it speaks none of {', '.join(PROTOCOLS)}", first)
+    raise PeerFault("disagreement", f"the peer answers hello with {clip(json.dumps(answer), 300)}: "
+                    f"it does not speak {PROTOCOL}", answer)
 
 
 class GameRunner:
-    """One run: the peer slot, the negotiated version and capabilities, the games played."""
+    """One run: the peer slot, its capabilities, the games played."""
 
-    def __init__(self, slot: PeerSlot, version: str, capabilities: Capabilities) -> None:
+    def __init__(self, slot: PeerSlot, capabilities: Capabilities) -> None:
         self.slot = slot
-        self.version = version
         self.capabilities = capabilities
         self.greeted: set[int] = set()
 
@@ -688,7 +658,7 @@ class GameRunner:
         peer = self.slot.get()
         fresh = id(peer) not in self.greeted
         self.greeted.add(id(peer))
-        result = _Game(script, peer, version=self.version, capabilities=self.capabilities,
+        result = _Game(script, peer, capabilities=self.capabilities,
                        fresh=fresh, keep=until is not None, until=until).play()
         if result.peer_fault is not None:
             self.slot.discard()

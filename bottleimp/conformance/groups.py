@@ -16,7 +16,6 @@ from .deckcheck import DeckFault, declared_deck_faults, infer_deck_faults
 from .game import Exchange, Failure, GameResult, Stop
 from ..formats.json_input import JSON
 from .lines import plural
-from .protocol import PROTOCOL_V1
 from .questions import QuestionRow, question_failures, questions_under_deck
 from .refusals import REFUSALS
 from .vectors import same_json
@@ -132,18 +131,18 @@ class Grouping:
     questions: tuple[QuestionRow, ...]
 
 
-def group_run(results: Sequence[GameResult], capabilities: Capabilities, version: str,
+def group_run(results: Sequence[GameResult], capabilities: Capabilities,
               variants: Sequence[Variant], questions: Sequence[QuestionRow] = ()) -> Grouping:
     """``group_failures`` with the position questions: the deck is inferred from the games'
     disagreements and the questions the peer answered otherwise together, and the questions a
     data fault explains are counted under ``DECK``."""
-    groups, notes = group_failures(results, capabilities, version, variants, questions)
+    groups, notes = group_failures(results, capabilities, variants, questions)
     faults = [group.deck for group in groups
               if group.deck is not None and group.deck.source == "inferred"]
     return Grouping(groups, notes, questions_under_deck(questions, faults))
 
 
-def group_failures(results: Sequence[GameResult], capabilities: Capabilities, version: str,
+def group_failures(results: Sequence[GameResult], capabilities: Capabilities,
                    variants: Sequence[Variant], questions: Sequence[QuestionRow] = ()
                    ) -> tuple[list[Group], tuple[str, ...]]:
     """Every disagreement of every game grouped by its request and rule, the deck's data faults
@@ -155,7 +154,7 @@ def group_failures(results: Sequence[GameResult], capabilities: Capabilities, ve
                 for failure in result.disagreements]
     groups: list[Group] = []
     notes: tuple[str, ...] = ()
-    if version != PROTOCOL_V1 and capabilities.decks:
+    if capabilities.decks:
         editions = {v.edition for v in variants}
         declared, notes = declared_deck_faults(capabilities, editions)
         games = tuple(number for number, result in enumerate(results, 1) if result.started)

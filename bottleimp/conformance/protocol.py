@@ -1,4 +1,4 @@
-"""The library's side of ``bottleimp-protocol/3`` (and /2, /1) (normative text: spec/protocol.md).
+"""The library's side of ``bottleimp-protocol/3`` (normative text: spec/protocol.md).
 
 The protocol is JSON lines: one request per line on the implementation's stdin, one answer per
 line on its stdout. ``Referee`` answers every request through the engine, so the answers it gives
@@ -56,17 +56,7 @@ def with_deck(config: Config, cards: tuple[Card, ...]) -> Config:
                           error.rule_id) from error
 
 PROTOCOL: Final = "bottleimp-protocol/3"
-"""The protocol version both sides name in ``hello``: the current one (``end_round``,
-``set_position``, a later round's dealer asked rather than told)."""
-
-PROTOCOL_V2: Final = "bottleimp-protocol/2"
-"""The second version, still answered: capabilities, deck, ``case``, ``UNSUPPORTED``."""
-
-PROTOCOL_V1: Final = "bottleimp-protocol/1"
-"""The first version, still answered: no capabilities, no deck, no ``case``."""
-
-PROTOCOLS: Final = (PROTOCOL, PROTOCOL_V2, PROTOCOL_V1)
-"""Every version the library speaks, newest first."""
+"""The protocol both sides name in ``hello``, the only one the library speaks."""
 
 UNSUPPORTED: Final = "UNSUPPORTED"
 """The refusal rule of a peer asked for something outside its capabilities: counted as coverage,
@@ -91,20 +81,18 @@ def refusal_for(error: IllegalActionError | ConfigError | RecordError) -> dict[s
 
 
 class Referee:
-    """The library speaking ``bottleimp-protocol/3`` (or /2, /1, as ``hello`` chose):
-    ``handle`` answers one request.
+    """The library speaking ``bottleimp-protocol/3``: ``handle`` answers one request.
 
     It never raises for a bad request: a request the protocol does not define is answered with
     rule ``PROTOCOL``, an action the rules forbid with the rule it breaks, and the state is then
     unchanged (a setup request is taken whole or not at all). Each request's checks come in the
-    order spec/protocol.md gives, the request's shape first. Version 3 keeps the game around
+    order spec/protocol.md gives, the request's shape first. It keeps the game around
     the rounds (its end, the round's index, the totals), which only ``new_round`` starts: a
     ``set_position`` is a round of that game."""
 
-    def __init__(self, version: str = PROTOCOL) -> None:
+    def __init__(self) -> None:
         self.state: GameState | None = None
-        self.version = version
-        # Version 3: the game around the rounds (its configuration's end, the round's index,
+        # The game around the rounds (its configuration's end, the round's index,
         # the totals so far, and the dealer the last ended round passes the deal to).
         self.game_config: Config | None = None
         self.round_index = 0
@@ -123,32 +111,26 @@ class Referee:
         op = expect_str(obj.get("op"), "$.op")
         if op == "hello":
             check_keys(obj, "$", {"op", "protocol"}, set())
-            if obj["protocol"] not in PROTOCOLS:
-                return refusal("PROTOCOL", f"this side speaks {' and '.join(PROTOCOLS)}")
-            self.version = str(obj["protocol"])
-            answer: dict[str, JSON] = {"ok": True, "protocol": self.version}
-            if self.version != PROTOCOL_V1:
-                answer["capabilities"] = Capabilities().to_json()
-            if self.version == PROTOCOL:
-                answer["capabilities"] = {**Capabilities().to_json(), "set_position": True}
-            return answer
+            if obj["protocol"] != PROTOCOL:
+                return refusal("PROTOCOL", f"this side speaks {PROTOCOL} only")
+            return {"ok": True, "protocol": PROTOCOL,
+                    "capabilities": {**Capabilities().to_json(), "set_position": True}}
         if op == "new_round":
             return self._new_round(obj)
-        if op == "case" and self.version != PROTOCOL_V1:
+        if op == "case":
             return self._case(obj)
         if op == "quit":
             check_keys(obj, "$", {"op"}, set())
             return {"ok": True}
-        if op == "set_position" and self.version == PROTOCOL:
+        if op == "set_position":
             return self._set_position(obj)
         handlers: dict[str, Callable[[GameState, dict[str, JSON]], dict[str, JSON]]] = {
             "setup": self._setup,
             "legal_plays": self._legal_plays,
             "play": self._play,
             "scores": self._scores,
+            "end_round": self._end_round,
         }
-        if self.version == PROTOCOL:
-            handlers["end_round"] = self._end_round
         handler = handlers.get(op)
         if handler is None:
             raise RecordError("$.op", f"unknown op {op!r}")
@@ -160,11 +142,7 @@ class Referee:
         """Start a round. Refusals in the order of spec/protocol.md: the request's shape
         (``PROTOCOL``), the configuration's ``CONFIG-*`` rules (players, edition, bottles, teams,
         game end, deck), a dealer that is no seat (``PROTOCOL``), then the deal (``DEAL-COUNTS``)."""
-        if self.version == PROTOCOL:
-            check_keys(obj, "$", {"op", "config", "hands"}, {"face_up", "deck", "dealer", "round"})
-        else:
-            optional = {"face_up"} if self.version == PROTOCOL_V1 else {"face_up", "deck"}
-            check_keys(obj, "$", {"op", "config", "dealer", "hands"}, optional)
+        check_keys(obj, "$", {"op", "config", "hands"}, {"face_up", "deck", "dealer", "round"})
         # The shape of every value first: a malformed request is PROTOCOL whatever it breaks.
         index = 0 if obj.get("round") is None else expect_int(obj["round"], "$.round", 0)
         named = expect_int(obj["dealer"], "$.dealer") if "dealer" in obj else None
@@ -190,12 +168,10 @@ class Referee:
         if index == 0 or len(self.totals) != config.players:
             self.totals = (0,) * config.players
         self.game_config, self.round_index, self.ended = game_config, index, None
-        if self.version == PROTOCOL:
-            return {"ok": True, "dealer": dealer, "to_act": state.to_act}
-        return {"ok": True, "to_act": state.to_act}
+        return {"ok": True, "dealer": dealer, "to_act": state.to_act}
 
     def _next_dealer(self, config: Config, index: int) -> int:
-        """The dealer of a later round whose ``new_round`` names none (version 3): the one the
+        """The dealer of a later round whose ``new_round`` names none: the one the
         last ended round passed the deal to (rule DEALER-ROTATION)."""
         if index == 0:
             raise RecordError("$.dealer", "the first round of a game names its dealer")
@@ -210,7 +186,7 @@ class Referee:
         return dealer
 
     def _end_round(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
-        """Version 3: the round is over; whether the game is (rule GAME-END) and who deals next
+        """The round is over; whether the game is (rule GAME-END) and who deals next
         (rule DEALER-ROTATION). Asking twice gives the same answer."""
         check_keys(obj, "$", {"op"}, set())
         if self.ended is not None:
@@ -226,7 +202,7 @@ class Referee:
         return self.ended
 
     def _set_position(self, obj: dict[str, JSON]) -> dict[str, JSON]:
-        """Version 3: take the round given by ``state`` (a ``bottleimp-state/1`` object of one
+        """Take the round given by ``state`` (a ``bottleimp-state/1`` object of one
         round) within the game the last ``new_round`` started; ``position`` must be that
         round's zones as ``position_to_json`` writes them. Refusals in the order of
         spec/protocol.md: the request's shape and a position with no game around it

@@ -36,13 +36,11 @@ rule, SETUP-ORDER, is a convention of the library): never sent to such a peer.""
 @frozen
 class Moment:
     """What a builder may look at: the game's configuration, the library's state (``None``
-    before the first round), the round's ``new_round`` request, the protocol version spoken
-    and whether the peer may be asked about teams."""
+    before the first round), the round's ``new_round`` request and whether the peer may be asked about teams."""
 
     config: Config
     state: GameState | None
     new_round: dict[str, JSON]
-    version: str
     teams: bool
 
 

@@ -1,5 +1,5 @@
 """The conformance vectors through the protocol: every case of ``spec/conformance`` asked of a
-peer with the ``case`` request (``bottleimp-protocol/2``), its ``output`` compared with the
+peer with the ``case`` request, its ``output`` compared with the
 case's ``expected`` on the keys that decide the case.
 
 A case decides on the keys its ``decides`` lists, else on every key of ``expected``; keys the
@@ -23,7 +23,7 @@ from ..formats.json_input import JSON
 from .capabilities import Capabilities
 from .game import negotiate
 from .peer import DEFAULT_TIMEOUT, Peer
-from .protocol import PROTOCOL_V1, UNSUPPORTED
+from .protocol import UNSUPPORTED
 from .vectors import KINDS, Case, read_suite, same_json
 
 __all__ = ["RemoteOutcome", "RemoteReport", "run_remote_vectors", "case_outcome"]
@@ -100,12 +100,9 @@ def run_remote_vectors(command: Sequence[str], directory: str | Path, *,
     peer = Peer(command, timeout, cwd)
     try:
         try:
-            version, capabilities = negotiate(peer)
+            capabilities = negotiate(peer)
         except PeerFault as fault:
             raise HarnessError(f"the peer does not answer hello: {fault.message}") from None
-        if version == PROTOCOL_V1:
-            raise HarnessError("the peer speaks bottleimp-protocol/1, which has no case request: "
-                               "answer bottleimp-protocol/2 to run the vectors through the protocol")
         outcomes = []
         for case in cases:
             if not capabilities.supports(case.config):

@@ -18,7 +18,7 @@ from .game import PEER, SET_POSITION, Failure, GameResult, Refusal
 from .groups import Group, Nondeterminism
 from .lines import clip, plural
 from .peer import answer_for_record
-from .protocol import PROTOCOL, PROTOCOL_V1
+from .protocol import PROTOCOL
 from .questions import QuestionRow
 from .refusals import ANY_ORDER_LEGAL, REFUSALS, RefusalKind
 
@@ -163,25 +163,21 @@ def peer_fault_record_problem(failure: Failure) -> str | None:
     return None
 
 
-def applicable(kind: RefusalKind, version: str, capabilities: Capabilities) -> bool:
-    """Whether the harness sends illegal requests of ``kind`` to a peer of ``version`` and
-    ``capabilities``."""
-    return _not_applicable(kind, version, capabilities) is None
+def applicable(kind: RefusalKind, capabilities: Capabilities) -> bool:
+    """Whether the harness sends illegal requests of ``kind`` to a peer of ``capabilities``."""
+    return _not_applicable(kind, capabilities) is None
 
 
-def _not_applicable(kind: RefusalKind, version: str, capabilities: Capabilities) -> str | None:
+def _not_applicable(kind: RefusalKind, capabilities: Capabilities) -> str | None:
     """Why ``kind`` is not sent to the peer, or ``None`` when it is."""
-    if kind.name == "config-deck" and version == PROTOCOL_V1:
-        return "protocol 1 has no deck"
     if kind.name == "config-teams" and not capabilities.teams:
         return "the peer plays no teams"
-    if kind.name == ANY_ORDER_LEGAL and capabilities.setups_any_order and version == PROTOCOL:
+    if kind.name == ANY_ORDER_LEGAL and capabilities.setups_any_order:
         return "the peer takes the setups in any order (SETUP-ORDER is a convention)"
     return None
 
 
-def coverage(results: Sequence[GameResult], version: str,
-              capabilities: Capabilities) -> tuple[CoverageRow, ...]:
+def coverage(results: Sequence[GameResult], capabilities: Capabilities) -> tuple[CoverageRow, ...]:
     by_kind: dict[str, list[Refusal]] = {}
     for result in results:
         for refusal in result.refusals:
@@ -192,7 +188,7 @@ def coverage(results: Sequence[GameResult], version: str,
         rules = sorted({refusal.rule for refusal in sent}) or list(kind.rules)
         unsupported = sum(1 for refusal in sent if refusal.unsupported)
         agreed = sum(1 for refusal in sent if refusal.agreed)
-        why = _not_applicable(kind, version, capabilities)
+        why = _not_applicable(kind, capabilities)
         note = kind.note if why is None else "not applicable: " + why
         rows.append(CoverageRow(kind.name, tuple(rules), len(sent), agreed, unsupported, note))
     return tuple(rows)
