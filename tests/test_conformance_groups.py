@@ -709,3 +709,37 @@ def test_a_legal_plays_question_names_CARD_HELD_for_a_card_not_held_else_FOLLOW_
     assert case.expected == {"legal": [1]}
     assert _rule(case, ["legal"], {"legal": [1, 4, 11, 37]}) == "CARD-HELD"
     assert _rule(case, ["legal"], {"legal": [1, 4, 11]}) == "FOLLOW-SUIT"
+
+
+# --- a declared deck is input like any other -------------------------------------------------
+
+
+@pytest.mark.parametrize("kind, says", [
+    ("rank-twice", "[CONFIG-DECK] every card of a deck needs a distinct rank"),
+    ("negative-coin", "expected an integer from 0"),
+    ("unknown-colour", "purple"),
+    ("extra-cards", "a declared deck holds at most 108"),
+])
+def test_a_hostile_declared_deck_is_the_peers_fault_in_a_bounded_report(
+        kind: str, says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    command = f"{sys.executable} {ROOT / 'tests' / 'hostile_deck_peer.py'} {kind}"
+    status = main(["conformance", "--cmd", command, "--examples", "2", "--questions", "0",
+                   "--shrink-seconds", "0", "--json"])
+    out = capsys.readouterr().out
+    report = json.loads(out)
+    assert status == 1 and report["peer_fault"]["kind"] == "malformed"
+    assert says in report["peer_fault"]["message"]
+    assert len(out) < 20_000  # whatever the peer declares
+    status = main(["conformance", "--cmd", command, "--examples", "2", "--questions", "0",
+                   "--shrink-seconds", "0"])
+    captured = capsys.readouterr()
+    assert status == 1 and "Traceback" not in captured.out + captured.err
+    assert len(captured.out) < 20_000
+
+
+def test_no_follow_suit_on_a_declared_deck_identical_to_the_librarys_is_FOLLOW_SUIT_and_no_DECK(
+) -> None:
+    peer = PEER + ["--declare-deck", "--no-set-position", "--bug", "no-follow-suit"]
+    report = run_harness(peer, examples=scaled(ci=30, dev=15), seed=3, shrink_seconds=0,
+                         questions=scaled(ci=20, dev=10), min_refusals=1)
+    assert {group.rule for group in report.groups} == {"FOLLOW-SUIT"}

@@ -15,7 +15,7 @@ from bottleimp.conformance.follow import Lost, follow_peer
 from bottleimp.conformance.vectors import ranks
 from bottleimp.formats.json_input import JSON
 from bottleimp.state import GameState, Phase
-from bottleimp.conformance.game import LIBRARY, PEER, SET_POSITION
+from bottleimp.conformance.game import ANSWERS, LIBRARY, PEER, SET_POSITION
 from bottleimp.conformance.position import set_position_request
 from bottleimp.conformance.protocol import PROTOCOL, Referee
 from bottleimp.config import Config
@@ -47,6 +47,32 @@ def test_four_bugs_in_a_limited_peer_give_four_groups_each_with_its_root_rule() 
     # Every game met the pass bug first, and still met the others after it.
     assert set(by_op["setup"].games) >= set(by_op["coins"].games) | set(by_op["end_round"].games)
     assert report.disagreements > report.failed
+
+
+def test_answers_that_describe_no_position_are_still_judged_NEXT_LEADER_DEALER_ROTATION() -> None:
+    # The C# engine's three bugs: its passes duplicate a card and lose another, so no position
+    # can be followed after the setup; seat 0 leads every trick; the dealer never rotates. With
+    # no set_position, each later answer is judged by the rule that needs no whole position.
+    bugs = ["--bug", "pass-back", "--bug", "seat-zero-leads-every-trick",
+            "--bug", "dealer-never-rotates", "--no-set-position"]
+    peer = [sys.executable, str(ROOT / "examples" / "reference_peer" / "peer.py")] + bugs
+    report = run_harness(peer, examples=scaled(ci=40, dev=20), seed=1,
+                         shrink_seconds=scaled(ci=1, dev=0), questions=0, min_refusals=1)
+    assert _keys(report) == {("setup", "SETUP-RESOLVE"), ("play", "NEXT-LEADER"),
+                             ("end_round", "DEALER-ROTATION")}
+    on_answers = {group.rule for group in report.groups
+                  if ANSWERS in report.compared_on(group)}
+    assert on_answers == {"NEXT-LEADER", "DEALER-ROTATION"}
+
+
+def test_a_peer_without_those_bugs_is_judged_on_its_answers_with_no_false_fault() -> None:
+    # The pass bug alone: every answer after it is judged on its own, and none is faulted.
+    peer = [sys.executable, str(ROOT / "examples" / "reference_peer" / "peer.py"),
+            "--bug", "pass-back", "--no-set-position"]
+    report = run_harness(peer, examples=scaled(ci=30, dev=12), seed=2, shrink_seconds=0,
+                         questions=0, min_refusals=1)
+    assert _keys(report) == {("setup", "SETUP-RESOLVE")}
+    assert any("judged on their own" in what for _, what in report.uncompared)
 
 
 def test_without_set_position_or_a_declared_deck_four_bugs_give_four_groups_on_the_peer_trajectory(
@@ -92,7 +118,7 @@ def test_a_peer_with_set_position_is_put_back_on_the_library_trajectory_and_says
 
 def test_the_c_sharp_shape_gets_its_three_bugs_without_set_position() -> None:
     # Passes to the wrong seat, seat 0 leading every trick, a dealer that never moves.
-    report = run_harness(LIMITED + ["--no-set-position", "--shape", "no-dealer", "--bug",
+    report = run_harness(LIMITED + ["--no-set-position", "--bug", "dealer-never-rotates", "--bug",
                                     "pass-reversed", "--bug", "seat-zero-leads-every-trick"],
                          examples=10, seed=0, shrink_seconds=0, questions=0,
                          min_refusals=MIN_SENT)

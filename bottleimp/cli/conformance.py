@@ -14,7 +14,7 @@
 Exit status: 0 everything agrees; 1 something failed; 2 the run could not start (bad options,
 Hypothesis missing, the command cannot be started, unreadable cases). With ``--json`` exactly one
 JSON object is printed on stdout in every case, exit status 2 included (format
-``bottleimp-conformance-report/2``, schema ``spec/reports/conformance-report.schema.json``).
+``bottleimp-conformance-report/3``, schema ``spec/reports/conformance-report.schema.json``).
 """
 
 from __future__ import annotations
@@ -327,10 +327,11 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
                 "(not written)" if group.failure is not None else "-")
             size = group.size_text + ("" if group.shrunk or group.failure is None else
                                       " (not shrunk)")
-            names = {"peer": "the peer's", "library-set-position": "the library's (set_position)",
-                     "library": "the library's"}
+            names = {"peer": "the peer's trajectory",
+                     "library-set-position": "the library's trajectory (set_position)",
+                     "library": "the library's trajectory", "peer-answers": "the peer's answers alone"}
             seen = report.compared_on(group)
-            trajectory = "-" if not seen else f"{names[next(iter(seen))]} trajectory" \
+            trajectory = "-" if not seen else names[next(iter(seen))] \
                 if len(seen) == 1 else ", ".join(f"{names[way]} {count}"
                                                   for way, count in sorted(seen.items()))
             rows.append((str(group.number), str(len(group.games)), str(group.count or "-"),

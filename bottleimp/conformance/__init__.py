@@ -13,7 +13,7 @@
 - ``position``: a round's position as ``set_position`` carries it.
 - ``groups``: disagreements grouped, a non-deterministic peer found, one game per group shrunk.
 - ``questions``: position-level questions asked apart from the games.
-- ``report``: the run's report, as text, JSON (``bottleimp-conformance-report/2``) and records.
+- ``report``: the run's report, as text, JSON (``bottleimp-conformance-report/3``) and records.
 - ``differential``: the run itself (``run_harness``).
 - ``remote_vectors``: the conformance cases asked of a peer through the protocol.
 """

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Final
 
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
 from ..cards import Card
 from ..config import Config
@@ -28,6 +28,10 @@ __all__ = ["ALL_PLAYERS", "GAME_ENDS", "Capabilities", "Variant", "capabilities_
 
 ALL_PLAYERS: Final = (2, 3, 4, 5, 6)
 """Every player count the rules define."""
+
+MOST_DECLARED_CARDS: Final = 108
+"""The most cards a declared deck may hold: twice the largest edition's, so that what the
+harness reports of a deck stays bounded whatever the peer declares."""
 
 GAME_ENDS: Final = ("rounds", "target_score", "default")
 """Every game end the rules define (rule GAME-END): a number of rounds, a target score, or
@@ -156,6 +160,23 @@ _KEYS: Final = ({"players", "editions", "bottles", "teams"}, {"decks", "ignore",
                                                      "game_ends", "setups_any_order"})
 
 
+def _check_declared_deck(edition: str, cards: tuple[Card, ...], players: tuple[int, ...],
+                         where: str) -> None:
+    """A declared deck the configuration rules refuse (rule CONFIG-DECK: a rank twice, the
+    start card 19) for a player count the peer plays raises ``RecordError`` naming the rule."""
+    declared = Capabilities(decks={edition: cards})
+    for count in players:
+        try:
+            config = Config(players=count, edition=edition)
+        except ConfigError:
+            continue  # no variant of the edition for that count
+        try:
+            evolve(config, deck=declared.playing_deck(config))
+        except ConfigError as error:
+            raise RecordError(where, f"[{error.rule_id}] {error.message}",
+                              error.rule_id) from None
+
+
 def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabilities:
     """The capabilities a ``hello`` answer declares; a malformed object raises ``RecordError``.
     Absent (``None``): everything is supported."""
@@ -197,7 +218,14 @@ def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabil
     if obj.get("decks") is not None:
         decks_path = child(path, "decks")
         for edition, cards in expect_object(obj["decks"], decks_path).items():
-            decks[edition] = deck_from_json(cards, child(decks_path, edition))
+            if edition not in EDITIONS:
+                continue  # an edition the library does not know is never played
+            where = child(decks_path, edition)
+            if len(expect_list(cards, where)) > MOST_DECLARED_CARDS:
+                raise RecordError(where, f"a deck of {len(expect_list(cards, where))} cards: a "
+                                  f"declared deck holds at most {MOST_DECLARED_CARDS}")
+            decks[edition] = deck_from_json(cards, where)
+            _check_declared_deck(edition, decks[edition], players, where)
     ignore = tuple(expect_str(item, child(child(path, "ignore"), i))
                    for i, item in enumerate(expect_list(obj.get("ignore", []), child(path, "ignore"))))
     return Capabilities(players=players, editions=tuple(editions), bottles=bottles, teams=teams,

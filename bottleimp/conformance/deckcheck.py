@@ -237,6 +237,8 @@ class _Follows:
     judged: frozenset[Card]
     peer_follows: frozenset[Card]
     check: Callable[[dict[Card, Colour]], bool]
+    chosen: frozenset[Card] = frozenset()
+    """The cards of ``judged`` the peer allows."""
 
 
 @frozen
@@ -303,9 +305,9 @@ def _follows_from_failure(failure: Failure) -> _Follows | None:
     pairs = _colour_pairs(failure)
     if pairs is None:
         return None
-    led, judged, follows = pairs
+    led, judged, follows, chosen = pairs
     return _Follows(failure, before.config, led, judged, follows,
-                    lambda colours: _colours_explain(failure, colours))
+                    lambda colours: _colours_explain(failure, colours), chosen)
 
 
 def _scores_from_failure(failure: Failure) -> _Scores | None:
@@ -385,7 +387,7 @@ def _follows_from_question(question: QuestionFailure) -> _Follows | None:
             return False
         return isinstance(found, dict) and same_json(found.get("legal"), output.get("legal"))
 
-    return _Follows(question, config, led, judged, follows, check)
+    return _Follows(question, config, led, judged, follows, check, chosen)
 
 
 def _scores_from_question(question: QuestionFailure) -> _Scores | None:
@@ -429,12 +431,8 @@ def _peer_follows(led: Card, judged: frozenset[Card], chosen: frozenset[Card]) -
 
 
 
-def _trick_so_far(state: GameState) -> tuple[Play, ...]:
-    plays = state.round.plays
-    return plays[len(plays) - len(plays) % state.config.trick_size:]
-
-
-def _colour_pairs(failure: Failure) -> tuple[Card, frozenset[Card], frozenset[Card]] | None:
+def _colour_pairs(failure: Failure
+                  ) -> tuple[Card, frozenset[Card], frozenset[Card], frozenset[Card]] | None:
     """For a legal-plays disagreement after a lead: the led card, the cards judged against it
     (the hand; in Devil's Eye the face-up row) and those the peer takes for its colour."""
     before = failure.before
@@ -443,7 +441,7 @@ def _colour_pairs(failure: Failure) -> tuple[Card, frozenset[Card], frozenset[Ca
             or before is None or before.phase is not Phase.PLAY or last.actual is None
             or last.request.get("op") != "legal_plays" or before.to_act is None):
         return None
-    trick = _trick_so_far(before)
+    trick = before.current_trick()
     if not trick:
         return None
     led = trick[0].card
@@ -463,7 +461,8 @@ def _colour_pairs(failure: Failure) -> tuple[Card, frozenset[Card], frozenset[Ca
         if not peer <= judged:
             return None
         chosen = peer
-    return led, frozenset(judged), _peer_follows(led, frozenset(judged), frozenset(chosen))
+    return (led, frozenset(judged), _peer_follows(led, frozenset(judged), frozenset(chosen)),
+            frozenset(chosen))
 
 
 def _recoloured(state: GameState, colours: dict[Card, Colour]) -> GameState:
@@ -702,15 +701,24 @@ def _needed(coins: dict[Card, int], evidence: Sequence[_Scores],
 
 
 def infer_deck_faults(failures: Sequence[Failure],
-                      questions: Sequence[QuestionFailure] = ()) -> tuple[DeckFault, ...]:
+                      questions: Sequence[QuestionFailure] = (),
+                      declared: frozenset[str] = frozenset()) -> tuple[DeckFault, ...]:
     """The data faults that explain several of ``failures`` and of the position ``questions``
     the peer answered otherwise (see the module): a ``colours`` fault, a ``coins`` fault,
     either, both or none. Colours and coins are inferred apart, each with any number of cards,
-    within ``WORK`` steps each."""
+    within ``WORK`` steps each.
+
+    A fault is inferred only where no rule fault explains the same differences: not for an
+    edition whose deck the peer ``declared`` (the games are played on its data, compared with
+    the library's apart), and not from a legal-plays answer that allows every card judged (a
+    peer that ignores the led colour, rule FOLLOW-SUIT, answers so whatever the colours)."""
     follows = [item for item in [*map(_follows_from_failure, failures),
-                                 *map(_follows_from_question, questions)] if item is not None]
+                                 *map(_follows_from_question, questions)]
+               if item is not None and item.config.edition not in declared
+               and not (item.led is not None and item.judged and item.chosen == item.judged)]
     scores = [item for item in [*map(_scores_from_failure, failures),
-                                *map(_scores_from_question, questions)] if item is not None]
+                                *map(_scores_from_question, questions)]
+              if item is not None and item.config.edition not in declared]
     faults: list[DeckFault] = []
     colours, colours_stopped = _infer_colours(follows)
     explained: list[_Follows | _Scores] = [item for item in follows if item.check(colours)]

@@ -20,6 +20,7 @@ from ..formats.setup_entries import entry_from_gives
 from ..catalogue import is_convention as catalogue_is_convention
 from ..rules.deal import deal, first_dealer, next_dealer
 from ..state import GameState, Phase, RoundState
+from .answers import PeerRound
 from .capabilities import Capabilities, capabilities_from_json
 from .explain import Disagreement, explain
 from .follow import Lost, follow_peer, follow_scores
@@ -42,6 +43,9 @@ SET_POSITION: Final = "library-set-position"
 ``set_position`` after an earlier disagreement."""
 
 PEER: Final = "peer"
+ANSWERS: Final = "peer-answers"
+"""Judged on the peer's own answers, by the rules that need no whole position (its answers
+described none the rules reach: a card twice, a card lost)."""
 """A disagreement met on the peer's trajectory: after an earlier disagreement, the library was
 put into the position the peer's answers described, and went on from there."""
 
@@ -221,6 +225,10 @@ class _Game:
         self.peer_answer: dict[str, JSON] | None = None
         """The peer's answer to the last request (for choosing a play both sides allow)."""
         self.rollbacks = 0
+        self.peer_round: PeerRound | None = None
+        """The round as the peer's answers describe it, once they describe no position."""
+        self.peer_dealer: int | None = None
+        """The dealer the peer's ``new_round`` answer named for the round."""
         self.totals_known = True
         """Whether the peer's totals are the library's (not after a round it sat out)."""
 
@@ -251,6 +259,10 @@ class _Game:
             self.outcome = "unsupported"
             raise Stop()
         op = request.get("op")
+        if op == "new_round" and isinstance(actual.get("dealer"), int):
+            dealer = actual["dealer"]
+            assert isinstance(dealer, int)
+            self.peer_dealer = dealer
         if op == "hello" and expected.get("ok") is True:
             # Capabilities are the peer's own: a greeting is compared on its protocol only.
             problem = compare({k: expected[k] for k in ("ok", "protocol")},
@@ -292,8 +304,10 @@ class _Game:
         """The peer's answers fix no position: it sits out the rest of the round."""
         state = self.referee.state
         where = "" if state is None else f"round {len(self.finished) + 1}, "
-        self.uncompared.append(f"{where}after request {len(self.exchanges)}: {reason}; the rest "
-                               "of the round was not compared")
+        rest = ("its later answers were judged on their own, by the rules that need no whole "
+                "position" if self.peer_round is not None
+                else "the rest of the round was not compared")
+        self.uncompared.append(f"{where}after request {len(self.exchanges)}: {reason}; {rest}")
         self.detached = True
 
     def _follow_scores(self, actual: dict[str, JSON]) -> None:
@@ -347,10 +361,98 @@ class _Game:
                 return
         followed = follow_peer(before, state, request, actual)
         if isinstance(followed, Lost):
+            self._judge_on_answers(before, state, request, actual)
             self._lose(followed.reason)
             return
         self.trajectories.append(PEER)
         self._move_to(followed)
+
+    def _judge_on_answers(self, before: GameState, after: GameState, request: dict[str, JSON],
+                          actual: dict[str, JSON]) -> None:
+        """Where the peer's answers fix no position after its last setup or a play, keep its
+        round as it describes it, to judge each later answer by the rules that need none."""
+        op = request.get("op")
+        dealer = self.peer_dealer if self.peer_dealer is not None else before.round.dealer
+        if op == "setup" and "hands" in actual:
+            peer_round = PeerRound(after, dealer)
+            if peer_round.take_setup(actual):
+                self.peer_round = peer_round
+        elif op == "play" and actual.get("ok") is True and before.phase is Phase.PLAY:
+            seat, card = request.get("seat"), request.get("card")
+            if isinstance(seat, int) and isinstance(card, (int, float)):
+                peer_round = PeerRound(before, dealer)
+                peer_round.judge_play(seat, before.config.card(card), actual)
+                peer_round.faults.clear()  # this answer's disagreement is recorded already
+                self.peer_round = peer_round
+
+    def _ask_on_answers(self, request: dict[str, JSON]) -> dict[str, JSON] | None:
+        """Send ``request`` to the peer alone, its round judged on its own answers; ``None``
+        when it refuses it (nothing more can be judged in the round)."""
+        if self.until is not None and len(self.exchanges) >= self.until:
+            raise Stop()
+        try:
+            actual = self.peer.ask(request)
+        except PeerFault as fault:
+            self.exchanges.append(Exchange(request, {}, None))
+            self._fail(fault.kind, fault.message, None, self.referee.state)
+        self.exchanges.append(Exchange(request, actual, actual))
+        self.peer_answer = actual
+        return actual if actual.get("ok") is True else None
+
+    def _record_faults(self, peer_round: PeerRound) -> None:
+        """Each fault the last answer showed, as a disagreement judged on the peer's answers."""
+        if not peer_round.faults:
+            return
+        last = self.exchanges[-1]
+        for fault in peer_round.faults:
+            rules_give = fault.detail.get("rules_give")
+            self.exchanges[-1] = Exchange(last.request, {"ok": True, "_rules_give": rules_give},
+                                          last.actual)
+            self.trajectory = ANSWERS
+            self._disagree(Disagreement(fault.rule, fault.message, fault.detail), None)
+        self.trajectories.append(ANSWERS)
+        peer_round.faults.clear()
+
+    def _play_on_answers(self, choose: Callable[[int], int]) -> None:
+        """The rest of the round the peer's answers describe, each answer judged on its own:
+        the plays (from the cards it allows and its hand holds), its scores and its next
+        dealer."""
+        peer_round = self.peer_round
+        assert peer_round is not None
+        self._record_faults(peer_round)
+        stopped = ""
+        for _ in range(4 * len(self.config.cards)):
+            if peer_round.to_act is None:
+                break
+            answer = self._ask_on_answers({"op": "legal_plays"})
+            if answer is None:
+                stopped = "the peer refuses legal_plays"
+                break
+            allowed = peer_round.judge_legal_plays(answer)
+            self._record_faults(peer_round)
+            seat = answer.get("seat")
+            if not allowed or not isinstance(seat, int):
+                stopped = "the peer allows no card its own hand holds"
+                break
+            card = allowed[choose(len(allowed))]
+            answer = self._ask_on_answers({"op": "play", "seat": seat, "card": card.rank})
+            if answer is None:
+                stopped = f"the peer refuses to let seat {seat} play {card.rank}, which it allowed"
+                break
+            peer_round.judge_play(seat, card, answer)
+            self._record_faults(peer_round)
+        if stopped:
+            self.uncompared.append(f"round {len(self.finished) + 1}: judging the peer's own "
+                                   f"answers stopped: {stopped}")
+            return
+        answer = self._ask_on_answers({"op": "scores"})
+        if answer is not None:
+            peer_round.judge_scores(answer)
+            self._record_faults(peer_round)
+        answer = self._ask_on_answers({"op": "end_round"})
+        if answer is not None:
+            peer_round.judge_end_round(answer)
+            self._record_faults(peer_round)
 
     def _move_to(self, state: GameState) -> None:
         """Put the library into ``state``, a position on the peer's trajectory."""
@@ -503,6 +605,8 @@ class _Game:
         hands, face_up = deal(config, script.deal_seed, index, dealer)
         request = self._round_request(index, dealer, hands, face_up)
         self.detached = False
+        self.peer_round = None
+        self.peer_dealer = None
         self.rollbacks = 0
         # Both sides start the round from the same deal: a common position again.
         self.trajectory = LIBRARY
@@ -555,6 +659,8 @@ class _Game:
         self.ask({"op": "scores"})
         self._mistakes_at("after", script.mistakes, request, fired=fired)
         self.ask({"op": "end_round"})
+        if self.peer_round is not None:
+            self._play_on_answers(choose)
         if self.detached:
             self.tell_dealer = True
             self.totals_known = False
@@ -629,8 +735,8 @@ def negotiate(peer: Peer) -> Capabilities:
         try:
             return capabilities_from_json(answer.get("capabilities"))
         except RecordError as error:
-            raise PeerFault("malformed",
-                            f"the peer's capabilities are malformed: {error}") from None
+            raise PeerFault("malformed", f"the peer's capabilities are malformed: {error}",
+                            answer) from None
     # A wrong greeting is the peer's fault, reported as such (never a traceback of ours).
     raise PeerFault("disagreement", f"the peer answers hello with {clip(json.dumps(answer), 300)}: "
                     f"it does not speak {PROTOCOL}", answer)

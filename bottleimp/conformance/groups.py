@@ -162,7 +162,8 @@ def group_failures(results: Sequence[GameResult], capabilities: Capabilities,
             groups.append(Group(0, fault.kind, "DECK", games, None, deck=fault,
                                 not_shrunk="declared by the peer: no game to shrink"))
     inferred = infer_deck_faults([failure for _, failure in failures],
-                                 question_failures(questions))
+                                 question_failures(questions),
+                                 frozenset(edition for edition, _ in capabilities.decks))
     by_key: dict[tuple[str, str], list[tuple[int, Failure]]] = {}
     for number, failure in failures:
         key = next(((fault.kind, "DECK") for fault in inferred if fault.explains(failure)),

@@ -14,7 +14,7 @@ from attrs import evolve, frozen
 from ..config import Config
 from ..formats.json_input import JSON
 from .capabilities import Capabilities
-from .game import PEER, SET_POSITION, Failure, GameResult, Refusal
+from .game import ANSWERS, PEER, SET_POSITION, Failure, GameResult, Refusal
 from .groups import Group, Nondeterminism
 from .lines import clip, plural
 from .peer import answer_for_record
@@ -308,6 +308,9 @@ def _trajectory_text(failure: Failure) -> str:
     if failure.trajectory == PEER:
         return (f"; on the peer's trajectory: the library followed its answers from request "
                 f"{failure.followed_from}")
+    if failure.trajectory == ANSWERS:
+        return ("; judged on the peer's own answers alone (they describe no position the rules "
+                "reach), by the rule that needs none")
     if failure.trajectory == SET_POSITION:
         return "; on the library's trajectory, the peer put back on it with set_position"
     if failure.followed_from is not None:
@@ -328,14 +331,14 @@ def failure_to_json(failure: Failure) -> dict[str, JSON]:
         "requests": len(failure.exchanges),
         "request": last.request,
         "library": last.expected,
-        "peer": last.actual,
+        "peer": answer_for_record(last.actual),
         "detail": None if failure.disagreement is None else failure.disagreement.detail,
         "trajectory": failure.trajectory,
         "followed_from": failure.followed_from,
     }
 
 
-REPORT_FORMAT: Final = "bottleimp-conformance-report/2"
+REPORT_FORMAT: Final = "bottleimp-conformance-report/3"
 """The format ID of ``bottleimp conformance --json`` (schema:
 ``spec/reports/conformance-report.schema.json``)."""
 

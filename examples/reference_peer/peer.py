@@ -36,6 +36,10 @@ plants a bug found in other implementations, to show the harness catching it:
   its pile as well (an engine that answers ``winner_takes`` otherwise, with the same scores).
 - ``seat-zero-leads-every-trick``: seat 0 leads every trick, whoever won the last one (the C#
   engine's leading bug).
+- ``dealer-never-rotates``: its ``end_round`` names the same dealer again (the C# engine's "the
+  dealer never rotates").
+- ``no-follow-suit``: any held card may be played, whatever was led (a copy of the general
+  card-game engine with its follow-suit rule removed).
 - ``target-zero``: it accepts a target score of 0, and so ends the game after one round (the
   PHP engine's bug).
 
@@ -369,6 +373,8 @@ class Round:
             following = {c for c in face_up if self.colour(c) == led}
             return hand | (following if following else face_up)
         following = {c for c in hand if self.colour(c) == led}
+        if "no-follow-suit" in self.bugs:
+            return set(hand)
         return following if following else set(hand)
 
     def play(self, seat, card):
@@ -684,8 +690,8 @@ class Peer:
                                             DEFAULT_ROUNDS[round_.players])
         dealer = None
         if not over:
-            # no-dealer: the engine keeps no rotation of its own; the deal never moves.
-            step = 0 if "no-dealer" in self.shapes else 1
+            # dealer-never-rotates: the deal never moves.
+            step = 0 if "dealer-never-rotates" in self.bugs else 1
             dealer = (round_.dealer + step) % round_.players
             if "random-dealer" in self.bugs:
                 seed = json.dumps(sorted(round_.devils_trick)) + str(self.round_index)
@@ -803,7 +809,8 @@ class Peer:
 
 BUGS = ("devils-trick-assign", "half-rank-int", "seat-zero-leads", "pass-back", "pass-reversed",
         "swap-colours", "wrong-coins", "random-dealer", "keep-winning-card", "renamed-colours",
-        "flaky-scores", "seat-zero-leads-every-trick", "target-zero")
+        "flaky-scores", "seat-zero-leads-every-trick", "target-zero", "dealer-never-rotates",
+        "no-follow-suit")
 
 SHAPES = ("target-only", "setups-any-order", "setups-any-order-undeclared", "own-zones",
           "random-words", "no-dealer")
