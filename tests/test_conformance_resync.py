@@ -261,3 +261,31 @@ def test_random_words_in_the_messages_are_no_nondeterminism() -> None:
                          min_refusals=MIN_SENT)
     assert _keys(report) == {("scores", "SCORE-BOTTLE-PENALTY")}
     assert report.nondeterministic == ()
+
+
+def test_a_one_round_no_dealer_two_stage_peer_with_no_bug_passes_every_game() -> None:
+    peer = [sys.executable, str(ROOT / "examples" / "reference_peer" / "peer.py"),
+            "--shape", "one-round", "--shape", "no-dealer", "--shape", "two-stage",
+            "--no-set-position"]
+    report = run_harness(peer, examples=scaled(ci=40, dev=15), seed=4, shrink_seconds=0,
+                         questions=scaled(ci=20, dev=5), min_refusals=MIN_SENT)
+    assert report.failed == 0 and report.unsupported == 0 and report.groups == ()
+    assert report.passed > 0 and report.conventions == ()
+    assert report.capabilities.one_round and not report.capabilities.dealer
+    assert [line.split(":")[0] for line in report.not_asked] == [
+        "set_position", "dealer", "one round only"]
+    players = next(row for row in report.coverage if row.kind == "config-players")
+    assert players.sent >= MIN_SENT and players.agreed == players.sent
+
+
+def test_a_one_round_peer_is_sent_only_one_round_games() -> None:
+    from bottleimp.conformance.scripts import game_scripts
+    from bottleimp.conformance.capabilities import Capabilities
+    from hypothesis import given, settings
+
+    @settings(max_examples=30, database=None)
+    @given(game_scripts(Capabilities().variants(), ("rounds",), one_round=True))
+    def check(script: object) -> None:
+        assert getattr(script, "most_rounds") == 1
+
+    check()

@@ -374,6 +374,10 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
             print(f"  game {game}, {what}")
         if len(report.uncompared) > 5:
             print(f"  ... and {len(report.uncompared) - 5} more (--json lists every one)")
+    if report.not_asked:
+        print("not asked, by the peer's shape:")
+        for what in report.not_asked:
+            print(f"  {what}")
     if report.questions:
         print("position questions (apart from the games):")
         asked: list[tuple[str, ...]] = [("kind", "asked", "agreed", "failed", "unsupported",
@@ -418,6 +422,12 @@ def _capabilities_text(report: HarnessReport) -> str:
             f"{'teams' if caps.teams else 'no teams'}")
     if caps.decks:
         text += f"; its own deck for {','.join(edition for edition, _ in caps.decks)}"
+    if caps.one_round:
+        text += "; one round a game"
+    if not caps.dealer:
+        text += "; no dealer"
+    if caps.setups_any_order:
+        text += "; setups in any order"
     return text
 
 

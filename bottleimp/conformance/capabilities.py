@@ -64,6 +64,12 @@ class Capabilities:
     setups_any_order: bool = False
     """The peer takes a round's setups in any seat order, as the sources have every
     seat choose at the same time."""
+    one_round: bool = False
+    """The peer plays exactly one round a game: every game it is sent is ``rounds: 1``."""
+    dealer: bool = True
+    """The peer has a dealer of its own. Without one (``false``) its adapter maps its first
+    seat to the named dealer's left, every ``new_round`` names the dealer, and ``end_round``
+    names the seat before the engine's next first seat."""
 
     def narrowed(self, *, players: Iterable[int] | None = None,
                  editions: Iterable[str] | None = None, bottles: Iterable[int] | None = None,
@@ -82,6 +88,8 @@ class Capabilities:
             set_position=self.set_position,
             game_ends=self.game_ends,
             setups_any_order=self.setups_any_order,
+            one_round=self.one_round,
+            dealer=self.dealer,
         )
 
     def declared_deck(self, config: Config) -> tuple[Card, ...] | None:
@@ -142,7 +150,17 @@ class Capabilities:
             data["game_ends"] = list(self.game_ends)
         if self.setups_any_order:
             data["setups_any_order"] = True
+        if self.one_round:
+            data["one_round"] = True
+        if not self.dealer:
+            data["dealer"] = False
         return data
+
+    @property
+    def ends(self) -> tuple[str, ...]:
+        """The game ends the harness generates: a number of rounds (one) for a one-round peer,
+        else every end it plays."""
+        return ("rounds",) if self.one_round else self.game_ends
 
 
 @frozen
@@ -156,8 +174,9 @@ class Variant:
     teams: bool
 
 
-_KEYS: Final = ({"players", "editions", "bottles", "teams"}, {"decks", "ignore", "set_position",
-                                                     "game_ends", "setups_any_order"})
+_KEYS: Final = ({"players", "editions", "bottles", "teams"},
+                 {"decks", "ignore", "set_position", "game_ends", "setups_any_order", "one_round",
+                  "dealer"})
 
 
 def _check_declared_deck(edition: str, cards: tuple[Card, ...], players: tuple[int, ...],
@@ -201,9 +220,11 @@ def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabil
     set_position = obj.get("set_position", False)
     if not isinstance(set_position, bool):
         raise RecordError(child(path, "set_position"), "expected true or false")
-    setups_any_order = obj.get("setups_any_order", False)
-    if not isinstance(setups_any_order, bool):
-        raise RecordError(child(path, "setups_any_order"), "expected true or false")
+    flags = {}
+    for key, default in (("setups_any_order", False), ("one_round", False), ("dealer", True)):
+        flags[key] = obj.get(key, default)
+        if not isinstance(flags[key], bool):
+            raise RecordError(child(path, key), "expected true or false")
     ends_path = child(path, "game_ends")
     game_ends = []
     for i, item in enumerate(expect_list(obj.get("game_ends", list(GAME_ENDS)), ends_path)):
@@ -231,4 +252,5 @@ def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabil
     return Capabilities(players=players, editions=tuple(editions), bottles=bottles, teams=teams,
                         decks=decks, ignore=ignore, set_position=set_position,
                         game_ends=tuple(e for e in GAME_ENDS if e in game_ends),
-                        setups_any_order=setups_any_order)
+                        setups_any_order=flags["setups_any_order"] is True,
+                        one_round=flags["one_round"] is True, dealer=flags["dealer"] is True)

@@ -41,14 +41,42 @@ from ..formats.json_input import JSON
 from ..config import Config
 from ..rules.scoring import round_scores
 from ..state import Bottle, GameState, Phase
+from .explain import Disagreement
 from .lines import plural
 from .vectors import Case, answer, same_json
 
 if TYPE_CHECKING:
     from .capabilities import Capabilities
-    from .game import Failure
 
 __all__ = ["CardFault", "DeckFault", "declared_deck_faults", "infer_deck_faults", "WORK"]
+
+
+class _Exchange(Protocol):
+    """What the inference reads of one exchange of a failed game."""
+
+    @property
+    def request(self) -> dict[str, JSON]: ...
+
+    @property
+    def expected(self) -> dict[str, JSON]: ...
+
+    @property
+    def actual(self) -> dict[str, JSON] | None: ...
+
+
+class Failure(Protocol):
+    """What the inference reads of a game's disagreement (``Failure`` of the session): the
+    library's state before the failing request, the exchanges and the disagreement. A protocol,
+    so that this module needs nothing of the session, which imports it."""
+
+    @property
+    def before(self) -> GameState | None: ...
+
+    @property
+    def exchanges(self) -> Sequence[_Exchange]: ...
+
+    @property
+    def disagreement(self) -> Disagreement | None: ...
 
 
 class QuestionFailure(Protocol):

@@ -163,8 +163,8 @@ def run_harness(
         capabilities = declared.narrowed(players=players, editions=editions, bottles=bottles,
                                          teams=teams)
         variants = capabilities.variants()
-        ends = capabilities.game_ends
-        strategy = game_scripts(variants, ends)
+        ends = capabilities.ends
+        strategy = game_scripts(variants, ends, capabilities.one_round)
         runner = GameRunner(slot, capabilities)
         runner.greeted.discard(id(slot.get()))  # hello alone leaves the peer without a round
 
@@ -236,6 +236,7 @@ def run_harness(
         nondeterministic=nondeterministic,
         questions=asked,
         questions_fault=questions_fault,
+        not_asked=_not_asked(declared, asked),
         conventions=_conventions(results),
         uncompared=tuple((number, what) for number, result in enumerate(results, 1)
                          for what in result.uncompared),
@@ -271,6 +272,29 @@ def _conventions(results: Sequence[GameResult]) -> tuple[ConventionNote, ...]:
             found.setdefault(rule, []).append((number, message))
     return tuple(ConventionNote(rule, len({n for n, _ in seen}), len(seen), seen[0][1])
                  for rule, seen in found.items())
+
+
+def _not_asked(capabilities: Capabilities, asked: Sequence[QuestionRow]) -> tuple[str, ...]:
+    """What the peer's shape kept the harness from asking, and what that leaves unjudged."""
+    lines = []
+    if not capabilities.set_position:
+        lines.append("set_position: after a disagreement the library followed the peer's "
+                     "answers; where they fixed no position, each later answer was judged on its "
+                     "own by the rules that need none (its legal plays against the led colour "
+                     "and its refusals of illegal requests were not compared there)")
+    if asked and all(row.unsupported == row.asked for row in asked):
+        lines.append("case: the peer answers no position question, so a rule is judged only "
+                     "as far as the games reach it (a trick's rules on no chosen position, the "
+                     "scores of no chosen piles; PRICE-CARD-RETURN shows only through scores)")
+    if not capabilities.dealer:
+        lines.append("dealer: the peer has no dealer; its first seat is mapped to the left of "
+                     "the dealer each new_round names, so the first seat to set up and the "
+                     "first leader (FIRST-LEADER) agree by construction")
+    if capabilities.one_round:
+        lines.append("one round only: the totals over rounds (GAME-TOTALS), the game's end "
+                     "after several rounds or at a target (GAME-END) and a round dealt by the "
+                     "peer's own rotation were not asked")
+    return tuple(lines)
 
 
 def _top_up(results: Sequence[GameResult], variants: Sequence[Variant], seed: int, minimum: int,

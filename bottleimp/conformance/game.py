@@ -595,7 +595,7 @@ class _Game:
         if self.config.target_score is not None:
             config["target_score"] = self.config.target_score
         request["round"] = index
-        if not self.tell_dealer:
+        if not self.tell_dealer and self.capabilities.dealer:
             del request["dealer"]
         return request
 

@@ -130,7 +130,10 @@ def _unknown_key(moment: Moment, pick: int) -> dict[str, JSON] | None:
 
 
 def _config_players(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return _with_config(moment, players=(1, 7, 0)[pick % 3])
+    # One fault only: seat 0, a dealer every player count from 1 has.
+    request = _with_config(moment, players=(1, 7, 8)[pick % 3])
+    request["dealer"] = 0
+    return request
 
 
 def _config_edition(moment: Moment, pick: int) -> dict[str, JSON] | None:

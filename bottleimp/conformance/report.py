@@ -94,6 +94,9 @@ class HarnessReport:
     """The timeout, crash or malformed answer that stopped the position questions, if any."""
     conventions: tuple[ConventionNote, ...] = ()
     """The library's conventions the peer chose otherwise (no failure)."""
+    not_asked: tuple[str, ...] = ()
+    """What the peer's shape kept the harness from asking (no ``set_position``, no ``case``, no
+    dealer, one round only), and what that leaves unjudged."""
     uncompared: tuple[tuple[int, str], ...] = ()
     """What could not be compared, and why, by game (from 1): where the peer's answers fixed no
     position the library could follow."""
@@ -369,6 +372,7 @@ def report_to_json(report: HarnessReport) -> dict[str, JSON]:
         } for g in report.groups],
         "notes": list(report.notes),
         "conventions": [note.to_json() for note in report.conventions],
+        "not_asked": list(report.not_asked),
         "uncompared": [{"game": game, "what": what} for game, what in report.uncompared],
         "resynchronised": {way: count for way, count in report.resynchronised},
         "nondeterministic": [finding.to_json() for finding in report.nondeterministic],

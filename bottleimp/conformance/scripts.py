@@ -93,11 +93,13 @@ def with_end(config: Config, end: str, rounds: int, target: int) -> Config:
 
 
 def game_scripts(variants: Sequence[Variant] | None = None,
-                 ends: Sequence[str] = GAME_ENDS) -> SearchStrategy[GameScript]:
+                 ends: Sequence[str] = GAME_ENDS, one_round: bool = False
+                 ) -> SearchStrategy[GameScript]:
     """The Hypothesis strategy for games in ``variants`` (default: every variant) ending in one
     of ``ends`` (a number of rounds, 1 or 2; a target score from 1 to ``MAX_TARGET``; the
     default). Shrinks towards the first variant (the fewest players), the first end, seat 0
-    dealing, one round, no mistakes and the lowest legal card at every decision."""
+    dealing, one round, no mistakes and the lowest legal card at every decision. ``one_round``:
+    every game is one round (``rounds: 1``)."""
     from hypothesis import strategies as st
 
     chosen = tuple(variants) if variants is not None else Capabilities().variants()
@@ -132,7 +134,7 @@ def game_scripts(variants: Sequence[Variant] | None = None,
     return st.builds(
         lambda chosen_config, rounds_, end, target: GameScript(
             with_end(chosen_config[0], end, len(rounds_), target), rounds_, chosen_config[1]),
-        configs(), st.lists(rounds, min_size=1, max_size=2).map(tuple),
+        configs(), st.lists(rounds, min_size=1, max_size=1 if one_round else 2).map(tuple),
         st.sampled_from(chosen_ends), st.integers(1, MAX_TARGET))
 
 

@@ -43,8 +43,7 @@ plants a bug found in other implementations, to show the harness catching it:
 - ``target-zero``: it accepts a target score of 0, and so ends the game after one round (the
   PHP engine's bug).
 
-``--shape`` (repeatable) gives it the shape of a real engine (none of them a bug of the rules,
-but ``no-dealer``):
+``--shape`` (repeatable) gives it the shape of a real engine (none of them a bug of the rules):
 
 - ``target-only``: it plays to a target score only (declares ``game_ends: ["target_score"]``;
   a game with another end is refused ``UNSUPPORTED``), as a chat-bot game does.
@@ -55,8 +54,12 @@ but ``no-dealer``):
   scores; with ``set_position`` it moves the card there; its ``trick`` cases ignore
   ``winner_takes`` and ``returned_price_card``).
 - ``random-words``: every refusal's message carries a random name (not seeded).
-- ``no-dealer``: it keeps no dealer rotation of its own: ``end_round`` names the same dealer
-  again (the C# engine's "the dealer never rotates"), and it deals each round as told.
+- ``no-dealer``: it has no dealer, only a first seat (declares ``"dealer": false``): its first
+  seat is the named dealer's left, and it names the seat before its first seat as the dealer.
+- ``one-round``: it plays exactly one round a game (declares ``one_round``; any other game is
+  refused ``UNSUPPORTED``).
+- ``two-stage``: it takes every discard, then every pass: the discards go to the Devil's Trick as
+  each seat gives them, the passes move once every seat has chosen.
 
 Capabilities (declared in the ``hello`` answer; a game outside them is refused ``UNSUPPORTED``):
 ``--players 3,4``, ``--editions classic``, ``--bottles 1``, ``--no-teams``; ``--no-set-position``
@@ -323,6 +326,10 @@ class Round:
             raise Refused("SETUP-STEPS", f"seat {seat}'s setup is {steps}")
         self.hands[seat] = remaining
         self.given[seat] = parts
+        if "two-stage" in self.shapes:
+            # Stage one: the discards go to the Devil's Trick as each seat gives them; stage
+            # two, once every seat has chosen, moves the passes (so no pass is seen early).
+            self.devils_trick.extend(card for where, card in parts if where == "devils_trick")
         waiting = [(self.dealer + k) % self.players for k in range(1, self.players + 1)]
         waiting = [s for s in waiting if self.given[s] is None]
         if waiting:
@@ -339,7 +346,8 @@ class Round:
         for seat, parts in enumerate(self.given):
             for where, card in parts:
                 if where == "devils_trick":
-                    self.devils_trick.append(card)
+                    if "two-stage" not in self.shapes:
+                        self.devils_trick.append(card)
                 elif where == "left":
                     to = seat - 1 if "pass-reversed" in self.bugs else seat + 1
                     self.hands[to % n].add(card)
@@ -619,6 +627,10 @@ class Peer:
             capabilities["game_ends"] = ["target_score"]
         if "setups-any-order" in self.shapes:
             capabilities["setups_any_order"] = True
+        if "one-round" in self.shapes:
+            capabilities["one_round"] = True
+        if "no-dealer" in self.shapes:
+            capabilities["dealer"] = False
         if "own-zones" in self.shapes:
             # The trick case's piles are its own (no price card returned).
             capabilities["ignore"] = sorted(set(self.ignore) | {"winner_takes",
@@ -645,6 +657,13 @@ class Peer:
             dealer = request["dealer"]
             if not is_int(dealer) or not 0 <= dealer < players:
                 raise Refused("PROTOCOL", "the dealer is a seat")
+            if "no-dealer" in self.shapes:
+                # The engine has no dealer, only a first seat: the dealer's left. Its answers
+                # name the seat before its first seat as the dealer.
+                first_seat = (dealer + 1) % players
+                dealer = (first_seat - 1) % players
+        elif "no-dealer" in self.shapes:
+            raise Refused("PROTOCOL", "this engine has no dealer: every new_round names one")
         elif index == 0 or self.ended is None or self.round_index != index - 1:
             raise Refused("PROTOCOL", "no dealer named, and no ended round to pass the deal on")
         else:
@@ -653,6 +672,8 @@ class Peer:
             raise Refused("UNSUPPORTED", "this peer does not play that variant")
         if "target-only" in self.shapes and request["config"].get("target_score") is None:
             raise Refused("UNSUPPORTED", "this peer plays to a target score only")
+        if "one-round" in self.shapes and request["config"].get("rounds") != 1:
+            raise Refused("UNSUPPORTED", "this peer plays one round a game")
         round_ = Round(config, dealer, request["hands"], request.get("face_up"), self.bugs, deck)
         round_.shapes = self.shapes
         self.round = round_
@@ -813,8 +834,8 @@ BUGS = ("devils-trick-assign", "half-rank-int", "seat-zero-leads", "pass-back", 
         "no-follow-suit")
 
 SHAPES = ("target-only", "setups-any-order", "setups-any-order-undeclared", "own-zones",
-          "random-words", "no-dealer")
-"""Shapes of real engines, none a bug (but no-dealer, whose deal never moves): see --shape."""
+          "random-words", "no-dealer", "one-round", "two-stage")
+"""Shapes of real engines, none a bug: see --shape."""
 
 WORDS = ("Adam", "Betty", "Christian", "Doris", "imp", "bottle", "Keawe", "Lopaka", "Kokua")
 
