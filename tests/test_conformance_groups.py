@@ -12,11 +12,11 @@ from typing import Any, cast
 import pytest
 
 from bottleimp.cli import main
-from bottleimp.conformance.capabilities import Capabilities, capabilities_from_json
-from bottleimp.conformance.differential import HarnessReport, run_harness
+from bottleimp.conformance.protocol import Capabilities, capabilities_from_json
+from bottleimp.conformance.harness import HarnessReport, run_harness
 from bottleimp.conformance.protocol import PROTOCOL, Referee
-from bottleimp.conformance.refusals import REFUSALS
-from bottleimp.conformance.remote_vectors import run_remote_vectors
+from bottleimp.conformance.session import REFUSALS
+from bottleimp.conformance.cases import run_remote_vectors
 from bottleimp.errors import RecordError
 from bottleimp.cards import rank_key
 from bottleimp.config import Config
@@ -356,7 +356,7 @@ def _library_round(players: int = 4, seed: int = 5) -> list[LibraryExchange]:
     from bottleimp.engine import apply, legal_actions
     from bottleimp.formats.setup_entries import entry_from_gives
     from bottleimp.rules.deal import deal
-    from bottleimp.conformance.refusals import round_request
+    from bottleimp.conformance.session import round_request
     from bottleimp.state import Phase
 
     config = Config(players=players)
@@ -392,7 +392,7 @@ def _library_round(players: int = 4, seed: int = 5) -> list[LibraryExchange]:
 def _rule_of(exchange: LibraryExchange, change: dict[str, object]) -> tuple[str, str]:
     """The rule and message ``explain`` gives when the peer answers ``exchange``'s request with
     the library's answer changed by ``change`` (a key mapped to ``...`` is dropped)."""
-    from bottleimp.conformance.explain import explain
+    from bottleimp.conformance.diagnose import explain
     from bottleimp.conformance.protocol import compare
 
     before, request, expected, after = exchange
@@ -490,7 +490,7 @@ def test_a_setup_message_names_each_duplicated_and_lost_card_SETUP_RESOLVE() -> 
 
 
 def test_legal_plays_answered_otherwise_name_the_seat_the_card_held_or_the_colour() -> None:
-    from bottleimp.conformance.explain import explain
+    from bottleimp.conformance.diagnose import explain
     from bottleimp.conformance.protocol import compare
 
     exchanges = _library_round()
@@ -702,7 +702,7 @@ def test_the_pass_back_bug_names_every_card_it_duplicates_and_loses_SETUP_RESOLV
 
 
 def test_a_legal_plays_question_names_CARD_HELD_for_a_card_not_held_else_FOLLOW_SUIT() -> None:
-    from bottleimp.conformance.questions import _case, _rule
+    from bottleimp.conformance.cases import _case, _rule
 
     case = _case("legal_plays", Config(players=4), {"seat": 1, "hand": [1, 4, 11],
                                                     "trick": [[0, 2]]})

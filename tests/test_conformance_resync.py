@@ -10,13 +10,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from bottleimp.conformance.differential import run_harness
-from bottleimp.conformance.follow import Lost, follow_peer
+from bottleimp.conformance.harness import run_harness
+from bottleimp.conformance.session import Lost, follow_peer
 from bottleimp.conformance.vectors import ranks
 from bottleimp.formats.json_input import JSON
 from bottleimp.state import GameState, Phase
-from bottleimp.conformance.game import ANSWERS, LIBRARY, PEER, SET_POSITION
-from bottleimp.conformance.position import set_position_request
+from bottleimp.conformance.session import ANSWERS, LIBRARY, PEER, SET_POSITION
+from bottleimp.conformance.protocol import set_position_request
 from bottleimp.conformance.protocol import PROTOCOL, Referee
 from bottleimp.config import Config
 from bottleimp.engine import apply, legal_actions, new_game
@@ -279,8 +279,8 @@ def test_a_one_round_no_dealer_two_stage_peer_with_no_bug_passes_every_game() ->
 
 
 def test_a_one_round_peer_is_sent_only_one_round_games() -> None:
-    from bottleimp.conformance.scripts import game_scripts
-    from bottleimp.conformance.capabilities import Capabilities
+    from bottleimp.conformance.session import game_scripts
+    from bottleimp.conformance.protocol import Capabilities
     from hypothesis import given, settings
 
     @settings(max_examples=30, database=None)
@@ -289,3 +289,17 @@ def test_a_one_round_peer_is_sent_only_one_round_games() -> None:
         assert getattr(script, "most_rounds") == 1
 
     check()
+
+
+def test_set_position_finds_a_refusal_bug_that_following_the_peer_cannot_TURN_ORDER() -> None:
+    # Why set_position stays: after a pass bug no position can be followed, so the illegal
+    # requests of trick play (built on the library's position) are never sent; put back on the
+    # library's position, the peer is sent them and its missing TURN-ORDER check shows.
+    bugs = ["--bug", "pass-back", "--bug", "any-seat-plays"]
+    with_position = run_harness(LIMITED + bugs, examples=20, seed=5, shrink_seconds=0,
+                                questions=0, min_refusals=MIN_SENT)
+    following = run_harness(LIMITED + bugs + ["--no-set-position"], examples=20, seed=5,
+                            shrink_seconds=0, questions=0, min_refusals=MIN_SENT)
+    assert ("play", "TURN-ORDER") in _keys(with_position)
+    assert _keys(following) == {("setup", "SETUP-RESOLVE")}
+    assert any(line.startswith("set_position") for line in following.not_asked)

@@ -19,14 +19,14 @@ from typing import cast
 from attrs import evolve
 
 from bottleimp.cli import main
-from bottleimp.conformance.capabilities import GAME_ENDS, capabilities_from_json
-from bottleimp.conformance.differential import Failure, play_game, run_harness
-from bottleimp.conformance.game import is_convention
+from bottleimp.conformance.protocol import GAME_ENDS, capabilities_from_json
+from bottleimp.conformance.harness import Failure, play_game, run_harness
+from bottleimp.conformance.session import is_convention
 from bottleimp.conformance.groups import Group
 from bottleimp.conformance.peer import Peer
-from bottleimp.conformance.refusals import REFUSALS
+from bottleimp.conformance.session import REFUSALS
 from bottleimp.conformance.report import write_group
-from bottleimp.conformance.scripts import (
+from bottleimp.conformance.session import (
     MAX_TARGET,
     GameScript,
     Mistake,
@@ -140,7 +140,7 @@ def test_the_seed_alone_decides_the_games_whatever_else_is_imported() -> None:
         "import sys\n"
         "if sys.argv[1] == 'import':\n"
         "    import bottleimp.cli\n"
-        "from bottleimp.conformance.differential import run_harness\n"
+        "from bottleimp.conformance.harness import run_harness\n"
         f"report = run_harness({PEER + ['--bug', 'half-rank-int']!r},\n"
         f"                      examples={scaled(ci=20, dev=10)}, seed=5,\n"
         f"                      shrink_seconds=0.001, min_refusals={MIN_SENT})\n"

@@ -21,7 +21,7 @@ from typing import IO, Any
 
 import pytest
 
-from bottleimp.conformance.lines import MAX_LINE_BYTES, clip, limited_lines, printable
+from bottleimp.conformance.peer import MAX_LINE_BYTES, clip, limited_lines, printable
 from bottleimp.conformance.peer import (
     RECORDED_ANSWER_CHARS,
     STDERR_LINE_BYTES,
@@ -44,7 +44,7 @@ _HARNESS = """
 import json, resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
 import hypothesis  # imported before the clock starts: the run is what is timed
-from bottleimp.conformance.differential import describe, run_harness
+from bottleimp.conformance.harness import describe, run_harness
 command, timeout, out = json.loads(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
 shrink_seconds = float(sys.argv[4])
 started = time.monotonic()

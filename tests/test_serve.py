@@ -26,7 +26,7 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unus
 from bottleimp import Config, apply, legal_actions, new_game
 from bottleimp.actions import Give, Play
 from bottleimp.cli import main
-from bottleimp.conformance.position import set_position_request
+from bottleimp.conformance.protocol import set_position_request
 from bottleimp.conformance.protocol import PROTOCOL, serve
 from bottleimp.conformance.report import REPORT_FORMAT
 from bottleimp.formats.config_json import config_to_json, deck_to_json

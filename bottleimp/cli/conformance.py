@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING, Any
 from ..editions import EDITIONS
 from ..errors import HarnessError, RecordError
 from ..formats.json_input import JSON
-from ..conformance.lines import clip, plural
+from ..conformance.peer import clip, plural
 from .arguments import non_negative_int, positive_int
 
 if TYPE_CHECKING:
-    from ..conformance.differential import HarnessReport
-    from ..conformance.remote_vectors import RemoteReport
+    from ..conformance.harness import HarnessReport
+    from ..conformance.cases import RemoteReport
 
 
 def add_parser(subparsers: Any) -> None:
@@ -231,7 +231,7 @@ def _vectors(directory: str, as_json: bool) -> int:
 
 
 def _remote_vectors(command: list[str], args: argparse.Namespace) -> int:
-    from ..conformance.remote_vectors import run_remote_vectors
+    from ..conformance.cases import run_remote_vectors
 
     try:
         report = run_remote_vectors(command, args.vectors, timeout=args.timeout, cwd=args.cwd)
@@ -285,7 +285,7 @@ def _print_remote(report: RemoteReport) -> None:
 
 
 def _differential(command: list[str], args: argparse.Namespace) -> int:
-    from ..conformance.differential import describe, report_to_json, run_harness
+    from ..conformance.harness import describe, report_to_json, run_harness
 
     try:
         report = run_harness(

@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING
 
 from attrs import evolve, frozen
 
-from .capabilities import Capabilities, Variant
-from .deckcheck import DeckFault, declared_deck_faults, infer_deck_faults
-from .game import Exchange, Failure, GameResult, Stop
+from .protocol import Capabilities, Variant
+from .diagnose import DeckFault, declared_deck_faults, infer_deck_faults
+from .session import Exchange, Failure, GameResult, Stop
 from ..formats.json_input import JSON
-from .lines import plural
-from .questions import QuestionRow, question_failures, questions_under_deck
-from .refusals import REFUSALS
+from .peer import plural
+from .cases import QuestionRow, question_failures, questions_under_deck
+from .session import REFUSALS
 from .vectors import same_json
-from .scripts import GameScript
+from .session import GameScript
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

@@ -13,14 +13,14 @@ from attrs import evolve, frozen
 
 from ..config import Config
 from ..formats.json_input import JSON
-from .capabilities import Capabilities
-from .game import ANSWERS, PEER, SET_POSITION, Failure, GameResult, Refusal
+from .protocol import Capabilities
+from .session import ANSWERS, PEER, SET_POSITION, Failure, GameResult, Refusal
 from .groups import Group, Nondeterminism
-from .lines import clip, plural
+from .peer import clip, plural
 from .peer import answer_for_record
 from .protocol import PROTOCOL
-from .questions import QuestionRow
-from .refusals import ANY_ORDER_LEGAL, REFUSALS, RefusalKind
+from .cases import QuestionRow
+from .session import ANY_ORDER_LEGAL, REFUSALS, RefusalKind
 
 if TYPE_CHECKING:
     from ..formats.records import GameRecord

@@ -40,6 +40,8 @@ plants a bug found in other implementations, to show the harness catching it:
   dealer never rotates").
 - ``no-follow-suit``: any held card may be played, whatever was led (a copy of the general
   card-game engine with its follow-suit rule removed).
+- ``any-seat-plays``: it takes a play from any seat, whoever's turn it is (no TURN-ORDER
+  check on ``play``).
 - ``target-zero``: it accepts a target score of 0, and so ends the game after one round (the
   PHP engine's bug).
 
@@ -388,7 +390,7 @@ class Round:
     def play(self, seat, card):
         if self.phase != "play":
             raise Refused("PHASE", "no card is played now")
-        if seat != self.to_act:
+        if seat != self.to_act and "any-seat-plays" not in self.bugs:
             raise Refused("TURN-ORDER", f"it is seat {self.to_act}'s turn")
         held = self.hands[seat] | (self.face_up[seat] if self.eye else set())
         if card not in held:
@@ -831,7 +833,7 @@ class Peer:
 BUGS = ("devils-trick-assign", "half-rank-int", "seat-zero-leads", "pass-back", "pass-reversed",
         "swap-colours", "wrong-coins", "random-dealer", "keep-winning-card", "renamed-colours",
         "flaky-scores", "seat-zero-leads-every-trick", "target-zero", "dealer-never-rotates",
-        "no-follow-suit")
+        "no-follow-suit", "any-seat-plays")
 
 SHAPES = ("target-only", "setups-any-order", "setups-any-order-undeclared", "own-zones",
           "random-words", "no-dealer", "one-round", "two-stage")

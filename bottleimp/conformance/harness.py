@@ -1,14 +1,12 @@
-"""The differential harness: drive another implementation over ``bottleimp-protocol/3`` and
-compare every answer with the library's.
+"""The differential harness, the entry point: drive another implementation over
+``bottleimp-protocol/3`` and compare every answer with the library's.
 
 ``run_harness`` asks the peer what it supports (its ``hello`` answer's ``capabilities``),
-narrows that by the command line, generates
-games inside it with Hypothesis (``scripts``: random deals, first dealers, setups and plays, and
-illegal requests of every kind in ``refusals.REFUSALS``), plays every game against the peer and
-the library side by side, going on after each disagreement (``game``), asks position questions
-apart from the games (``questions``), groups every disagreement and shrinks one game per group
-(``groups``), and reports (``report``). Disagreements that follow a card rather than a rule are
-put together as ``DECK`` groups, colours and coins apart (``deckcheck``).
+narrows that by the command line, generates games inside it with Hypothesis (``session``:
+random deals, first dealers, setups and plays, and illegal requests of every kind), plays every
+game against the peer and the library side by side, going on after each disagreement
+(``session``), asks position questions apart from the games (``cases``), groups every
+disagreement and shrinks one game per group (``groups``), and reports (``report``).
 
 A timeout, a crash or an answer that is not a JSON object stops the run (it need not repeat).
 Hypothesis is imported only when a run starts; ``HarnessError`` says so when it is missing.
@@ -24,8 +22,8 @@ from collections.abc import Callable, Iterator, Sequence
 from ..config import Config
 from ..errors import HarnessError, PeerFault
 from ..formats.json_input import JSON
-from .capabilities import Capabilities, Variant
-from .game import (
+from .protocol import Capabilities, Variant
+from .session import (
     Exchange,
     Failure,
     GameResult,
@@ -47,8 +45,8 @@ from .groups import (
 )
 from .peer import DEFAULT_TIMEOUT, PeerSlot
 from .protocol import PROTOCOL, Referee
-from .questions import QuestionRow, ask_questions, position_questions
-from .refusals import REFUSALS
+from .cases import QuestionRow, ask_questions, position_questions
+from .session import REFUSALS
 from .report import (
     ConventionNote,
     CoverageRow,
@@ -62,7 +60,7 @@ from .report import (
     write_group,
     write_peer_fault,
 )
-from .scripts import GameScript, Mistake, RoundScript, game_scripts, random_script
+from .session import GameScript, Mistake, RoundScript, game_scripts, random_script
 
 __all__ = [
     "Mistake",
@@ -86,9 +84,6 @@ __all__ = [
     "MIN_REFUSALS",
 ]
 
-QUESTION_ROUNDS = 100
-"""How many random rounds ``bottleimp conformance`` draws its position questions from by default
-(one question of each kind per round; ``run_harness`` asks none unless told)."""
 
 MIN_REFUSALS = 3
 """How many times a run sends each kind of illegal request at least (where the peer's
@@ -280,8 +275,9 @@ def _not_asked(capabilities: Capabilities, asked: Sequence[QuestionRow]) -> tupl
     if not capabilities.set_position:
         lines.append("set_position: after a disagreement the library followed the peer's "
                      "answers; where they fixed no position, each later answer was judged on its "
-                     "own by the rules that need none (its legal plays against the led colour "
-                     "and its refusals of illegal requests were not compared there)")
+                     "own by the rules that need none (its refusals of illegal requests were "
+                     "not compared there: the illegal requests are built on the library's "
+                     "position)")
     if asked and all(row.unsupported == row.asked for row in asked):
         lines.append("case: the peer answers no position question, so a rule is judged only "
                      "as far as the games reach it (a trick's rules on no chosen position, the "
