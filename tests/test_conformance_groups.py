@@ -721,17 +721,17 @@ def test_a_legal_plays_question_names_CARD_HELD_for_a_card_not_held_else_FOLLOW_
     ("extra-cards", "a declared deck holds at most 108"),
 ])
 def test_a_hostile_declared_deck_is_the_peers_fault_in_a_bounded_report(
-        kind: str, says: str, capsys: pytest.CaptureFixture[str]) -> None:
+        kind: str, says: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     command = f"{sys.executable} {ROOT / 'tests' / 'hostile_deck_peer.py'} {kind}"
     status = main(["conformance", "--cmd", command, "--examples", "2", "--questions", "0",
-                   "--shrink-seconds", "0", "--json"])
+                   "--shrink-seconds", "0", "--out", str(tmp_path), "--json"])
     out = capsys.readouterr().out
     report = json.loads(out)
     assert status == 1 and report["peer_fault"]["kind"] == "malformed"
     assert says in report["peer_fault"]["message"]
     assert len(out) < 20_000  # whatever the peer declares
     status = main(["conformance", "--cmd", command, "--examples", "2", "--questions", "0",
-                   "--shrink-seconds", "0"])
+                   "--shrink-seconds", "0", "--out", str(tmp_path)])
     captured = capsys.readouterr()
     assert status == 1 and "Traceback" not in captured.out + captured.err
     assert len(captured.out) < 20_000

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from bottleimp.conformance.harness import run_harness
 from bottleimp.conformance.session import Lost, follow_peer
 from bottleimp.conformance.vectors import ranks
@@ -303,3 +305,14 @@ def test_set_position_finds_a_refusal_bug_that_following_the_peer_cannot_TURN_OR
     assert ("play", "TURN-ORDER") in _keys(with_position)
     assert _keys(following) == {("setup", "SETUP-RESOLVE")}
     assert any(line.startswith("set_position") for line in following.not_asked)
+
+
+@pytest.mark.parametrize("bug, kind", [("swap-colours", "colours"), ("wrong-coins", "coins")])
+def test_a_deck_fault_behind_answers_judged_alone_is_a_DECK_group_not_a_rule(bug: str,
+                                                                             kind: str) -> None:
+    # After a duplicating pass bug the peer's answers are judged on their own; a colour or coin
+    # fault of its undeclared deck then shows there, and the deck inference still names it.
+    report = run_harness(LIMITED + ["--no-set-position", "--bug", "pass-back", "--bug", bug],
+                         examples=scaled(ci=30, dev=15), seed=0, shrink_seconds=0,
+                         questions=scaled(ci=20, dev=10), min_refusals=1)
+    assert _keys(report) == {("setup", "SETUP-RESOLVE"), (kind, "DECK")}

@@ -30,7 +30,7 @@ from ..config import Config
 from ..editions import edition_deck
 from ..engine import legal_actions
 from ..formats.json_input import JSON
-from ..rules.play import trick_price
+from ..rules.play import follow_suit, trick_price
 from ..rules.registry import RULE_FUNCTIONS
 from ..rules.scoring import round_scores
 from ..rules.setup import setup_to_act
@@ -447,6 +447,9 @@ class Failure(Protocol):
     def before(self) -> GameState | None: ...
 
     @property
+    def state(self) -> GameState | None: ...
+
+    @property
     def exchanges(self) -> Sequence[_Exchange]: ...
 
     @property
@@ -698,8 +701,10 @@ def _follows_from_failure(failure: Failure) -> _Follows | None:
     (only checked, it says nothing of other cards)."""
     before = failure.before
     last = failure.exchanges[-1]
+    if before is None:
+        return _follows_from_answers(failure)
     if (failure.disagreement is None or failure.disagreement.rule not in _COLOUR_RULES
-            or before is None or before.phase is not Phase.PLAY or last.actual is None):
+            or before.phase is not Phase.PLAY or last.actual is None):
         return None
     if last.request.get("op") == "play":
         return _Follows(failure, before.config, None, frozenset(), frozenset(),
@@ -716,8 +721,10 @@ def _scores_from_failure(failure: Failure) -> _Scores | None:
     """The coin evidence of a game's disagreement on the scores."""
     before = failure.before
     last = failure.exchanges[-1]
+    if before is None:
+        return _scores_from_answers(failure)
     if (failure.disagreement is None or failure.disagreement.rule not in _SCORE_RULES
-            or before is None or last.actual is None or last.request.get("op") != "scores"):
+            or last.actual is None or last.request.get("op") != "scores"):
         return None
     library, peer = _numbers(last.expected.get("scores")), _numbers(last.actual.get("scores"))
     round_ = before.round
@@ -726,6 +733,36 @@ def _scores_from_failure(failure: Failure) -> _Scores | None:
         return None
     return _Scores(failure, before.config, round_.captured, round_.bottles, round_.devils_trick,
                    library, peer)
+
+
+def _scores_from_answers(failure: Failure) -> _Scores | None:
+    """The coin evidence of a scores fault judged on the peer's own answers (no position): the
+    piles its trick results give, the bottles it named, its Devil's Trick, the scores the rules
+    give them and the peer's."""
+    detail = failure.disagreement.detail if failure.disagreement is not None else {}
+    state = failure.state
+    if failure.disagreement is None or failure.disagreement.rule not in _SCORE_RULES \
+            or state is None or not isinstance(detail.get("captured"), list) \
+            or not isinstance(detail.get("bottles"), list):
+        return None
+    config = state.config
+    captured = detail["captured"]
+    bottles_json = detail["bottles"]
+    assert isinstance(captured, list) and isinstance(bottles_json, list)
+    piles = [_ranked_cards(config, pile) for pile in captured]
+    trick = _ranked_cards(config, detail.get("devils_trick"))
+    library, peer = _numbers(detail.get("rules_give")), _numbers(detail.get("peer"))
+    bottles = []
+    for item in bottles_json:
+        price = item.get("price") if isinstance(item, dict) else None
+        owner = item.get("owner") if isinstance(item, dict) else None
+        card = _card(config, price)
+        bottles.append(Bottle(card, owner if isinstance(owner, int) else None))
+    if trick is None or library is None or peer is None or len(peer) != len(library) \
+            or len(piles) != config.players or any(pile is None for pile in piles):
+        return None
+    return _Scores(failure, config, tuple(tuple(pile or ()) for pile in piles), tuple(bottles),
+                   trick, library, peer)
 
 
 def _numbers(value: JSON) -> tuple[int, ...] | None:
@@ -919,9 +956,39 @@ def _colours_explain(failure: Failure, colours: dict[Card, Colour]) -> bool:
                             else 0.0), last.actual.get("cards"))
 
 
+def _follows_from_answers(failure: Failure) -> _Follows | None:
+    """The colour evidence of a FOLLOW-SUIT fault judged on the peer's own answers (no
+    position): the led card, the hand the peer described and the cards it allowed."""
+    detail = failure.disagreement.detail if failure.disagreement is not None else {}
+    state = failure.state
+    if failure.disagreement is None or failure.disagreement.rule != "FOLLOW-SUIT" \
+            or state is None or not isinstance(detail.get("hand"), list) \
+            or not isinstance(detail.get("peer"), list):
+        return None
+    config = state.config
+    led = _card(config, detail.get("led"))
+    hand = _ranked_cards(config, detail["hand"])
+    allowed = _ranked_cards(config, detail["peer"])
+    if led is None or hand is None or allowed is None:
+        return None
+
+    def check(colours: dict[Card, Colour]) -> bool:
+        def recolour(card: Card) -> Card:
+            return Card(card.rank, colours[card], card.coins) if card in colours else card
+        wanted = follow_suit(tuple(recolour(card) for card in hand), recolour(led).colour)
+        return {card.rank for card in wanted} == {card.rank for card in allowed}
+
+    judged, chosen = frozenset(hand), frozenset(allowed)
+    return _Follows(failure, config, led, judged, _peer_follows(led, judged, chosen), check,
+                    chosen)
+
+
 def _explained(failure: Failure, colours: dict[Card, Colour], coins: dict[Card, int]) -> bool:
     """Whether the cards given ``colours`` and ``coins`` make the library answer as the peer
     did in ``failure``."""
+    if colours and failure.before is None:
+        answers = _follows_from_answers(failure)
+        return answers is not None and answers.check(colours)
     if colours and _colours_explain(failure, colours):
         return True
     scores = _scores_from_failure(failure) if coins else None

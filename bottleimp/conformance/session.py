@@ -923,10 +923,10 @@ class PeerRound:
         return rows
 
     def _fault(self, function: Callable[..., object], message: str, rules_give: JSON,
-               peer_says: JSON) -> None:
+               peer_says: JSON, **seen: JSON) -> None:
         self.faults.append(Fault(_rule(function), message,
                                  {"rules_give": rules_give, "peer": peer_says,
-                                  "judged_on": "the peer's own answers (no position)"}))
+                                  "judged_on": "the peer's own answers (no position)", **seen}))
 
     def take_setup(self, answer: dict[str, JSON]) -> bool:
         """The peer's zones after the last setup, and its first leader (FIRST-LEADER). False
@@ -979,7 +979,8 @@ class PeerRound:
         if set(allowed) != set(wanted):
             self._fault(judge, f"with {led.value if led else 'nothing'} led, seat {seat} of the "
                         f"hand the peer described may play {ranks(wanted)}; the peer allows "
-                        f"{ranks(allowed)}", ranks(wanted), ranks(allowed))
+                        f"{ranks(allowed)}", ranks(wanted), ranks(allowed),
+                        led=self.trick[0][1].rank if self.trick else None, hand=ranks(hand))
         return allowed
 
     def judge_play(self, seat: int, card: Card, answer: dict[str, JSON]) -> None:
@@ -1065,7 +1066,10 @@ class PeerRound:
             owners = [bottle.owner for bottle in self.bottles]
             self._fault(round_scores, f"with the piles its own trick results give and the "
                         f"bottles owned by {owners}, the scores are {list(wanted)}; the peer "
-                        f"says {scores!r}", list(wanted), scores)
+                        f"says {scores!r}", list(wanted), scores,
+                        captured=[ranks(pile) for pile in piles],
+                        bottles=[{"price": b.price, "owner": b.owner} for b in self.bottles],
+                        devils_trick=ranks(self.devils_trick))
 
     def judge_end_round(self, answer: dict[str, JSON]) -> None:
         """The next dealer, one seat clockwise from the dealer of the round the peer played
