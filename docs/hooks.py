@@ -25,6 +25,8 @@ import html
 import importlib
 import importlib.util
 import json
+import logging
+import os
 import pkgutil
 import posixpath
 import re
@@ -37,10 +39,12 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 
 import bottleimp
+import bottleimp.rules
 from bottleimp import catalogue as cat
 from bottleimp.rules.registry import RULE_FUNCTIONS
 
 REPO = Path(__file__).resolve().parents[1]
+log = logging.getLogger("mkdocs.hooks.bottleimp")
 
 
 def _load(name: str, path: Path) -> Any:
@@ -73,8 +77,16 @@ _wheel: Any = None  # the bottleimp wheel for docs/play.md, built while the page
 _wheel_folder: Path | None = None
 
 
-def _import_package() -> None:
-    for module in pkgutil.walk_packages(bottleimp.__path__, "bottleimp."):
+def _import_rule_modules() -> None:
+    """Import every module that tags rule functions (``RULE_FUNCTIONS``, which the rule boxes
+    name): the core's modules at the top of the package and ``bottleimp.rules``. They need
+    only attrs, so the build needs only the ``docs`` extra; the edge packages (numpy,
+    OpenSpiel, rich...) are read by mkdocstrings from their source, never imported."""
+    for module in pkgutil.iter_modules(bottleimp.__path__, "bottleimp."):
+        if not module.ispkg and module.name != "bottleimp.__main__":
+            importlib.import_module(module.name)
+    importlib.import_module("bottleimp.rules")
+    for module in pkgutil.walk_packages(bottleimp.rules.__path__, "bottleimp.rules."):
         importlib.import_module(module.name)
 
 
@@ -116,7 +128,7 @@ def on_config(config: Any) -> Any:
     _wheel = build_play.WheelBuild(_wheel_folder)
     cat.catalogue.cache_clear()  # `mkdocs serve` rebuilds in the same process after an edit
     _catalogue = cat.catalogue()
-    _import_package()
+    _import_rule_modules()
     _tests_by_rule = _scan_tests(_catalogue)
     _pages_by_rule = _scan_pages(Path(config["docs_dir"]))
     return config
@@ -534,8 +546,21 @@ def _stop_wheel() -> None:
     _wheel, _wheel_folder = None, None
 
 
+def _without_npm() -> bool:
+    """Whether Pyodide cannot be had for docs/play.md: no npm to fetch it, none fetched yet."""
+    cached = build_play.CACHE / f"pyodide-{build_play.PYODIDE_VERSION}"
+    return shutil.which("npm") is None and not cached.is_dir()
+
+
 def on_post_build(config: Any) -> None:
-    """Pyodide and the wheels for docs/play.md (``scripts/build_play.py``)."""
+    """Pyodide and the wheels for docs/play.md (``scripts/build_play.py``). Without npm the
+    site is built without them, saying so, and the page "Play a game" says it cannot start;
+    under CI (``CI`` set) a missing npm fails the build."""
+    if _without_npm() and not os.environ.get("CI"):
+        _stop_wheel()
+        log.info("docs/play.md: built without Pyodide, so the page \"Play a game\" cannot run "
+                 "here: its build fetches Pyodide with npm (install Node 18 or later, with npm)")
+        return
     try:
         build_play.build(Path(config["site_dir"]), _wheel)
     except (OSError, RuntimeError) as error:

@@ -2,7 +2,7 @@
 
 A configuration (``Exhaustive``) names a small custom deck, the deals to start from (``deals``:
 every deal of the deck, ``None``, or the listed indices of the fixed enumeration order of
-``bottleimp.conformance.perft.deals``), the dealers (seat 0 only where seat rotation makes the
+``bottleimp.perft.deals``), the dealers (seat 0 only where seat rotation makes the
 other dealers equivalent: see *Reductions* below) and where the walk starts (``after``: that many
 first-legal actions after the deal; 0 is the deal itself, so every setup choice is walked). The
 way from the deal to a start (the dealt state and those first-legal actions) gets the same checks
@@ -84,7 +84,7 @@ from bottleimp import (  # noqa: E402
     new_game,
     with_deal,
 )
-from bottleimp.conformance.perft import Deal, deal_at, deal_count, deals  # noqa: E402
+from bottleimp.perft import Deal, deal_at, deal_count, deals  # noqa: E402
 from bottleimp.errors import BottleImpError  # noqa: E402
 
 import test_state_machine as machine  # type: ignore[import-not-found]  # noqa: E402
@@ -701,7 +701,7 @@ def check_transpositions(spec: Exhaustive, stride: int = 1) -> tuple[int, int, i
 def every_deal_size(spec: Exhaustive) -> tuple[int, int]:
     """How many deals dealer 0 has and how many states every deal's whole round has in all,
     counted (not walked) with the subtrees of equal futures counted once per deal."""
-    from bottleimp.conformance.perft import _future_key, in_round
+    from bottleimp.perft import _future_key, in_round
 
     config = spec.config
     game = new_game(config, seed=11)

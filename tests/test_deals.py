@@ -27,7 +27,7 @@ from bottleimp import (
 )
 from bottleimp.formats.state_json import dumps, loads
 from bottleimp.rules.deal import shuffle
-from bottleimp.conformance.perft import deal_at, deal_count, deals
+from bottleimp.perft import deal_at, deal_count, deals
 from depth import scaled
 from invariants import (
     REJECTING_SEED,

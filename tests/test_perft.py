@@ -9,13 +9,19 @@ on one worker (``xdist_group``), so each count is computed once."""
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
 import pytest
 
 from bottleimp import Action, Config, GameState, apply, legal_actions, new_game
-from bottleimp.conformance.perft import (
+from bottleimp.perft import (
     PerftCase,
     divide,
     in_round,
@@ -24,7 +30,9 @@ from bottleimp.conformance.perft import (
     read_perft_file,
     remaining,
 )
+from bottleimp.cli.perft import DEFAULT_DEPTH, depth_argument
 from bottleimp.formats.json_input import JSON
+from bottleimp.formats.state_json import action_to_json
 
 ROOT = Path(__file__).resolve().parent.parent
 FILE = ROOT / "spec" / "conformance" / "perft" / "counts.json"
@@ -118,3 +126,66 @@ def test_the_generated_file_is_up_to_date() -> None:
     assert format_case_file(module.build(case)) == FILE.read_text(encoding="utf-8"), (
         "run scripts/generate_perft.py"
     )
+
+
+def _on_a_terminal(*argv: str) -> tuple[int, str, str]:
+    """``bottleimp ARGV`` with its standard error on a pseudo-terminal (as in a terminal) and
+    its standard output piped: the exit status, the output, what the terminal showed."""
+    leader, follower = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100", "TERM": "xterm"}
+    process = subprocess.Popen([sys.executable, "-m", "bottleimp", *argv], stdout=subprocess.PIPE,
+                               stderr=follower, env=env)
+    os.close(follower)
+    shown = b""
+    while True:
+        ready, _, _ = select.select([leader], [], [], 300)
+        assert ready, f"nothing shown within 300 s: {shown!r}"
+        try:
+            data = os.read(leader, 65536)
+        except OSError:  # the terminal's other end closed: the process ended
+            break
+        if not data:
+            break
+        shown += data
+    os.close(leader)
+    assert process.stdout is not None
+    out = process.stdout.read().decode()
+    return process.wait(timeout=60), out, shown.decode(errors="replace")
+
+
+def test_perft_with_no_options_counts_a_few_actions_in_seconds() -> None:
+    """``bottleimp perft`` alone counts from the first deal of a seeded 4-player game to the
+    default depth (the whole round, 44 actions, is far beyond counting)."""
+    status, out, _ = _on_a_terminal("perft")
+    state = new_game(Config(players=4), 7)
+    assert status == 0
+    assert out == f"depth {DEFAULT_DEPTH}: {plain_perft(state, DEFAULT_DEPTH)}\n"
+    assert DEFAULT_DEPTH < remaining(state)
+
+
+def test_perft_shows_its_progress_on_a_terminal_and_prints_only_the_count() -> None:
+    pytest.importorskip("rich", reason="the cli extra (rich) draws the progress bar")
+    status, out, shown = _on_a_terminal("perft", "--players", "3", "--depth", "5")
+    assert status == 0 and out == f"depth 5: {perft(new_game(Config(players=3), 7), 5)}\n"
+    assert "depth 5, first actions" in shown and "12/12" in shown
+
+
+def test_the_depth_round_counts_to_the_end_of_the_round() -> None:
+    assert depth_argument("round") is None and depth_argument("3") == 3
+    state = new_game(Config(players=2, edition="classic"), 1)
+    actions: list[Action] = []
+    while remaining(state) > 6:
+        action = legal_actions(state)[0]
+        actions.append(action)
+        state = apply(state, action)
+    status, out, _ = _on_a_terminal("perft", "--players", "2", "--seed", "1", "--depth", "round",
+                                    "--actions", json.dumps([action_to_json(a) for a in actions]))
+    assert status == 0 and out == f"depth 6: {plain_perft(state, 6)}\n"
+
+
+def test_the_arena_shows_the_deals_played_on_a_terminal() -> None:
+    pytest.importorskip("rich", reason="the cli extra (rich) draws the progress bar")
+    status, out, shown = _on_a_terminal("arena", "--players", "3", "--agents", "random",
+                                        "--games", "3")
+    assert status == 0 and "random" in out
+    assert "deals" in shown and "3/3" in shown

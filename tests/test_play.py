@@ -22,7 +22,7 @@ from bottleimp.cli import main
 from bottleimp.cli import play as play_command
 
 ROOT = Path(__file__).resolve().parent.parent
-PROMPT = re.compile(r"(q to quit\]|Enter to skip\)): $")
+PROMPT = re.compile(r"(q to quit\]|not to save\)): $")
 CARD_LINE = re.compile(r"^\s+(\d+)([* ]) (.+)$")
 
 
@@ -30,10 +30,10 @@ class Person:
     """Someone at the terminal of a ``bottleimp play`` process: reads what it shows up to its
     next question, and types an answer."""
 
-    def __init__(self, *argv: str, columns: int = 80) -> None:
+    def __init__(self, *argv: str, columns: int = 80, cwd: Path | None = None) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "COLUMNS": str(columns)}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "bottleimp", "play", *argv],
+            [sys.executable, "-m", "bottleimp", "play", *argv], cwd=cwd,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
         )
         self.transcript = ""
@@ -94,7 +94,7 @@ def _play_a_whole_game(tmp_path: Path, columns: int) -> Person:
     record = tmp_path / "game.json"
     tried = {"garbage": False, "range": False, "illegal": False}
     while (screen := person.read_screen()) is not None:
-        if screen.rstrip().endswith("Enter to skip):"):
+        if screen.rstrip().endswith("not to save):"):
             person.type(str(record))
             continue
         playable, refused = _offered(screen)
@@ -198,17 +198,20 @@ def test_a_line_that_is_not_utf8_is_a_wrong_answer_not_a_traceback() -> None:
     assert "Game abandoned (you quit)." in out
 
 
-def test_a_nul_byte_in_the_file_name_at_the_save_prompt_is_refused_with_exit_2(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+def test_a_nul_byte_in_the_file_name_at_the_save_prompt_is_refused_and_asked_again(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     state = new_game(Config(players=2, edition="classic"), 1)
     while not state.is_over:
         state = apply(state, legal_actions(state)[0])
     monkeypatch.setattr(play_command, "play_session", lambda *args: state)
-    monkeypatch.setattr(sys, "stdin", io.StringIO("a\0b.json\n"))
-    assert main(["play", "--players", "2"]) == 2
-    err = capsys.readouterr().err
-    assert "cannot write the record to a\\x00b.json: a file name cannot hold a NUL byte" in err
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("a\0b.json\n\n"))
+    assert main(["play", "--players", "2", "--seed", "4"]) == 0
+    captured = capsys.readouterr()
+    assert "cannot write the record to a\\x00b.json: a file name cannot hold a NUL byte" in captured.err
+    assert "Record written to bottleimp-4.json." in captured.out
+    assert _validate(tmp_path / "bottleimp-4.json")[0] == 0
 
 
 def test_an_answer_line_is_read_in_bounded_pieces_and_never_echoed_whole() -> None:
@@ -235,3 +238,107 @@ def test_ctrl_c_while_waiting_for_an_answer_abandons_the_game_without_a_tracebac
     out, err = process.communicate(timeout=60)
     assert process.returncode == 1 and err == b"", err.decode()
     assert b"Game abandoned (interrupted)." in out
+
+
+def test_a_save_path_that_cannot_be_written_is_refused_before_the_first_card(tmp_path: Path) -> None:
+    person = Person("--players", "3", "--save", str(tmp_path / "no-such-folder" / "game.json"))
+    assert person.read_screen() is None
+    status, errors = person.finish()
+    assert status == 2
+    assert "cannot write the record to" in errors and "No such file or directory" in errors
+    assert "Choose a card" not in person.transcript
+
+
+def test_a_bad_name_at_the_end_is_asked_again_and_the_default_name_works(tmp_path: Path) -> None:
+    """A whole game, then a file name in a folder that does not exist: refused, asked again;
+    Enter then takes the offered default name, in the current folder, and the record is valid."""
+    person = Person("--players", "3", "--rounds", "1", "--seed", "8", cwd=tmp_path)
+    asked = 0
+    while (screen := person.read_screen()) is not None:
+        if screen.rstrip().endswith("not to save):"):
+            asked += 1
+            assert "(Enter for bottleimp-8.json, a file name, or n not to save):" in _words(screen)
+            person.type(str(tmp_path / "typo" / "game.json") if asked == 1 else "")
+            continue
+        playable, _ = _offered(screen)
+        person.type(str(playable[0]))
+    status, errors = person.finish()
+    assert asked == 2 and status == 0
+    assert "cannot write the record to" in errors and "typo" in errors
+    assert "Type another file name, or n not to save." in _words(person.transcript)
+    assert "Record written to bottleimp-8.json." in person.transcript
+    status, report = _validate(tmp_path / "bottleimp-8.json")
+    assert status == 0 and "valid: a complete game of 1 round" in report
+
+
+def test_a_save_file_gone_by_the_end_of_the_game_leads_to_the_prompt(tmp_path: Path) -> None:
+    folder = tmp_path / "records"
+    folder.mkdir()
+    person = Person("--players", "3", "--seed", "5", "--save", str(folder / "game.json"))
+    assert "Choose a card" in (person.read_screen() or "")
+    folder.rmdir()  # the folder --save named goes away during the game
+    person.type("q")
+    screen = person.read_screen() or ""
+    assert "The game's record is kept: name another file." in _words(screen)
+    person.type(str(tmp_path / "kept.json"))
+    assert person.read_screen() is None
+    status, errors = person.finish()
+    assert status == 1 and "cannot write the record to" in errors
+    status, report = _validate(tmp_path / "kept.json")
+    assert status == 0 and "valid: an unfinished game" in report
+
+
+def test_a_game_interrupted_by_ctrl_c_can_still_be_saved(tmp_path: Path) -> None:
+    """Ctrl-C at a question abandons the game; the prompt then offers to save the game so far."""
+    person = Person("--players", "3", "--seed", "6")
+    assert "Choose a card" in (person.read_screen() or "")
+    person.type("1")  # one setup card chosen, then Ctrl-C at the next question
+    assert "Choose a card" in (person.read_screen() or "")
+    person.process.send_signal(signal.SIGINT)
+    screen = person.read_screen() or ""
+    assert "Game abandoned (interrupted)." in screen
+    assert "Save the record of the game so far to" in _words(screen)
+    person.type(str(tmp_path / "so-far.json"))
+    assert person.read_screen() is None
+    status, errors = person.finish()
+    assert (status, errors) == (1, "")
+    status, report = _validate(tmp_path / "so-far.json")
+    assert status == 0 and "valid: an unfinished game" in report
+
+
+def test_a_game_whose_input_ends_says_it_is_not_saved() -> None:
+    status, out, err = _hostile(b"1\n", "--players", "3", "--seed", "2")
+    assert (status, err) == (1, "")
+    assert "Game abandoned (input ended)." in out and "The record is not saved." in out
+
+
+def test_devils_eye_labels_the_hand_and_the_face_up_row_and_the_legend_comes_once() -> None:
+    """Two players (Devil's Eye, rule EYE-FOLLOW-SUIT): at a trick the list has the hidden hand,
+    then the face-up row, numbered on; the legend of the marks is said once, at the start."""
+    person = Person("--players", "2", "--seed", "3")
+    screen = person.read_screen() or ""
+    while "Play a card" not in screen:
+        playable, _ = _offered(screen)
+        person.type(str(playable[0]))
+        screen = person.read_screen() or ""
+    listing = screen[screen.rindex("Your cards (* may be played now):"):].splitlines()
+    hand_at = listing.index("  Your hidden hand:")
+    row_at = listing.index("  Your face-up row:")
+    numbers = [int(match.group(1)) for line in listing if (match := CARD_LINE.match(line))]
+    assert hand_at == 1 and numbers == list(range(1, len(numbers) + 1))
+    assert CARD_LINE.match(listing[row_at + 1]).group(1) == str(row_at - hand_at)  # type: ignore[union-attr]
+    person.type("q")
+    person.read_screen()
+    person.type("n")
+    assert person.read_screen() is None
+    assert person.finish()[0] == 1
+    said = _words(person.transcript)
+    assert said.count("How to read the screen:") == 1
+    assert "(24 blue (5): the 24 of blue, worth 5 coins)" in said
+    assert "A * marks the cards the rules allow you now" in said
+    assert said.count("Devil's Eye: you play from your hidden hand and from your face-up row") == 1
+
+
+def test_the_legend_says_nothing_of_face_up_rows_with_more_players() -> None:
+    assert all("face-up" not in line for line in play_command.legend(Config(players=4)))
+    assert any("face-up row" in line for line in play_command.legend(Config(players=2)))

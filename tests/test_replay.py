@@ -128,6 +128,8 @@ def test_steps_of_a_broken_record_stop_at_the_fault(valid: dict[str, JSON]) -> N
     last = steps[-1]
     assert last.kind == "broken"
     assert (last.rule, last.path) == ("CARD-HELD", "$.rounds[1].plays[9]")
+    # Counted from 1 for people, as the command line says it; the JSON path stays 0-based.
+    assert last.place == "round 2, play 10, seat 2" and last.title.endswith(last.place)
     assert fault.message in last.caption
     # Round 1 whole, round 2's deal, setup and its two complete tricks (plays 1-8).
     assert [s.kind for s in steps[-5:-1]] == ["deal", "setup", "trick", "trick"]
@@ -223,6 +225,9 @@ def test_broken_page_names_the_rule_and_the_message(valid: dict[str, JSON]) -> N
     escaped = fault.message.replace("(", "(")  # the message holds no markup characters
     assert page.count(escaped) >= 2  # in the header and in the broken step
     assert '<code class="rule">CARD-HELD</code>' in page
+    # Where, as the command line says it (counted from 1), then the 0-based JSON path.
+    assert "at round 2, play 10, seat 2 (<code>$.rounds[1].plays[9]</code>)" in page
+    assert "Breaks rule CARD-HELD: round 2, play 10, seat 2 ($.rounds[1].plays[9])" in page
 
 
 # --- the command ---------------------------------------------------------------------------
@@ -238,7 +243,8 @@ def test_render_command(valid: dict[str, JSON], tmp_path: Path, capsys: pytest.C
     bad = tmp_path / "broken.json"
     bad.write_text(json.dumps(broken_copy(valid)))
     assert main(["render", str(bad)]) == 1  # the page is written next to the record
-    assert "stops at rule CARD-HELD ($.rounds[1].plays[9])" in capsys.readouterr().out
+    assert ("stops at rule CARD-HELD: round 2, play 10, seat 2 ($.rounds[1].plays[9])"
+            in capsys.readouterr().out)
     assert (tmp_path / "broken.html").exists()
 
 

@@ -13,7 +13,7 @@ its cards, so the intervals, which treat every seat-game as independent, are a l
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -167,10 +167,12 @@ def play_arena(
     *,
     worlds: int = DEFAULT_WORLDS,
     jobs: int = 1,
+    dealt: Callable[[], None] | None = None,
 ) -> ArenaReport:
     """Play ``deals`` deals in every rotation of the lineup ``agents`` (see the module's
     docstring); ``worlds`` is the search bot's budget, ``jobs`` the processes to use (the
-    result does not depend on it)."""
+    result does not depend on it); ``dealt`` is called after each deal is played (a progress
+    bar's step)."""
     lineup = fill_lineup(agents, config.players)
     if deals < 1:
         raise BotError(f"an arena plays at least one deal, not {deals}")
@@ -178,6 +180,8 @@ def play_arena(
     if jobs <= 1:
         for deal in range(deals):
             outcomes.extend(play_deal(config, lineup, seed, deal, worlds))
+            if dealt is not None:
+                dealt()
     else:
         with ProcessPoolExecutor(jobs) as pool:
             futures = [
@@ -185,6 +189,8 @@ def play_arena(
             ]
             for future in futures:
                 outcomes.extend(future.result())
+                if dealt is not None:
+                    dealt()
     names = tuple(dict.fromkeys(lineup))
     return ArenaReport(
         config, lineup, deals, seed, worlds, deals * config.players,

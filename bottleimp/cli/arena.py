@@ -3,7 +3,8 @@ wins and scores with 95% confidence intervals, or the ``bottleimp-arena-report/1
 
 With ``--json`` every exit status prints one object of that format: the report (exit 0), or
 for refused options (exit 2) an object with ``status`` 2 and an ``error`` saying what is wrong
-(``spec/reports/arena-report.schema.json``)."""
+(``spec/reports/arena-report.schema.json``). On a terminal a bar on standard error shows the
+deals played (``progress_bar``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ..bots.search import DEFAULT_WORLDS
 from ..errors import BotError, ConfigError
 from ..formats.json_input import JSON
 from .arguments import add_game_options, bot_names, config_from_args, positive_int
+from .progress import progress_bar
 
 
 def add_parser(subparsers: Any) -> None:
@@ -96,9 +98,9 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as error:
         parser.error(str(error))
     try:
-        report = play_arena(
-            config, args.agents, args.games, args.seed, worlds=args.worlds, jobs=args.jobs
-        )
+        with progress_bar(args.games, "deals") as advance:
+            report = play_arena(config, args.agents, args.games, args.seed,
+                                worlds=args.worlds, jobs=args.jobs, dealt=lambda: advance(1))
     except BotError as error:
         parser.error(str(error))
     if args.json:

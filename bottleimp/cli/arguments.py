@@ -4,10 +4,30 @@ edition, how it ends, variants, seed), the bots by name, and number types with c
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from ..bots import BOTS
 from ..config import Config, default_teams
 from ..editions import EDITIONS
+
+
+def unwritable_reason(path: str | Path) -> str | None:
+    """Why a file cannot be written to ``path``, or ``None``: tried by opening the file for
+    appending (and removing it again if it did not exist), before any game is played."""
+    target = Path(path)
+    if target.is_dir():
+        return "it is a directory"
+    existed = target.exists()
+    try:
+        with open(target, "a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        return error.strerror or str(error)
+    except ValueError:  # a NUL byte in the name
+        return "a file name cannot hold a NUL byte"
+    if not existed:
+        target.unlink(missing_ok=True)
+    return None
 
 
 def _whole_number(text: str, minimum: int, what: str) -> int:

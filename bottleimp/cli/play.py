@@ -4,8 +4,13 @@ The person sees what their seat may see (rule VIEW-HIDDEN): their hand, the tric
 every seat's card count and totals, the setup cards they received, and the Devil's Trick once a
 round is over. Every card of the hand is numbered and the ones the rules allow are marked; a
 card the rules refuse is refused with the broken rule's ID, the reason and the rule's statement
-from the catalogue, and the person chooses again. The game's record (``bottleimp-record/1``) is
-written with ``--save FILE``, or to a file named at the prompt at the end.
+from the catalogue, and the person chooses again.
+
+No game is lost to a typo: the record (``bottleimp-record/1``) is written to ``--save FILE``,
+whose path is checked before the first card; without ``--save``, or if that file cannot be
+written after all, a prompt at the end offers a default name that can be written and asks again
+after a name that cannot. A game quit, interrupted (Ctrl-C) or whose input ended is saved the
+same way, as the record of the game so far.
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+import tempfile
 import textwrap
+from pathlib import Path
 from typing import Any, TextIO
 
 from ..actions import Action, Destination, Give, Play
@@ -31,9 +38,16 @@ from ..rules.setup import setup_steps
 from ..state import GameState, Phase
 from ..view import SeatView, view
 from .narrate import plain_width
-from .arguments import add_game_options, bot_names, config_from_args, positive_int
+from .arguments import (
+    add_game_options,
+    bot_names,
+    config_from_args,
+    positive_int,
+    unwritable_reason,
+)
 
 _QUIT = ("q", "quit", "exit")
+_DO_NOT_SAVE = ("n", "no")
 
 ANSWER_LIMIT = 200
 """The longest answer read, in characters: a longer line is read on to its end in pieces of
@@ -127,8 +141,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--worlds", type=positive_int, default=DEFAULT_WORLDS, metavar="W",
                         help=f"the search bot's budget (default {DEFAULT_WORLDS})")
     parser.add_argument("--save", metavar="FILE",
-                        help="write the game's record (bottleimp-record/1) to FILE at the end "
-                        "(else you are asked for a file name)")
+                        help="write the game's record (bottleimp-record/1) to FILE at the end, "
+                        "or when you quit (checked before the first card; else you are asked "
+                        "for a file name, with a default)")
     parser.set_defaults(run=run, parser=parser)
 
 
@@ -203,8 +218,14 @@ def _person_chooses(
             screen.say(line)
         screen.say("Your cards (* may be played now):")
     else:
-        screen.say("Your cards:")
+        screen.say("Your cards (* may be chosen now):")
+    hidden = len(seen.hand)
+    face_up = seen.phase is Phase.PLAY and seen.face_up is not None
     for number, card in enumerate(cards, 1):
+        if face_up and number == 1:
+            screen.say("Your hidden hand:", "  ")
+        if face_up and number == hidden + 1:
+            screen.say("Your face-up row:", "  ")
         mark = "*" if card in allowed else " "
         screen.say(f"{number:>2}{mark} {card}", "  ")
     numbers = "1" if len(cards) == 1 else f"1 to {len(cards)}"
@@ -289,6 +310,22 @@ def _tell_round_end(state: GameState, me: int, screen: Screen) -> None:
     screen.say("Totals: " + " | ".join(f"{_name(s, me)} {state.totals[s]}" for s in range(players)))
 
 
+def legend(config: Config) -> list[str]:
+    """What the marks of the screen mean, said once at the start of a game."""
+    lines = [
+        "How to read the screen: a card is its rank, its colour and its coins in brackets "
+        "(24 blue (5): the 24 of blue, worth 5 coins). Your cards are numbered: type a "
+        "card's number to choose it. A * marks the cards the rules allow you now; another "
+        "is refused, with the rule that forbids it.",
+    ]
+    if config.players == 2:
+        lines.append(
+            "Devil's Eye: you play from your hidden hand and from your face-up row, which both "
+            "players see; your cards are listed in those two groups, numbered on from the "
+            "hand to the row.")
+    return lines
+
+
 def play_session(
     config: Config, seed: int, seat: int, bots: dict[int, Bot], stdin: TextIO, screen: Screen
 ) -> GameState:
@@ -299,23 +336,30 @@ def play_session(
     screen.say(f"A game of {config.players} players, seed {seed}. You are seat {seat}; "
                + ", ".join(f"seat {s}: {type(bot).__name__}" for s, bot in sorted(bots.items()))
                + ".")
+    for line in legend(config):
+        screen.say(line)
     partners = [s for team in config.teams or () if seat in team for s in team if s != seat]
     if partners:
         screen.say(f"Your partner is seat {partners[0]}: you share your scores.")
     screen.say(f"Round 1: seat {state.round.dealer} deals.")
-    while state.to_act is not None:
-        acting = state.to_act
-        if acting == seat:
-            try:
-                action = _person_chooses(state, seat, stdin, screen)
-            except Abandoned as reason:
-                screen.say(f"Game abandoned ({reason}).")
-                return state
-        else:
-            action = bots[acting].choose(view(state, acting), legal_actions(state))
-        after = apply(state, action)
-        _tell_step(state, action, after, seat, screen)
-        state = after
+    try:
+        while state.to_act is not None:
+            acting = state.to_act
+            if acting == seat:
+                try:
+                    action = _person_chooses(state, seat, stdin, screen)
+                except Abandoned as reason:
+                    screen.say(f"Game abandoned ({reason}).")
+                    return state
+            else:
+                action = bots[acting].choose(view(state, acting), legal_actions(state))
+            after = apply(state, action)
+            _tell_step(state, action, after, seat, screen)
+            state = after
+    except KeyboardInterrupt:  # Ctrl-C while a bot thinks (an answer's is caught by ``ask``)
+        screen.say()
+        screen.say("Game abandoned (interrupted).")
+        return state
     best = winners(state.totals)
     screen.say()
     screen.say("The game is over. Winner" + ("s" if len(best) > 1 else "") + ": "
@@ -339,9 +383,55 @@ def _save(state: GameState, path: str, screen: Screen) -> bool:
     return True
 
 
+def default_record_name(seed: int) -> str | None:
+    """A file the record can be written to without overwriting one: ``bottleimp-SEED.json``
+    (then ``-2``, ``-3``...) in the current folder, else the home folder, else the temporary
+    folder; ``None`` when none of them can be written."""
+    for folder in (Path.cwd(), Path.home(), Path(tempfile.gettempdir())):
+        for number in range(1, 100):
+            name = f"bottleimp-{seed}.json" if number == 1 else f"bottleimp-{seed}-{number}.json"
+            candidate = folder / name
+            if candidate.exists():
+                continue
+            if unwritable_reason(candidate) is None:
+                return name if folder == Path.cwd() else str(candidate)
+            break
+    return None
+
+
+def ask_to_save(state: GameState, seed: int, stdin: TextIO, screen: Screen) -> bool | None:
+    """Ask for a file name until the record is written: Enter takes the default name, ``n``
+    saves nothing; a name that cannot be written is refused and asked again. ``True`` once
+    written, ``False`` when the person gave up after a name that could not be written, ``None``
+    when they chose not to save (or their input ended) before trying one."""
+    what = "the game's record" if state.is_over else "the record of the game so far"
+    failed = False
+    while True:
+        default = default_record_name(seed)
+        choices = (f"(Enter for {default}, a file name, or n not to save):" if default
+                   else "(a file name, or n not to save):")
+        try:
+            answer = screen.ask(stdin, f"Save {what} to", choices)
+        except Abandoned:
+            screen.say("The record is not saved.")
+            return False if failed else None
+        if answer.lower() in _DO_NOT_SAVE:
+            screen.say("The record is not saved.")
+            return False if failed else None
+        path = answer or default
+        if path is None:
+            screen.say("Type a file name, or n not to save.", "  ")
+            continue
+        if _save(state, path, screen):
+            return True
+        failed = True
+        screen.say("Type another file name, or n not to save.", "  ")
+
+
 def run(args: argparse.Namespace) -> int:
     """Play with the person on stdin/stdout; 0 once the game is over, 1 if abandoned, 2 for
-    bad options or a record that could not be written."""
+    bad options (a ``--save`` path that cannot be written among them, before any card) or a
+    record that could not be written."""
     parser: argparse.ArgumentParser = args.parser
     try:
         config = config_from_args(args)
@@ -353,6 +443,12 @@ def run(args: argparse.Namespace) -> int:
         others = fill_lineup(args.agents, config.players - 1)
     except BotError as error:
         parser.error(str(error))
+    if args.save is not None:
+        why = unwritable_reason(args.save)
+        if why is not None:
+            print(f"bottleimp play: cannot write the record to {quoted(args.save, ANSWER_LIMIT)}: "
+                  f"{why}", file=sys.stderr)
+            return 2
     seats = [(args.seat + offset) % config.players for offset in range(1, config.players)]
     bots = {
         seat: make_bot(name, args.seed * 31 + seat, worlds=args.worlds)
@@ -361,19 +457,12 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(errors="replace")  # a line that is not UTF-8 is a wrong answer
     screen = Screen(sys.stdout, plain_width(sys.stdout))
-    try:
-        state = play_session(config, args.seed, args.seat, bots, sys.stdin, screen)
-    except KeyboardInterrupt:  # Ctrl-C while a bot thinks (an answer's is caught by ``ask``)
-        screen.say()
-        screen.say("Game abandoned (interrupted).")
-        return 1
-    path = args.save
-    if path is None and state.is_over:
-        try:
-            path = screen.ask(sys.stdin, "Save the game's record to",
-                              "(a file name, or Enter to skip):") or None
-        except Abandoned:
-            path = None
-    if path is not None and not _save(state, path, screen):
+    state = play_session(config, args.seed, args.seat, bots, sys.stdin, screen)
+    saved: bool | None = args.save is not None and _save(state, args.save, screen)
+    if not saved:
+        if args.save is not None:
+            screen.say("The game's record is kept: name another file.")
+        saved = ask_to_save(state, args.seed, sys.stdin, screen)
+    if saved is False:
         return 2
     return 0 if state.is_over else 1

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..errors import RecordError
 from ..formats.json_input import printable_name, read_json_file
-from ..pictures.replay import MAX_PAGE_ROUNDS, PageTooLargeError, render_record
+from ..pictures.replay import MAX_PAGE_ROUNDS, PageTooLargeError, fault_place, render_record
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -64,5 +64,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{name}: {len(steps)} steps of a valid record")
         return 0
     fault = report.errors[0]
-    print(f"{name}: {len(steps)} steps; the replay stops at rule {fault.rule} ({fault.path})")
+    where = fault_place(fault)
+    print(f"{name}: {len(steps)} steps; the replay stops at rule {fault.rule}: "
+          + (f"{where} ({fault.path})" if where else fault.path))
     return 1

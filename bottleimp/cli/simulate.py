@@ -7,7 +7,6 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import Any, TextIO
 
 from ..bots import BOTS, make_bot
@@ -16,7 +15,7 @@ from ..engine import apply, legal_actions, new_game
 from ..errors import ConfigError
 from ..state import GameState
 from ..view import view
-from .arguments import add_game_options, config_from_args
+from .arguments import add_game_options, config_from_args, unwritable_reason
 from .narrate import (
     Block,
     Narrator,
@@ -111,23 +110,6 @@ def play_game(
     return state
 
 
-def _check_writable(path: str) -> str | None:
-    """Why a record cannot be written to ``path``, or ``None``: tried by opening the file for
-    appending (and removing it again if it did not exist), before any game is played."""
-    target = Path(path)
-    if target.is_dir():
-        return "it is a directory"
-    existed = target.exists()
-    try:
-        with open(target, "a", encoding="utf-8"):
-            pass
-    except OSError as error:
-        return error.strerror or str(error)
-    if not existed:
-        target.unlink(missing_ok=True)
-    return None
-
-
 def run(args: argparse.Namespace) -> int:
     """Play, narrate, and write the record if asked."""
     parser: argparse.ArgumentParser = args.parser
@@ -136,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as error:
         parser.error(str(error))
     if args.record:
-        why = _check_writable(args.record)
+        why = unwritable_reason(args.record)
         if why is not None:
             print(f"bottleimp simulate: cannot write the record to {args.record}: {why}",
                   file=sys.stderr)

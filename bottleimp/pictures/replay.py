@@ -94,6 +94,8 @@ class Step:
     anchor: str = ""
     """The step's name in the page's address (``round-2-trick-3``), unique within a replay: a
     link to ``page.html#round-2-trick-3`` opens the page at that step."""
+    place: str = ""
+    """Where a ``broken`` step's fault is, for people (``fault_place``: ``round 2, play 10``)."""
 
 
 def _numbers(values: Sequence[int]) -> str:
@@ -163,20 +165,32 @@ class _Steps:
         if fault.rule in ("SCORE-ROUND", "GAME-TOTALS"):
             self._round_end(state)  # the round ended: a claim about it is what is wrong
         attempted = action if isinstance(action, Play) else None
-        where = ", ".join(
-            f"{name} {value}"
-            for name, value in (("round", None if fault.round is None else fault.round + 1),
-                                ("play", None if fault.play is None else fault.play + 1),
-                                ("seat", fault.seat))
-            if value is not None
-        )
+        where = fault_place(fault)
         title = f"Breaks rule {fault.rule}" + (f": {where}" if where else "")
         dealt = bool(self.steps)
         pictures = (round_svg(state, attempted=attempted),) if dealt else ()
         played = (f"Seat {attempted.seat} plays {attempted.card}, refused: "
                   if attempted is not None else "")
         self.steps.append(Step("broken", fault.round, title, played + fault.message, pictures,
-                               fault.rule, fault.path, anchor="broken"))
+                               fault.rule, fault.path, anchor="broken", place=where))
+
+
+def fault_place(fault: Fault) -> str:
+    """Where a fault is, for people: ``round 2, play 10, seat 1``, rounds and plays counted from
+    1 as the command line counts them (the JSON path keeps 0-based indices); empty when the
+    fault is in no round."""
+    return ", ".join(
+        f"{name} {value}"
+        for name, value in (("round", None if fault.round is None else fault.round + 1),
+                            ("play", None if fault.play is None else fault.play + 1),
+                            ("seat", fault.seat))
+        if value is not None
+    )
+
+
+def _located(place: str | None, path: str | None) -> str:
+    """``round 2, play 10 ($.rounds[1].plays[9])``, or the JSON path alone."""
+    return f"{place} ({path})" if place else str(path)
 
 
 def replay_steps(value: JSON, source: str = "<record>") -> tuple[ValidationReport, tuple[Step, ...]]:
@@ -328,8 +342,10 @@ def _step_html(index: int, step: Step, pictures: Sequence[int]) -> str:
     if step.kind == "broken":
         parts.append(
             f'<div class="fault" role="alert"><strong>Rule <code class="rule">{_esc(step.rule)}'
-            f"</code></strong> at <code>{_esc(step.path)}</code>: "
-            f'<span class="message">{_esc(step.caption)}</span></div>'
+            f"</code></strong> at "
+            + (f"{_esc(step.place)} (<code>{_esc(step.path)}</code>): " if step.place
+               else f"<code>{_esc(step.path)}</code>: ")
+            + f'<span class="message">{_esc(step.caption)}</span></div>'
         )
     else:
         parts.append(f"<p>{_esc(step.caption)}</p>")
@@ -386,8 +402,8 @@ def _page(report: ValidationReport, record: GameRecord, steps: tuple[Step, ...],
         jump = ""
     else:
         fault = report.errors[0]
-        verdict = (f'<p class="verdict broken">Breaks rule {_esc(fault.rule)} '
-                   f"({_esc(fault.path)}): {_esc(fault.message)}</p>")
+        verdict = (f'<p class="verdict broken">Breaks rule {_esc(fault.rule)}: '
+                   f"{_esc(_located(fault_place(fault), fault.path))}: {_esc(fault.message)}</p>")
         jump = '<button type="button" id="to-fault">Go to the broken step</button>'
     title = f"{source}: replay"
     pictures: dict[str, int] = {}  # each distinct picture once

@@ -1,4 +1,7 @@
-"""Perft: counting legal action sequences, as chess engines count move paths.
+"""Perft: counting legal action sequences, as chess engines count move paths, over the engine's
+``legal_actions`` and ``apply``: what ``bottleimp perft`` counts, what the conformance data's
+counts are made and checked with, and the deals and walks of the exhaustive checks
+(``bottleimp.batch.perft`` counts on the batch engine to check it against these counts).
 
 ``perft(state, depth)`` is the number of distinct sequences of ``depth`` legal actions from
 ``state`` that stay within its round; ``perft(state)`` counts them to the end of the round. Every
@@ -8,7 +11,7 @@ sequence ends the round after ``remaining(state)`` actions, and ``perft(state)``
 implementation whose move generator disagrees can find the branch where it goes wrong.
 
     >>> import bottleimp
-    >>> from bottleimp.conformance.perft import divide, perft, remaining
+    >>> from bottleimp.perft import divide, perft, remaining
     >>> state = bottleimp.new_game(bottleimp.Config(players=3), seed=1)
     >>> perft(state, 0), perft(state, 1), perft(state, 2)
     (1, 12, 132)
@@ -36,13 +39,13 @@ from typing import Final
 
 from attrs import frozen
 
-from ..actions import Action, Destination
-from ..cards import Card, Rank
-from ..config import Config
-from ..engine import apply, legal_actions, new_game, with_deal
-from ..errors import RecordError
-from ..formats.config_json import config_from_json, config_to_json
-from ..formats.json_input import (
+from .actions import Action, Destination
+from .cards import Card, Rank
+from .config import Config
+from .engine import apply, legal_actions, new_game, with_deal
+from .errors import RecordError
+from .formats.config_json import config_from_json, config_to_json
+from .formats.json_input import (
     JSON,
     child,
     expect_int,
@@ -52,10 +55,10 @@ from ..formats.json_input import (
     printable_name,
     read_json_file,
 )
-from ..formats.state_json import action_from_json, action_to_json
-from ..rules.deal import dealt_counts
-from ..rules.setup import setup_steps
-from ..state import GameState, Phase
+from .formats.state_json import action_from_json, action_to_json
+from .rules.deal import dealt_counts
+from .rules.setup import setup_steps
+from .state import GameState, Phase
 
 __all__ = [
     "PERFT_FORMAT",
@@ -160,8 +163,14 @@ def _count(node: GameState, left: int, memo: dict[tuple[object, int], int]) -> i
     return total
 
 
-def divide(state: GameState, depth: int | None = None) -> list[tuple[Action, int]]:
-    """The perft count under each legal first action, in ``legal_actions`` order."""
+def divide(
+    state: GameState,
+    depth: int | None = None,
+    counted: Callable[[int, int], None] | None = None,
+) -> list[tuple[Action, int]]:
+    """The perft count under each legal first action, in ``legal_actions`` order;
+    ``counted(done, total)`` is called once each first action's count is known (a progress
+    bar's step: ``done`` of the ``total`` first actions)."""
     if depth is None:
         depth = remaining(state)
     if depth < 1:
@@ -169,8 +178,13 @@ def divide(state: GameState, depth: int | None = None) -> list[tuple[Action, int
     if not in_round(state):
         return []
     memo: dict[tuple[object, int], int] = {}
-    return [(action, _perft(apply(state, action), depth - 1, memo))
-            for action in legal_actions(state)]
+    actions = legal_actions(state)
+    counts: list[tuple[Action, int]] = []
+    for action in actions:
+        counts.append((action, _perft(apply(state, action), depth - 1, memo)))
+        if counted is not None:
+            counted(len(counts), len(actions))
+    return counts
 
 
 # -- deals ------------------------------------------------------------------------------------
