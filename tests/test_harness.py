@@ -260,8 +260,8 @@ def test_command_against_the_library_serving_itself(capsys: pytest.CaptureFixtur
     assert re.fullmatch(r"\d+ passed, 0 failed", capsys.readouterr().out.splitlines()[-1])
 
 
-def test_command_without_hypothesis_says_so_and_exits_2(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+def test_a_run_needs_no_hypothesis_its_seed_alone_draws_and_shrinks_the_games(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     real_import = builtins.__import__
 
@@ -271,10 +271,24 @@ def test_command_without_hypothesis_says_so_and_exits_2(
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_hypothesis)
-    status = main(["conformance", "--cmd", _command_line(PEER)])
-    assert status == 2
-    err = capsys.readouterr().err
-    assert "needs Hypothesis" in err and "pip install 'bottleimp[conformance]'" in err
+    status = main(["conformance", "--cmd", _command_line(PEER + ["--bug", "devils-trick-assign"]),
+                   "--examples", "4", "--seed", "0", "--shrink-seconds", "5", "--questions", "0",
+                   "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 1 and "SCORE-BOTTLE-PENALTY" in out
+
+
+def test_no_shipped_module_imports_a_hypothesis_internal() -> None:
+    import ast
+
+    offenders = []
+    for path in sorted((ROOT / "bottleimp").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [f"{path.relative_to(ROOT)}: {name}" for name in names
+                          if name.startswith("hypothesis.internal")]
+    assert offenders == []
 
 
 def test_command_with_a_missing_program_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

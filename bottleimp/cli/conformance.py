@@ -12,7 +12,7 @@
   its answers are the protocol's JSON lines, so ``--json`` is refused with it.
 
 Exit status: 0 everything agrees; 1 something failed; 2 the run could not start (bad options,
-Hypothesis missing, the command cannot be started, unreadable cases). With ``--json`` exactly one
+the command cannot be started, unreadable cases). With ``--json`` exactly one
 JSON object is printed on stdout in every case, exit status 2 included (format
 ``bottleimp-conformance-report/3``, schema ``spec/reports/conformance-report.schema.json``).
 """

@@ -16,7 +16,6 @@ from pathlib import Path
 
 from attrs import evolve, field, frozen
 
-from ..actions import Play
 from ..config import Config
 from ..engine import apply, legal_actions, new_game
 from ..errors import HarnessError, PeerFault

@@ -2,14 +2,13 @@
 ``bottleimp-protocol/3`` and compare every answer with the library's.
 
 ``run_harness`` asks the peer what it supports (its ``hello`` answer's ``capabilities``),
-narrows that by the command line, generates games inside it with Hypothesis (``session``:
+narrows that by the command line, draws games inside it from the seed alone (``session``:
 random deals, first dealers, setups and plays, and illegal requests of every kind), plays every
 game against the peer and the library side by side, going on after each disagreement
 (``session``), asks position questions apart from the games (``cases``), groups every
 disagreement and shrinks one game per group (``groups``), and reports (``report``).
 
 A timeout, a crash or an answer that is not a JSON object stops the run (it need not repeat).
-Hypothesis is imported only when a run starts; ``HarnessError`` says so when it is missing.
 """
 
 from __future__ import annotations
@@ -28,7 +27,6 @@ from .session import (
     Failure,
     GameResult,
     Refusal,
-    Stop,
     negotiate,
     play_game,
     GameRunner,
@@ -38,9 +36,6 @@ from .groups import (
     Nondeterminism,
     check_determinism,
     group_run,
-    hypothesis_settings,
-    run_quietly,
-    seed_alone_decides,
     shrink_groups,
 )
 from .peer import DEFAULT_TIMEOUT, PeerSlot
@@ -60,14 +55,14 @@ from .report import (
     write_group,
     write_peer_fault,
 )
-from .session import GameScript, Mistake, RoundScript, game_scripts, random_script
+from .session import GameScript, Mistake, RoundScript, draw_script, game_scripts
 
 __all__ = [
     "Mistake",
     "RoundScript",
     "GameScript",
+    "draw_script",
     "game_scripts",
-    "random_script",
     "Exchange",
     "Failure",
     "GameResult",
@@ -88,16 +83,6 @@ __all__ = [
 MIN_REFUSALS = 3
 """How many times a run sends each kind of illegal request at least (where the peer's
 capabilities allow it at all)."""
-
-
-def _require_hypothesis() -> None:
-    try:
-        import hypothesis  # noqa: F401
-    except ImportError:
-        raise HarnessError(
-            "the differential harness needs Hypothesis: pip install 'bottleimp[conformance]' "
-            "(or pip install hypothesis)"
-        ) from None
 
 
 def run_harness(
@@ -125,13 +110,9 @@ def run_harness(
     request and rule, each group's first game is played again (as far as the group's
     disagreement) to find a non-deterministic peer, one game per group is shrunk (the groups
     share ``shrink_seconds``) and written to ``out_dir`` (if given) as a record. ``questions``
-    rounds' worth of position questions are asked apart from the games (protocol 2 and later). ``players``, ``editions``, ``bottles``
-    and ``teams`` narrow what the peer declares it supports; ``cwd`` is the peer's working
+    rounds' worth of position questions are asked apart from the games. ``players``,
+    ``editions``, ``bottles`` and ``teams`` narrow what the peer declares it supports; ``cwd`` is the peer's working
     directory."""
-    _require_hypothesis()
-    from hypothesis import given
-    from hypothesis import seed as hypothesis_seed
-
     if not command:
         raise HarnessError("the peer command is empty")
     say = log or (lambda text: None)
@@ -159,7 +140,6 @@ def run_harness(
                                          teams=teams)
         variants = capabilities.variants()
         ends = capabilities.ends
-        strategy = game_scripts(variants, ends, capabilities.one_round)
         runner = GameRunner(slot, capabilities)
         runner.greeted.discard(id(slot.get()))  # hello alone leaves the peer without a round
 
@@ -168,44 +148,35 @@ def run_harness(
             if result.peer_fault is not None:
                 peer_fault.append(result.peer_fault)
 
-        @hypothesis_settings(examples, shrink=False)
-        @hypothesis_seed(seed)
-        @given(strategy)
-        def probe(script: GameScript) -> None:
+        rng = random.Random(seed)
+        for _ in range(examples):
+            record(runner.play(draw_script(rng, variants, ends, capabilities.one_round)))
             if peer_fault:
-                raise Stop()
-            record(runner.play(script))
-            if peer_fault:
-                raise Stop()
-
-        with seed_alone_decides():
-            run_quietly(probe)
-            generated = len(results)
-            if not peer_fault:
-                played = {(r.script.config.players, r.script.config.edition,
-                           r.script.config.bottles) for r in results
-                          if r.outcome != "unsupported" and r.script is not None}
-                top_variants = [v for v in variants if (v.players, v.edition, v.bottles)
-                                in played] or list(variants)
-                for script in _top_up(results, top_variants, seed, min_refusals,
-                                      capabilities, ends):
-                    record(runner.play(script))
-                    if peer_fault:
-                        break
-            if not peer_fault and questions:
-                cases = list(position_questions(variants, questions, seed, capabilities))
-                try:
-                    asked = ask_questions(slot.get(), cases, capabilities.ignore)
-                except PeerFault as fault:
-                    slot.discard()
-                    questions_fault = f"{fault.kind}: {fault.message}"
-            grouped = group_run(results, capabilities, variants, asked)
-            groups, notes, asked = grouped.groups, grouped.notes, grouped.questions
-            if not peer_fault:
-                groups, nondeterministic = check_determinism(groups, runner.replay)
-            if not peer_fault:
-                groups = shrink_groups(groups, runner.play, strategy, examples, seed,
-                                       shrink_seconds, say)
+                break
+        generated = len(results)
+        if not peer_fault:
+            played = {(r.script.config.players, r.script.config.edition,
+                       r.script.config.bottles) for r in results
+                      if r.outcome != "unsupported" and r.script is not None}
+            top_variants = [v for v in variants if (v.players, v.edition, v.bottles)
+                            in played] or list(variants)
+            for script in _top_up(results, top_variants, seed, min_refusals,
+                                  capabilities, ends):
+                record(runner.play(script))
+                if peer_fault:
+                    break
+        if not peer_fault and questions:
+            cases = list(position_questions(variants, questions, seed, capabilities))
+            try:
+                asked = ask_questions(slot.get(), cases, capabilities.ignore)
+            except PeerFault as fault:
+                slot.discard()
+                questions_fault = f"{fault.kind}: {fault.message}"
+        grouped = group_run(results, capabilities, variants, asked)
+        groups, notes, asked = grouped.groups, grouped.notes, grouped.questions
+        if not peer_fault:
+            groups, nondeterministic = check_determinism(groups, runner.replay)
+            groups = shrink_groups(groups, runner.play, variants, shrink_seconds, say)
     finally:
         slot.discard()
     written = tuple(write_group(group, out_dir, seed) for group in groups)
@@ -309,4 +280,4 @@ def _top_up(results: Sequence[GameResult], variants: Sequence[Variant], seed: in
             return
         rng.shuffle(wanted)
         for start in range(0, len(wanted), 8):
-            yield random_script(variants, rng, wanted[start:start + 8], ends)
+            yield draw_script(variants=variants, rng=rng, mistakes=wanted[start:start + 8], ends=ends)

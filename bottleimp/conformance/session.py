@@ -2,7 +2,8 @@
 
 - Illegal requests (``REFUSALS``): every kind ``spec/protocol.md`` lists, each with the rule the
   library refuses it with, the moment it can be sent and a builder.
-- Scripts (``game_scripts``): the games Hypothesis generates inside the peer's capabilities.
+- Scripts (``draw_script``): the games drawn from a seeded random source inside the peer's
+  capabilities.
 - ``GameRunner`` plays a script against the peer, the library answering every request
   alongside and ``diagnose.explain`` naming the rule of each disagreement. After a disagreement
   on a request that changes the round, the two sides are put back on one trajectory: the peer
@@ -51,7 +52,7 @@ from ..rules.play import (
 from ..rules.registry import rule_id_of
 from ..rules.scoring import round_is_over, round_scores
 from ..rules.setup import setup_steps
-from ..state import Bottle, GameState, Phase, RoundState, TrickResult
+from ..state import GameState, Phase, RoundState, TrickResult
 from .diagnose import Disagreement, explain
 from .peer import Peer, PeerSlot, clip
 from .protocol import (
@@ -70,7 +71,7 @@ from .vectors import ranks
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-__all__ = ['ANSWERS', 'ANY_ORDER_LEGAL', 'Exchange', 'Failure', 'Fault', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'follow_scores', 'game_scripts', 'is_convention', 'negotiate', 'play_game', 'random_script', 'refusal_kind', 'round_request', 'with_end']
+__all__ = ['ANSWERS', 'ANY_ORDER_LEGAL', 'Exchange', 'Failure', 'Fault', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'follow_scores', 'game_scripts', 'is_convention', 'negotiate', 'play_game', 'refusal_kind', 'round_request', 'with_end']
 
 
 # --- illegal requests -------------------------------------------------------------------
@@ -599,68 +600,59 @@ def with_end(config: Config, end: str, rounds: int, target: int) -> Config:
     return evolve(config, rounds=None, target_score=None)
 
 
+def draw_script(rng: random.Random, variants: Sequence[Variant], ends: Sequence[str] = GAME_ENDS,
+                one_round: bool = False, mistakes: Sequence[Mistake] | None = None) -> GameScript:
+    """A game drawn from ``rng`` alone in ``variants``, ending in one of ``ends`` (a number of
+    rounds, 1 or 2; a target score from 1 to ``MAX_TARGET``; the default). Every draw is a number
+    from 0 up, and 0 is the simplest choice: the first variant (the fewest players), no teams,
+    seat 0 dealing, one round, the first end, no mistakes and the lowest legal card at every
+    decision. ``one_round``: every game is one round (``rounds: 1``). ``mistakes`` (the coverage
+    top-up): one round holding exactly those, with no scripted choices, ending after it (or, for
+    a peer that plays no number of rounds, by the first game end it plays)."""
+    if not variants:
+        raise HarnessError("no variant to play: the peer's capabilities and the options leave "
+                           "no player count, edition and bottles the rules define together")
+    if not ends and mistakes is None:
+        raise HarnessError("no game end to play: the peer declares none the rules define")
+    variant = variants[rng.randrange(len(variants))]
+    players = variant.players
+    teams = None
+    if variant.teams and rng.randrange(2):
+        order = list(range(players))
+        rng.shuffle(order)
+        teams = _team_partitions(players, order, 1 + rng.randrange(players // 2))
+    config = Config(players=players, edition=variant.edition, bottles=variant.bottles,
+                    teams=teams)
+    dealer = rng.randrange(players)
+
+    def round_script(fixed: Sequence[Mistake] | None) -> RoundScript:
+        seeds = rng.randrange(2**32), rng.randrange(2**32)
+        if fixed is not None:
+            return RoundScript(*seeds, (), tuple(fixed))
+        choices = tuple(rng.randrange(256) for _ in range(rng.randrange(25)))
+        drawn = tuple(Mistake(rng.randrange(61), rng.randrange(len(REFUSALS)), rng.randrange(256))
+                      for _ in range(rng.randrange(5)))
+        return RoundScript(*seeds, choices, drawn)
+
+    if mistakes is not None:
+        end = "rounds" if "rounds" in ends or not ends else ends[0]
+        return GameScript(with_end(config, end, 1, 1), (round_script(mistakes),), dealer)
+    rounds = tuple(round_script(None) for _ in range(1 if one_round else 1 + rng.randrange(2)))
+    chosen_ends = tuple(end for end in GAME_ENDS if end in ends)
+    end = chosen_ends[rng.randrange(len(chosen_ends))]
+    return GameScript(with_end(config, end, len(rounds), 1 + rng.randrange(MAX_TARGET)), rounds,
+                      dealer)
+
+
 def game_scripts(variants: Sequence[Variant] | None = None,
                  ends: Sequence[str] = GAME_ENDS, one_round: bool = False
                  ) -> SearchStrategy[GameScript]:
-    """The Hypothesis strategy for games in ``variants`` (default: every variant) ending in one
-    of ``ends`` (a number of rounds, 1 or 2; a target score from 1 to ``MAX_TARGET``; the
-    default). Shrinks towards the first variant (the fewest players), the first end, seat 0
-    dealing, one round, no mistakes and the lowest legal card at every decision. ``one_round``:
-    every game is one round (``rounds: 1``)."""
+    """``draw_script`` as a Hypothesis strategy (default: every variant), for tests."""
     from hypothesis import strategies as st
 
     chosen = tuple(variants) if variants is not None else Capabilities().variants()
-    if not chosen:
-        raise HarnessError("no variant to play: the peer's capabilities and the options leave "
-                           "no player count, edition and bottles the rules define together")
-
-    @st.composite
-    def configs(draw: st.DrawFn) -> tuple[Config, int]:
-        variant = draw(st.sampled_from(chosen))
-        players = variant.players
-        teams = None
-        if variant.teams and draw(st.booleans()):
-            order = draw(st.permutations(range(players)))
-            teams = _team_partitions(players, order, draw(st.integers(1, players // 2)))
-        config = Config(players=players, edition=variant.edition, bottles=variant.bottles,
-                        teams=teams)
-        return config, draw(st.integers(0, players - 1))
-
-    mistakes = st.builds(Mistake, st.integers(0, 60), st.integers(0, len(REFUSALS) - 1),
-                         st.integers(0, 255))
-    rounds = st.builds(
-        RoundScript,
-        deal_seed=st.integers(0, 2**32 - 1),
-        play_seed=st.integers(0, 2**32 - 1),
-        choices=st.lists(st.integers(0, 255), max_size=24).map(tuple),
-        mistakes=st.lists(mistakes, max_size=4).map(tuple),
-    )
-    if not ends:
-        raise HarnessError("no game end to play: the peer declares none the rules define")
-    chosen_ends = tuple(end for end in GAME_ENDS if end in ends)
-    return st.builds(
-        lambda chosen_config, rounds_, end, target: GameScript(
-            with_end(chosen_config[0], end, len(rounds_), target), rounds_, chosen_config[1]),
-        configs(), st.lists(rounds, min_size=1, max_size=1 if one_round else 2).map(tuple),
-        st.sampled_from(chosen_ends), st.integers(1, MAX_TARGET))
-
-
-def random_script(variants: Sequence[Variant], rng: random.Random,
-                  mistakes: Sequence[Mistake], ends: Sequence[str] = GAME_ENDS) -> GameScript:
-    """A game drawn without Hypothesis (the coverage top-up): one round holding ``mistakes``,
-    the game ending after it (or, for a peer that plays no number of rounds, by the first
-    game end it plays)."""
-    variant = variants[rng.randrange(len(variants))]
-    teams = None
-    if variant.teams and rng.random() < 0.5:
-        order = list(range(variant.players))
-        rng.shuffle(order)
-        teams = _team_partitions(variant.players, order, rng.randint(1, variant.players // 2))
-    config = Config(players=variant.players, edition=variant.edition, bottles=variant.bottles,
-                    teams=teams)
-    round_ = RoundScript(rng.randrange(2**32), rng.randrange(2**32), (), tuple(mistakes))
-    end = "rounds" if "rounds" in ends or not ends else ends[0]
-    return GameScript(with_end(config, end, 1, 1), (round_,), rng.randrange(variant.players))
+    return st.randoms(use_true_random=False).map(
+        lambda rng: draw_script(rng, chosen, ends, one_round))
 
 
 # --- the library on the peer's trajectory -----------------------------------------------
@@ -1362,11 +1354,10 @@ class _Game:
         self.detached = True
 
     def _follow_scores(self, actual: dict[str, JSON]) -> None:
-        """Without ``set_position``, the library takes the peer's scores, so that the totals and
-        the game's end are compared along the peer's own."""
+        """The library takes the peer's scores, so that the totals and the game's end are
+        compared along the peer's own (``set_position`` carries no totals over rounds)."""
         state = self.referee.state
-        if state is None or actual.get("ok") is not True or self.capabilities.set_position \
-                or state.round.scores is None:
+        if state is None or actual.get("ok") is not True or state.round.scores is None:
             return
         followed = follow_scores(state, actual)
         if isinstance(followed, Lost):
