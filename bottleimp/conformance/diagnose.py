@@ -41,7 +41,7 @@ from .vectors import Case, answer, same_json
 if TYPE_CHECKING:
     from .protocol import Capabilities
 
-__all__ = ['CardFault', 'DeckFault', 'Disagreement', 'WORK', 'card_json', 'declared_deck_faults', 'explain', 'infer_deck_faults']
+__all__ = ['CardFault', 'DeckFault', 'Disagreement', 'WORK', 'card_json', 'card_named', 'cards_named', 'declared_deck_faults', 'explain', 'infer_deck_faults']
 
 
 # --- the rule of a disagreement ---------------------------------------------------------
@@ -61,11 +61,17 @@ def card_json(card: Card) -> dict[str, JSON]:
     return {"card": card.rank, "colour": card.colour.value, "coins": card.coins}
 
 
-def _card(config: Config, item: JSON) -> Card | None:
-    """The card a number names, ``None`` for anything else."""
+def card_named(config: Config, item: JSON) -> Card | None:
+    """The card of the deck a number names, ``None`` for anything else."""
     if isinstance(item, bool) or not isinstance(item, (int, float)):
         return None
     return config.cards_by_rank.get(item)
+
+
+def cards_named(config: Config, value: JSON) -> tuple[Card, ...] | None:
+    """The cards a list of ranks names, ``None`` when it is no such list."""
+    cards = [card_named(config, item) for item in value] if isinstance(value, list) else [None]
+    return None if None in cards else tuple(card for card in cards if card is not None)
 
 
 def _ranks_text(cards: Sequence[Card]) -> str:
@@ -190,7 +196,7 @@ def _places(config: Config, answer: dict[str, JSON]) -> tuple[dict[Card, list[st
                 continue
             where = key if key == "devils_trick" else f"{key}[{seat}]"
             for item in row:
-                card = _card(config, item)
+                card = card_named(config, item)
                 if card is None:
                     strays.append(item)
                 else:
@@ -264,8 +270,8 @@ def _legal_plays(before: GameState, expected: dict[str, JSON], actual: dict[str,
     library = {a.card for a in legal_actions(before) if isinstance(a, Play)}
     listed = actual.get("cards")
     items = listed if isinstance(listed, list) else []
-    peer = {card for item in items if (card := _card(config, item)) is not None}
-    strays = [item for item in items if _card(config, item) is None]
+    peer = {card for item in items if (card := card_named(config, item)) is not None}
+    strays = [item for item in items if card_named(config, item) is None]
     hand = round_.hands[seat] + (round_.face_up[seat] if round_.face_up else ())
     only_library = sorted(library - peer, key=rank_key)
     only_peer = sorted(peer - library, key=rank_key)
@@ -749,14 +755,14 @@ def _scores_from_answers(failure: Failure) -> _Scores | None:
     captured = detail["captured"]
     bottles_json = detail["bottles"]
     assert isinstance(captured, list) and isinstance(bottles_json, list)
-    piles = [_ranked_cards(config, pile) for pile in captured]
-    trick = _ranked_cards(config, detail.get("devils_trick"))
+    piles = [cards_named(config, pile) for pile in captured]
+    trick = cards_named(config, detail.get("devils_trick"))
     library, peer = _numbers(detail.get("rules_give")), _numbers(detail.get("peer"))
     bottles = []
     for item in bottles_json:
         price = item.get("price") if isinstance(item, dict) else None
         owner = item.get("owner") if isinstance(item, dict) else None
-        card = _card(config, price)
+        card = card_named(config, price)
         bottles.append(Bottle(card, owner if isinstance(owner, int) else None))
     if trick is None or library is None or peer is None or len(peer) != len(library) \
             or len(piles) != config.players or any(pile is None for pile in piles):
@@ -772,20 +778,6 @@ def _numbers(value: JSON) -> tuple[int, ...] | None:
     return tuple(item for item in value if isinstance(item, int))
 
 
-def _ranked_cards(config: Config, value: JSON) -> tuple[Card, ...] | None:
-    """The cards a list of ranks names, ``None`` when it is no such list."""
-    if not isinstance(value, list):
-        return None
-    cards = []
-    for item in value:
-        card = None if isinstance(item, bool) or not isinstance(item, (int, float)) \
-            else config.cards_by_rank.get(item)
-        if card is None:
-            return None
-        cards.append(card)
-    return tuple(cards)
-
-
 def _follows_from_question(question: QuestionFailure) -> _Follows | None:
     """The colour evidence of a legal-plays question the peer answered otherwise."""
     case, output = question.case, question.output
@@ -793,9 +785,9 @@ def _follows_from_question(question: QuestionFailure) -> _Follows | None:
     if case.kind != "legal_plays" or not isinstance(input_, dict) or not isinstance(output, dict):
         return None
     trick = input_.get("trick")
-    hand = _ranked_cards(config, input_.get("hand"))
-    face_up = _ranked_cards(config, input_.get("face_up") or [])
-    legal = _ranked_cards(config, output.get("legal"))
+    hand = cards_named(config, input_.get("hand"))
+    face_up = cards_named(config, input_.get("face_up") or [])
+    legal = cards_named(config, output.get("legal"))
     if not isinstance(trick, list) or not trick or hand is None or face_up is None \
             or legal is None:
         return None
@@ -839,8 +831,8 @@ def _scores_from_question(question: QuestionFailure) -> _Scores | None:
     piles = input_.get("captured")
     if not isinstance(piles, list):
         return None
-    captured = tuple(_ranked_cards(config, pile) for pile in piles)
-    devils_trick = _ranked_cards(config, input_.get("devils_trick"))
+    captured = tuple(cards_named(config, pile) for pile in piles)
+    devils_trick = cards_named(config, input_.get("devils_trick"))
     items = input_.get("bottles")
     if devils_trick is None or any(pile is None for pile in captured) \
             or not isinstance(items, list):
@@ -885,7 +877,7 @@ def _colour_pairs(failure: Failure
         return None
     led = trick[0].card
     seat = before.to_act
-    listed = _ranked_cards(before.config, last.actual.get("cards"))
+    listed = cards_named(before.config, last.actual.get("cards"))
     if listed is None:
         return None
     peer = set(listed)
@@ -966,9 +958,9 @@ def _follows_from_answers(failure: Failure) -> _Follows | None:
             or not isinstance(detail.get("peer"), list):
         return None
     config = state.config
-    led = _card(config, detail.get("led"))
-    hand = _ranked_cards(config, detail["hand"])
-    allowed = _ranked_cards(config, detail["peer"])
+    led = card_named(config, detail.get("led"))
+    hand = cards_named(config, detail["hand"])
+    allowed = cards_named(config, detail["peer"])
     if led is None or hand is None or allowed is None:
         return None
 

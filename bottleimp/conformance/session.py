@@ -53,7 +53,7 @@ from ..rules.registry import rule_id_of
 from ..rules.scoring import round_is_over, round_scores
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase, RoundState, TrickResult
-from .diagnose import Disagreement, explain
+from .diagnose import Disagreement, card_named, cards_named, explain
 from .peer import Peer, PeerSlot, clip
 from .protocol import (
     GAME_ENDS,
@@ -871,10 +871,6 @@ def _rule(function: Callable[..., object]) -> str:
     return found
 
 
-def _is_rank(value: JSON) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
 class PeerRound:
     """A round as the peer's answers describe it (its zones may hold a card twice), judged
     answer by answer with the rule functions."""
@@ -895,24 +891,13 @@ class PeerRound:
     # -- reading the peer's answers ------------------------------------------------------------
 
     def _card(self, value: JSON) -> Card | None:
-        if not _is_rank(value):
-            return None
-        assert isinstance(value, (int, float))
-        try:
-            return self.config.card(value)
-        except UnknownCardError:
-            return None
+        return card_named(self.config, value)
 
     def _rows(self, value: JSON) -> list[list[Card]] | None:
         if not isinstance(value, list) or len(value) != self.config.players:
             return None
-        rows = []
-        for row in value:
-            cards = [self._card(item) for item in row] if isinstance(row, list) else [None]
-            if any(card is None for card in cards):
-                return None
-            rows.append([card for card in cards if card is not None])
-        return rows
+        rows = [cards_named(self.config, row) for row in value]
+        return None if None in rows else [list(row) for row in rows if row is not None]
 
     def _fault(self, function: Callable[..., object], message: str, rules_give: JSON,
                peer_says: JSON, **seen: JSON) -> None:
