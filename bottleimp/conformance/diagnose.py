@@ -748,27 +748,30 @@ def _scores_from_answers(failure: Failure) -> _Scores | None:
     detail = failure.disagreement.detail if failure.disagreement is not None else {}
     state = failure.state
     if failure.disagreement is None or failure.disagreement.rule not in _SCORE_RULES \
-            or state is None or not isinstance(detail.get("captured"), list) \
-            or not isinstance(detail.get("bottles"), list):
+            or state is None:
         return None
-    config = state.config
-    captured = detail["captured"]
-    bottles_json = detail["bottles"]
-    assert isinstance(captured, list) and isinstance(bottles_json, list)
-    piles = [cards_named(config, pile) for pile in captured]
-    trick = cards_named(config, detail.get("devils_trick"))
-    library, peer = _numbers(detail.get("rules_give")), _numbers(detail.get("peer"))
-    bottles = []
-    for item in bottles_json:
-        price = item.get("price") if isinstance(item, dict) else None
-        owner = item.get("owner") if isinstance(item, dict) else None
-        card = card_named(config, price)
-        bottles.append(Bottle(card, owner if isinstance(owner, int) else None))
-    if trick is None or library is None or peer is None or len(peer) != len(library) \
-            or len(piles) != config.players or any(pile is None for pile in piles):
+    return _scores_from_json(failure, state.config, detail.get("captured"),
+                             detail.get("devils_trick"), detail.get("bottles"),
+                             detail.get("rules_give"), detail.get("peer"))
+
+
+def _scores_from_json(source: object, config: Config, captured: JSON, devils_trick: JSON,
+                      bottles: JSON, library: JSON, peer: JSON) -> _Scores | None:
+    """Coin evidence from the round's zones as ranks (the bottles as price and owner) and both
+    sides' scores; ``None`` when they name no such zones or scores."""
+    piles = [cards_named(config, pile) for pile in captured] \
+        if isinstance(captured, list) else [None]
+    trick = cards_named(config, devils_trick)
+    mine, theirs = _numbers(library), _numbers(peer)
+    if not isinstance(bottles, list) or not all(isinstance(item, dict) for item in bottles) \
+            or trick is None or None in piles or len(piles) != config.players \
+            or mine is None or theirs is None or len(theirs) != len(mine):
         return None
-    return _Scores(failure, config, tuple(tuple(pile or ()) for pile in piles), tuple(bottles),
-                   trick, library, peer)
+    owned = [(item.get("price"), item.get("owner")) for item in bottles if isinstance(item, dict)]
+    return _Scores(source, config, tuple(pile for pile in piles if pile is not None),
+                   tuple(Bottle(card_named(config, price),
+                                owner if isinstance(owner, int) else None)
+                         for price, owner in owned), trick, mine, theirs)
 
 
 def _numbers(value: JSON) -> tuple[int, ...] | None:
@@ -824,31 +827,13 @@ def _follows_from_question(question: QuestionFailure) -> _Follows | None:
 def _scores_from_question(question: QuestionFailure) -> _Scores | None:
     """The coin evidence of a scoring question the peer answered otherwise."""
     case, output = question.case, question.output
-    config, input_ = case.config, case.input
+    input_ = case.input
     if case.kind != "scoring" or not isinstance(input_, dict) or not isinstance(output, dict) \
             or not isinstance(case.expected, dict):
         return None
-    piles = input_.get("captured")
-    if not isinstance(piles, list):
-        return None
-    captured = tuple(cards_named(config, pile) for pile in piles)
-    devils_trick = cards_named(config, input_.get("devils_trick"))
-    items = input_.get("bottles")
-    if devils_trick is None or any(pile is None for pile in captured) \
-            or not isinstance(items, list):
-        return None
-    bottles = []
-    for item in items:
-        if not isinstance(item, dict):
-            return None
-        price, owner = item.get("price"), item.get("owner")
-        card = config.cards_by_rank.get(price) if isinstance(price, (int, float)) else None
-        bottles.append(Bottle(card, owner if isinstance(owner, int) else None))
-    library, peer = _numbers(case.expected.get("scores")), _numbers(output.get("scores"))
-    if library is None or peer is None or len(peer) != len(library):
-        return None
-    return _Scores(question, config, tuple(p for p in captured if p is not None),
-                   tuple(bottles), devils_trick, library, peer)
+    return _scores_from_json(question, case.config, input_.get("captured"),
+                             input_.get("devils_trick"), input_.get("bottles"),
+                             case.expected.get("scores"), output.get("scores"))
 
 
 def _peer_follows(led: Card, judged: frozenset[Card], chosen: frozenset[Card]) -> frozenset[Card]:

@@ -109,7 +109,7 @@ class RefusalKind:
 def round_request(config: Config, dealer: int, hands: tuple[tuple[Card, ...], ...],
                   face_up: tuple[tuple[Card, ...], ...] | None,
                   deck: tuple[Card, ...] | None) -> dict[str, JSON]:
-    """A ``new_round`` request (``deck``: the cards to carry, protocol 2)."""
+    """A ``new_round`` request (``deck``: the cards to carry, for a peer that declares its own)."""
     request: dict[str, JSON] = {
         "op": "new_round",
         "config": {"edition": config.edition, "players": config.players,
@@ -453,7 +453,7 @@ REFUSALS: Final[tuple[RefusalKind, ...]] = (
     RefusalKind("wrong-type", ("PROTOCOL",), "any", _wrong_type, "a key of the wrong JSON type"),
     RefusalKind("unknown-key", ("PROTOCOL",), "any", _unknown_key, "a key the request lacks"),
     RefusalKind("config-players", ("CONFIG-PLAYERS",), "deal", _config_players,
-                "new_round for 0, 1 or 7 players"),
+                "new_round for 1, 7 or 8 players"),
     RefusalKind("config-edition", ("CONFIG-EDITION",), "deal", _config_edition,
                 "new_round with an edition no source defines"),
     RefusalKind("config-bottles", ("CONFIG-BOTTLES",), "deal", _config_bottles,
@@ -465,7 +465,7 @@ REFUSALS: Final[tuple[RefusalKind, ...]] = (
     RefusalKind("config-target-zero", ("CONFIG-GAME-END",), "deal", _target_zero,
                 "new_round with a target score of 0 (the lowest allowed is 1)"),
     RefusalKind("config-deck", ("CONFIG-DECK",), "deal", _config_deck,
-                "new_round whose deck holds the start card 19 or a rank twice (protocol 2)"),
+                "new_round whose deck holds the start card 19 or a rank twice"),
     RefusalKind("deal-counts", ("DEAL-COUNTS",), "deal", _deal_counts,
                 "new_round whose deal is not the deck dealt once, the right counts per seat"),
     RefusalKind("setup-not-dealt", ("SETUP-FROM-DEALT",), "setup", _not_dealt,
