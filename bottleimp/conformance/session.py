@@ -28,7 +28,7 @@ from ..cards import START_PRICE, Card, rank_key
 from ..catalogue import is_convention as catalogue_is_convention
 from ..config import Config
 from ..engine import apply, legal_actions
-from ..errors import HarnessError, PeerFault, RecordError, UnknownCardError, UnknownRuleError
+from ..errors import HarnessError, PeerFault, RecordError, UnknownRuleError
 from ..formats.config_json import deck_to_json
 from ..formats.json_input import JSON
 from ..formats.setup_entries import entry_from_gives
@@ -673,22 +673,15 @@ def _seat(config: Config, value: JSON) -> int | None:
 
 def _rows(config: Config, value: JSON, what: str) -> tuple[tuple[Card, ...], ...] | Lost:
     """A card list per seat from the peer's answer, sorted as the library keeps hands."""
-    if not isinstance(value, list) or len(value) != config.players:
+    if not isinstance(value, list) or len(value) != config.players \
+            or not all(isinstance(row, list) for row in value):
         return Lost(f"the peer's {what} are not one card list per seat")
-    rows = []
-    for row in value:
-        if not isinstance(row, list):
-            return Lost(f"the peer's {what} are not one card list per seat")
-        cards = []
-        for item in row:
-            if isinstance(item, bool) or not isinstance(item, (int, float)):
-                return Lost(f"the peer's {what} hold {item!r}, which is no card")
-            try:
-                cards.append(config.card(item))
-            except UnknownCardError:
-                return Lost(f"the peer's {what} hold {item}, which is no card of the deck")
-        rows.append(tuple(sorted(cards, key=rank_key)))
-    return tuple(rows)
+    rows = [cards_named(config, row) for row in value]
+    stray = next((item for row in value if isinstance(row, list) for item in row
+                  if card_named(config, item) is None), None)
+    if None in rows:
+        return Lost(f"the peer's {what} hold {stray!r}, which is no card of the deck")
+    return tuple(tuple(sorted(row, key=rank_key)) for row in rows if row is not None)
 
 
 def _same_cards(mine: Sequence[Card], theirs: Sequence[Card], what: str) -> Lost | None:
@@ -894,10 +887,8 @@ class PeerRound:
         return card_named(self.config, value)
 
     def _rows(self, value: JSON) -> list[list[Card]] | None:
-        if not isinstance(value, list) or len(value) != self.config.players:
-            return None
-        rows = [cards_named(self.config, row) for row in value]
-        return None if None in rows else [list(row) for row in rows if row is not None]
+        rows = _rows(self.config, value, "zones")
+        return None if isinstance(rows, Lost) else [list(row) for row in rows]
 
     def _fault(self, function: Callable[..., object], message: str, rules_give: JSON,
                peer_says: JSON, **seen: JSON) -> None:
