@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # function's boundary: the engine's entry points would refuse a wrong value with a
 # ``TypeError`` (and take ``True`` for the seed 1) before its rules can name the rule it
 # breaks; compiled actions would refuse a seat that is no int, or a destination that is
-# none, with a ``TypeError`` before ``MalformedActionError`` names the field. The engine's core, ``transitions.py``, is compiled: the engine calls it only
+# none, with a ``TypeError`` before ``ArgumentError`` names the field. The engine's core, ``transitions.py``, is compiled: the engine calls it only
 # with an action it has checked.
 COMPILED_MODULES = (
     "bottleimp/rules/registry.py",

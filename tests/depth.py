@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from bottleimp.conformance.differential import MIN_REFUSALS
+from bottleimp.conformance.harness import MIN_REFUSALS
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
 FULL = PROFILE == "ci"

@@ -118,7 +118,7 @@ def test_the_protocol_never_invents_a_card_for_an_unknown_rank_CARD_HELD() -> No
     state = new_game(Config(players=3), seed=2, first_dealer=1)
     hands = [[card.rank for card in hand] for hand in state.round.hands]
     requests = [
-        {"op": "hello", "protocol": "bottleimp-protocol/1"},
+        {"op": "hello", "protocol": "bottleimp-protocol/3"},
         {"op": "new_round", "config": {"players": 3}, "dealer": 1, "hands": hands},
         {"op": "setup", "seat": 2, "discard": [77], "left": hands[2][1], "right": hands[2][2]},
     ]
@@ -168,7 +168,7 @@ def _serve(text: str) -> list[dict[str, object]]:
 @pytest.mark.parametrize("line", ["not json", "[" * 100_000, "[" + "9" * 5000 + "]",
                                   '{"op": "hello", "protocol": NaN}'])
 def test_the_protocol_server_answers_a_hostile_first_line_with_a_protocol_refusal(line: str) -> None:
-    answers = _serve(line + '\n{"op": "hello", "protocol": "bottleimp-protocol/1"}\n')
+    answers = _serve(line + '\n{"op": "hello", "protocol": "bottleimp-protocol/3"}\n')
     assert answers[0]["ok"] is False and answers[0]["rule"] == "PROTOCOL"
     assert answers[1]["ok"] is True  # and it goes on serving
 

@@ -12,11 +12,11 @@ from typing import Any, cast
 import pytest
 
 from bottleimp.cli import main
-from bottleimp.conformance.capabilities import Capabilities, capabilities_from_json
-from bottleimp.conformance.differential import HarnessReport, run_harness
-from bottleimp.conformance.protocol import PROTOCOL, PROTOCOL_V1, Referee
-from bottleimp.conformance.refusals import REFUSALS
-from bottleimp.conformance.remote_vectors import run_remote_vectors
+from bottleimp.conformance.protocol import Capabilities, capabilities_from_json
+from bottleimp.conformance.harness import HarnessReport, run_harness
+from bottleimp.conformance.protocol import PROTOCOL, Referee
+from bottleimp.conformance.session import REFUSALS
+from bottleimp.conformance.cases import run_remote_vectors
 from bottleimp.errors import RecordError
 from bottleimp.cards import rank_key
 from bottleimp.config import Config
@@ -187,10 +187,6 @@ def test_new_round_carries_the_deck_and_the_referee_plays_it() -> None:
     refused = referee.handle({"op": "new_round", "config": {"players": 3}, "dealer": 0,
                               "hands": [[c.rank for c in h] for h in hands], "deck": deck})
     assert refused["rule"] == "CONFIG-DECK"
-    v1 = Referee(PROTOCOL_V1)
-    assert v1.handle({"op": "new_round", "config": {"players": 3}, "dealer": 0,
-                      "hands": [[c.rank for c in h] for h in hands], "deck": deck})["rule"] == \
-        "PROTOCOL"
 
 
 # --- capabilities ----------------------------------------------------------------------------
@@ -206,22 +202,6 @@ def test_games_stay_inside_the_declared_capabilities() -> None:
     assert all(row.unsupported == 0 for row in report.coverage)
     teams = next(row for row in report.coverage if row.kind == "config-teams")
     assert teams.sent == 0  # the peer plays no teams: never asked
-
-
-def test_a_version_1_peer_is_assumed_to_support_everything_and_unsupported_is_no_failure() -> None:
-    limited = PEER + ["--protocol", "1", "--players", "3,4", "--editions", "classic"]
-    report = run_harness(limited, examples=scaled(ci=40, dev=10), seed=4, shrink_seconds=1,
-                         min_refusals=MIN_SENT)
-    assert report.protocol == PROTOCOL_V1
-    assert report.unsupported > 0 and report.failed == 0 and report.groups == ()
-
-
-def test_the_options_narrow_what_a_version_1_peer_is_asked() -> None:
-    limited = PEER + ["--protocol", "1", "--players", "3,4", "--editions", "classic"]
-    report = run_harness(limited, examples=scaled(ci=30, dev=10), seed=4, shrink_seconds=1,
-                         players=[3],
-                         editions=["classic"], teams=False, min_refusals=MIN_SENT)
-    assert report.unsupported == 0 and report.failed == 0
 
 
 def test_no_variant_left_is_a_harness_error() -> None:
@@ -376,7 +356,7 @@ def _library_round(players: int = 4, seed: int = 5) -> list[LibraryExchange]:
     from bottleimp.engine import apply, legal_actions
     from bottleimp.formats.setup_entries import entry_from_gives
     from bottleimp.rules.deal import deal
-    from bottleimp.conformance.refusals import round_request
+    from bottleimp.conformance.session import round_request
     from bottleimp.state import Phase
 
     config = Config(players=players)
@@ -412,7 +392,7 @@ def _library_round(players: int = 4, seed: int = 5) -> list[LibraryExchange]:
 def _rule_of(exchange: LibraryExchange, change: dict[str, object]) -> tuple[str, str]:
     """The rule and message ``explain`` gives when the peer answers ``exchange``'s request with
     the library's answer changed by ``change`` (a key mapped to ``...`` is dropped)."""
-    from bottleimp.conformance.explain import explain
+    from bottleimp.conformance.diagnose import explain
     from bottleimp.conformance.protocol import compare
 
     before, request, expected, after = exchange
@@ -510,7 +490,7 @@ def test_a_setup_message_names_each_duplicated_and_lost_card_SETUP_RESOLVE() -> 
 
 
 def test_legal_plays_answered_otherwise_name_the_seat_the_card_held_or_the_colour() -> None:
-    from bottleimp.conformance.explain import explain
+    from bottleimp.conformance.diagnose import explain
     from bottleimp.conformance.protocol import compare
 
     exchanges = _library_round()
@@ -618,7 +598,7 @@ def test_refusals_whose_messages_differ_in_a_random_name_are_deterministic(
 
     command = _patched_peer(tmp_path, "random-names", RANDOM_NAMES_IN_REFUSALS)
     for seconds in (0, 2):
-        report = run_harness(command, examples=scaled(ci=10, dev=4), seed=1,
+        report = run_harness(command, examples=scaled(ci=10, dev=4), seed=2,
                              shrink_seconds=seconds, min_refusals=MIN_SENT)
         assert report.nondeterministic == ()
         (group,) = report.groups
@@ -722,10 +702,44 @@ def test_the_pass_back_bug_names_every_card_it_duplicates_and_loses_SETUP_RESOLV
 
 
 def test_a_legal_plays_question_names_CARD_HELD_for_a_card_not_held_else_FOLLOW_SUIT() -> None:
-    from bottleimp.conformance.questions import _case, _rule
+    from bottleimp.conformance.cases import _case, _rule
 
     case = _case("legal_plays", Config(players=4), {"seat": 1, "hand": [1, 4, 11],
                                                     "trick": [[0, 2]]})
     assert case.expected == {"legal": [1]}
     assert _rule(case, ["legal"], {"legal": [1, 4, 11, 37]}) == "CARD-HELD"
     assert _rule(case, ["legal"], {"legal": [1, 4, 11]}) == "FOLLOW-SUIT"
+
+
+# --- a declared deck is input like any other -------------------------------------------------
+
+
+@pytest.mark.parametrize("kind, says", [
+    ("rank-twice", "[CONFIG-DECK] every card of a deck needs a distinct rank"),
+    ("negative-coin", "expected an integer from 0"),
+    ("unknown-colour", "purple"),
+    ("extra-cards", "a declared deck holds at most 108"),
+])
+def test_a_hostile_declared_deck_is_the_peers_fault_in_a_bounded_report(
+        kind: str, says: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    command = f"{sys.executable} {ROOT / 'tests' / 'hostile_deck_peer.py'} {kind}"
+    status = main(["conformance", "--cmd", command, "--examples", "2", "--questions", "0",
+                   "--shrink-seconds", "0", "--out", str(tmp_path), "--json"])
+    out = capsys.readouterr().out
+    report = json.loads(out)
+    assert status == 1 and report["peer_fault"]["kind"] == "malformed"
+    assert says in report["peer_fault"]["message"]
+    assert len(out) < 20_000  # whatever the peer declares
+    status = main(["conformance", "--cmd", command, "--examples", "2", "--questions", "0",
+                   "--shrink-seconds", "0", "--out", str(tmp_path)])
+    captured = capsys.readouterr()
+    assert status == 1 and "Traceback" not in captured.out + captured.err
+    assert len(captured.out) < 20_000
+
+
+def test_no_follow_suit_on_a_declared_deck_identical_to_the_librarys_is_FOLLOW_SUIT_and_no_DECK(
+) -> None:
+    peer = PEER + ["--declare-deck", "--no-set-position", "--bug", "no-follow-suit"]
+    report = run_harness(peer, examples=scaled(ci=30, dev=15), seed=3, shrink_seconds=0,
+                         questions=scaled(ci=20, dev=10), min_refusals=1)
+    assert {group.rule for group in report.groups} == {"FOLLOW-SUIT"}

@@ -1,6 +1,6 @@
 """``bottleimp conformance --json`` prints exactly one JSON object in every mode, exit status 2
 included, and every such object validates against ``spec/reports/conformance-report.schema.json``
-(format ``bottleimp-conformance-report/2``)."""
+(format ``bottleimp-conformance-report/3``)."""
 
 from __future__ import annotations
 

@@ -19,14 +19,14 @@ from typing import cast
 from attrs import evolve
 
 from bottleimp.cli import main
-from bottleimp.conformance.capabilities import GAME_ENDS, capabilities_from_json
-from bottleimp.conformance.differential import Failure, play_game, run_harness
-from bottleimp.conformance.game import is_convention
+from bottleimp.conformance.protocol import GAME_ENDS, capabilities_from_json
+from bottleimp.conformance.harness import Failure, play_game, run_harness
+from bottleimp.conformance.session import is_convention
 from bottleimp.conformance.groups import Group
 from bottleimp.conformance.peer import Peer
-from bottleimp.conformance.refusals import REFUSALS
+from bottleimp.conformance.session import REFUSALS
 from bottleimp.conformance.report import write_group
-from bottleimp.conformance.scripts import (
+from bottleimp.conformance.session import (
     MAX_TARGET,
     GameScript,
     Mistake,
@@ -36,7 +36,7 @@ from bottleimp.conformance.scripts import (
 from bottleimp.errors import RecordError
 from bottleimp.formats.records import record_from_state, record_to_json
 from bottleimp.validation.replay import validate_json
-from bottleimp.conformance.protocol import PROTOCOL, PROTOCOL_V1, Referee, compare
+from bottleimp.conformance.protocol import PROTOCOL, Referee, compare
 from bottleimp.errors import HarnessError
 from bottleimp.formats.json_input import JSON
 from bottleimp.formats.records import read_record_file
@@ -140,7 +140,7 @@ def test_the_seed_alone_decides_the_games_whatever_else_is_imported() -> None:
         "import sys\n"
         "if sys.argv[1] == 'import':\n"
         "    import bottleimp.cli\n"
-        "from bottleimp.conformance.differential import run_harness\n"
+        "from bottleimp.conformance.harness import run_harness\n"
         f"report = run_harness({PEER + ['--bug', 'half-rank-int']!r},\n"
         f"                      examples={scaled(ci=20, dev=10)}, seed=5,\n"
         f"                      shrink_seconds=0.001, min_refusals={MIN_SENT})\n"
@@ -260,8 +260,8 @@ def test_command_against_the_library_serving_itself(capsys: pytest.CaptureFixtur
     assert re.fullmatch(r"\d+ passed, 0 failed", capsys.readouterr().out.splitlines()[-1])
 
 
-def test_command_without_hypothesis_says_so_and_exits_2(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+def test_a_run_needs_no_hypothesis_its_seed_alone_draws_and_shrinks_the_games(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     real_import = builtins.__import__
 
@@ -271,10 +271,24 @@ def test_command_without_hypothesis_says_so_and_exits_2(
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_hypothesis)
-    status = main(["conformance", "--cmd", _command_line(PEER)])
-    assert status == 2
-    err = capsys.readouterr().err
-    assert "needs Hypothesis" in err and "pip install 'bottleimp[conformance]'" in err
+    status = main(["conformance", "--cmd", _command_line(PEER + ["--bug", "devils-trick-assign"]),
+                   "--examples", "4", "--seed", "0", "--shrink-seconds", "5", "--questions", "0",
+                   "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 1 and "SCORE-BOTTLE-PENALTY" in out
+
+
+def test_no_shipped_module_imports_a_hypothesis_internal() -> None:
+    import ast
+
+    offenders = []
+    for path in sorted((ROOT / "bottleimp").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [f"{path.relative_to(ROOT)}: {name}" for name in names
+                          if name.startswith("hypothesis.internal")]
+    assert offenders == []
 
 
 def test_command_with_a_missing_program_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -359,9 +373,9 @@ def test_a_peer_that_accepts_a_target_of_zero_fails_CONFIG_GAME_END() -> None:
 def test_the_library_one_seat_at_a_time_is_a_convention_noted_never_failed_SETUP_ORDER() -> None:
     assert is_convention("SETUP-ORDER")
     assert not is_convention("SETUP-RESOLVE") and not is_convention("DECK")
-    # A version-2 peer cannot declare setups_any_order: it is sent setups out of turn, takes
-    # them, and is noted for it, never failed.
-    report = run_harness(PEER + ["--protocol", "2", "--shape", "setups-any-order"],
+    # A peer that takes setups in any order without declaring it is sent setups out of turn,
+    # takes them, and is noted for it, never failed.
+    report = run_harness(PEER + ["--shape", "setups-any-order-undeclared"],
                          examples=6, seed=0, shrink_seconds=0, min_refusals=MIN_SENT)
     assert report.failed == 0 and report.groups == ()
     assert [note.rule for note in report.conventions] == ["SETUP-ORDER"]
@@ -445,8 +459,8 @@ def test_referee_greets_with_the_protocol_version() -> None:
     assert greeting["ok"] is True and greeting["protocol"] == PROTOCOL
     assert isinstance(greeting["capabilities"], dict)
     assert greeting["capabilities"]["players"] == [2, 3, 4, 5, 6]
-    assert Referee().handle({"op": "hello", "protocol": PROTOCOL_V1}) == {
-        "ok": True, "protocol": PROTOCOL_V1}
+    for other in ("bottleimp-protocol/1", "bottleimp-protocol/2"):
+        assert Referee().handle({"op": "hello", "protocol": other})["rule"] == "PROTOCOL"
     assert referee.handle({"op": "hello", "protocol": "other/9"})["rule"] == "PROTOCOL"
 
 

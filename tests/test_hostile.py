@@ -21,7 +21,7 @@ from typing import IO, Any
 
 import pytest
 
-from bottleimp.conformance.lines import MAX_LINE_BYTES, clip, limited_lines, printable
+from bottleimp.conformance.peer import MAX_LINE_BYTES, clip, limited_lines, printable
 from bottleimp.conformance.peer import (
     RECORDED_ANSWER_CHARS,
     STDERR_LINE_BYTES,
@@ -44,7 +44,7 @@ _HARNESS = """
 import json, resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
 import hypothesis  # imported before the clock starts: the run is what is timed
-from bottleimp.conformance.differential import describe, run_harness
+from bottleimp.conformance.harness import describe, run_harness
 command, timeout, out = json.loads(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
 shrink_seconds = float(sys.argv[4])
 started = time.monotonic()
@@ -285,7 +285,7 @@ def test_a_peer_left_running_is_ended_with_its_children_when_the_harness_exits(
         "import json, sys\n"
         "from bottleimp.conformance.peer import Peer\n"
         "peer = Peer(json.loads(sys.argv[1]), 2.0)\n"
-        "print(json.dumps(peer.ask({'op': 'hello', 'protocol': 'bottleimp-protocol/1'})))\n"
+        "print(json.dumps(peer.ask({'op': 'hello', 'protocol': 'bottleimp-protocol/3'})))\n"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     finished = subprocess.run([sys.executable, "-c", program, json.dumps(command)],
@@ -336,12 +336,13 @@ def test_serve_refuses_hostile_first_lines_on_its_real_stdin_and_goes_on() -> No
     hostile = [b"not json", b"\xff\xfe\x00 garbage", b"{" * 100_000, b"[" * 100_000,
                b'{"op": "hello", "protocol": ' + b"9" * 5000 + b"}",
                b'{"op": "hello", "protocol": NaN}']
-    hello = b'{"op": "hello", "protocol": "bottleimp-protocol/1"}'
+    hello = b'{"op": "hello", "protocol": "bottleimp-protocol/3"}'
     out, err = process.communicate(b"\n".join(hostile + [hello, b'{"op": "quit"}']) + b"\n",
                                    timeout=60)
     answers = [json.loads(line) for line in out.splitlines()]
     assert [a["rule"] for a in answers[: len(hostile)]] == ["PROTOCOL"] * len(hostile)
-    assert answers[len(hostile)] == {"ok": True, "protocol": "bottleimp-protocol/1"}
+    assert answers[len(hostile)]["ok"] is True
+    assert answers[len(hostile)]["protocol"] == "bottleimp-protocol/3"
     assert process.returncode == 0 and b"Traceback" not in err
 
 
@@ -364,7 +365,7 @@ def test_serve_refuses_a_line_of_unbounded_length_before_it_ends_in_bounded_memo
             while written[0] < 200 * 1024 * 1024:
                 process.stdin.write(chunk)
                 written[0] += len(chunk)
-            process.stdin.write(b'\n{"op": "hello", "protocol": "bottleimp-protocol/1"}\n')
+            process.stdin.write(b'\n{"op": "hello", "protocol": "bottleimp-protocol/3"}\n')
             process.stdin.close()
         except BrokenPipeError:
             pass
@@ -379,7 +380,8 @@ def test_serve_refuses_a_line_of_unbounded_length_before_it_ends_in_bounded_memo
         assert f"longer than {MAX_LINE_BYTES} bytes" in str(refusal["error"])
         assert time.monotonic() - started < 5.0
         stop.set()
-        assert _answer(process.stdout, 60.0) == {"ok": True, "protocol": "bottleimp-protocol/1"}
+        greeting = _answer(process.stdout, 60.0)
+        assert greeting["ok"] is True and greeting["protocol"] == "bottleimp-protocol/3"
         writer.join(60)
         process.wait(60)
     finally:

@@ -2,7 +2,7 @@
 group or session: a descendant that calls ``setsid`` (``setsid sleep 1000``), one that double
 forks into a session of its own and is orphaned, with the peer closed, crashed, timed out, or
 the harness itself killed with SIGKILL. Linux only: the launcher is a child subreaper
-(``bottleimp/conformance/reaper.py``), and the processes are looked up in ``/proc``.
+(``bottleimp/conformance/peer.py``), and the processes are looked up in ``/proc``.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unus
 from bottleimp import Config, apply, legal_actions, new_game
 from bottleimp.actions import Give, Play
 from bottleimp.cli import main
-from bottleimp.conformance.position import set_position_request
+from bottleimp.conformance.protocol import set_position_request
 from bottleimp.conformance.protocol import PROTOCOL, serve
 from bottleimp.conformance.report import REPORT_FORMAT
 from bottleimp.formats.config_json import config_to_json, deck_to_json
@@ -421,7 +421,7 @@ MALFORMED = [
 def _valid_requests() -> dict[str, list[Request]]:
     """Requests of every protocol-3 op, by op, each valid in some state."""
     by_op: dict[str, list[Request]] = {
-        "hello": [HELLO, {"op": "hello", "protocol": "bottleimp-protocol/2"}],
+        "hello": [HELLO],
         "legal_plays": [{"op": "legal_plays"}], "scores": [{"op": "scores"}],
         "end_round": [{"op": "end_round"}], "new_round": [], "set_position": [], "play": [],
         "setup": [_setup(seat) for seat in range(4)],
@@ -507,4 +507,4 @@ def test_the_conformance_help_names_the_current_protocol(capsys: pytest.CaptureF
     with pytest.raises(SystemExit):
         main(["conformance", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert f"over {PROTOCOL}" in text and f"answer {PROTOCOL} (and /2, /1)" in text
+    assert f"over {PROTOCOL}" in text and f"answer {PROTOCOL} requests" in text

@@ -24,7 +24,7 @@
   with ``illegal_reward`` (-1) for the agent that chose an action outside its mask and 0 for
   the others (PettingZoo's ``TerminateIllegalWrapper``; every agent is then terminated and
   truncated). ``env(illegal_reward=None)`` and ``raw_env()`` raise ``IllegalActionError`` (or
-  ``EncodingError`` for a number out of range) instead, and leave the game as it was.
+  ``ArgumentError`` for a number out of range) instead, and leave the game as it was.
 - **Observations** ``Dict(observation=Box(float32, (observation_size(config),)),
   action_mask=Box(int8, (num_actions(config),)))``: ``bottleimp.observation`` of the agent's
   ``SeatView`` and the mask of its legal actions (all zero when it is not its turn).

@@ -1,20 +1,20 @@
 """``bottleimp conformance``: check another implementation against the library.
 
-- ``--cmd "COMMAND"``: the differential harness. Runs COMMAND, speaks bottleimp-protocol/3 (or
-  /2, /1) to it (spec/protocol.md), plays generated games inside what it declares it supports and
+- ``--cmd "COMMAND"``: the differential harness. Runs COMMAND, speaks bottleimp-protocol/3 to it
+  (spec/protocol.md), plays generated games inside what it declares it supports and
   compares every answer with the library's. Prints a table of the failure groups (one per first
   disagreement: request and rule), the smallest game of each, the refusal coverage table, and
   last the summary line ``N passed, N failed`` where N counts games; writes each group's
   smallest game as a record into ``--out``.
 - ``--vectors DIR``: checks the library against the conformance cases in DIR
   (spec/conformance); with ``--cmd``, asks the peer every case through the protocol instead.
-- ``--serve``: the library itself answers the protocol (versions 3, 2 and 1) on stdin/stdout;
+- ``--serve``: the library itself answers ``bottleimp-protocol/3`` on stdin/stdout;
   its answers are the protocol's JSON lines, so ``--json`` is refused with it.
 
 Exit status: 0 everything agrees; 1 something failed; 2 the run could not start (bad options,
-Hypothesis missing, the command cannot be started, unreadable cases). With ``--json`` exactly one
+the command cannot be started, unreadable cases). With ``--json`` exactly one
 JSON object is printed on stdout in every case, exit status 2 included (format
-``bottleimp-conformance-report/2``, schema ``spec/reports/conformance-report.schema.json``).
+``bottleimp-conformance-report/3``, schema ``spec/reports/conformance-report.schema.json``).
 """
 
 from __future__ import annotations
@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING, Any
 from ..editions import EDITIONS
 from ..errors import HarnessError, RecordError
 from ..formats.json_input import JSON
-from ..conformance.lines import clip, plural
+from ..conformance.peer import clip, plural
 from .arguments import non_negative_int, positive_int
 
 if TYPE_CHECKING:
-    from ..conformance.differential import HarnessReport
-    from ..conformance.remote_vectors import RemoteReport
+    from ..conformance.harness import HarnessReport
+    from ..conformance.cases import RemoteReport
 
 
 def add_parser(subparsers: Any) -> None:
@@ -54,7 +54,7 @@ def add_parser(subparsers: Any) -> None:
                         "with the package): the library's answers, or "
                         "with --cmd the other implementation's, asked through the protocol")
     parser.add_argument("--serve", action="store_true",
-                        help="answer bottleimp-protocol/3 (and /2, /1) requests on stdin/stdout "
+                        help="answer bottleimp-protocol/3 requests on stdin/stdout "
                         "(the answers are the protocol's JSON lines: not with --json)")
     parser.add_argument("--cwd", metavar="DIR", help="the working directory of COMMAND")
     parser.add_argument("--examples", type=positive_int, default=100, metavar="N",
@@ -231,7 +231,7 @@ def _vectors(directory: str, as_json: bool) -> int:
 
 
 def _remote_vectors(command: list[str], args: argparse.Namespace) -> int:
-    from ..conformance.remote_vectors import run_remote_vectors
+    from ..conformance.cases import run_remote_vectors
 
     try:
         report = run_remote_vectors(command, args.vectors, timeout=args.timeout, cwd=args.cwd)
@@ -285,7 +285,7 @@ def _print_remote(report: RemoteReport) -> None:
 
 
 def _differential(command: list[str], args: argparse.Namespace) -> int:
-    from ..conformance.differential import describe, report_to_json, run_harness
+    from ..conformance.harness import describe, report_to_json, run_harness
 
     try:
         report = run_harness(
@@ -327,10 +327,11 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
                 "(not written)" if group.failure is not None else "-")
             size = group.size_text + ("" if group.shrunk or group.failure is None else
                                       " (not shrunk)")
-            names = {"peer": "the peer's", "library-set-position": "the library's (set_position)",
-                     "library": "the library's"}
+            names = {"peer": "the peer's trajectory",
+                     "library-set-position": "the library's trajectory (set_position)",
+                     "library": "the library's trajectory", "peer-answers": "the peer's answers alone"}
             seen = report.compared_on(group)
-            trajectory = "-" if not seen else f"{names[next(iter(seen))]} trajectory" \
+            trajectory = "-" if not seen else names[next(iter(seen))] \
                 if len(seen) == 1 else ", ".join(f"{names[way]} {count}"
                                                   for way, count in sorted(seen.items()))
             rows.append((str(group.number), str(len(group.games)), str(group.count or "-"),
@@ -373,6 +374,10 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
             print(f"  game {game}, {what}")
         if len(report.uncompared) > 5:
             print(f"  ... and {len(report.uncompared) - 5} more (--json lists every one)")
+    if report.not_asked:
+        print("not asked, by the peer's shape:")
+        for what in report.not_asked:
+            print(f"  {what}")
     if report.questions:
         print("position questions (apart from the games):")
         asked: list[tuple[str, ...]] = [("kind", "asked", "agreed", "failed", "unsupported",
@@ -417,6 +422,12 @@ def _capabilities_text(report: HarnessReport) -> str:
             f"{'teams' if caps.teams else 'no teams'}")
     if caps.decks:
         text += f"; its own deck for {','.join(edition for edition, _ in caps.decks)}"
+    if caps.one_round:
+        text += "; one round a game"
+    if not caps.dealer:
+        text += "; no dealer"
+    if caps.setups_any_order:
+        text += "; setups in any order"
     return text
 
 

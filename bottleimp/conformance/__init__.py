@@ -1,23 +1,18 @@
 """Conformance: checking another implementation against the library.
 
-- ``vectors``: language-neutral cases (``spec/conformance/``) and the library's answers to them.
-- ``protocol``: the library's side of ``bottleimp-protocol/3``, /2 and /1 (``Referee``, ``serve``).
-- ``capabilities``: what a peer declares it supports, and the variants inside it.
-- ``peer``: the implementation under test as a subprocess, within timeouts.
-- ``refusals``: every kind of illegal request the harness sends.
-- ``explain``: the rule and the minimal difference of a disagreement.
-- ``deckcheck``: deck data faults, declared or inferred.
-- ``scripts``: the games Hypothesis generates.
-- ``game``: one game played against a peer, going on after each disagreement on one trajectory.
-- ``follow``: the library put into the position a peer's answers describe.
-- ``position``: a round's position as ``set_position`` carries it.
+Its modules, each importing only those listed after it (an import-linter contract):
+
+- ``harness``: the entry point, one differential run (``run_harness``).
+- ``report``: the run's report, as text, JSON (``bottleimp-conformance-report/3``) and records.
 - ``groups``: disagreements grouped, a non-deterministic peer found, one game per group shrunk.
-- ``questions``: position-level questions asked apart from the games.
-- ``report``: the run's report, as text, JSON (``bottleimp-conformance-report/2``) and records.
-- ``differential``: the run itself (``run_harness``).
-- ``remote_vectors``: the conformance cases asked of a peer through the protocol.
-- ``batch_peer``: the batch engine as a peer of the protocol (``python -m
-  bottleimp.conformance.batch_peer``; needs the ``batch`` extra).
+- ``cases``: the ``case`` requests on one path: the vectors and the random position questions.
+- ``session``: one scripted game with its illegal requests and its resynchronisation.
+- ``diagnose``: the rule behind a difference, and the faults of a peer's deck data.
+- ``protocol``: the wire format, the referee (``Referee``), ``--serve`` and the capabilities.
+- ``peer``: the untrusted process: bounded reading, timeouts, the subtree kill.
+- ``vectors``: language-neutral cases (``spec/conformance/``) and the library's answers to them.
+
+``perft`` (perft counts) is leaving this package for a module of its own.
 """
 
 from .vectors import (

@@ -1,33 +1,27 @@
 """Failed games put together by their disagreement (``Group``, ``group_failures``), and one game
-per group shrunk by Hypothesis within a time budget (``shrink_groups``)."""
+per group shrunk step by step within a time budget (``shrink_groups``)."""
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from attrs import evolve, frozen
 
-from .capabilities import Capabilities, Variant
-from .deckcheck import DeckFault, declared_deck_faults, infer_deck_faults
-from .game import Exchange, Failure, GameResult, Stop
+from .protocol import Capabilities, Variant
+from .diagnose import DeckFault, declared_deck_faults, infer_deck_faults
+from .session import Exchange, Failure, GameResult
 from ..formats.json_input import JSON
-from .lines import plural
-from .protocol import PROTOCOL_V1
-from .questions import QuestionRow, question_failures, questions_under_deck
-from .refusals import REFUSALS
+from .peer import plural
+from .cases import QuestionRow, question_failures, questions_under_deck
+from .session import REFUSALS
 from .vectors import same_json
-from .scripts import GameScript
-
-if TYPE_CHECKING:
-    from hypothesis.strategies import SearchStrategy
+from .session import GameScript, RoundScript
+from ..config import Config
 
 __all__ = ["Group", "Grouping", "Nondeterminism", "group_failures", "group_run", "check_determinism", "same_verdict",
-           "shrink_groups",
-           "hypothesis_settings", "seed_alone_decides", "run_quietly"]
+           "shrink_groups"]
 
 REPLAYS = 4
 """How many times each group's first game is played again to see whether the peer answers the
@@ -70,57 +64,6 @@ class Group:
         return f"{plural(rounds, 'round')}, {plural(exchanges, 'request')}, {players} players"
 
 
-def hypothesis_settings(examples: int, shrink: bool) -> Callable[[Callable[..., None]],
-                                                                   Callable[..., None]]:
-    from hypothesis import HealthCheck, Verbosity, settings
-    from hypothesis import Phase as HPhase
-
-    phases = (HPhase.generate, HPhase.shrink) if shrink else (HPhase.generate,)
-    result: Callable[[Callable[..., None]], Callable[..., None]] = settings(
-        max_examples=examples,
-        database=None,
-        deadline=None,
-        derandomize=False,
-        phases=phases,
-        suppress_health_check=list(HealthCheck),
-        report_multiple_bugs=False,
-        verbosity=Verbosity.quiet,
-        print_blob=False,
-    )
-    return result
-
-
-@contextlib.contextmanager
-def seed_alone_decides() -> Iterator[None]:
-    """Make the seed alone decide the generated games.
-
-    Hypothesis (6.131 and later) mixes number literals found in every imported non-installed
-    module into what it generates, so one seed would give other games depending on which
-    modules happen to be imported and on how bottleimp is installed. During a run this switches
-    that off (through a Hypothesis internal, restored afterwards); if the internal is missing, as
-    in older versions that do not do it, nothing needs switching off."""
-    try:
-        from hypothesis.internal.conjecture import providers
-    except ImportError:  # pragma: no cover - older Hypothesis layouts
-        yield
-        return
-    getter = getattr(providers, "_get_local_constants", None)
-    constants = getattr(providers, "Constants", None)
-    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
-    clear = getattr(cache, "clear", None)
-    if getter is None or constants is None or clear is None:
-        yield
-        return
-    none = constants()
-    setattr(providers, "_get_local_constants", lambda: none)
-    clear()
-    try:
-        yield
-    finally:
-        setattr(providers, "_get_local_constants", getter)
-        clear()
-
-
 @frozen
 class Grouping:
     """A run's disagreements put together: the groups, the notes (a consistent renaming of the
@@ -132,18 +75,18 @@ class Grouping:
     questions: tuple[QuestionRow, ...]
 
 
-def group_run(results: Sequence[GameResult], capabilities: Capabilities, version: str,
+def group_run(results: Sequence[GameResult], capabilities: Capabilities,
               variants: Sequence[Variant], questions: Sequence[QuestionRow] = ()) -> Grouping:
     """``group_failures`` with the position questions: the deck is inferred from the games'
     disagreements and the questions the peer answered otherwise together, and the questions a
     data fault explains are counted under ``DECK``."""
-    groups, notes = group_failures(results, capabilities, version, variants, questions)
+    groups, notes = group_failures(results, capabilities, variants, questions)
     faults = [group.deck for group in groups
               if group.deck is not None and group.deck.source == "inferred"]
     return Grouping(groups, notes, questions_under_deck(questions, faults))
 
 
-def group_failures(results: Sequence[GameResult], capabilities: Capabilities, version: str,
+def group_failures(results: Sequence[GameResult], capabilities: Capabilities,
                    variants: Sequence[Variant], questions: Sequence[QuestionRow] = ()
                    ) -> tuple[list[Group], tuple[str, ...]]:
     """Every disagreement of every game grouped by its request and rule, the deck's data faults
@@ -155,7 +98,7 @@ def group_failures(results: Sequence[GameResult], capabilities: Capabilities, ve
                 for failure in result.disagreements]
     groups: list[Group] = []
     notes: tuple[str, ...] = ()
-    if version != PROTOCOL_V1 and capabilities.decks:
+    if capabilities.decks:
         editions = {v.edition for v in variants}
         declared, notes = declared_deck_faults(capabilities, editions)
         games = tuple(number for number, result in enumerate(results, 1) if result.started)
@@ -163,7 +106,8 @@ def group_failures(results: Sequence[GameResult], capabilities: Capabilities, ve
             groups.append(Group(0, fault.kind, "DECK", games, None, deck=fault,
                                 not_shrunk="declared by the peer: no game to shrink"))
     inferred = infer_deck_faults([failure for _, failure in failures],
-                                 question_failures(questions))
+                                 question_failures(questions),
+                                 frozenset(edition for edition, _ in capabilities.decks))
     by_key: dict[tuple[str, str], list[tuple[int, Failure]]] = {}
     for number, failure in failures:
         key = next(((fault.kind, "DECK") for fault in inferred if fault.explains(failure)),
@@ -272,33 +216,8 @@ def same_verdict(first: dict[str, JSON], again: dict[str, JSON]) -> bool:
     return same_json(_values(first), _values(again))
 
 
-def run_quietly(test: Callable[[], None]) -> None:
-    """Run a Hypothesis test whose failures the harness has already recorded."""
-    try:
-        test()
-    except Stop:
-        pass
-    except Exception as error:  # Hypothesis wraps a replay that did not fail the same way
-        if not _only_stops(error):
-            raise
-
-
-def _only_stops(error: BaseException) -> bool:
-    """Whether ``error`` is the harness's own stop, or Hypothesis reporting that a replay did
-    not fail again (the harness passes every game once its shrinking time is up)."""
-    if isinstance(error, Stop):
-        return True
-    if type(error).__name__.startswith("Flaky"):
-        return True
-    inner = getattr(error, "exceptions", None)
-    if not isinstance(inner, (tuple, list)) or not inner:
-        return False
-    return all(isinstance(e, BaseException) and _only_stops(e) for e in inner)
-
-
-def shrink_groups(groups: list[Group], play: PlayScript, strategy: SearchStrategy[GameScript],
-                   examples: int, seed: int, seconds: float,
-                   say: Callable[[str], None]) -> list[Group]:
+def shrink_groups(groups: list[Group], play: PlayScript, variants: Sequence[Variant],
+                  seconds: float, say: Callable[[str], None]) -> list[Group]:
     """Shrink one game per group, the groups sharing ``seconds``."""
     pending = [g for g in groups if g.failure is not None]
     deadline = time.monotonic() + seconds
@@ -327,11 +246,11 @@ def shrink_groups(groups: list[Group], play: PlayScript, strategy: SearchStrateg
             return failure.key
 
         started = time.monotonic()
-        smallest = _shrink(play, strategy, examples, seed, budget, key, target)
+        smallest, finished = _shrink(play, variants, group.failure, started + budget, key, target)
         spent = min(budget, time.monotonic() - started)
-        if smallest is not None and smallest.size < group.failure.size:
+        if smallest.size < group.failure.size:
             result.append(evolve(group, failure=smallest, shrunk=True))
-        elif smallest is not None:
+        elif finished:
             result.append(evolve(group, not_shrunk="it is the smallest game found"))
         else:
             result.append(evolve(group, not_shrunk=f"no smaller game fell in the group in "
@@ -339,30 +258,72 @@ def shrink_groups(groups: list[Group], play: PlayScript, strategy: SearchStrateg
     return result
 
 
-def _shrink(play: PlayScript, strategy: SearchStrategy[GameScript], examples: int, seed: int,
-            seconds: float, key: Callable[[Failure], tuple[str, str]],
-            target: tuple[str, str]) -> Failure | None:
-    """Find the group's first game again and let Hypothesis shrink it; the smallest failing
-    game of the group seen (by rounds, exchanges, players) within ``seconds``."""
-    from hypothesis import given
-    from hypothesis import seed as hypothesis_seed
+def _shrink(play: PlayScript, variants: Sequence[Variant], failure: Failure, deadline: float,
+            key: Callable[[Failure], tuple[str, str]], target: tuple[str, str]
+            ) -> tuple[Failure, bool]:
+    """The group's game made simpler one step at a time (``_simpler``) while a step keeps a
+    disagreement of the group no larger: the last such disagreement, and whether no step was
+    left before ``deadline``. The seed alone decides it, up to the time."""
+    best = failure
+    improved = True
+    while improved:
+        improved = False
+        for script in _simpler(best.script, variants):
+            if time.monotonic() >= deadline:
+                return best, False
+            found = next((f for f in play(script).disagreements if key(f) == target), None)
+            if found is not None and found.size <= best.size:
+                best, improved = found, True
+                break
+    return best, True
 
-    deadline = time.monotonic() + seconds
-    smallest: list[Failure] = []
 
-    @hypothesis_settings(examples, shrink=True)
-    @hypothesis_seed(seed)
-    @given(strategy)
-    def shrinker(script: GameScript) -> None:
-        if time.monotonic() > deadline:
-            return
-        failure = next((f for f in play(script).disagreements if key(f) == target), None)
-        if failure is None:
-            return
-        if not smallest or failure.size < smallest[0].size:
-            smallest[:] = [failure]
-        raise Stop()
+def _simplicity(script: GameScript, variants: Sequence[Variant]) -> tuple[int, ...]:
+    """What ``_simpler`` lowers, most telling first: the players, the rounds, the variant, the
+    teams, the game's end, the first dealer, the mistakes and the scripted choices."""
+    config = script.config
+    index = next((i for i, v in enumerate(variants) if (v.players, v.edition, v.bottles)
+                  == (config.players, config.edition, config.bottles)), len(variants))
+    end = 0 if config.rounds is not None else 1 if config.target_score is not None else 2
+    return (config.players, len(script.rounds), index, config.teams is not None, end,
+            config.target_score or 0, script.first_dealer,
+            sum(len(r.mistakes) for r in script.rounds),
+            sum(len(r.choices) for r in script.rounds),
+            sum(sum(r.choices) for r in script.rounds))
 
-    with seed_alone_decides():
-        run_quietly(shrinker)
-    return smallest[0] if smallest else None
+
+def _simpler(script: GameScript, variants: Sequence[Variant]) -> Iterator[GameScript]:
+    """The games one step simpler than ``script`` (lower ``_simplicity``), simplest first."""
+    config, rounds = script.config, script.rounds
+    measure = _simplicity(script, variants)
+    candidates: list[GameScript] = []
+    if len(rounds) > 1:
+        candidates.append(GameScript(
+            config if config.rounds is None else evolve(config, rounds=1), rounds[:1],
+            script.first_dealer))
+    for variant in variants:
+        smaller = Config(players=variant.players, edition=variant.edition,
+                         bottles=variant.bottles, rounds=config.rounds,
+                         target_score=config.target_score)
+        candidates.append(GameScript(smaller, rounds, script.first_dealer % variant.players))
+    if config.rounds is None:
+        candidates.append(GameScript(evolve(config, rounds=len(rounds), target_score=None),
+                                     rounds, script.first_dealer))
+    if config.target_score is not None and config.target_score > 1:
+        candidates.append(evolve(script, config=evolve(config,
+                                                       target_score=config.target_score // 2)))
+    candidates.append(evolve(script, first_dealer=0))
+    for index, round_ in enumerate(rounds):
+        def with_round(changed: RoundScript, index: int = index) -> GameScript:
+            return evolve(script, rounds=rounds[:index] + (changed,) + rounds[index + 1:])
+        for drop in range(len(round_.mistakes)):
+            candidates.append(with_round(evolve(
+                round_, mistakes=round_.mistakes[:drop] + round_.mistakes[drop + 1:])))
+        choices = round_.choices
+        for shorter in ((), choices[:len(choices) // 2]):
+            candidates.append(with_round(evolve(round_, choices=shorter)))
+        for at, choice in enumerate(choices):
+            if choice:
+                candidates.append(with_round(evolve(
+                    round_, choices=choices[:at] + (0,) + choices[at + 1:])))
+    yield from (c for c in candidates if _simplicity(c, variants) < measure)

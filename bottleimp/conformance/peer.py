@@ -1,39 +1,38 @@
-"""The implementation under test as a subprocess speaking the protocol: one request line out,
-one answer line back within a timeout; a hang, an exit or a malformed answer is a ``PeerFault``.
+"""The implementation under test as an untrusted process: bounded reading, timeouts, the
+subtree kill.
 
-The peer is not trusted. Its answers are read in lines of at most ``MAX_LINE_BYTES`` (a longer
-one is malformed at once) and parsed by the hardened reader (``loads_json``: no deep nesting,
-no huge numbers, no ``NaN``); of its error output only the last ``STDERR_LINES`` lines are kept,
-each cut to ``STDERR_LINE_BYTES``; at most ``QUEUED_LINES`` unread answer lines wait in memory
-(then the peer waits for the harness). The peer runs in its own process group (POSIX), and the
-whole group is ended when the peer is closed, after a fault, and when the harness exits, even
-if the peer's main process has already exited: a child it left behind does not outlive the run.
-On Linux the peer is started under a launcher (``reaper.py``) that is a child subreaper: a
-descendant that leaves the group with ``setsid`` (or a double fork) stays in the launcher's
-subtree, and the launcher kills the whole subtree when the peer exits or is ended.
-"""
+``Peer`` runs the other side's command in a process group of its own and asks it one request at
+a time within a timeout; ``PeerSlot`` restarts it after a fault. Every line read from it is
+bounded (``limited_lines``: a line longer than ``MAX_LINE_BYTES`` is refused before it is read
+whole) and whatever it writes is kept short in reports (``clip``, ``answer_for_record``). On
+Linux the peer runs under a launcher that is a child subreaper (``become_launcher``), so that no
+process it starts outlives the run, whatever it does to its process group or session."""
 
 from __future__ import annotations
 
 import atexit
+import ctypes
 import json
 import os
 import queue
+import re
 import select
 import shlex
 import signal
 import subprocess
 import sys
 import threading
+import time
 import weakref
 from collections import deque
-from collections.abc import Sequence
-from typing import IO, Final, NoReturn
+from collections.abc import Callable, Iterator, Sequence
+from typing import AnyStr, Final, IO, NoReturn, overload
 
 from ..errors import HarnessError, PeerFault, RecordError
 from ..formats.json_input import JSON, check_json_value, loads_json
-from .lines import MAX_LINE_BYTES, clip, limited_lines, printable
-from .reaper import become_launcher
+
+
+# --- peer -------------------------------------------------------------------------------
 
 DEFAULT_TIMEOUT: Final = 5.0
 """Seconds the other side has to answer one request."""
@@ -333,3 +332,247 @@ class PeerSlot:
         if self.peer is not None:
             self.peer.close()
             self.peer = None
+
+
+# --- lines ------------------------------------------------------------------------------
+
+MAX_LINE_BYTES: Final = 1024 * 1024
+"""The longest protocol line read: 1 MiB (the longest request or answer a game needs is under
+2 KiB). A longer request is refused with rule ``PROTOCOL``; a longer answer is malformed."""
+
+_CHUNK: Final = 64 * 1024
+"""How much of an over-long line's rest is read (and dropped) at a time."""
+
+
+@overload
+def limited_lines(readline: Callable[[int], str], limit: int) -> Iterator[tuple[str, bool]]: ...
+
+
+@overload
+def limited_lines(readline: Callable[[int], bytes], limit: int) -> Iterator[tuple[bytes, bool]]:
+    ...
+
+
+def limited_lines(readline: Callable[[int], AnyStr], limit: int) -> Iterator[tuple[AnyStr, bool]]:
+    """The lines ``readline`` gives, each as ``(line, overlong)``.
+
+    ``line`` keeps its newline when it fits; a line longer than ``limit`` (newline not counted)
+    comes as its first ``limit`` characters with ``overlong`` true, once its first ``limit + 1``
+    characters are read: the rest of it is then read in chunks of at most 64 KiB and dropped
+    before the next line is given. The last line may lack its newline. Ends at the end of the
+    stream."""
+    while True:
+        line = readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit or line[-1:] in ("\n", b"\n"):
+            yield line, False
+            continue
+        yield line[:limit], True
+        while True:
+            rest = readline(_CHUNK)
+            if not rest or rest[-1:] in ("\n", b"\n"):
+                break
+
+
+_UNPRINTABLE: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters shown as escapes (``\\x1b``), safe to print to a
+    terminal and to keep in a record."""
+    return _UNPRINTABLE.sub(lambda match: f"\\x{ord(match.group()):02x}"
+                            if ord(match.group()) < 256 else f"\\u{ord(match.group()):04x}", text)
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most about ``limit`` characters, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters in all)"
+
+
+def plural(count: object, noun: str) -> str:
+    """A count and its noun, singular for one: ``1 coin``, ``2 coins``, ``-1 coin``."""
+    return f"{count} {noun}" if count in (1, -1) else f"{count} {noun}s"
+
+
+# --- reaper -----------------------------------------------------------------------------
+
+PR_SET_PDEATHSIG: Final = 1
+PR_SET_CHILD_SUBREAPER: Final = 36
+
+_PASSES: Final = 200
+"""The most kill-and-rescan passes (a subtree that forks faster than it is killed is bounded)."""
+
+
+def _load_prctl() -> Callable[..., int] | None:
+    """libc's ``prctl``, resolved in the harness: the forked launcher only calls it (loading a
+    library after a fork could wait for a lock another thread held at the fork)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        function: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    return function
+
+
+_PRCTL: Final = _load_prctl()
+
+
+def _prctl(option: int, value: int) -> bool:
+    if _PRCTL is None:
+        return False
+    return int(_PRCTL(option, value, 0, 0, 0)) == 0
+
+
+def _state(pid: int) -> str | None:
+    """A process's state letter (``Z`` for a zombie), or ``None`` once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            text = handle.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    # pid (comm) state ppid ...; comm may hold spaces and parentheses: split after the last ")".
+    fields = text[text.rfind(")") + 2:].split()
+    return fields[0] if fields else None
+
+
+def _children(pid: int) -> list[int] | None:
+    """The children of ``pid`` from ``/proc/PID/task/*/children``; ``None`` when the kernel
+    does not offer those files."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    found: list[int] = []
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", "rb") as handle:
+                found.extend(int(item) for item in handle.read().split())
+        except FileNotFoundError:
+            if not os.path.exists(f"/proc/{pid}/task/{task}"):
+                continue  # the thread ended meanwhile
+            return None
+        except OSError:
+            continue
+    return found
+
+
+def _all_children() -> dict[int, list[int]]:
+    """Every process's children, from the parent field of every ``/proc/PID/stat``."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                text = handle.read().decode("ascii", "replace")
+        except OSError:
+            continue
+        fields = text[text.rfind(")") + 2:].split()
+        if len(fields) >= 2:
+            children.setdefault(int(fields[1]), []).append(int(name))
+    return children
+
+
+def descendants(root: int) -> list[int]:
+    """The live (not zombie) processes below ``root``, found by their parent links: through
+    the ``children`` files of the subtree alone when the kernel offers them, else by reading
+    every process's parent."""
+    scanned: dict[int, list[int]] | None = None
+    below: list[int] = []
+    stack = [root]
+    while stack:
+        pid = stack.pop()
+        if pid != root and _state(pid) not in (None, "Z"):
+            below.append(pid)
+        children = _children(pid) if scanned is None else None
+        if children is None:
+            if scanned is None:
+                scanned = _all_children()
+            children = scanned.get(pid, [])
+        stack.extend(children)
+    return below
+
+
+def _reap() -> None:
+    """Collect every child that has exited (orphans reparented to the launcher included)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def end_subtree() -> None:
+    """SIGKILL every process below the launcher until none is left, reaping as it goes."""
+    me = os.getpid()
+    for _ in range(_PASSES):
+        alive = descendants(me)
+        if not alive:
+            break
+        for pid in alive:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        time.sleep(0.005)
+        _reap()
+    _reap()
+
+
+def _exit_as(status: int) -> NoReturn:
+    """Exit as a child with wait status ``status`` did: its exit code, or its signal."""
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+        os._exit(128 + number)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+def _on_signal(number: int, _frame: object) -> None:
+    end_subtree()
+    os._exit(128 + number)
+
+
+_ENDING_SIGNALS: Final = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+def become_launcher() -> None:
+    """``Popen``'s ``preexec_fn`` for a peer (see the module docstring): returns in the process
+    that is to execute the peer; the process ``Popen`` forked stays behind as the launcher and
+    never returns."""
+    harness = os.getppid()
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    # Before the fork, so that no moment exists with a peer and a launcher that SIGTERM would
+    # kill without its subtree; the peer's exec resets these handlers to the default.
+    for number in _ENDING_SIGNALS:
+        signal.signal(number, _on_signal)
+    peer = os.fork()
+    if peer == 0:
+        return
+    try:
+        _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != harness:  # the harness died before the death signal was asked for
+            end_subtree()
+            os._exit(1)
+        # Let go of the pipes and of every other file the harness had open.
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536)
+        while True:
+            try:
+                pid, status = os.waitpid(-1, 0)
+            except ChildProcessError:
+                os._exit(1)
+            if pid == peer:
+                end_subtree()
+                _exit_as(status)
+    finally:
+        os._exit(1)

@@ -1,26 +1,29 @@
-"""The library's side of ``bottleimp-protocol/3`` (and /2, /1) (normative text: spec/protocol.md).
+"""The wire format of ``bottleimp-protocol/3`` (normative text: spec/protocol.md), the
+library's side of it, and what a peer declares it supports.
 
-The protocol is JSON lines: one request per line on the implementation's stdin, one answer per
-line on its stdout. ``Referee`` answers every request through the engine, so the answers it gives
-are the ones the other side must give; ``serve`` answers requests from a stream (``bottleimp
-conformance --serve``); ``compare`` says how an answer differs from the library's.
-"""
+``Referee`` answers every request through the engine, so the answers it gives are the ones the
+other side must give; ``serve`` answers requests from a stream (``bottleimp conformance
+--serve``); ``compare`` says how an answer differs from the library's. ``Capabilities`` is what
+a peer's ``hello`` declares (``capabilities_from_json``), narrowed by the command line, with the
+variants the harness may generate inside it. ``set_position_request`` writes a round's position
+as ``set_position`` carries it."""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Final, Protocol
 
-from attrs import evolve
+from attrs import evolve, field, frozen
 
 from ..actions import Give, Play
 from ..cards import Card, Rank
 from ..config import Config
+from ..editions import EDITIONS, edition_deck
 from ..engine import apply, legal_actions, new_game, with_deal
-from ..errors import ConfigError, IllegalActionError, RecordError, ArgumentError
-from ..formats.config_json import config_from_json, deck_from_json
+from ..errors import ArgumentError, ConfigError, IllegalActionError, RecordError
+from ..formats.config_json import config_from_json, deck_from_json, deck_to_json
 from ..formats.json_input import (
     JSON,
     check_keys,
@@ -32,17 +35,18 @@ from ..formats.json_input import (
     expect_str,
     loads_json,
 )
-from ..formats.setup_entries import gives_from_entry
-from ..formats.state_json import state_from_json
+from ..formats.setup_entries import entry_from_gives, gives_from_entry
+from ..formats.state_json import state_from_json, state_to_json
 from ..rules.deal import next_dealer
 from ..rules.game import add_totals, game_is_over
 from ..rules.setup import setup_steps
 from ..state import GameState, Phase
-from .capabilities import Capabilities
-from .lines import MAX_LINE_BYTES, limited_lines
-from .vectors import KINDS, Case, apply_setup_entry, ranks, same_json
+from .peer import MAX_LINE_BYTES, limited_lines
+from .vectors import KINDS, Case, apply_setup_entry, bottles_to_json, ranks, same_json
 from .vectors import answer as answer_case
 
+
+# --- protocol ---------------------------------------------------------------------------
 
 def with_deck(config: Config, cards: tuple[Card, ...]) -> Config:
     """``config`` playing ``cards`` (a round's ``deck``): the same configuration when they are
@@ -56,17 +60,7 @@ def with_deck(config: Config, cards: tuple[Card, ...]) -> Config:
                           error.rule_id) from error
 
 PROTOCOL: Final = "bottleimp-protocol/3"
-"""The protocol version both sides name in ``hello``: the current one (``end_round``,
-``set_position``, a later round's dealer asked rather than told)."""
-
-PROTOCOL_V2: Final = "bottleimp-protocol/2"
-"""The second version, still answered: capabilities, deck, ``case``, ``UNSUPPORTED``."""
-
-PROTOCOL_V1: Final = "bottleimp-protocol/1"
-"""The first version, still answered: no capabilities, no deck, no ``case``."""
-
-PROTOCOLS: Final = (PROTOCOL, PROTOCOL_V2, PROTOCOL_V1)
-"""Every version the library speaks, newest first."""
+"""The protocol both sides name in ``hello``, the only one the library speaks."""
 
 UNSUPPORTED: Final = "UNSUPPORTED"
 """The refusal rule of a peer asked for something outside its capabilities: counted as coverage,
@@ -91,20 +85,18 @@ def refusal_for(error: IllegalActionError | ConfigError | RecordError) -> dict[s
 
 
 class Referee:
-    """The library speaking ``bottleimp-protocol/3`` (or /2, /1, as ``hello`` chose):
-    ``handle`` answers one request.
+    """The library speaking ``bottleimp-protocol/3``: ``handle`` answers one request.
 
     It never raises for a bad request: a request the protocol does not define is answered with
     rule ``PROTOCOL``, an action the rules forbid with the rule it breaks, and the state is then
     unchanged (a setup request is taken whole or not at all). Each request's checks come in the
-    order spec/protocol.md gives, the request's shape first. Version 3 keeps the game around
+    order spec/protocol.md gives, the request's shape first. It keeps the game around
     the rounds (its end, the round's index, the totals), which only ``new_round`` starts: a
     ``set_position`` is a round of that game."""
 
-    def __init__(self, version: str = PROTOCOL) -> None:
+    def __init__(self) -> None:
         self.state: GameState | None = None
-        self.version = version
-        # Version 3: the game around the rounds (its configuration's end, the round's index,
+        # The game around the rounds (its configuration's end, the round's index,
         # the totals so far, and the dealer the last ended round passes the deal to).
         self.game_config: Config | None = None
         self.round_index = 0
@@ -123,32 +115,26 @@ class Referee:
         op = expect_str(obj.get("op"), "$.op")
         if op == "hello":
             check_keys(obj, "$", {"op", "protocol"}, set())
-            if obj["protocol"] not in PROTOCOLS:
-                return refusal("PROTOCOL", f"this side speaks {' and '.join(PROTOCOLS)}")
-            self.version = str(obj["protocol"])
-            answer: dict[str, JSON] = {"ok": True, "protocol": self.version}
-            if self.version != PROTOCOL_V1:
-                answer["capabilities"] = Capabilities().to_json()
-            if self.version == PROTOCOL:
-                answer["capabilities"] = {**Capabilities().to_json(), "set_position": True}
-            return answer
+            if obj["protocol"] != PROTOCOL:
+                return refusal("PROTOCOL", f"this side speaks {PROTOCOL} only")
+            return {"ok": True, "protocol": PROTOCOL,
+                    "capabilities": {**Capabilities().to_json(), "set_position": True}}
         if op == "new_round":
             return self._new_round(obj)
-        if op == "case" and self.version != PROTOCOL_V1:
+        if op == "case":
             return self._case(obj)
         if op == "quit":
             check_keys(obj, "$", {"op"}, set())
             return {"ok": True}
-        if op == "set_position" and self.version == PROTOCOL:
+        if op == "set_position":
             return self._set_position(obj)
         handlers: dict[str, Callable[[GameState, dict[str, JSON]], dict[str, JSON]]] = {
             "setup": self._setup,
             "legal_plays": self._legal_plays,
             "play": self._play,
             "scores": self._scores,
+            "end_round": self._end_round,
         }
-        if self.version == PROTOCOL:
-            handlers["end_round"] = self._end_round
         handler = handlers.get(op)
         if handler is None:
             raise RecordError("$.op", f"unknown op {op!r}")
@@ -160,11 +146,7 @@ class Referee:
         """Start a round. Refusals in the order of spec/protocol.md: the request's shape
         (``PROTOCOL``), the configuration's ``CONFIG-*`` rules (players, edition, bottles, teams,
         game end, deck), a dealer that is no seat (``PROTOCOL``), then the deal (``DEAL-COUNTS``)."""
-        if self.version == PROTOCOL:
-            check_keys(obj, "$", {"op", "config", "hands"}, {"face_up", "deck", "dealer", "round"})
-        else:
-            optional = {"face_up"} if self.version == PROTOCOL_V1 else {"face_up", "deck"}
-            check_keys(obj, "$", {"op", "config", "dealer", "hands"}, optional)
+        check_keys(obj, "$", {"op", "config", "hands"}, {"face_up", "deck", "dealer", "round"})
         # The shape of every value first: a malformed request is PROTOCOL whatever it breaks.
         index = 0 if obj.get("round") is None else expect_int(obj["round"], "$.round", 0)
         named = expect_int(obj["dealer"], "$.dealer") if "dealer" in obj else None
@@ -190,12 +172,10 @@ class Referee:
         if index == 0 or len(self.totals) != config.players:
             self.totals = (0,) * config.players
         self.game_config, self.round_index, self.ended = game_config, index, None
-        if self.version == PROTOCOL:
-            return {"ok": True, "dealer": dealer, "to_act": state.to_act}
-        return {"ok": True, "to_act": state.to_act}
+        return {"ok": True, "dealer": dealer, "to_act": state.to_act}
 
     def _next_dealer(self, config: Config, index: int) -> int:
-        """The dealer of a later round whose ``new_round`` names none (version 3): the one the
+        """The dealer of a later round whose ``new_round`` names none: the one the
         last ended round passed the deal to (rule DEALER-ROTATION)."""
         if index == 0:
             raise RecordError("$.dealer", "the first round of a game names its dealer")
@@ -210,7 +190,7 @@ class Referee:
         return dealer
 
     def _end_round(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
-        """Version 3: the round is over; whether the game is (rule GAME-END) and who deals next
+        """The round is over; whether the game is (rule GAME-END) and who deals next
         (rule DEALER-ROTATION). Asking twice gives the same answer."""
         check_keys(obj, "$", {"op"}, set())
         if self.ended is not None:
@@ -226,13 +206,13 @@ class Referee:
         return self.ended
 
     def _set_position(self, obj: dict[str, JSON]) -> dict[str, JSON]:
-        """Version 3: take the round given by ``state`` (a ``bottleimp-state/1`` object of one
+        """Take the round given by ``state`` (a ``bottleimp-state/1`` object of one
         round) within the game the last ``new_round`` started; ``position`` must be that
         round's zones as ``position_to_json`` writes them. Refusals in the order of
         spec/protocol.md: the request's shape and a position with no game around it
         (``PROTOCOL``), a state that breaks a rule (its rule), then a state of another
         configuration or zones it does not reach (``PROTOCOL``)."""
-        from .position import position_to_json
+        from .protocol import position_to_json
 
         check_keys(obj, "$", {"op", "state", "position"}, set())
         expect_object(obj["state"], "$.state")
@@ -456,3 +436,271 @@ def main_serve() -> int:
     # The bytes under stdin: each line is decoded (or refused) on its own.
     stdin: IO[str] | IO[bytes] = getattr(sys.stdin, "buffer", sys.stdin)
     return serve(stdin, sys.stdout)
+
+
+# --- capabilities -----------------------------------------------------------------------
+
+ALL_PLAYERS: Final = (2, 3, 4, 5, 6)
+"""Every player count the rules define."""
+
+MOST_DECLARED_CARDS: Final = 108
+"""The most cards a declared deck may hold: twice the largest edition's, so that what the
+harness reports of a deck stays bounded whatever the peer declares."""
+
+GAME_ENDS: Final = ("rounds", "target_score", "default")
+"""Every game end the rules define (rule GAME-END): a number of rounds, a target score, or
+neither (the default number of rounds for the player count)."""
+
+
+def _frozen_decks(value: Mapping[str, tuple[Card, ...]]) -> tuple[tuple[str, tuple[Card, ...]], ...]:
+    return tuple(sorted(dict(value).items()))
+
+
+@frozen
+class Capabilities:
+    """What a peer supports (every field: the whole rules when not declared).
+
+    ``decks`` holds the decks the peer declared as its own, by edition (for ``matagot-2024`` the
+    54 cards; 2-4 players play its whole ranks); ``ignore`` the keys of conformance-case answers
+    the peer does not compute (they are left out of the comparison)."""
+
+    players: tuple[int, ...] = ALL_PLAYERS
+    editions: tuple[str, ...] = EDITIONS
+    bottles: tuple[int, ...] = (1, 2)
+    teams: bool = True
+    decks: tuple[tuple[str, tuple[Card, ...]], ...] = field(default=(), converter=_frozen_decks)
+    ignore: tuple[str, ...] = ()
+    set_position: bool = False
+    """The peer takes a position whole (``set_position``); one that does not declare it is
+    followed along its own answers instead."""
+    game_ends: tuple[str, ...] = GAME_ENDS
+    """The game ends the peer plays (``rounds``, ``target_score``, ``default``)."""
+    setups_any_order: bool = False
+    """The peer takes a round's setups in any seat order, as the sources have every
+    seat choose at the same time."""
+    one_round: bool = False
+    """The peer plays exactly one round a game: every game it is sent is ``rounds: 1``."""
+    dealer: bool = True
+    """The peer has a dealer of its own. Without one (``false``) its adapter maps its first
+    seat to the named dealer's left, every ``new_round`` names the dealer, and ``end_round``
+    names the seat before the engine's next first seat."""
+
+    def narrowed(self, *, players: Iterable[int] | None = None,
+                 editions: Iterable[str] | None = None, bottles: Iterable[int] | None = None,
+                 teams: bool | None = None) -> Capabilities:
+        """These capabilities, narrowed by the command line's options (``None``: unchanged)."""
+        return Capabilities(
+            players=self.players if players is None else tuple(
+                p for p in self.players if p in set(players)),
+            editions=self.editions if editions is None else tuple(
+                e for e in self.editions if e in set(editions)),
+            bottles=self.bottles if bottles is None else tuple(
+                b for b in self.bottles if b in set(bottles)),
+            teams=self.teams if teams is None else self.teams and teams,
+            decks=dict(self.decks),
+            ignore=self.ignore,
+            set_position=self.set_position,
+            game_ends=self.game_ends,
+            setups_any_order=self.setups_any_order,
+            one_round=self.one_round,
+            dealer=self.dealer,
+        )
+
+    def declared_deck(self, config: Config) -> tuple[Card, ...] | None:
+        """The peer's own cards for ``config``'s deck: its declared cards of the edition whose
+        ranks the library's deck for that player count has (``None``: it declared none)."""
+        declared = dict(self.decks).get(config.edition)
+        if declared is None:
+            return None
+        wanted = {card.rank for card in edition_deck(config.edition, config.players)}
+        return tuple(card for card in declared if card.rank in wanted)
+
+    def playing_deck(self, config: Config) -> tuple[Card, ...]:
+        """The cards ``config``'s games are played with: the peer's own where it declared them
+        (ranks it left out keep the library's data), else the library's."""
+        declared = self.declared_deck(config)
+        if declared is None:
+            return config.cards
+        have = {card.rank for card in declared}
+        return tuple(sorted(declared + tuple(c for c in config.cards if c.rank not in have),
+                            key=lambda card: card.rank))
+
+    def supports(self, config: Config) -> bool:
+        """Whether a game of ``config`` lies inside these capabilities."""
+        return (config.players in self.players and config.edition in self.editions
+                and config.bottles in self.bottles and (self.teams or config.teams is None))
+
+    def variants(self) -> tuple[Variant, ...]:
+        """Every variant the rules define inside these capabilities, fewest players first."""
+        found = []
+        for players in sorted(self.players):
+            for edition in EDITIONS:
+                if edition not in self.editions:
+                    continue
+                for bottles in sorted(self.bottles):
+                    try:
+                        Config(players=players, edition=edition, bottles=bottles)
+                    except ConfigError:
+                        continue
+                    teams = self.teams and players >= 4 and bottles == 1
+                    found.append(Variant(players, edition, bottles, teams))
+        return tuple(found)
+
+    def to_json(self) -> dict[str, JSON]:
+        """The ``capabilities`` object as the protocol writes it."""
+        data: dict[str, JSON] = {
+            "players": list(self.players),
+            "editions": list(self.editions),
+            "bottles": list(self.bottles),
+            "teams": self.teams,
+        }
+        if self.decks:
+            data["decks"] = {edition: deck_to_json(cards) for edition, cards in self.decks}
+        if self.ignore:
+            data["ignore"] = list(self.ignore)
+        if self.set_position:
+            data["set_position"] = True
+        if self.game_ends != GAME_ENDS:
+            data["game_ends"] = list(self.game_ends)
+        if self.setups_any_order:
+            data["setups_any_order"] = True
+        if self.one_round:
+            data["one_round"] = True
+        if not self.dealer:
+            data["dealer"] = False
+        return data
+
+    @property
+    def ends(self) -> tuple[str, ...]:
+        """The game ends the harness generates: a number of rounds (one) for a one-round peer,
+        else every end it plays."""
+        return ("rounds",) if self.one_round else self.game_ends
+
+
+@frozen
+class Variant:
+    """A variant the harness may generate: players, edition, bottles, and whether teams may be
+    drawn for it."""
+
+    players: int
+    edition: str
+    bottles: int
+    teams: bool
+
+
+_KEYS: Final = ({"players", "editions", "bottles", "teams"},
+                 {"decks", "ignore", "set_position", "game_ends", "setups_any_order", "one_round",
+                  "dealer"})
+
+
+def _check_declared_deck(edition: str, cards: tuple[Card, ...], players: tuple[int, ...],
+                         where: str) -> None:
+    """A declared deck the configuration rules refuse (rule CONFIG-DECK: a rank twice, the
+    start card 19) for a player count the peer plays raises ``RecordError`` naming the rule."""
+    declared = Capabilities(decks={edition: cards})
+    for count in players:
+        try:
+            config = Config(players=count, edition=edition)
+        except ConfigError:
+            continue  # no variant of the edition for that count
+        try:
+            evolve(config, deck=declared.playing_deck(config))
+        except ConfigError as error:
+            raise RecordError(where, f"[{error.rule_id}] {error.message}",
+                              error.rule_id) from None
+
+
+def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabilities:
+    """The capabilities a ``hello`` answer declares; a malformed object raises ``RecordError``.
+    Absent (``None``): everything is supported."""
+    if value is None:
+        return Capabilities()
+    obj = expect_object(value, path)
+    check_keys(obj, path, set(), _KEYS[0] | _KEYS[1])
+    players = tuple(sorted({expect_int(item, child(child(path, "players"), i), 2, 6)
+                            for i, item in enumerate(expect_list(obj.get("players", list(ALL_PLAYERS)),
+                                                                 child(path, "players")))}))
+    editions = []
+    for i, item in enumerate(expect_list(obj.get("editions", list(EDITIONS)), child(path, "editions"))):
+        edition = expect_str(item, child(child(path, "editions"), i))
+        if edition in EDITIONS and edition not in editions:
+            editions.append(edition)  # an edition the library does not know is never asked for
+    bottles = tuple(sorted({expect_int(item, child(child(path, "bottles"), i), 1, 2)
+                            for i, item in enumerate(expect_list(obj.get("bottles", [1, 2]),
+                                                                 child(path, "bottles")))}))
+    teams = obj.get("teams", True)
+    if not isinstance(teams, bool):
+        raise RecordError(child(path, "teams"), "expected true or false")
+    set_position = obj.get("set_position", False)
+    if not isinstance(set_position, bool):
+        raise RecordError(child(path, "set_position"), "expected true or false")
+    flags = {}
+    for key, default in (("setups_any_order", False), ("one_round", False), ("dealer", True)):
+        flags[key] = obj.get(key, default)
+        if not isinstance(flags[key], bool):
+            raise RecordError(child(path, key), "expected true or false")
+    ends_path = child(path, "game_ends")
+    game_ends = []
+    for i, item in enumerate(expect_list(obj.get("game_ends", list(GAME_ENDS)), ends_path)):
+        end = expect_str(item, child(ends_path, i))
+        if end not in GAME_ENDS:
+            raise RecordError(child(ends_path, i), f"expected one of {', '.join(GAME_ENDS)}")
+        if end not in game_ends:
+            game_ends.append(end)
+    if not game_ends:
+        raise RecordError(ends_path, "expected at least one game end")
+    decks: dict[str, tuple[Card, ...]] = {}
+    if obj.get("decks") is not None:
+        decks_path = child(path, "decks")
+        for edition, cards in expect_object(obj["decks"], decks_path).items():
+            if edition not in EDITIONS:
+                continue  # an edition the library does not know is never played
+            where = child(decks_path, edition)
+            if len(expect_list(cards, where)) > MOST_DECLARED_CARDS:
+                raise RecordError(where, f"a deck of {len(expect_list(cards, where))} cards: a "
+                                  f"declared deck holds at most {MOST_DECLARED_CARDS}")
+            decks[edition] = deck_from_json(cards, where)
+            _check_declared_deck(edition, decks[edition], players, where)
+    ignore = tuple(expect_str(item, child(child(path, "ignore"), i))
+                   for i, item in enumerate(expect_list(obj.get("ignore", []), child(path, "ignore"))))
+    return Capabilities(players=players, editions=tuple(editions), bottles=bottles, teams=teams,
+                        decks=decks, ignore=ignore, set_position=set_position,
+                        game_ends=tuple(e for e in GAME_ENDS if e in game_ends),
+                        setups_any_order=flags["setups_any_order"] is True,
+                        one_round=flags["one_round"] is True, dealer=flags["dealer"] is True)
+
+
+# --- position ---------------------------------------------------------------------------
+
+def position_to_json(state: GameState) -> dict[str, JSON]:
+    """The current round's zones: the phase (``setup``, ``play`` or ``over``), the dealer, the
+    seat to act (``null`` once the round is over), every hidden hand and face-up row now, each
+    seat's setup given so far (``null`` for a seat yet to give it; all given once the setup is
+    over), the Devil's Trick, the bottles, the captured piles and the trick in progress as
+    ``[seat, card]`` pairs."""
+    round_ = state.round
+    config = state.config
+    phase = {Phase.SETUP: "setup", Phase.PLAY: "play"}.get(state.phase, "over")
+    complete = [len(round_.setup[seat]) == len(setup_steps(config, round_.dealer, seat))
+                for seat in range(config.players)]
+    trick = state.current_trick() if phase == "play" else ()
+    return {
+        "phase": phase,
+        "deck": deck_to_json(config.cards),
+        "dealer": round_.dealer,
+        "to_act": state.to_act if phase != "over" else None,
+        "hands": [ranks(hand) for hand in round_.hands],
+        "face_up": None if round_.face_up is None else [ranks(row) for row in round_.face_up],
+        "setup": [entry_from_gives(round_.setup[seat]) if complete[seat] else None
+                  for seat in range(config.players)],
+        "devils_trick": ranks(round_.devils_trick),
+        "bottles": bottles_to_json(round_.bottles),
+        "captured": [ranks(pile) for pile in round_.captured],
+        "trick": [[play.seat, play.card.rank] for play in trick],
+    }
+
+
+def set_position_request(state: GameState) -> dict[str, JSON]:
+    """The ``set_position`` request that puts a peer into ``state``'s current round."""
+    alone = evolve(state, past_rounds=()) if state.past_rounds else state
+    return {"op": "set_position", "state": state_to_json(alone), "position": position_to_json(alone)}

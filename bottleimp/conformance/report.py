@@ -13,14 +13,14 @@ from attrs import evolve, frozen
 
 from ..config import Config
 from ..formats.json_input import JSON
-from .capabilities import Capabilities
-from .game import PEER, SET_POSITION, Failure, GameResult, Refusal
+from .protocol import Capabilities
+from .session import ANSWERS, PEER, SET_POSITION, Failure, GameResult, Refusal
 from .groups import Group, Nondeterminism
-from .lines import clip, plural
+from .peer import clip, plural
 from .peer import answer_for_record
-from .protocol import PROTOCOL, PROTOCOL_V1
-from .questions import QuestionRow
-from .refusals import ANY_ORDER_LEGAL, REFUSALS, RefusalKind
+from .protocol import PROTOCOL
+from .cases import QuestionRow
+from .session import ANY_ORDER_LEGAL, REFUSALS, RefusalKind
 
 if TYPE_CHECKING:
     from ..formats.records import GameRecord
@@ -94,6 +94,9 @@ class HarnessReport:
     """The timeout, crash or malformed answer that stopped the position questions, if any."""
     conventions: tuple[ConventionNote, ...] = ()
     """The library's conventions the peer chose otherwise (no failure)."""
+    not_asked: tuple[str, ...] = ()
+    """What the peer's shape kept the harness from asking (no ``set_position``, no ``case``, no
+    dealer, one round only), and what that leaves unjudged."""
     uncompared: tuple[tuple[int, str], ...] = ()
     """What could not be compared, and why, by game (from 1): where the peer's answers fixed no
     position the library could follow."""
@@ -163,25 +166,21 @@ def peer_fault_record_problem(failure: Failure) -> str | None:
     return None
 
 
-def applicable(kind: RefusalKind, version: str, capabilities: Capabilities) -> bool:
-    """Whether the harness sends illegal requests of ``kind`` to a peer of ``version`` and
-    ``capabilities``."""
-    return _not_applicable(kind, version, capabilities) is None
+def applicable(kind: RefusalKind, capabilities: Capabilities) -> bool:
+    """Whether the harness sends illegal requests of ``kind`` to a peer of ``capabilities``."""
+    return _not_applicable(kind, capabilities) is None
 
 
-def _not_applicable(kind: RefusalKind, version: str, capabilities: Capabilities) -> str | None:
+def _not_applicable(kind: RefusalKind, capabilities: Capabilities) -> str | None:
     """Why ``kind`` is not sent to the peer, or ``None`` when it is."""
-    if kind.name == "config-deck" and version == PROTOCOL_V1:
-        return "protocol 1 has no deck"
     if kind.name == "config-teams" and not capabilities.teams:
         return "the peer plays no teams"
-    if kind.name == ANY_ORDER_LEGAL and capabilities.setups_any_order and version == PROTOCOL:
+    if kind.name == ANY_ORDER_LEGAL and capabilities.setups_any_order:
         return "the peer takes the setups in any order (SETUP-ORDER is a convention)"
     return None
 
 
-def coverage(results: Sequence[GameResult], version: str,
-              capabilities: Capabilities) -> tuple[CoverageRow, ...]:
+def coverage(results: Sequence[GameResult], capabilities: Capabilities) -> tuple[CoverageRow, ...]:
     by_kind: dict[str, list[Refusal]] = {}
     for result in results:
         for refusal in result.refusals:
@@ -192,7 +191,7 @@ def coverage(results: Sequence[GameResult], version: str,
         rules = sorted({refusal.rule for refusal in sent}) or list(kind.rules)
         unsupported = sum(1 for refusal in sent if refusal.unsupported)
         agreed = sum(1 for refusal in sent if refusal.agreed)
-        why = _not_applicable(kind, version, capabilities)
+        why = _not_applicable(kind, capabilities)
         note = kind.note if why is None else "not applicable: " + why
         rows.append(CoverageRow(kind.name, tuple(rules), len(sent), agreed, unsupported, note))
     return tuple(rows)
@@ -312,6 +311,9 @@ def _trajectory_text(failure: Failure) -> str:
     if failure.trajectory == PEER:
         return (f"; on the peer's trajectory: the library followed its answers from request "
                 f"{failure.followed_from}")
+    if failure.trajectory == ANSWERS:
+        return ("; judged on the peer's own answers alone (they describe no position the rules "
+                "reach), by the rule that needs none")
     if failure.trajectory == SET_POSITION:
         return "; on the library's trajectory, the peer put back on it with set_position"
     if failure.followed_from is not None:
@@ -332,14 +334,14 @@ def failure_to_json(failure: Failure) -> dict[str, JSON]:
         "requests": len(failure.exchanges),
         "request": last.request,
         "library": last.expected,
-        "peer": last.actual,
+        "peer": answer_for_record(last.actual),
         "detail": None if failure.disagreement is None else failure.disagreement.detail,
         "trajectory": failure.trajectory,
         "followed_from": failure.followed_from,
     }
 
 
-REPORT_FORMAT: Final = "bottleimp-conformance-report/2"
+REPORT_FORMAT: Final = "bottleimp-conformance-report/3"
 """The format ID of ``bottleimp conformance --json`` (schema:
 ``spec/reports/conformance-report.schema.json``)."""
 
@@ -370,6 +372,7 @@ def report_to_json(report: HarnessReport) -> dict[str, JSON]:
         } for g in report.groups],
         "notes": list(report.notes),
         "conventions": [note.to_json() for note in report.conventions],
+        "not_asked": list(report.not_asked),
         "uncompared": [{"game": game, "what": what} for game, what in report.uncompared],
         "resynchronised": {way: count for way, count in report.resynchronised},
         "nondeterministic": [finding.to_json() for finding in report.nondeterministic],

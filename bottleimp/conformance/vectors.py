@@ -51,7 +51,7 @@ from ..formats.json_input import (
     read_json_file,
 )
 from ..formats.setup_entries import gives_from_entry
-from ..rules.play import next_to_play
+from ..rules.play import next_to_play, returned_price_card
 from ..rules.registry import RULE_FUNCTIONS
 from ..rules.scoring import round_scores
 from ..rules.setup import setup_steps
@@ -443,11 +443,11 @@ def trick_outcome(
         for seat in range(len(after.captured))
     ]
     returned: JSON = None
-    if result.bottle is not None:
-        old = bottles_before[result.bottle]
-        if old.price_card is not None and old.owner is not None:
-            returned = {"seat": old.owner, "card": old.price_card.rank}
-            gained[old.owner].remove(old.price_card)
+    back = None if result.bottle is None else returned_price_card(bottles_before[result.bottle])
+    if back is not None:
+        owner, price_card = back
+        returned = {"seat": owner, "card": price_card.rank}
+        gained[owner].remove(price_card)
     return {
         "winner": result.winner,
         "winning_card": result.winning_card.rank,

@@ -26,8 +26,7 @@ plants a bug found in other implementations, to show the harness catching it:
 - ``swap-colours``: its deck data give 3 and 4 each other's colour (every edition).
 - ``wrong-coins``: its deck data give 9 five coins and 33 two (invented coin values).
 - ``random-dealer``: after each round it draws the next dealer at random instead of passing the
-  deal clockwise (protocol 3: its ``end_round`` answer; before version 3, when it cannot be
-  asked, it ignores the dealer it is told).
+  deal clockwise (its ``end_round`` answer).
 - ``renamed-colours``: its deck data call yellow "blue" and blue "yellow" everywhere (a
   consistent renaming: play cannot show it; a declared deck shows it as a note).
 - ``flaky-scores``: every ``scores`` answer gives seat 0 a random 1 to 1,000,000 coins more (not
@@ -37,30 +36,39 @@ plants a bug found in other implementations, to show the harness catching it:
   its pile as well (an engine that answers ``winner_takes`` otherwise, with the same scores).
 - ``seat-zero-leads-every-trick``: seat 0 leads every trick, whoever won the last one (the C#
   engine's leading bug).
+- ``dealer-never-rotates``: its ``end_round`` names the same dealer again (the C# engine's "the
+  dealer never rotates").
+- ``no-follow-suit``: any held card may be played, whatever was led (a copy of the general
+  card-game engine with its follow-suit rule removed).
+- ``any-seat-plays``: it takes a play from any seat, whoever's turn it is (no TURN-ORDER
+  check on ``play``).
 - ``target-zero``: it accepts a target score of 0, and so ends the game after one round (the
   PHP engine's bug).
 
-``--shape`` (repeatable) gives it the shape of a real engine (none of them a bug of the rules,
-but ``no-dealer``):
+``--shape`` (repeatable) gives it the shape of a real engine (none of them a bug of the rules):
 
 - ``target-only``: it plays to a target score only (declares ``game_ends: ["target_score"]``;
   a game with another end is refused ``UNSUPPORTED``), as a chat-bot game does.
 - ``setups-any-order``: it takes a round's setups in any seat order, as the sources have every
-  seat choose at once (declares ``setups_any_order``).
+  seat choose at once (declares ``setups_any_order``); ``setups-any-order-undeclared`` takes
+  them so without declaring it.
 - ``own-zones``: it keeps the price card in the buyer's pile, not under the bottle (the same
   scores; with ``set_position`` it moves the card there; its ``trick`` cases ignore
   ``winner_takes`` and ``returned_price_card``).
 - ``random-words``: every refusal's message carries a random name (not seeded).
-- ``no-dealer``: it keeps no dealer rotation of its own: ``end_round`` names the same dealer
-  again (the C# engine's "the dealer never rotates"), and it deals each round as told.
+- ``no-dealer``: it has no dealer, only a first seat (declares ``"dealer": false``): its first
+  seat is the named dealer's left, and it names the seat before its first seat as the dealer.
+- ``one-round``: it plays exactly one round a game (declares ``one_round``; any other game is
+  refused ``UNSUPPORTED``).
+- ``two-stage``: it takes every discard, then every pass: the discards go to the Devil's Trick as
+  each seat gives them, the passes move once every seat has chosen.
 
 Capabilities (declared in the ``hello`` answer; a game outside them is refused ``UNSUPPORTED``):
 ``--players 3,4``, ``--editions classic``, ``--bottles 1``, ``--no-teams``; ``--no-set-position``
-does not declare ``set_position`` (protocol 3: the harness then follows its answers instead).
+does not declare ``set_position`` (the harness then follows its answers instead).
 ``--declare-deck``
 declares its own deck data; ``--protocol-deck`` plays the deck each ``new_round`` carries
-instead of its own; ``--ignore KEY`` declares a case key it does not compute; ``--protocol 1``
-speaks only the first version.
+instead of its own; ``--ignore KEY`` declares a case key it does not compute.
 
 Python 3.9+, standard library only.
 """
@@ -72,8 +80,6 @@ import random
 import sys
 
 PROTOCOL = "bottleimp-protocol/3"
-PROTOCOL_V2 = "bottleimp-protocol/2"
-PROTOCOL_V1 = "bottleimp-protocol/1"
 START_PRICE = 19
 DEFAULT_ROUNDS = {2: 6, 3: 9, 4: 8, 5: 5, 6: 6}  # rounds per game when none are configured (BGA)
 COLOURS = ("yellow", "blue", "red", "green")
@@ -230,7 +236,7 @@ class Round:
 
     shapes = frozenset()  # the engine shapes it takes (see SHAPES); the Peer sets them
 
-    def __init__(self, config, dealer, hands, face_up, bugs, deck=None, ignore_dealer=False):
+    def __init__(self, config, dealer, hands, face_up, bugs, deck=None):
         self.bugs = bugs
         self.players = players = config["players"]
         self.deck = deck if deck is not None else build_deck(config["edition"], players, bugs)
@@ -239,9 +245,6 @@ class Round:
         self.eye = players == 2
         self.trick_size = 4 if self.eye else players
         self.check_deal(hands, face_up)
-        if "random-dealer" in bugs and ignore_dealer:
-            # Before protocol 3: the dealer it is told is ignored, and one drawn at random (seeded by the deal, so that a run can be repeated).
-            self.dealer = dealer = random.Random(json.dumps(hands)).randrange(players)
         self.hands = [set(hand) for hand in hands]
         self.face_up = [set(row) for row in face_up] if self.eye else None
         self.given = [None] * players  # each seat's setup, once it has given it
@@ -307,7 +310,8 @@ class Round:
             raise Refused("SETUP-ORDER", f"there is no seat {seat}")
         if self.given[seat] is not None:
             raise Refused("SETUP-STEPS", f"seat {seat} has given its setup")
-        if seat != self.to_act and "setups-any-order" not in self.shapes:
+        if seat != self.to_act and not self.shapes & {"setups-any-order",
+                                                      "setups-any-order-undeclared"}:
             raise Refused("SETUP-ORDER", f"seat {self.to_act} gives its setup now")
         parts = [("devils_trick", card) for card in entry["discard"]]
         parts += [(key, entry[key]) for key in ("left", "right", "to_face_up", "to_hidden")
@@ -324,6 +328,10 @@ class Round:
             raise Refused("SETUP-STEPS", f"seat {seat}'s setup is {steps}")
         self.hands[seat] = remaining
         self.given[seat] = parts
+        if "two-stage" in self.shapes:
+            # Stage one: the discards go to the Devil's Trick as each seat gives them; stage
+            # two, once every seat has chosen, moves the passes (so no pass is seen early).
+            self.devils_trick.extend(card for where, card in parts if where == "devils_trick")
         waiting = [(self.dealer + k) % self.players for k in range(1, self.players + 1)]
         waiting = [s for s in waiting if self.given[s] is None]
         if waiting:
@@ -340,7 +348,8 @@ class Round:
         for seat, parts in enumerate(self.given):
             for where, card in parts:
                 if where == "devils_trick":
-                    self.devils_trick.append(card)
+                    if "two-stage" not in self.shapes:
+                        self.devils_trick.append(card)
                 elif where == "left":
                     to = seat - 1 if "pass-reversed" in self.bugs else seat + 1
                     self.hands[to % n].add(card)
@@ -374,12 +383,14 @@ class Round:
             following = {c for c in face_up if self.colour(c) == led}
             return hand | (following if following else face_up)
         following = {c for c in hand if self.colour(c) == led}
+        if "no-follow-suit" in self.bugs:
+            return set(hand)
         return following if following else set(hand)
 
     def play(self, seat, card):
         if self.phase != "play":
             raise Refused("PHASE", "no card is played now")
-        if seat != self.to_act:
+        if seat != self.to_act and "any-seat-plays" not in self.bugs:
             raise Refused("TURN-ORDER", f"it is seat {self.to_act}'s turn")
         held = self.hands[seat] | (self.face_up[seat] if self.eye else set())
         if card not in held:
@@ -568,7 +579,7 @@ CASES = {"trick": case_trick, "legal_plays": case_legal_plays, "setup": case_set
 class Peer:
     """Answers one request at a time."""
 
-    def __init__(self, bugs, capabilities=None, versions=(PROTOCOL, PROTOCOL_V2, PROTOCOL_V1),
+    def __init__(self, bugs, capabilities=None,
                  declare_deck=False, protocol_deck=False, ignore=(), set_position=True,
                  shapes=()):
         self.bugs = set(bugs)
@@ -576,14 +587,12 @@ class Peer:
         self.capabilities = capabilities or {"players": [2, 3, 4, 5, 6],
                                              "editions": ["classic", "matagot-2024"],
                                              "bottles": [1, 2], "teams": True}
-        self.versions = versions
-        self.version = versions[0]
         self.declare_deck = declare_deck
         self.protocol_deck = protocol_deck
         self.ignore = list(ignore)
         self.set_position = set_position
         self.round = None
-        # Protocol 3: the game around the rounds.
+        # The game around the rounds.
         self.config = None
         self.round_index = 0
         self.totals = []
@@ -603,32 +612,32 @@ class Peer:
 
     def hello(self, request):
         need(request, ("op", "protocol"))
-        if request["protocol"] not in self.versions:
-            raise Refused("PROTOCOL", f"this peer speaks {', '.join(self.versions)}")
-        self.version = request["protocol"]
-        answer = {"ok": True, "protocol": self.version}
-        if self.version != PROTOCOL_V1:
-            capabilities = dict(self.capabilities)
-            if self.declare_deck:
-                capabilities["decks"] = {
-                    edition: [[number(rank), colour, coins] for rank, (colour, coins) in
-                              sorted(build_deck(edition, 6 if edition != "classic" else 4,
-                                                self.bugs).items())]
-                    for edition in capabilities["editions"]}
-            if self.ignore:
-                capabilities["ignore"] = self.ignore
-            if self.version == PROTOCOL and self.set_position:
-                capabilities["set_position"] = True
-            if self.version == PROTOCOL and "target-only" in self.shapes:
-                capabilities["game_ends"] = ["target_score"]
-            if self.version == PROTOCOL and "setups-any-order" in self.shapes:
-                capabilities["setups_any_order"] = True
-            if "own-zones" in self.shapes:
-                # The trick case's piles are its own (no price card returned).
-                capabilities["ignore"] = sorted(set(self.ignore) | {"winner_takes",
-                                                                      "returned_price_card"})
-            answer["capabilities"] = capabilities
-        return answer
+        if request["protocol"] != PROTOCOL:
+            raise Refused("PROTOCOL", f"this peer speaks {PROTOCOL}")
+        capabilities = dict(self.capabilities)
+        if self.declare_deck:
+            capabilities["decks"] = {
+                edition: [[number(rank), colour, coins] for rank, (colour, coins) in
+                          sorted(build_deck(edition, 6 if edition != "classic" else 4,
+                                            self.bugs).items())]
+                for edition in capabilities["editions"]}
+        if self.ignore:
+            capabilities["ignore"] = self.ignore
+        if self.set_position:
+            capabilities["set_position"] = True
+        if "target-only" in self.shapes:
+            capabilities["game_ends"] = ["target_score"]
+        if "setups-any-order" in self.shapes:
+            capabilities["setups_any_order"] = True
+        if "one-round" in self.shapes:
+            capabilities["one_round"] = True
+        if "no-dealer" in self.shapes:
+            capabilities["dealer"] = False
+        if "own-zones" in self.shapes:
+            # The trick case's piles are its own (no price card returned).
+            capabilities["ignore"] = sorted(set(self.ignore) | {"winner_takes",
+                                                                  "returned_price_card"})
+        return {"ok": True, "protocol": PROTOCOL, "capabilities": capabilities}
 
     def supported(self, config):
         capabilities = self.capabilities
@@ -638,11 +647,7 @@ class Peer:
                 and (capabilities["teams"] or not config["teams"]))
 
     def new_round(self, request):
-        if self.version == PROTOCOL:
-            need(request, ("op", "config", "hands"), ("face_up", "deck", "dealer", "round"))
-        else:
-            optional = ("face_up",) if self.version == PROTOCOL_V1 else ("face_up", "deck")
-            need(request, ("op", "config", "dealer", "hands"), optional)
+        need(request, ("op", "config", "hands"), ("face_up", "deck", "dealer", "round"))
         config = check_config(request["config"], self.bugs)
         players = config["players"]
         sent = request.get("deck", request["config"].get("deck"))
@@ -654,24 +659,24 @@ class Peer:
             dealer = request["dealer"]
             if not is_int(dealer) or not 0 <= dealer < players:
                 raise Refused("PROTOCOL", "the dealer is a seat")
+            if "no-dealer" in self.shapes:
+                # The engine has no dealer, only a first seat: the dealer's left. Its answers
+                # name the seat before its first seat as the dealer.
+                first_seat = (dealer + 1) % players
+                dealer = (first_seat - 1) % players
+        elif "no-dealer" in self.shapes:
+            raise Refused("PROTOCOL", "this engine has no dealer: every new_round names one")
         elif index == 0 or self.ended is None or self.round_index != index - 1:
             raise Refused("PROTOCOL", "no dealer named, and no ended round to pass the deal on")
         else:
             dealer = self.ended["dealer"]
         if not self.supported(config):
-            if self.version == PROTOCOL_V1:
-                # Version 1 has no UNSUPPORTED: refuse as an engine that lacks the variant would.
-                caps = self.capabilities
-                rule = ("CONFIG-PLAYERS" if players not in caps["players"] else
-                        "CONFIG-EDITION" if config["edition"] not in caps["editions"] else
-                        "CONFIG-BOTTLES" if config["bottles"] not in caps["bottles"] else
-                        "CONFIG-TEAMS")
-                raise Refused(rule, "this engine does not play that variant")
             raise Refused("UNSUPPORTED", "this peer does not play that variant")
         if "target-only" in self.shapes and request["config"].get("target_score") is None:
             raise Refused("UNSUPPORTED", "this peer plays to a target score only")
-        round_ = Round(config, dealer, request["hands"], request.get("face_up"), self.bugs, deck,
-                       ignore_dealer=self.version != PROTOCOL)
+        if "one-round" in self.shapes and request["config"].get("rounds") != 1:
+            raise Refused("UNSUPPORTED", "this peer plays one round a game")
+        round_ = Round(config, dealer, request["hands"], request.get("face_up"), self.bugs, deck)
         round_.shapes = self.shapes
         self.round = round_
         if index == 0 or len(self.totals) != players:
@@ -679,9 +684,7 @@ class Peer:
         self.config = request["config"]
         self.round_index = index
         self.ended = None
-        if self.version == PROTOCOL:
-            return {"ok": True, "dealer": round_.dealer, "to_act": round_.to_act}
-        return {"ok": True, "to_act": round_.to_act}
+        return {"ok": True, "dealer": round_.dealer, "to_act": round_.to_act}
 
     def playing_deck(self, sent, config):
         """The deck a round plays: the one sent when it differs from its own cards (or always
@@ -695,7 +698,7 @@ class Peer:
         return deck
 
     def end_round(self):
-        """Protocol 3: whether the game is over after this round, and who deals next."""
+        """Whether the game is over after this round, and who deals next."""
         if self.ended is not None:
             return self.ended
         round_ = self.round
@@ -710,8 +713,8 @@ class Peer:
                                             DEFAULT_ROUNDS[round_.players])
         dealer = None
         if not over:
-            # no-dealer: the engine keeps no rotation of its own; the deal never moves.
-            step = 0 if "no-dealer" in self.shapes else 1
+            # dealer-never-rotates: the deal never moves.
+            step = 0 if "dealer-never-rotates" in self.bugs else 1
             dealer = (round_.dealer + step) % round_.players
             if "random-dealer" in self.bugs:
                 seed = json.dumps(sorted(round_.devils_trick)) + str(self.round_index)
@@ -720,7 +723,7 @@ class Peer:
         return self.ended
 
     def take_position(self, request):
-        """Protocol 3: take the position whole (its zones; the state's history is not needed)."""
+        """Take the position whole (its zones; the state's history is not needed)."""
         need(request, ("op", "state", "position"))
         state, position = request["state"], request["position"]
         need(position, ("phase", "deck", "dealer", "to_act", "hands", "face_up", "setup",
@@ -784,11 +787,11 @@ class Peer:
             return {"ok": True}
         if op == "new_round":
             return self.new_round(request)
-        if op == "case" and self.version != PROTOCOL_V1:
+        if op == "case":
             return self.case(request)
-        if op == "set_position" and self.version == PROTOCOL and self.set_position:
+        if op == "set_position" and self.set_position:
             return self.take_position(request)
-        if op == "end_round" and self.version == PROTOCOL:
+        if op == "end_round":
             need(request, ("op",))
             if self.round is None:
                 raise Refused("PROTOCOL", "no round has started")
@@ -829,10 +832,12 @@ class Peer:
 
 BUGS = ("devils-trick-assign", "half-rank-int", "seat-zero-leads", "pass-back", "pass-reversed",
         "swap-colours", "wrong-coins", "random-dealer", "keep-winning-card", "renamed-colours",
-        "flaky-scores", "seat-zero-leads-every-trick", "target-zero")
+        "flaky-scores", "seat-zero-leads-every-trick", "target-zero", "dealer-never-rotates",
+        "no-follow-suit", "any-seat-plays")
 
-SHAPES = ("target-only", "setups-any-order", "own-zones", "random-words", "no-dealer")
-"""Shapes of real engines, none a bug (but no-dealer, whose deal never moves): see --shape."""
+SHAPES = ("target-only", "setups-any-order", "setups-any-order-undeclared", "own-zones",
+          "random-words", "no-dealer", "one-round", "two-stage")
+"""Shapes of real engines, none a bug: see --shape."""
 
 WORDS = ("Adam", "Betty", "Christian", "Doris", "imp", "bottle", "Keawe", "Lopaka", "Kokua")
 
@@ -857,10 +862,8 @@ def main():
                         help="play the deck each new_round carries instead of its own data")
     parser.add_argument("--ignore", action="append", default=[],
                         help="a conformance-case key it does not compute (repeatable)")
-    parser.add_argument("--protocol", choices=("1", "2", "3"), default="3",
-                        help="the newest protocol version it speaks (default 3)")
     parser.add_argument("--no-set-position", action="store_true",
-                        help="do not declare set_position (protocol 3)")
+                        help="do not declare set_position")
     parser.add_argument("--shape", action="append", default=[], choices=SHAPES,
                         help="take the shape of a real engine (repeatable)")
     args = parser.parse_args()
@@ -871,8 +874,7 @@ def main():
         parser.error(f"unknown bug(s) in BOTTLEIMP_PEER_BUGS: {', '.join(sorted(unknown))}")
     capabilities = {"players": args.players, "editions": args.editions.split(","),
                     "bottles": args.bottles, "teams": not args.no_teams}
-    versions = (PROTOCOL, PROTOCOL_V2, PROTOCOL_V1)[3 - int(args.protocol):]
-    peer = Peer(bugs, capabilities, versions, args.declare_deck, args.protocol_deck, args.ignore,
+    peer = Peer(bugs, capabilities, args.declare_deck, args.protocol_deck, args.ignore,
                 not args.no_set_position, args.shape)
     for line in sys.stdin:
         if not line.strip():

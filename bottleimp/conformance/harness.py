@@ -1,17 +1,14 @@
-"""The differential harness: drive another implementation over ``bottleimp-protocol/3`` (or /2,
-/1) and compare every answer with the library's.
+"""The differential harness, the entry point: drive another implementation over
+``bottleimp-protocol/3`` and compare every answer with the library's.
 
-``run_harness`` asks the peer what it supports (its ``hello`` answer's ``capabilities``; a
-version-1 peer is assumed to support everything), narrows that by the command line, generates
-games inside it with Hypothesis (``scripts``: random deals, first dealers, setups and plays, and
-illegal requests of every kind in ``refusals.REFUSALS``), plays every game against the peer and
-the library side by side, going on after each disagreement (``game``), asks position questions
-apart from the games (``questions``), groups every disagreement and shrinks one game per group
-(``groups``), and reports (``report``). Disagreements that follow a card rather than a rule are
-put together as ``DECK`` groups, colours and coins apart (``deckcheck``).
+``run_harness`` asks the peer what it supports (its ``hello`` answer's ``capabilities``),
+narrows that by the command line, draws games inside it from the seed alone (``session``:
+random deals, first dealers, setups and plays, and illegal requests of every kind), plays every
+game against the peer and the library side by side, going on after each disagreement
+(``session``), asks position questions apart from the games (``cases``), groups every
+disagreement and shrinks one game per group (``groups``), and reports (``report``).
 
 A timeout, a crash or an answer that is not a JSON object stops the run (it need not repeat).
-Hypothesis is imported only when a run starts; ``HarnessError`` says so when it is missing.
 """
 
 from __future__ import annotations
@@ -24,13 +21,12 @@ from collections.abc import Callable, Iterator, Sequence
 from ..config import Config
 from ..errors import HarnessError, PeerFault
 from ..formats.json_input import JSON
-from .capabilities import Capabilities, Variant
-from .game import (
+from .protocol import Capabilities, Variant
+from .session import (
     Exchange,
     Failure,
     GameResult,
     Refusal,
-    Stop,
     negotiate,
     play_game,
     GameRunner,
@@ -40,15 +36,12 @@ from .groups import (
     Nondeterminism,
     check_determinism,
     group_run,
-    hypothesis_settings,
-    run_quietly,
-    seed_alone_decides,
     shrink_groups,
 )
 from .peer import DEFAULT_TIMEOUT, PeerSlot
-from .protocol import PROTOCOL, PROTOCOL_V1, Referee
-from .questions import QuestionRow, ask_questions, position_questions
-from .refusals import REFUSALS
+from .protocol import PROTOCOL, Referee
+from .cases import QuestionRow, ask_questions, position_questions
+from .session import REFUSALS
 from .report import (
     ConventionNote,
     CoverageRow,
@@ -62,14 +55,14 @@ from .report import (
     write_group,
     write_peer_fault,
 )
-from .scripts import GameScript, Mistake, RoundScript, game_scripts, random_script
+from .session import GameScript, Mistake, RoundScript, draw_script, game_scripts
 
 __all__ = [
     "Mistake",
     "RoundScript",
     "GameScript",
+    "draw_script",
     "game_scripts",
-    "random_script",
     "Exchange",
     "Failure",
     "GameResult",
@@ -86,23 +79,10 @@ __all__ = [
     "MIN_REFUSALS",
 ]
 
-QUESTION_ROUNDS = 100
-"""How many random rounds ``bottleimp conformance`` draws its position questions from by default
-(one question of each kind per round; ``run_harness`` asks none unless told)."""
 
 MIN_REFUSALS = 3
 """How many times a run sends each kind of illegal request at least (where the peer's
 capabilities allow it at all)."""
-
-
-def _require_hypothesis() -> None:
-    try:
-        import hypothesis  # noqa: F401
-    except ImportError:
-        raise HarnessError(
-            "the differential harness needs Hypothesis: pip install 'bottleimp[conformance]' "
-            "(or pip install hypothesis)"
-        ) from None
 
 
 def run_harness(
@@ -130,13 +110,9 @@ def run_harness(
     request and rule, each group's first game is played again (as far as the group's
     disagreement) to find a non-deterministic peer, one game per group is shrunk (the groups
     share ``shrink_seconds``) and written to ``out_dir`` (if given) as a record. ``questions``
-    rounds' worth of position questions are asked apart from the games (protocol 2 and later). ``players``, ``editions``, ``bottles``
-    and ``teams`` narrow what the peer declares it supports; ``cwd`` is the peer's working
+    rounds' worth of position questions are asked apart from the games. ``players``,
+    ``editions``, ``bottles`` and ``teams`` narrow what the peer declares it supports; ``cwd`` is the peer's working
     directory."""
-    _require_hypothesis()
-    from hypothesis import given
-    from hypothesis import seed as hypothesis_seed
-
     if not command:
         raise HarnessError("the peer command is empty")
     say = log or (lambda text: None)
@@ -150,7 +126,7 @@ def run_harness(
     generated = 0
     try:
         try:
-            version, declared = negotiate(slot.get())
+            declared = negotiate(slot.get())
         except PeerFault as fault:
             # A peer that fails its greeting fails the run, like any other peer fault.
             hello: dict[str, JSON] = {"op": "hello", "protocol": PROTOCOL}
@@ -163,10 +139,8 @@ def run_harness(
         capabilities = declared.narrowed(players=players, editions=editions, bottles=bottles,
                                          teams=teams)
         variants = capabilities.variants()
-        # Before version 3 a game's end is not asked (no end_round): games have their rounds.
-        ends = capabilities.game_ends if version == PROTOCOL else ("rounds",)
-        strategy = game_scripts(variants, ends)
-        runner = GameRunner(slot, version, capabilities)
+        ends = capabilities.ends
+        runner = GameRunner(slot, capabilities)
         runner.greeted.discard(id(slot.get()))  # hello alone leaves the peer without a round
 
         def record(result: GameResult) -> None:
@@ -174,44 +148,35 @@ def run_harness(
             if result.peer_fault is not None:
                 peer_fault.append(result.peer_fault)
 
-        @hypothesis_settings(examples, shrink=False)
-        @hypothesis_seed(seed)
-        @given(strategy)
-        def probe(script: GameScript) -> None:
+        rng = random.Random(seed)
+        for _ in range(examples):
+            record(runner.play(draw_script(rng, variants, ends, capabilities.one_round)))
             if peer_fault:
-                raise Stop()
-            record(runner.play(script))
-            if peer_fault:
-                raise Stop()
-
-        with seed_alone_decides():
-            run_quietly(probe)
-            generated = len(results)
-            if not peer_fault:
-                played = {(r.script.config.players, r.script.config.edition,
-                           r.script.config.bottles) for r in results
-                          if r.outcome != "unsupported" and r.script is not None}
-                top_variants = [v for v in variants if (v.players, v.edition, v.bottles)
-                                in played] or list(variants)
-                for script in _top_up(results, top_variants, seed, min_refusals, version,
-                                      capabilities, ends):
-                    record(runner.play(script))
-                    if peer_fault:
-                        break
-            if not peer_fault and questions and version != PROTOCOL_V1:
-                cases = list(position_questions(variants, questions, seed, capabilities))
-                try:
-                    asked = ask_questions(slot.get(), cases, capabilities.ignore)
-                except PeerFault as fault:
-                    slot.discard()
-                    questions_fault = f"{fault.kind}: {fault.message}"
-            grouped = group_run(results, capabilities, version, variants, asked)
-            groups, notes, asked = grouped.groups, grouped.notes, grouped.questions
-            if not peer_fault:
-                groups, nondeterministic = check_determinism(groups, runner.replay)
-            if not peer_fault:
-                groups = shrink_groups(groups, runner.play, strategy, examples, seed,
-                                       shrink_seconds, say)
+                break
+        generated = len(results)
+        if not peer_fault:
+            played = {(r.script.config.players, r.script.config.edition,
+                       r.script.config.bottles) for r in results
+                      if r.outcome != "unsupported" and r.script is not None}
+            top_variants = [v for v in variants if (v.players, v.edition, v.bottles)
+                            in played] or list(variants)
+            for script in _top_up(results, top_variants, seed, min_refusals,
+                                  capabilities, ends):
+                record(runner.play(script))
+                if peer_fault:
+                    break
+        if not peer_fault and questions:
+            cases = list(position_questions(variants, questions, seed, capabilities))
+            try:
+                asked = ask_questions(slot.get(), cases, capabilities.ignore)
+            except PeerFault as fault:
+                slot.discard()
+                questions_fault = f"{fault.kind}: {fault.message}"
+        grouped = group_run(results, capabilities, variants, asked)
+        groups, notes, asked = grouped.groups, grouped.notes, grouped.questions
+        if not peer_fault:
+            groups, nondeterministic = check_determinism(groups, runner.replay)
+            groups = shrink_groups(groups, runner.play, variants, shrink_seconds, say)
     finally:
         slot.discard()
     written = tuple(write_group(group, out_dir, seed) for group in groups)
@@ -226,8 +191,8 @@ def run_harness(
         failed=outcomes["failed"],
         unsupported=outcomes["unsupported"],
         groups=written,
-        coverage=coverage(results, version, capabilities),
-        protocol=version,
+        coverage=coverage(results, capabilities),
+        protocol=PROTOCOL,
         capabilities=declared,
         peer_fault=stopped,
         peer_fault_written=stopped_written,
@@ -237,6 +202,7 @@ def run_harness(
         nondeterministic=nondeterministic,
         questions=asked,
         questions_fault=questions_fault,
+        not_asked=_not_asked(declared, asked),
         conventions=_conventions(results),
         uncompared=tuple((number, what) for number, result in enumerate(results, 1)
                          for what in result.uncompared),
@@ -274,8 +240,32 @@ def _conventions(results: Sequence[GameResult]) -> tuple[ConventionNote, ...]:
                  for rule, seen in found.items())
 
 
+def _not_asked(capabilities: Capabilities, asked: Sequence[QuestionRow]) -> tuple[str, ...]:
+    """What the peer's shape kept the harness from asking, and what that leaves unjudged."""
+    lines = []
+    if not capabilities.set_position:
+        lines.append("set_position: after a disagreement the library followed the peer's "
+                     "answers; where they fixed no position, each later answer was judged on its "
+                     "own by the rules that need none (its refusals of illegal requests were "
+                     "not compared there: the illegal requests are built on the library's "
+                     "position)")
+    if asked and all(row.unsupported == row.asked for row in asked):
+        lines.append("case: the peer answers no position question, so a rule is judged only "
+                     "as far as the games reach it (a trick's rules on no chosen position, the "
+                     "scores of no chosen piles; PRICE-CARD-RETURN shows only through scores)")
+    if not capabilities.dealer:
+        lines.append("dealer: the peer has no dealer; its first seat is mapped to the left of "
+                     "the dealer each new_round names, so the first seat to set up and the "
+                     "first leader (FIRST-LEADER) agree by construction")
+    if capabilities.one_round:
+        lines.append("one round only: the totals over rounds (GAME-TOTALS), the game's end "
+                     "after several rounds or at a target (GAME-END) and a round dealt by the "
+                     "peer's own rotation were not asked")
+    return tuple(lines)
+
+
 def _top_up(results: Sequence[GameResult], variants: Sequence[Variant], seed: int, minimum: int,
-            version: str, capabilities: Capabilities,
+            capabilities: Capabilities,
             ends: Sequence[str]) -> Iterator[GameScript]:
     """Extra one-round games carrying the illegal requests sent fewer than ``minimum`` times
     (several to a game; three tries, since a game may end before a request's moment)."""
@@ -284,10 +274,10 @@ def _top_up(results: Sequence[GameResult], variants: Sequence[Variant], seed: in
         sent = Counter(refusal.kind for result in results for refusal in result.refusals)
         wanted = [Mistake(rng.randrange(60), index, rng.randrange(256))
                   for index, kind in enumerate(REFUSALS)
-                  if applicable(kind, version, capabilities) and kind.when != "fresh"
+                  if applicable(kind, capabilities) and kind.when != "fresh"
                   for _ in range(max(0, minimum - sent[kind.name]))]
         if not wanted:
             return
         rng.shuffle(wanted)
         for start in range(0, len(wanted), 8):
-            yield random_script(variants, rng, wanted[start:start + 8], ends)
+            yield draw_script(variants=variants, rng=rng, mistakes=wanted[start:start + 8], ends=ends)

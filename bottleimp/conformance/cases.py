@@ -1,39 +1,38 @@
-"""Position-level questions, independent of game flow: the property-based counterpart of the
-conformance vectors.
+"""The ``case`` requests on one path: the conformance vectors and the random position questions.
 
-Whole games stop comparing a rule family once an earlier phase goes wrong in a peer that cannot
-be put into a position. So the harness also asks, through the ``case`` request (protocol 2 and
-later), questions on random positions inside the peer's capabilities: the legal plays of a seat
-in a trick under way, a trick's outcome, a setup's resolution and a round's scores. Each
-position comes from a random round the library plays alone (``position_questions``); the library
-answers each question as it answers a conformance case, and the peer's output is compared on the
-keys that decide it (less the keys its ``ignore`` names). Disagreements are counted per kind and
-named by their rule.
-"""
+``run_remote_vectors`` asks a peer every case of ``spec/conformance`` inside its capabilities
+(``bottleimp conformance --vectors DIR --cmd ...``); ``position_questions`` draws rounds the
+library plays alone inside the capabilities (on the declared deck where there is one), and
+``ask_questions`` asks the peer one question of each kind on a position of each. Both compare the
+peer's ``output`` with the library's answer through ``case_outcome``, on the keys that decide the
+case, less those the peer's ``ignore`` names."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 from attrs import evolve, field, frozen
 
-from ..actions import Play
 from ..config import Config
 from ..engine import apply, legal_actions, new_game
+from ..errors import HarnessError, PeerFault
 from ..formats.config_json import config_to_json
 from ..formats.json_input import JSON
 from ..formats.setup_entries import entry_from_gives
 from ..state import GameState, Phase
-from .capabilities import Capabilities, Variant
-from .deckcheck import DeckFault
-from .peer import Peer
-from .protocol import with_deck
-from .remote_vectors import case_outcome
-from .vectors import Case, answer, bottles_to_json, ranks
+from .diagnose import DeckFault
+from .peer import DEFAULT_TIMEOUT, Peer
+from .protocol import UNSUPPORTED, Capabilities, Variant, with_deck
+from .session import negotiate
+from .vectors import KINDS, Case, answer, bottles_to_json, ranks, read_suite, same_json
 
-__all__ = ["QUESTION_KINDS", "QuestionFailure", "QuestionRow", "position_questions",
-           "ask_questions", "questions_under_deck", "question_failures"]
+__all__ = ['QUESTION_KINDS', 'QuestionFailure', 'QuestionRow', 'RemoteOutcome', 'RemoteReport', 'ask_questions', 'case_outcome', 'position_questions', 'question_failures', 'questions_under_deck', 'run_remote_vectors']
+
+
+# --- position questions -----------------------------------------------------------------
 
 QUESTION_KINDS = ("legal_plays", "trick", "setup", "scoring")
 """The kinds of position question, in the order of the report's table."""
@@ -86,9 +85,7 @@ def _case(kind: str, config: Config, input_: dict[str, JSON]) -> Case:
 
 
 def _trick_so_far(state: GameState) -> list[JSON]:
-    plays = state.round.plays
-    trick = plays[len(plays) - len(plays) % state.config.trick_size:]
-    return [[play.seat, play.card.rank] for play in trick]
+    return [[play.seat, play.card.rank] for play in state.current_trick()]
 
 
 def _round_questions(config: Config, rng: random.Random) -> dict[str, Case]:
@@ -246,3 +243,97 @@ def question_failures(rows: Sequence[QuestionRow]) -> tuple[QuestionFailure, ...
     return tuple(failure for row in rows for failure in row.failures)
 
 
+# --- the conformance vectors through the protocol ---------------------------------------
+
+@frozen
+class RemoteOutcome:
+    """A case and the peer's output: ``status`` is ``passed``, ``failed`` or ``skipped``;
+    ``keys`` the keys it was compared on; ``differs`` the keys whose values differ."""
+
+    case: Case
+    status: str
+    output: JSON
+    keys: tuple[str, ...]
+    differs: tuple[str, ...]
+    message: str
+
+
+@frozen
+class RemoteReport:
+    """Every case's outcome, and the capabilities the peer declared."""
+
+    outcomes: tuple[RemoteOutcome, ...]
+    capabilities: Capabilities
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Per kind: passed, failed, skipped."""
+        table = {kind: {"passed": 0, "failed": 0, "skipped": 0} for kind in KINDS}
+        for outcome in self.outcomes:
+            table[outcome.case.kind][outcome.status] += 1
+        return table
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for outcome in self.outcomes if outcome.status == "failed")
+
+    @property
+    def summary(self) -> str:
+        passed = sum(1 for outcome in self.outcomes if outcome.status == "passed")
+        skipped = sum(1 for outcome in self.outcomes if outcome.status == "skipped")
+        return f"{passed} passed, {self.failed} failed, {skipped} skipped"
+
+
+def case_outcome(case: Case, answer: dict[str, JSON], ignore: Sequence[str]) -> RemoteOutcome:
+    """The peer's answer to ``case`` compared on the keys that decide it, less ``ignore``."""
+    keys = tuple(key for key in case.deciding_keys if key not in ignore)
+    if answer.get("ok") is False:
+        if answer.get("rule") == UNSUPPORTED:
+            return RemoteOutcome(case, "skipped", None, keys, (), "the peer does not support it")
+        return RemoteOutcome(case, "failed", None, keys, (),
+                             f"the peer refuses the case: {answer.get('rule')} "
+                             f"({answer.get('error')})")
+    output = answer.get("output")
+    if not isinstance(output, dict):
+        return RemoteOutcome(case, "failed", output, keys, (), "the answer has no output object")
+    if not keys:
+        return RemoteOutcome(case, "skipped", output, keys, (),
+                             "every key that decides it is ignored by the peer")
+    expected = case.expected
+    assert isinstance(expected, dict)
+    differs = tuple(key for key in keys
+                    if key not in output or not same_json(expected.get(key), output[key]))
+    if differs:
+        return RemoteOutcome(case, "failed", output, keys, differs,
+                             "differs on " + ", ".join(differs))
+    return RemoteOutcome(case, "passed", output, keys, (), "")
+
+
+def run_remote_vectors(command: Sequence[str], directory: str | Path, *,
+                       timeout: float = DEFAULT_TIMEOUT,
+                       cwd: str | os.PathLike[str] | None = None) -> RemoteReport:
+    """Ask the peer ``command`` every case under ``directory`` and compare its answers."""
+    cases = read_suite(directory)
+    peer = Peer(command, timeout, cwd)
+    try:
+        try:
+            capabilities = negotiate(peer)
+        except PeerFault as fault:
+            raise HarnessError(f"the peer does not answer hello: {fault.message}") from None
+        outcomes = []
+        for case in cases:
+            if not capabilities.supports(case.config):
+                outcomes.append(RemoteOutcome(case, "skipped", None, (), (),
+                                              "outside the peer's capabilities"))
+                continue
+            request: dict[str, JSON] = {"op": "case", "kind": case.kind,
+                                        "config": config_to_json(case.config),
+                                        "input": case.input}
+            try:
+                answer = peer.ask(request)
+            except PeerFault as fault:
+                raise HarnessError(f"{case.where}: the peer fails ({fault.kind}): "
+                                   f"{fault.message}") from None
+            outcomes.append(case_outcome(case, answer, capabilities.ignore))
+    finally:
+        peer.close()
+    return RemoteReport(tuple(outcomes), capabilities)
