@@ -935,7 +935,7 @@ class PeerRound:
             else:
                 self._fault(holds, f"the peer lets seat {seat} play {item!r}, which the hand it "
                             f"described for that seat does not hold", False, item)
-        led = led_colour(tuple(card for _, card in self.trick))
+        led = led_colour(tuple(Play(player, played) for player, played in self.trick))
         hand = tuple(sorted(self.hands[seat], key=rank_key))
         if self.face_up is None:
             judge: Callable[..., tuple[Card, ...]] = follow_suit
