@@ -438,8 +438,9 @@ class BatchGames:
             self._generation, self._first_dealer, self._base_seeds, self._slot_keys, self._order)
 
     def _threads(self) -> None:
-        """Set numba's thread count to this batch's before a parallel kernel call."""
-        numba.set_num_threads(self.threads)
+        """Set numba's thread count before a parallel kernel call: this batch's, or one per
+        chunk of games when there are fewer chunks (a thread with no chunk only waits)."""
+        numba.set_num_threads(min(self.threads, len(self._order)))
 
     # -- starting games -----------------------------------------------------------------------
 
