@@ -673,14 +673,14 @@ def the_gymnasium_wrappers_take_the_librarys_seeds_and_refuse_others() -> None:
 
 def one_game_resets_of_a_vector_env_keep_no_memory() -> None:
     """300 one-game resets at B = 4096 (``reset_mask``) took 405 MB: now the memory numpy
-    holds after 2,000 of them is what it held after the first (as plain Python, 100 at B =
+    holds after 300 more is what it held after the first (as plain Python, 100 at B =
     64)."""
     import tracemalloc
 
     from bottleimp.batch import kernel
     from bottleimp.batch.vector import BottleImpVectorEnv
 
-    size, resets = (4096, 2000) if kernel.COMPILED else (64, 100)  # plain Python: slow
+    size, resets = (4096, 300) if kernel.COMPILED else (64, 100)  # plain Python: slow
     env = BottleImpVectorEnv(CONFIG, size)
     env.reset(seed=3)
     mask = np.zeros(size, dtype=np.bool_)
