@@ -40,9 +40,11 @@ Function = TypeVar("Function", bound=Callable[..., Any])
 
 _OPTIONS: Final[dict[str, Any]] = {"cache": True, "nogil": True, "_nrt": False,
                                     "no_cfunc_wrapper": True}
-"""How every kernel function is compiled: nopython (``njit``), cached on disk, without numba's reference counting (``_nrt``: the kernel allocates
-nothing; with it, each call between kernel functions counted references to every array of the
-state and cost more than the work) and without the C-callable wrapper no caller uses."""
+"""How every kernel function is compiled: nopython (``njit``), cached on disk, without numba's
+reference counting (``_nrt``: the kernel allocates nothing; with it, each call between kernel
+functions counted references to every array of the state and cost more than the work; the one
+exception is the parallel ``step``, ``jit_parallel``) and without the C-callable wrapper no
+caller uses."""
 
 _INLINED: Final[dict[str, Any]] = {"inline": "always"}
 """``jit``: inlined into each caller in numba's own IR, so the caller compiles as one function
