@@ -1,37 +1,38 @@
-"""The batch engine's decisions per second at B = 1, 64, 1024 and 8192 games, beside OpenSpiel's
-Hearts and the pure engine in the same run, its memory per game, and (``--instructions``) the
-instructions per decision counted by valgrind, which no load moves.
+"""The batch engine's decisions per second beside OpenSpiel's Hearts, in one run: float32 and
+compact observations, B = 1024 and 8192, on one core and on every core; callgrind's
+instructions per decision beside the ratios; the bytes a decision writes and the rate the
+machine's memory bandwidth allows for that many bytes.
 
 Every batch decision includes what a learning program needs: the legal-action mask, a
-uniformly random legal action per game (``random_actions``: from the mask on numpy, from the
-legal sets the compiled mask pass writes beside it on numba), the step (with auto-reset) and
-the observation of the seat to act that ``step`` returns (the float32 array in
-``encoding.observation``'s layout, every row rewritten on every step; on numba but for the
-cells zero in every observation, ``fast.never_written``; ``compact``: the ``uint8``
-observation of the same layout, ``BatchGames(compact=True)``). Hearts and the pure engine are
-measured as in ``benchmarks/playouts.py`` (random legal playouts, no observations). The
-contenders run in interleaved slices, so a load that comes and goes on a shared machine slows
-them alike: compare the ratios, which hold better than the figures, and the instruction
-counts, which hold whatever the load.
+uniformly random legal action per game (``random_actions``, from the legal sets the kernel
+writes beside the mask), the step (with auto-reset) and the observation of the seat to act
+that ``step`` returns (the float32 array in ``encoding.observation``'s layout; ``compact``: the
+``uint8`` observation of the same layout). Hearts and the pure engine are measured as in
+``benchmarks/playouts.py`` (random legal playouts, no observations). The contenders run in
+interleaved slices, so a load that comes and goes on a shared machine slows them alike: compare
+the ratios, which hold better than the figures, and the instruction counts, which hold whatever
+the load. The machine's load average is printed before and after.
 
-    python benchmarks/batch.py [--seconds S] [--players P] [--sizes 1,64,1024,8192]
-                               [--backends numpy,numba] [--breakdown] [--instructions]
-                               [--against PATH]
+    python benchmarks/batch.py [--seconds S] [--players P] [--sizes 1024,8192]
+                               [--threads 1,N] [--instructions] [--against PATH]
 
-Memory is ``BatchGames.nbytes()`` per game: every array a batch owns (the state, the mask,
-observation and result buffers, the backend's scratch, the bank of shuffled deals).
-``--breakdown`` also prints where the time of a batch step goes at B = 1024: the mask, the
-random choice, and the step with its observation. ``--instructions`` counts, under
-``valgrind --tool=callgrind``, the instructions per decision of each backend at B = 1024
-(float32 and compact) and of OpenSpiel's Hearts (``benchmarks/instructions.py``'s method: two
-runs of different lengths, the difference divided by the difference of decisions), and
-``--against PATH`` counts the same for the float32 path of another checkout of bottleimp (its
-own API), numba's cache for it kept in a temporary directory.
+Memory is ``BatchGames.nbytes()`` per game. The bytes written per decision are those of the
+buffers a step rewrites for every game (``engine.array_specs``: the observation row, the mask
+row, the legal set, the rewards, the actors and observers, the uniforms and the actions handed
+out); the state's own writes (a few cells) are left out, so the figure is a floor. The
+bandwidth is that of a parallel fill of 512 MiB (numba, on 1 thread and on every thread), and
+the bound is bandwidth / bytes per decision: the rate no batch could pass writing that much.
+``--instructions`` counts, under ``valgrind --tool=callgrind``, the instructions per decision at
+B = 1024 on one thread (float32 and compact) and of OpenSpiel's Hearts
+(``benchmarks/instructions.py``'s method: two runs of different lengths, the difference divided
+by the difference of decisions), and ``--against PATH`` counts the same for another checkout of
+bottleimp (its own API), numba's cache for it kept in a temporary directory.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shutil
 import subprocess
@@ -41,6 +42,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import numba
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -50,15 +52,16 @@ from playouts import bottleimp_slice, hearts_slice  # noqa: E402
 
 import bottleimp  # noqa: E402
 from bottleimp.batch import BatchGames  # noqa: E402
-from bottleimp.batch.backends import BACKENDS, backend_missing, batch_games  # noqa: E402
+from bottleimp.batch.engine import array_specs  # noqa: E402
 
 Slice = Callable[[float], tuple[int, int]]
 
 
-def batch_slice(config: bottleimp.Config, size: int, backend: str,
+def batch_slice(config: bottleimp.Config, size: int, threads: int,
                 compact: bool = False) -> tuple[Slice, BatchGames]:
-    """Random legal games, ``size`` at a time, masks and observations included."""
-    games = batch_games(config, size, backend=backend, compact=compact)
+    """Random legal games, ``size`` at a time on ``threads`` cores, masks and observations
+    included."""
+    games = BatchGames(config, size, compact=compact, threads=threads)
     games.reset(np.arange(size))
     rng = np.random.default_rng(1)
 
@@ -73,36 +76,52 @@ def batch_slice(config: bottleimp.Config, size: int, backend: str,
     return play, games
 
 
-def breakdown(config: bottleimp.Config, size: int, backend: str,
-              steps: int = 300) -> dict[str, float]:
-    """Seconds per batch step spent in the mask, the choice and the step (its observation
-    included)."""
-    games = batch_games(config, size, backend=backend)
-    games.reset(np.arange(size))
-    rng = np.random.default_rng(1)
-    spent = dict.fromkeys(("mask", "random choice", "step and observation"), 0.0)
-    for index in range(steps + 50):
-        moments = [time.perf_counter()]
-        games.legal_mask()
-        moments.append(time.perf_counter())
-        actions = games.random_actions(rng)
-        moments.append(time.perf_counter())
-        games.step(actions)
-        moments.append(time.perf_counter())
-        if index >= 50:  # after a warm-up
-            for name, start, end in zip(spent, moments, moments[1:]):
-                spent[name] += end - start
-    return {name: seconds / steps for name, seconds in spent.items()}
+REWRITTEN = ("obs_out", "mask_buffer", "legal_bases", "legal_bits", "legal_counts", "rewards",
+             "done", "actors", "observers", "uniforms", "choices")
+"""The per-game buffers a decision rewrites whole (``engine.array_specs``' names)."""
+
+
+def bytes_written(config: bottleimp.Config, compact: bool) -> int:
+    """The bytes one decision writes to the per-game buffers (``REWRITTEN``; the actions handed
+    out by ``random_actions`` are a copy of ``choices``, counted twice)."""
+    sizes = {spec.name: math.prod(spec.shape) * np.dtype(spec.dtype).itemsize
+             for spec in array_specs(config, True, compact)}
+    return sum(sizes[name] for name in REWRITTEN) + sizes["choices"]
+
+
+@numba.njit(parallel=True, cache=True)
+def _fill(out: np.ndarray, value: np.uint8) -> None:
+    chunk = 1 << 16
+    for start in numba.prange((len(out) + chunk - 1) // chunk):
+        out[start * chunk:min(len(out), (start + 1) * chunk)] = value
+
+
+def bandwidth(threads: int, megabytes: int = 512, runs: int = 5) -> float:
+    """Bytes per second written by a parallel fill on ``threads`` threads (the best of
+    ``runs``)."""
+    numba.set_num_threads(threads)
+    out = np.zeros(megabytes << 20, dtype=np.uint8)
+    _fill(out, np.uint8(1))
+    best = math.inf
+    for run in range(runs):
+        start = time.perf_counter()
+        _fill(out, np.uint8(run))
+        best = min(best, time.perf_counter() - start)
+    return out.nbytes / best
 
 
 COUNTED = """\
 import sys
 import numpy as np
 import bottleimp
-from bottleimp.batch.backends import batch_games
 config = bottleimp.Config(players=int(sys.argv[1]))
 options = {{"compact": True}} if {compact} else {{}}
-games = batch_games(config, {size}, backend="{backend}", **options)
+try:  # a checkout of two backends
+    from bottleimp.batch.backends import batch_games
+    games = batch_games(config, {size}, backend="numba", **options)
+except ImportError:
+    from bottleimp.batch import BatchGames
+    games = BatchGames(config, {size}, threads=1, **options)
 games.reset(np.arange({size}))
 rng = np.random.default_rng(1)
 returns_observation = hasattr(games, "observe_values")  # the API whose step observes
@@ -122,12 +141,12 @@ print(decisions)
 numba loads its cache and the first deals are shuffled, in both runs alike)."""
 
 
-def instructions_per_decision(players: int, backend: str, size: int, compact: bool,
-                              path: str, cache: str) -> float:
+def instructions_per_decision(players: int, size: int, compact: bool, path: str,
+                              cache: str) -> float:
     """Instructions per decision of the batch loop under callgrind (checkout ``path``, numba's
-    cache in ``cache``)."""
-    program = COUNTED.format(backend=backend, size=size, compact=compact)
-    steps = (10, 60) if backend == "numba" else (4, 24)
+    cache in ``cache``), on one thread."""
+    program = COUNTED.format(size=size, compact=compact)
+    steps = (10, 60)
     return per_decision(program, players, steps, path, counting_env(cache))
 
 
@@ -144,10 +163,10 @@ def counting_env(cache: str) -> dict[str, str]:
     return {"NUMBA_CACHE_DIR": cache, "NUMBA_CPU_NAME": "haswell",
             "NUMBA_CPU_FEATURES": "+avx2,+avx,+fma,+bmi,+bmi2,+popcnt,+sse4.2,+lzcnt",
             "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
-            "PYTHONHASHSEED": "0"}
+            "PYTHONHASHSEED": "0", "NUMBA_NUM_THREADS": "1"}
 
 
-def warm_cache(players: int, backend: str, path: str, cache: str, compact: bool) -> None:
+def warm_cache(players: int, path: str, cache: str, compact: bool) -> None:
     """Run the batch loop once natively so numba's cache for ``path`` is written (in
     ``cache``) before valgrind runs it (the float32 path, and with ``compact`` the compact one):
     a compile under valgrind takes many minutes, and counted in the shorter run only it makes
@@ -163,7 +182,7 @@ def warm_cache(players: int, backend: str, path: str, cache: str, compact: bool)
     if not imported.is_relative_to(Path(path).resolve()):
         raise SystemExit(f"the counted runs of {path} would import {imported}")
     for compact_run in (False, True) if compact else (False,):
-        program = COUNTED.format(backend=backend, size=8, compact=compact_run)
+        program = COUNTED.format(size=8, compact=compact_run)
         # Past the end of the first games, so what only an ended game calls is compiled too.
         subprocess.run([sys.executable, "-c", program, str(players), "1000"], env=env,
                        cwd=cache, check=True, capture_output=True)
@@ -173,10 +192,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per contender")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--sizes", default="1,64,1024,8192", help="batch sizes, comma-separated")
-    parser.add_argument("--breakdown", action="store_true", help="where a B = 1024 step's time goes")
-    parser.add_argument("--backends", default=",".join(BACKENDS),
-                        help=f"batch backends, comma-separated (of {', '.join(BACKENDS)})")
+    parser.add_argument("--sizes", default="1024,8192", help="batch sizes, comma-separated")
+    every = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    parser.add_argument("--threads", default=f"1,{every}",
+                        help="thread counts, comma-separated (default: 1 and every core)")
     parser.add_argument("--instructions", action="store_true",
                         help="count instructions per decision at B = 1024 under valgrind")
     parser.add_argument("--against", metavar="PATH",
@@ -184,31 +203,28 @@ def main() -> None:
     args = parser.parse_args()
     config = bottleimp.Config(players=args.players)
     sizes = [int(size) for size in args.sizes.split(",")]
-    compact_sizes = {size for size in sizes if size >= 1024}
-    backends = []
-    for backend in args.backends.split(","):
-        missing = backend_missing(backend)
-        if missing:
-            print(f"batch backend {backend}: not measured ({missing})")
-        else:
-            backends.append(backend)
+    thread_counts = sorted({int(count) for count in args.threads.split(",")})
+    print(f"machine: {os.cpu_count()} cores, numba threads {every}; load average before "
+          f"{' '.join(f'{value:.2f}' for value in os.getloadavg())}", flush=True)
+    counts = count_instructions(args.players, args.against) if args.instructions else {}
     contenders: dict[str, Slice] = {"pure": bottleimp_slice(args.players)}
-    batches: dict[str, BatchGames] = {}
-    for backend in backends:
-        compile_start = time.perf_counter()
-        for size in sizes:
-            name = f"{backend} B={size}"
-            contenders[name], batches[name] = batch_slice(config, size, backend)
-            if size in compact_sizes:
-                name = f"{backend} B={size} compact"
-                contenders[name], batches[name] = batch_slice(config, size, backend, True)
-        print(f"batch backend {backend}: ready in {time.perf_counter() - compile_start:.1f} s "
-              "(the first use on a machine compiles numba's kernel, later ones load its cache)")
+    batches: dict[str, tuple[BatchGames, int]] = {}
+    compile_start = time.perf_counter()
+    for size in sizes:
+        for compact in (False, True):
+            for threads in thread_counts:
+                name = f"B={size} {'compact' if compact else 'float32'} {threads}T"
+                play, games = batch_slice(config, size, threads, compact)
+                contenders[name], batches[name] = play, (games, threads)
+    print(f"batches ready in {time.perf_counter() - compile_start:.1f} s (the first use on a "
+          "machine compiles numba's kernel, later ones load its cache)", flush=True)
     hearts = hearts_slice()
     if hearts is not None:
         contenders["hearts"] = hearts
     totals = {name: [0.0, 0.0] for name in contenders}
-    for play in contenders.values():  # warm up
+    for name, play in contenders.items():  # warm up
+        if name in batches:
+            numba.set_num_threads(batches[name][1])
         play(0.05)
     slices = max(1, round(args.seconds / 0.5))
     for _ in range(slices):
@@ -219,66 +235,80 @@ def main() -> None:
             totals[name][1] += time.perf_counter() - start
     rates = {name: decisions / elapsed for name, (decisions, elapsed) in totals.items()}
     base = rates.get("hearts")
-    print(f"{args.players} players, {config.edition}; decisions per second "
-          f"(one process, interleaved slices of {args.seconds / slices:.2f} s)")
+    print(f"{args.players} players, {config.edition}; decisions per second (one process, "
+          f"interleaved slices of {args.seconds / slices:.2f} s)")
     for name, rate in rates.items():
         line = f"  {name:24} {rate:12,.0f}"
         if base is not None:
             line += f"   {rate / base:6.2f} x OpenSpiel Hearts"
         if name in batches:
-            games = batches[name]
-            line += f"   {games.nbytes() / games.size:8,.0f} bytes/game"
+            games = batches[name][0]
+            line += f"   {games.nbytes() / games.size:7,.0f} bytes/game"
+            counted = counts.get(name.replace(f" {batches[name][1]}T", ""))
+            if batches[name][1] == 1 and counted:
+                line += f"   {counted:7,.0f} instructions/decision"
+        elif name == "hearts" and counts.get("hearts"):
+            line += f"   {counts['hearts']:7,.0f} instructions/decision"
         print(line)
     if base is None:
         print("OpenSpiel Hearts: not measured (pip install -e '.[bench]' to compare)")
-    if args.instructions:
-        count_instructions(args.players, backends, args.against)
-    if args.breakdown:
-        for backend in backends:
-            parts = breakdown(config, 1024, backend)
-            whole = sum(parts.values())
-            print(f"one step of {backend} B=1024: {whole * 1e3:.2f} ms; " + ", ".join(
-                f"{name} {seconds / whole:.0%}" for name, seconds in parts.items()))
+    if len(thread_counts) > 1:
+        most = thread_counts[-1]
+        for size in sizes:
+            for kind in ("float32", "compact"):
+                one, all_ = rates[f"B={size} {kind} 1T"], rates[f"B={size} {kind} {most}T"]
+                print(f"  B={size} {kind}: {most} threads / 1 thread = {all_ / one:.2f}")
+    if len(sizes) > 1:
+        for kind in ("float32", "compact"):
+            for threads in thread_counts:
+                small = rates[f"B={sizes[0]} {kind} {threads}T"]
+                large = rates[f"B={sizes[-1]} {kind} {threads}T"]
+                print(f"  {kind} {threads}T: B={sizes[-1]} / B={sizes[0]} = {large / small:.2f}")
+    fills = {threads: bandwidth(threads) for threads in thread_counts}
+    for compact in (False, True):
+        written = bytes_written(config, compact)
+        kind = "compact" if compact else "float32"
+        bounds = ", ".join(f"{threads}T {fill / 1e9:.1f} GB/s -> {fill / written:,.0f} decisions/s"
+                           for threads, fill in fills.items())
+        print(f"  {kind}: {written} bytes written per decision; bandwidth bound: {bounds}")
+    print(f"load average after {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
 
 
-def count_instructions(players: int, backends: list[str], against: str | None) -> None:
-    """Print the instructions per decision of each backend at B = 1024 (float32, compact),
-    of ``against``'s float32 path and of OpenSpiel's Hearts, and the ratios of the counts."""
+def count_instructions(players: int, against: str | None) -> dict[str, float]:
+    """Print and return the instructions per decision at B = 1024 on one thread (float32,
+    compact), of ``against``'s float32 path and of OpenSpiel's Hearts."""
     if shutil.which("valgrind") is None:
         print("instructions: not counted (valgrind is not installed)")
-        return
+        return {}
     root = str(Path(__file__).resolve().parent.parent)
     checkouts = [("this checkout", root)] + ([(f"{against}", against)] if against else [])
     counts: dict[str, float] = {}
     try:
         import pyspiel  # type: ignore[import-not-found, unused-ignore]  # noqa: F401
     except ImportError:
-        hearts = None
+        pass
     else:
-        hearts = per_decision(HEARTS, 4, (5, 25), None)
-        print(f"  {'OpenSpiel Hearts':36} {hearts:9,.0f} instructions per decision", flush=True)
+        counts["hearts"] = per_decision(HEARTS, 4, (5, 25), None)
+        print(f"  {'OpenSpiel Hearts':36} {counts['hearts']:9,.0f} instructions per decision",
+              flush=True)
     for label, path in checkouts:
         with tempfile.TemporaryDirectory() as cache:
-            for backend in backends:
-                warm_cache(players, backend, path, cache, compact=path == root)
-                for compact in ((False, True) if path == root else (False,)):
-                    name = f"{backend} B=1024{' compact' if compact else ''} ({label})"
-                    figure = instructions_per_decision(players, backend, 1024, compact, path,
-                                                       cache)
-                    counts[name] = figure
-                    if figure <= 0:  # the shorter run counted more: something compiled in it
-                        print(f"  {name:36} not measured: the shorter run executed more "
-                              "instructions than the longer one", flush=True)
-                        continue
-                    line = f"  {name:36} {figure:9,.0f} instructions per decision"
-                    if hearts is not None:
-                        line += f"   Hearts / this: {hearts / figure:6.2f}"
-                    print(line, flush=True)
-    for backend in backends if against else ():
-        ours = counts[f"{backend} B=1024 (this checkout)"]
-        theirs = counts[f"{backend} B=1024 ({against})"]
-        print(f"  {backend} float32 path: this checkout / {against} = {ours / theirs:.3f} "
-              "(instructions per decision)")
+            warm_cache(players, path, cache, compact=path == root)
+            for compact in ((False, True) if path == root else (False,)):
+                kind = "compact" if compact else "float32"
+                figure = instructions_per_decision(players, 1024, compact, path, cache)
+                if path == root:
+                    counts[f"B=1024 {kind}"] = figure
+                name = f"B=1024 {kind} 1T ({label})"
+                if figure <= 0:  # the shorter run counted more: something compiled in it
+                    print(f"  {name:36} not measured: the shorter run executed more "
+                          "instructions than the longer one", flush=True)
+                    continue
+                line = f"  {name:36} {figure:9,.0f} instructions per decision"
+                if "hearts" in counts:
+                    line += f"   Hearts / this: {counts['hearts'] / figure:6.2f}"
+                print(line, flush=True)
+    return counts
 
 
 if __name__ == "__main__":

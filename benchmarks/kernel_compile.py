@@ -2,7 +2,7 @@
 
 Each run is a fresh process with an empty ``NUMBA_CACHE_DIR`` (so nothing is loaded from a
 cache, neither the worktree's ``__pycache__`` nor numba's user directory): it builds a
-``NumbaBatchGames`` of 2 players and calls each kernel entry point once, in the order a game
+``BatchGames`` of 2 players and calls each kernel entry point once, in the order a game
 first uses them (``start_games`` through ``reset``, ``masks``, ``observe``, ``random_actions``,
 ``step``), and prints the CPU seconds each first call took, their sum and the wall-clock time,
 then how many specialisations each entry point holds after a call on every configuration of
@@ -32,9 +32,9 @@ def measure() -> None:
 
     from bottleimp.batch import kernel
     from bottleimp.batch.check import VARIANTS
-    from bottleimp.batch.fast import NumbaBatchGames
+    from bottleimp.batch import BatchGames
 
-    games = NumbaBatchGames(VARIANTS[0], 4)
+    games = BatchGames(VARIANTS[0], 4)
     rng = np.random.default_rng(0)
     calls: dict[str, Callable[[], object]] = {
         "start_games": lambda: games.reset(np.arange(4)),
@@ -51,7 +51,7 @@ def measure() -> None:
         seconds[name] = time.process_time() - start
     wall = time.perf_counter() - wall
     for config in VARIANTS[1:]:
-        other = NumbaBatchGames(config, 4)
+        other = BatchGames(config, 4)
         other.reset(np.arange(4))
         other.observe()
         other.step(other.random_actions(rng))

@@ -124,3 +124,23 @@ def test_win_rates_count_the_games_won_reproducibly() -> None:
     assert first.games == 30 and 0 < first.wins < 30
     rate = WinRate(wins=12, games=48)
     assert (rate.rate, round(rate.margin, 4), str(rate)) == (0.25, 0.1225, " 25.0% ± 12.2%")
+
+
+def test_reset_takes_the_librarys_seeds_where_gymnasium_refuses_them() -> None:
+    """Any integer, negative or numpy, taken mod ``2**64``; anything else is the library's
+    ``ArgumentError`` naming the argument, never Gymnasium's error."""
+    from bottleimp.errors import ArgumentError
+
+    table = SingleSeatEnv(Config(players=3, rounds=1), opponents="random")
+    negative = table.reset(seed=-1)[0]
+    state = table.game_state
+    assert (table.reset(seed=2**64 - 1)[0] == negative).all() and table.game_state == state
+    table.reset(seed=np.int64(5))
+    numpy_seeded = table.game_state
+    table.reset(seed=5)
+    assert table.game_state == numpy_seeded
+    for seed in (1.5, "1", True, [1]):
+        with pytest.raises(ArgumentError, match="reset\\(seed\\)"):
+            table.reset(seed=seed)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="reset\\(options\\)"):
+        table.reset(options=[])  # type: ignore[arg-type]

@@ -1,13 +1,17 @@
 """The batch engine (bottleimp.batch) against the reference: the same deals bit for bit, the
-same legal-action masks and observations at every state of games of every variant, the perft
-counts of spec/conformance/perft, the conformance cases through its protocol peer, records that
-validate, and a core that still imports without numpy."""
+same legal-action masks, observations and rewards at every state of games of every variant (the
+kernel compiled, and as plain Python under ``NUMBA_DISABLE_JIT``), the perft counts of
+spec/conformance/perft, records that validate, the same results on 1 thread and on N, memory
+computed before it is taken and flat over one-game resets, and a core that still imports
+without numpy."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -18,85 +22,98 @@ from attrs import evolve
 import bottleimp
 from bottleimp import Config, IllegalActionError
 from bottleimp.actions import Destination
-from bottleimp.batch import BatchError, BatchGames
-from bottleimp.batch.backends import BACKENDS, backend_missing, batch_games
+from bottleimp.batch import BatchError, BatchGames, bytes_per_game
+from bottleimp.batch import kernel
 from bottleimp.batch.check import VARIANTS, Mismatch, compare_games
+from bottleimp.batch.engine import fixed_bytes
 from bottleimp.batch.perft import perft_counts
 from bottleimp.batch.records import RecordingGames
-from bottleimp.batch.shuffle import game_seeds, shuffle_many, shuffle_one
+from bottleimp.batch.shuffle import game_seeds
 from bottleimp.encoding import setup_destinations
 from bottleimp.formats.config_json import config_from_json
 from bottleimp.rules.deal import shuffle
 from bottleimp.validation.replay import validate_json
+from depth import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 ON_THE_KERNEL = pytest.mark.xdist_group("numba-kernel")
-"""Every test that runs the compiled backend goes to one pytest-xdist worker: the first one
+"""Every test that runs the compiled kernel goes to one pytest-xdist worker: the first one
 compiles the kernel and writes numba's cache, the later ones load it. Spread over two workers,
 both compiled it at the same time, as numba writes the cache only once a compile is done."""
+pytestmark = ON_THE_KERNEL
 
 
-def skip_without_numba() -> None:
-    """Skip, saying why, where the compiled backend cannot run. Asked when a test runs, not in a
-    ``skipif`` at collection: asking imports numba (about half a second), which only the worker
-    that runs the kernel's group needs."""
-    missing = backend_missing("numba")
-    if missing:
-        pytest.skip(missing)
+def batch_games(config: Config, size: int, **options: Any) -> BatchGames:
+    """A batch (``BatchGames``), as the tests make them."""
+    return BatchGames(config, size, **options)
 
-
-@pytest.fixture(params=[pytest.param(name, marks=ON_THE_KERNEL) if name == "numba" else name
-                        for name in BACKENDS])
-def backend(request: pytest.FixtureRequest) -> str:
-    """Each test that takes it runs on every backend: ``numpy`` (the readable array engine) and
-    ``numba`` (its compiled kernel; skipped, saying why, where numba is not installed: the
-    ``test`` extra installs it, so CI runs both)."""
-    name: str = request.param
-    if name == "numba":
-        skip_without_numba()
-    return name
 
 @pytest.mark.parametrize("config", VARIANTS, ids=repr)
-def test_masks_observations_and_totals_equal_the_reference_at_every_state(config: Config, backend: str) -> None:
+def test_masks_observations_rewards_and_totals_equal_the_reference_at_every_state(config: Config) -> None:
     short = config if config.target_score is not None else evolve(config, rounds=1)
-    assert compare_games(short, [11, 1011], seed=3, backend=backend) > 40
+    assert compare_games(short, [11, 1011], seed=3) > 40
 
 
-def test_rounds_past_the_deals_shuffled_ahead_are_dealt_as_the_reference_deals_them(backend: str) -> None:
-    # A target score far away: more than the 8 rounds of deals the batch shuffles ahead.
-    assert compare_games(Config(players=3, target_score=250), [3], seed=1, backend=backend) > 8 * 42
+def test_many_rounds_are_dealt_as_the_reference_deals_them() -> None:
+    assert compare_games(Config(players=3, target_score=250), [3], seed=1) > 8 * 42
 
 
 def test_a_planted_difference_is_reported_with_its_segment(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bottleimp.batch import observe
+    observe = BatchGames.observe
 
-    values = observe.Observer.values
+    def wrong(self: BatchGames, seats: object = None) -> np.ndarray:
+        out = np.array(observe(self, seats))
+        out[:, self._observer.at["totals"]] += 1.0
+        return out
 
-    def wrong(self: observe.Observer, games: BatchGames, observer: np.ndarray, out: np.ndarray) -> None:
-        values(self, games, observer, out)
-        out[:, self.at["totals"]] += 1.0
-
-    monkeypatch.setattr(observe.Observer, "values", wrong)
+    monkeypatch.setattr(BatchGames, "observe", wrong)
     with pytest.raises(Mismatch, match="totals"):
         compare_games(Config(players=3, rounds=1), [1])
+
+
+def test_a_planted_reward_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    step = BatchGames.step
+
+    def wrong(self: BatchGames, actions: object) -> Any:
+        result = step(self, actions)
+        rewards = result.rewards.copy()
+        rewards[result.done] *= -1.0
+        return result._replace(rewards=rewards)
+
+    monkeypatch.setattr(BatchGames, "step", wrong)
+    with pytest.raises(Mismatch, match="rewards"):
+        compare_games(Config(players=3, rounds=1), [1])
+
+
+def test_the_kernel_as_plain_python_agrees_with_the_reference_on_every_variant() -> None:
+    """``NUMBA_DISABLE_JIT=1``: the kernel's functions run as plain Python (to step through in a
+    debugger) and ``python -m bottleimp.batch.check`` finds them equal to the reference on one
+    game of every variant."""
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    run = subprocess.run([sys.executable, "-c", (
+        "import sys; from bottleimp.batch import kernel, check; assert not kernel.COMPILED; "
+        "sys.exit(check.main(['--games', '1', '--batch', '1', '--seed', '4']))")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert len(run.stdout.splitlines()) == len(VARIANTS) + 1
+    assert "states: masks, observations" in run.stdout
 
 
 def test_deals_are_the_reference_shuffle_bit_for_bit_DEAL_SHUFFLE() -> None:
     cards = Config(players=5).cards
     seeds = [0, 1, 7, 2**64 - 1, 2**63, 123456789123456789] + list(range(100, 140))
     rounds = [0, 3, 1, 7, 2, 100] + list(range(40))
-    batch = shuffle_many(len(cards), np.array(seeds, dtype=np.uint64), np.array(rounds))
-    for row, seed, round_index in zip(batch, seeds, rounds):
-        reference = shuffle(cards, seed, round_index)
-        assert [cards[i] for i in row] == list(reference)
-        assert [cards[i] for i in shuffle_one(len(cards), seed, round_index)] == list(reference)
+    order = np.zeros(len(cards), dtype=np.int64)
+    for seed, round_index in zip(seeds, rounds):
+        kernel.shuffle_into(order, len(cards), np.uint64(seed), round_index)
+        assert [cards[i] for i in order] == list(shuffle(cards, seed, round_index))
 
 
-def test_reset_deals_every_round_as_new_game_does_negative_seeds_too(backend: str) -> None:
+def test_reset_deals_every_round_as_new_game_does_negative_seeds_too() -> None:
     config = Config(players=4)
-    games = batch_games(config, 3, backend=backend)
+    games = batch_games(config, 3)
     games.reset([-5, 2**70 + 3, 9], first_dealer=[1, 2, 3])
     for game, (seed, dealer) in enumerate([(-5, 1), (2**70 + 3, 2), (9, 3)]):
         state = bottleimp.new_game(config, seed, first_dealer=dealer)
@@ -105,12 +122,12 @@ def test_reset_deals_every_round_as_new_game_does_negative_seeds_too(backend: st
             assert held == set(state.round.hands[seat])
 
 
-def test_auto_reset_restarts_an_ended_game_with_the_slots_next_seed_and_dealer_and_rewards_the_winners(backend: str) -> None:
+def test_auto_reset_restarts_an_ended_game_with_the_slots_next_seed_and_dealer_and_rewards_the_winners() -> None:
     """Slot ``b``'s game 1 has the seed ``game_seeds`` draws from the slot's key (not ``seed +
     B``, another slot's first seed) and the next first dealer (FIRST-DEALER, rotated); the
     ended game's totals and last observation are in the infos."""
     config = Config(players=3, rounds=1)
-    games = batch_games(config, 2, backend=backend)
+    games = batch_games(config, 2)
     games.reset([4, 5])
     rng = np.random.default_rng(0)
     ended = None
@@ -134,9 +151,9 @@ def test_auto_reset_restarts_an_ended_game_with_the_slots_next_seed_and_dealer_a
         assert held == set(state.round.hands[seat])
 
 
-def test_an_illegal_action_raises_with_its_rule_and_changes_no_game(backend: str) -> None:
+def test_an_illegal_action_raises_with_its_rule_and_changes_no_game() -> None:
     config = Config(players=4)
-    games = batch_games(config, 2, backend=backend)
+    games = batch_games(config, 2)
     games.reset([1, 2])
     hand = games.hand.copy()
     not_held = int(np.flatnonzero(~games.hand[1, games.to_act[1]])[0])
@@ -150,8 +167,8 @@ def test_an_illegal_action_raises_with_its_rule_and_changes_no_game(backend: str
     assert caught.value.rule_id == "PHASE"
 
 
-def test_bad_batch_input_is_a_batch_error_naming_it(backend: str) -> None:
-    games = batch_games(Config(players=3), 2, backend=backend)
+def test_bad_batch_input_is_a_batch_error_naming_it() -> None:
+    games = batch_games(Config(players=3), 2)
     with pytest.raises(BatchError, match="seeds must hold 2 values"):
         games.reset([1, 2, 3])
     with pytest.raises(BatchError, match="first_dealer: 3 .* no seat"):
@@ -162,11 +179,11 @@ def test_bad_batch_input_is_a_batch_error_naming_it(backend: str) -> None:
     with pytest.raises(BatchError, match="actions must hold 2 values"):
         games.step([0])
     with pytest.raises(BatchError, match="batch_size"):
-        batch_games(Config(players=3), 0, backend=backend)
+        batch_games(Config(players=3), 0)
 
 
-def test_copies_taken_from_a_batch_play_on_as_the_originals(backend: str) -> None:
-    games = batch_games(Config(players=3), 2, backend=backend)
+def test_copies_taken_from_a_batch_play_on_as_the_originals() -> None:
+    games = batch_games(Config(players=3), 2)
     games.reset([5, 6])
     rng = np.random.default_rng(2)
     for _ in range(40):  # into trick play
@@ -180,9 +197,9 @@ def test_copies_taken_from_a_batch_play_on_as_the_originals(backend: str) -> Non
         assert (copies.legal_mask() == games.legal_mask()[[1, 0, 1]]).all()
 
 
-def test_observations_are_read_only_so_a_caller_cannot_spoil_the_next_ones(backend: str) -> None:
-    # The compiled backend never rewrites the cells that are zero in every observation.
-    games = batch_games(Config(players=4), 2, backend=backend)
+def test_observations_are_read_only_so_a_caller_cannot_spoil_the_next_ones() -> None:
+    # The kernel never rewrites the cells that are zero in every observation.
+    games = batch_games(Config(players=4), 2)
     games.reset([1, 2])
     seen = games.observe()
     with pytest.raises(ValueError, match="read-only"):
@@ -194,19 +211,19 @@ def test_observations_are_read_only_so_a_caller_cannot_spoil_the_next_ones(backe
 
 @pytest.mark.parametrize("config", [Config(players=4, rounds=1), Config(players=2, rounds=1)],
                          ids=repr)
-def test_the_compact_observation_is_the_float_ones_0_1_cells_in_bytes(config: Config, backend: str) -> None:
+def test_the_compact_observation_is_the_float_ones_0_1_cells_in_bytes(config: Config) -> None:
     """``compact=True``: ``uint8`` in the same layout, every 0/1 cell equal to the float32
     observation's, the value cells 0, and ``observe_values`` the float32 value cells, at every
     step of games played through their ends."""
-    from bottleimp.batch.games import VALUE_SEGMENTS
+    from bottleimp.batch.engine import VALUE_SEGMENTS
     from bottleimp.encoding import observation_layout
 
     values = np.zeros(sum(segment.size for segment in observation_layout(config)), dtype=np.bool_)
     for segment in observation_layout(config):
         if segment.name in VALUE_SEGMENTS:
             values[segment.offset:segment.offset + segment.size] = True
-    compact = batch_games(config, 8, backend=backend, compact=True)
-    wide = batch_games(config, 8, backend=backend)
+    compact = batch_games(config, 8, compact=True)
+    wide = batch_games(config, 8)
     for games in (compact, wide):
         games.reset(np.arange(8))
     rng = np.random.default_rng(4)
@@ -222,8 +239,8 @@ def test_the_compact_observation_is_the_float_ones_0_1_cells_in_bytes(config: Co
         wide.step(actions)
 
 
-def _position(config: Config, case: Any, backend: str) -> BatchGames:
-    games = batch_games(config, 1, backend=backend, autoreset=False, observations=False)
+def _position(config: Config, case: Any) -> BatchGames:
+    games = batch_games(config, 1, autoreset=False, observations=False)
     input_ = case["input"]
     n = len(config.cards)
     index = {card.rank: i for i, card in enumerate(config.cards)}
@@ -256,10 +273,10 @@ def _perft_cases() -> list[tuple[Config, Any]]:
 
 
 @pytest.mark.parametrize("config, case", _perft_cases(), ids=lambda v: getattr(v, "players", ""))
-def test_perft_counts_equal_the_stored_counts(config: Config, case: Any, backend: str) -> None:
+def test_perft_counts_equal_the_stored_counts(config: Config, case: Any) -> None:
     expected = case["expected"]
     assert isinstance(expected, dict)
-    position = _position(config, case, backend)
+    position = _position(config, case)
     depths = {int(depth): count for depth, count in expected["depths"].items()}
     deepest = max(depths)
     counts, _ = perft_counts(position, deepest)
@@ -279,8 +296,8 @@ def test_perft_counts_equal_the_stored_counts(config: Config, case: Any, backend
 @pytest.mark.parametrize("config", [Config(players=2, rounds=1), Config(players=5, bottles=2, rounds=2),
                                     Config(players=4, teams=((0, 2), (1, 3)), target_score=30)],
                          ids=repr)
-def test_records_of_batch_games_validate(config: Config, backend: str) -> None:
-    games = RecordingGames(batch_games(config, 2, backend=backend, autoreset=False))
+def test_records_of_batch_games_validate(config: Config) -> None:
+    games = RecordingGames(batch_games(config, 2, autoreset=False))
     games.reset([8, 9])
     rng = np.random.default_rng(1)
     steps = 0
@@ -301,36 +318,29 @@ def test_importing_bottleimp_does_not_import_numpy() -> None:
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0
 
 
-def test_a_backend_that_cannot_run_is_a_clear_error_never_a_traceback() -> None:
-    with pytest.raises(BatchError, match="unknown batch backend 'jax'"):
-        batch_games(Config(players=3), 2, backend="jax")
-    # Without numba (its import blocked): the library names the package.
+def test_without_numba_the_batch_engine_says_what_to_install() -> None:
     code = ("import sys; sys.modules['numba'] = None\n"
             "import bottleimp\n"
-            "from bottleimp.batch import BatchError\n"
-            "from bottleimp.batch.backends import batch_games\n"
             "try:\n"
-            "    batch_games(bottleimp.Config(players=3), 2, backend='numba')\n"
-            "except BatchError as error:\n"
+            "    import bottleimp.batch\n"
+            "except ImportError as error:\n"
             "    print(error)\n")
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         input="")
-    assert "needs numba, which is not installed: pip install 'bottleimp[batch-fast]'" in run.stdout
-    assert "Traceback" not in run.stderr
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    assert "bottleimp.batch needs numpy and numba (numba is not installed): pip install " \
+           "'bottleimp[batch]'" in run.stdout
 
 
-@ON_THE_KERNEL
 def test_each_kernel_function_is_compiled_once_whatever_arrays_the_caller_gives() -> None:
     """Every array a caller gives reaches the kernel writable and C-contiguous (``kernel_ints``),
     so numba compiles each entry point once per configuration, whatever the caller passes (a
     read-only broadcast of the seats, a caller's frozen array or a list of actions, numpy
     integers of another width), whether games end by the rules or by an illegal action, restart
     by auto-reset or by a partial reset, or are copied: a second compile costs seconds."""
-    skip_without_numba()
-    from bottleimp.batch import kernel
-
+    if not kernel.COMPILED:
+        pytest.skip("NUMBA_DISABLE_JIT: nothing is compiled")
     config = Config(players=3, rounds=1)
-    games = batch_games(config, 4, backend="numba", illegal="end")
+    games = batch_games(config, 4, illegal="end")
     games.reset(np.arange(4))
     for seats in (None, 1, np.array([0, 1, 2, 0]), np.arange(4) % 3, [2, 2, 1, 0],
                   np.int32(2), np.array([0, 1, 2, 0], dtype=np.uint8)):
@@ -363,87 +373,123 @@ def test_each_kernel_function_is_compiled_once_whatever_arrays_the_caller_gives(
             assert len(compiled) == 1, (function, compiled)
 
 
-@ON_THE_KERNEL
 @pytest.mark.parametrize("players", [2, 4, 6])
-def test_both_backends_pick_the_same_legal_actions_from_the_same_generator(players: int) -> None:
-    """``random_actions``: legal action ``floor(u * count)`` in ascending order, the numpy way
-    and the kernel's (which counts from the row's end), the same in every game at every step of
-    games played to their ends and reset."""
-    skip_without_numba()
+def test_random_actions_pick_legal_action_floor_u_times_count_in_ascending_order(players: int) -> None:
+    """``random_actions``: legal action ``floor(u * count)`` of the mask's row in ascending
+    order, from the generator's ``B`` uniforms, at every step of games played to their ends
+    and reset (the kernel reads the legal sets it wrote beside the mask, not the mask)."""
     config = Config(players=players, rounds=1)
-    games = {backend: batch_games(config, 64, backend=backend) for backend in BACKENDS}
-    rngs = {backend: np.random.default_rng(5) for backend in BACKENDS}
-    for batch in games.values():
-        batch.reset(np.arange(64))
-    for _ in range(150):
-        chosen = {backend: batch.random_actions(rngs[backend]) for backend, batch in games.items()}
-        legacy = {backend: batch.random_actions(np.random.RandomState(len(chosen["numpy"])))
-                  for backend, batch in games.items()}
-        assert (legacy["numpy"] == legacy["numba"]).all()
-        assert (chosen["numpy"] == chosen["numba"]).all()
-        mask = games["numpy"].legal_mask()
-        assert mask[np.arange(64), chosen["numpy"]].all()
-        for backend, batch in games.items():
-            batch.step(chosen[backend])
+    games = batch_games(config, 64)
+    games.reset(np.arange(64))
+    for step in range(150):
+        uniforms = np.random.default_rng(step).random(64)
+        chosen = games.random_actions(np.random.default_rng(step))
+        mask = games.legal_mask()
+        for game in range(64):
+            legal = np.flatnonzero(mask[game])
+            assert chosen[game] == legal[int(uniforms[game] * len(legal))], (step, game)
+        games.step(chosen)
 
 
-@ON_THE_KERNEL
-@pytest.mark.parametrize("config", [Config(players=2, rounds=1), Config(players=4, rounds=1),
-                                    Config(players=5, bottles=2, rounds=1),
-                                    Config(players=4, edition="matagot-2024", rounds=1)], ids=repr)
-def test_both_backends_give_the_same_masks_observations_rewards_and_infos_at_every_step(config: Config) -> None:
-    """The compiled backend's masks (with the legal sets its random choice reads), observations
-    of the seat to act and of other seats, and everything ``step`` returns (observation,
-    rewards, terminated, truncated, infos with the final observations, totals and scores:
-    values, shapes and dtypes) equal the numpy backend's at every step of games played to their ends and restarted (``check.py`` compares the numpy
-    backend with the reference, without auto-reset)."""
-    skip_without_numba()
+def _every_byte(games: BatchGames) -> list[bytes]:
+    return [np.ascontiguousarray(getattr(games, name)).tobytes() for name in games._FIELDS]
+
+
+def test_a_games_result_is_byte_identical_on_one_thread_and_on_every_core() -> None:
+    """Chunks of games run in parallel: a batch of three chunks and a part stepped on one thread
+    and on every core (``threads``) holds the same bytes in every state array, mask, observation
+    and step result at every step, through games that end and restart."""
     from gymnasium.utils.env_checker import data_equivalence
 
-    games = {backend: batch_games(config, 32, backend=backend) for backend in BACKENDS}
-    rng = np.random.default_rng(7)
-    for batch in games.values():
-        batch.reset(np.arange(32) + 3, first_dealer=np.arange(32) % config.players)
-    restarted = 0
-    for step in range(300):
-        numpy_games, numba_games = games["numpy"], games["numba"]
-        assert (numpy_games.legal_mask() == numba_games.legal_mask()).all(), step
-        assert (numpy_games.observe() == numba_games.observe()).all(), step
-        if step % 7 == 0:
-            seats = (numpy_games.to_act + 1 + step) % config.players
-            assert (numpy_games.observe(seats) == numba_games.observe(seats)).all(), step
-            assert (numpy_games.observe() == numba_games.observe()).all(), step
-        actions = numpy_games.random_actions(rng).copy()
-        results = [batch.step(actions) for batch in games.values()]
-        for got, expected in zip(results[1], results[0]):  # observation, rewards, ..., infos
-            assert data_equivalence(got, expected, exact=True), step
-        restarted += int(results[0].done.sum())
-    assert restarted > 0
-
-
-@ON_THE_KERNEL
-def test_a_batch_of_more_than_one_chunk_steps_as_the_numpy_backend_in_every_chunk() -> None:
-    """The compiled step takes, masks and observes ``STEP_CHUNK`` games at a time: a batch of
-    one chunk and a part (4 players, one round, to its end) gives the numpy backend's masks,
-    observations, rewards and ends at every step, in the games of the second chunk too."""
-    skip_without_numba()
-    from bottleimp.batch.kernel import STEP_CHUNK
-    from bottleimp.batch.tables import GAME_OVER
-
-    size, config = STEP_CHUNK + 44, Config(players=4, rounds=1)
-    games = {backend: batch_games(config, size, backend=backend, autoreset=False)
-             for backend in BACKENDS}
-    for batch in games.values():
-        batch.reset(np.arange(size))
+    most = int(__import__("numba").config.NUMBA_NUM_THREADS)
+    if most < 2:
+        pytest.skip("numba sees one core")
+    size, config = 3 * kernel.STEP_CHUNK + 44, Config(players=4, rounds=1)
+    one, every = batch_games(config, size, threads=1), batch_games(config, size, threads=most)
+    assert (one.threads, every.threads) == (1, most)
+    for games in (one, every):
+        games.reset(np.random.SeedSequence(9))
     rng = np.random.default_rng(5)
-    numpy_games, numba_games = games["numpy"], games["numba"]
-    steps = 0
-    while not (numpy_games.phase == GAME_OVER).all():
-        assert (numpy_games.legal_mask() == numba_games.legal_mask()).all(), steps
-        actions = numpy_games.random_actions(rng).copy()
-        (numpy_obs, numpy_rewards, numpy_done, _, _), (numba_obs, numba_rewards, numba_done, _, _) = (
-            batch.step(actions) for batch in (numpy_games, numba_games))
-        assert (numpy_obs == numba_obs).all(), steps
-        assert (numpy_rewards == numba_rewards).all() and (numpy_done == numba_done).all(), steps
-        steps += 1
-    assert (numba_games.phase == GAME_OVER).all() and steps > 40
+    ended = 0
+    for step in range(220):
+        actions = one.random_actions(rng)
+        results = one.step(actions), every.step(actions)
+        assert data_equivalence(results[0], results[1], exact=True), step
+        assert _every_byte(one) == _every_byte(every), step
+        assert one.legal_mask().tobytes() == every.legal_mask().tobytes(), step
+        ended += int(results[0].done.sum())
+    assert ended > size
+
+
+def test_a_game_plays_alike_in_any_chunk_of_a_batch() -> None:
+    """Games in the second and third chunks of a large batch play exactly as the same games in
+    a batch of their own (seeds, first dealers and actions alike)."""
+    size, config = 2 * kernel.STEP_CHUNK + 44, Config(players=4, rounds=1)
+    games = batch_games(config, size, autoreset=False)
+    games.reset(np.arange(size), first_dealer=np.arange(size) % 4)
+    picked = [kernel.STEP_CHUNK + 3, 2 * kernel.STEP_CHUNK + 43]
+    alone = [batch_games(config, 1, autoreset=False) for _ in picked]
+    for game, single in zip(picked, alone):
+        single.reset([game], first_dealer=game % 4)
+    rng = np.random.default_rng(5)
+    while not (games.phase == 3).all():
+        actions = games.random_actions(rng)
+        observation = np.array(games.step(actions).observation)
+        for game, single in zip(picked, alone):
+            got = single.step([actions[game]]).observation
+            assert (got[0] == observation[game]).all()
+    for game, single in zip(picked, alone):
+        assert single.totals[0].tolist() == games.totals[game].tolist()
+
+
+@pytest.mark.parametrize("config, observations, compact, figure", [
+    (Config(players=4), True, False, 5107), (Config(players=4), True, True, 2497),
+    (Config(players=4), False, False, 1627), (Config(players=6, bottles=2), True, False, 10291),
+    (Config(players=6, bottles=2), True, True, 4909),
+    (Config(players=6, bottles=2), False, False, 3115)], ids=str)
+def test_the_bytes_per_game_of_the_docstring_are_what_a_batch_holds(
+        config: Config, observations: bool, compact: bool, figure: int) -> None:
+    assert bytes_per_game(config, observations, compact) == figure
+    assert f"{figure:,}" in (bottleimp.batch.engine.__doc__ or "")
+    for size in (1, 300):
+        games = batch_games(config, size, observations=observations, compact=compact)
+        games.reset(np.arange(size))
+        games.step(games.random_actions(np.random.default_rng(0)))
+        assert games.nbytes() == size * figure + fixed_bytes(config, size, observations, compact)
+
+
+def test_a_batch_past_the_memory_limit_is_refused_before_anything_is_allocated() -> None:
+    config = Config(players=6, bottles=2)
+    with pytest.raises(BatchError, match=r"batch of 1,048,576 games .* needs [\d,]+ bytes, more "
+                                         r"than the memory limit"):
+        batch_games(config, 2**20)
+    with pytest.raises(BatchError, match="needs 10,300,121 bytes, more than the memory limit of 1,000,000 bytes"):
+        batch_games(config, 1000, memory_limit=1_000_000)
+    assert batch_games(config, 96, memory_limit=1_000_000).nbytes() <= 1_000_000
+
+
+def test_memory_is_flat_over_ten_thousand_one_game_resets() -> None:
+    """A reset of one game touches only that game and keeps nothing for the others (no deals
+    shuffled ahead): over 10,000 one-game resets of a batch of 4,096 (``reset(games=...)``, with
+    seeds and without), the batch's arrays and the memory numpy allocates stay as they were."""
+    games = batch_games(Config(players=4), 4096)
+    games.reset(np.random.SeedSequence(1))
+    before = [np.array(getattr(games, name)) for name in games._FIELDS]
+    size = games.nbytes()
+    games.reset([7], games=[5])
+    games.reset(games=[6])
+    tracemalloc.start()
+    start, _ = tracemalloc.get_traced_memory()
+    for index in range(10_000):
+        game = 1 + index * 7919 % 4095
+        if index % 2:
+            games.reset(games=[game])
+        else:
+            games.reset([index], games=[game])
+    current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert games.nbytes() == size
+    assert current - start < 64 * 1024 and peak - start < 1024 * 1024, (current, peak)
+    touched = [name for name, old in zip(games._FIELDS, before)
+               if (np.array(getattr(games, name))[:1] != old[:1]).any()]
+    assert not touched, touched  # game 0 was never reset

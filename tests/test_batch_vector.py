@@ -13,9 +13,9 @@ import pytest
 
 import bottleimp
 from bottleimp import Config
-from bottleimp.batch.backends import BACKENDS, batch_games
+from bottleimp.batch import BatchGames
 from bottleimp.encoding import action_from_int
-from test_batch import ON_THE_KERNEL, skip_without_numba
+from test_batch import ON_THE_KERNEL
 
 gymnasium = pytest.importorskip("gymnasium", minversion="1.0")
 
@@ -27,19 +27,13 @@ from bottleimp.batch.vector import BottleImpEnv, BottleImpVectorEnv  # noqa: E40
 CONFIG = Config(players=3, rounds=1)
 
 
-@pytest.fixture(params=[pytest.param(name, marks=ON_THE_KERNEL) if name == "numba" else name
-                        for name in BACKENDS])
-def backend(request: pytest.FixtureRequest) -> str:
-    name: str = request.param
-    if name == "numba":
-        skip_without_numba()
-    return name
+pytestmark = ON_THE_KERNEL
 
 
-def test_one_game_passes_gymnasiums_environment_checker_without_a_warning(backend: str) -> None:
+def test_one_game_passes_gymnasiums_environment_checker_without_a_warning() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        check_env(BottleImpEnv(CONFIG, backend=backend), skip_render_check=True)
+        check_env(BottleImpEnv(CONFIG), skip_render_check=True)
 
 
 def _legal(rng: np.random.Generator, mask: Any) -> Any:
@@ -47,14 +41,14 @@ def _legal(rng: np.random.Generator, mask: Any) -> Any:
     return np.array([rng.choice(np.flatnonzero(row)) for row in mask])
 
 
-def test_the_vector_env_steps_as_gymnasiums_own_sync_vector_env_of_single_games(backend: str) -> None:
+def test_the_vector_env_steps_as_gymnasiums_own_sync_vector_env_of_single_games() -> None:
     """Observations, rewards, terminations, truncations and infos (``final_obs`` and
     ``final_info`` included) equal Gymnasium's ``SyncVectorEnv`` in same-step mode over the
     same games, through games ended by the rules, by an illegal action and by a partial reset;
     every observation lies in the declared space."""
     size = 4
-    ours = BottleImpVectorEnv(CONFIG, size, backend=backend)
-    theirs = SyncVectorEnv([lambda: BottleImpEnv(CONFIG, backend=backend)] * size,
+    ours = BottleImpVectorEnv(CONFIG, size)
+    theirs = SyncVectorEnv([lambda: BottleImpEnv(CONFIG)] * size,
                            autoreset_mode=AutoresetMode.SAME_STEP)
     assert ours.metadata["autoreset_mode"] == theirs.metadata["autoreset_mode"]
     assert ours.single_observation_space == theirs.single_observation_space
@@ -87,13 +81,13 @@ def test_the_vector_env_steps_as_gymnasiums_own_sync_vector_env_of_single_games(
     assert ended > illegal > 0
 
 
-def test_a_driver_gets_the_final_scores_of_every_game_finished_under_auto_reset(backend: str) -> None:
+def test_a_driver_gets_the_final_scores_of_every_game_finished_under_auto_reset() -> None:
     """Only the public API: every game that ends under auto-reset is replayed in the reference
     from its seed and first dealer with the actions taken, and its final totals and last
     round's scores (``infos["final_info"]``) and the last observation (``infos["final_obs"]``,
     of the seat whose action ended it) are the reference's."""
     size = 4
-    games = batch_games(CONFIG, size, backend=backend)
+    games = BatchGames(CONFIG, size)
     games.reset(np.random.SeedSequence(11))
     rng = np.random.default_rng(2)
     started = [(int(games.seeds[b]), int(games.first_dealer[b])) for b in range(size)]
@@ -124,7 +118,7 @@ def test_a_driver_gets_the_final_scores_of_every_game_finished_under_auto_reset(
 
 
 def test_two_batches_from_one_root_or_neighbouring_seeds_share_no_deal() -> None:
-    first, second = batch_games(CONFIG, 4), batch_games(CONFIG, 4)
+    first, second = BatchGames(CONFIG, 4), BatchGames(CONFIG, 4)
     for seeds in ((list(range(4)), list(range(4, 8))), (7, 8)):
         first.reset(seeds[0])
         second.reset(seeds[1])
@@ -135,3 +129,16 @@ def test_two_batches_from_one_root_or_neighbouring_seeds_share_no_deal() -> None
                 seen[index] |= set(np.array(games.seeds).tolist())
                 games.step(games.random_actions(rng))
         assert len(seen[0]) > 8 and not seen[0] & seen[1]
+
+
+def test_the_wrappers_take_the_librarys_seeds_where_gymnasium_refuses_them() -> None:
+    """Any integer, negative or numpy, taken mod ``2**64`` (the library's policy): Gymnasium's
+    own ``reset`` sees the seed so taken, and the environment's ``np_random`` follows it."""
+    vector, single = BottleImpVectorEnv(CONFIG, 2), BottleImpEnv(CONFIG)
+    for env in (vector, single):
+        negative = env.reset(seed=-1)
+        wrapped = env.reset(seed=2**64 - 1)
+        assert data_equivalence(negative, wrapped, exact=True)
+        assert data_equivalence(env.reset(seed=np.int64(5)), env.reset(seed=5), exact=True)
+    assert (single.reset(seed=np.uint64(7))[0]["observation"]
+            == BottleImpEnv(CONFIG).reset(seed=7)[0]["observation"]).all()

@@ -374,18 +374,6 @@ def test_setups_in_another_seat_order_are_still_judged_by_the_rules_of_the_sourc
     assert_fault(skipped, "SETUP-STEPS", 0, None, 0, "$.rounds[0].setup[0].right")
 
 
-def test_the_batch_engine_judges_setups_in_another_seat_order_as_the_validator_does() -> None:
-    pytest.importorskip("numpy", reason="the batch engine needs numpy (the batch extra)")
-    from bottleimp.batch.verdict import verdict
-
-    doc = doc_of(random_game(VARIANTS["classic-4p"], 11, actions=12))
-    doc["rounds"][0]["setup"][2] = {"discard": []}
-    assert verdict(copy.deepcopy(doc)) == {"verdict": "valid"}
-    doc["rounds"][0]["setup"][3]["left"] = doc["rounds"][0]["hands"][1][0]
-    assert verdict(doc) == {"verdict": "broken", "rule": "SETUP-FROM-DEALT", "round": 0,
-                            "play": None, "seat": 3}
-
-
 def test_a_record_noted_for_a_convention_exits_0_and_prints_the_note(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = doc_of(random_game(VARIANTS["classic-4p"], 11, actions=5))

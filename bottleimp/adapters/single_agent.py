@@ -45,12 +45,15 @@ from gymnasium import spaces
 
 from .. import Config, GameState, action_to_int, legal_actions, view, winners
 from ..arguments import integer
+from ..errors import ArgumentError
 from ..bots import Bot, make_bot
 from .pettingzoo import BottleImpEnv, env
 
 __all__ = ["Policy", "SingleSeatEnv", "WinRate", "win_rate"]
 
 _SEED_BOUND: Final = 2**63
+_SEEDS: Final = 2**64
+"""A seed is taken mod this (the library's seed policy)."""
 
 
 class SingleSeatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
@@ -109,10 +112,20 @@ class SingleSeatEnv(gymnasium.Env[np.ndarray[Any, Any], np.int64]):
         return self._mask.copy()
 
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        self, *, seed: int | np.integer[Any] | None = None,
+        options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray[Any, Any], dict[str, Any]]:
         """A new game (``seed`` seeds the seat draw, the deal and the named bots), played by
-        the bots up to the learner's first turn."""
+        the bots up to the learner's first turn. ``seed``: any integer under the library's
+        policy (an ``int`` or a numpy integer, negative or past 64 bits, taken mod ``2**64``;
+        Gymnasium's own check refuses the negative ones and numpy's), or ``None``."""
+        if seed is not None:
+            whole = integer(seed)
+            if whole is None:
+                raise ArgumentError("reset(seed)", f"a seed is an integer or None, not {seed!r}")
+            seed = whole % _SEEDS
+        if options is not None and not isinstance(options, dict):
+            raise ArgumentError("reset(options)", f"options are None or a dict, not {options!r}")
         super().reset(seed=seed)
         rng = self.np_random
         players = self.config.players

@@ -1,14 +1,24 @@
-"""The batch engine: many games of one configuration stepped in lockstep on numpy arrays (the
-``batch`` extra: ``pip install 'bottleimp[batch]'``).
+"""The batch engine: many games of one configuration stepped in lockstep by one compiled kernel
+(the ``batch`` extra, numpy and numba: ``pip install 'bottleimp[batch]'``).
 
-A second implementation of the rules, for programs that learn or search: ``BatchGames`` resets B
-games from seeds (the reference's deals, bit for bit), gives the seat to act, the legal-action
-masks in ``bottleimp.encoding``'s action numbering and the observations in its layout, and
-steps every game with one action number each. It is checked against the reference by the
-conformance tools (``python -m bottleimp.conformance.batch_peer`` answers the differential
-protocol) and by ``tests/test_batch.py``. See ``docs/guide/batch.md``.
+The library's fast implementation of the rules, for programs that learn or search:
+``BatchGames`` resets B games from seeds (the reference's deals, bit for bit), gives the seat
+to act, the legal-action masks in ``bottleimp.encoding``'s action numbering and the
+observations in its layout, and steps every game with one action number each, on every core.
+``python -m bottleimp.batch.check`` compares it with the reference on every variant. See
+``docs/guide/batch.md``.
 """
 
-from .games import GAME_OVER, PLAY, ROUND_OVER, SETUP, BatchError, BatchGames, StepResult
+try:
+    import numba as _numba  # noqa: F401
+    import numpy as _numpy  # noqa: F401
+except ImportError as missing:
+    raise ImportError(
+        f"bottleimp.batch needs numpy and numba ({missing.name} is not installed): "
+        f"pip install 'bottleimp[batch]'", name=missing.name) from None
 
-__all__ = ["BatchError", "BatchGames", "GAME_OVER", "PLAY", "ROUND_OVER", "SETUP", "StepResult"]
+from .engine import (GAME_OVER, PLAY, ROUND_OVER, SETUP, BatchError, BatchGames, StepResult,
+                     bytes_per_game)
+
+__all__ = ["BatchError", "BatchGames", "GAME_OVER", "PLAY", "ROUND_OVER", "SETUP", "StepResult",
+           "bytes_per_game"]

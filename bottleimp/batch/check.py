@@ -1,12 +1,16 @@
-"""Play games with the batch engine and the reference side by side and compare, at every state:
-the seat to act, the legal-action mask (``encoding.legal_action_mask``), the observation of the
-seat to act and of the next seat (``encoding.observation``), and at the end the totals.
+"""Play games with the batch engine and the reference side by side, in one process, and compare
+them as OpenSpiel's ``test_consistent`` compares its two Kuhn pokers: at every state the seat to
+act, the legal set (``encoding.legal_action_mask``), the observation of the seat to act and of
+the next seat (``encoding.observation``) and the rewards of the step (``encoding.returns`` on the
+step that ends a game, else 0); at the end the totals and the last round's scores. Both play the
+same history: the action taken, at random among the reference's legal ones, goes to both.
 
-    python -m bottleimp.batch.check [--games N] [--batch B] [--seed S] [--backend numba]
+    python -m bottleimp.batch.check [--games N] [--batch B] [--seed S] [--threads T]
 
-plays N games of every variant (``VARIANTS``) in batches of B, random legal actions, and prints
-how many states it compared; a difference stops it with the game, the state and the segments of
-the observation that differ. ``tests/test_batch.py`` runs it on a few games of every variant.
+plays N games of every variant (``VARIANTS``) in batches of B and prints how many states it
+compared; a difference stops it with the game, the state and the segments of the observation
+that differ (status 1). ``tests/test_batch.py`` runs it on a few games of every variant, the
+kernel compiled and as plain Python (``NUMBA_DISABLE_JIT=1``).
 """
 
 from __future__ import annotations
@@ -20,11 +24,11 @@ import numpy as np
 
 from ..config import Config
 from ..editions import CLASSIC
-from ..encoding import action_from_int, legal_action_mask, observation, observation_layout
+from ..encoding import (action_from_int, legal_action_mask, observation, observation_layout,
+                        returns)
 from ..engine import apply, new_game
 from ..view import view
-from .backends import BACKENDS, backend_missing, batch_games
-from .games import GAME_OVER
+from .engine import GAME_OVER, BatchGames
 
 VARIANTS: tuple[Config, ...] = (
     Config(players=2),
@@ -55,14 +59,14 @@ def _segments(config: Config, expected: np.ndarray, actual: np.ndarray) -> list[
                    if segment.offset <= index < segment.offset + segment.size})
 
 
-def compare_games(config: Config, seeds: list[int], seed: int = 0, backend: str = "numpy") -> int:
+def compare_games(config: Config, seeds: list[int], seed: int = 0, threads: int | None = None) -> int:
     """Play ``len(seeds)`` games of ``config`` to their end in one batch, first dealers in turn,
-    with random legal actions (from ``seed``), on the batch engine's ``backend``, comparing every
+    with random legal actions (from ``seed``), the batch on ``threads`` cores, comparing every
     state with the reference.
     Returns the number of states compared; raises ``Mismatch`` at the first difference."""
     size = len(seeds)
     dealers = [game % config.players for game in range(size)]
-    games = batch_games(config, size, backend=backend, autoreset=False)
+    games = BatchGames(config, size, autoreset=False, threads=threads)
     games.reset(seeds, dealers)
     states = [new_game(config, s, first_dealer=d) for s, d in zip(seeds, dealers)]
     rng = random.Random(seed)
@@ -72,6 +76,7 @@ def compare_games(config: Config, seeds: list[int], seed: int = 0, backend: str 
         own = games.observe().copy()
         others = games.observe((games.to_act + 1) % config.players)
         actions = np.zeros(size, dtype=np.int64)
+        was_over = [state.is_over for state in states]
         for game, state in enumerate(states):
             where = f"{config!r}, seed {seeds[game]}, round {state.round.index}, {state.phase}"
             if state.to_act is None:
@@ -93,11 +98,20 @@ def compare_games(config: Config, seeds: list[int], seed: int = 0, backend: str 
             actions[game] = legal[rng.randrange(len(legal))]
             states[game] = apply(state, action_from_int(config, int(actions[game]), seat))
             compared += 1
-        games.step(actions)
+        rewards = games.step(actions).rewards
+        for game, state in enumerate(states):
+            ended = state.is_over and not was_over[game]
+            expected_rewards = returns(state) if ended else (0.0,) * config.players
+            if list(rewards[game]) != list(expected_rewards):
+                raise Mismatch(f"{config!r}, seed {seeds[game]}: rewards "
+                               f"{list(rewards[game])}, not {list(expected_rewards)}")
     for game, state in enumerate(states):
         if list(games.totals[game]) != list(state.totals):
             raise Mismatch(f"{config!r}, seed {seeds[game]}: totals {list(games.totals[game])}, "
                            f"not {list(state.totals)}")
+        if list(games.scores[game]) != list(state.round.scores or ()):
+            raise Mismatch(f"{config!r}, seed {seeds[game]}: last round's scores "
+                           f"{list(games.scores[game])}, not {list(state.round.scores or ())}")
     return compared
 
 
@@ -106,12 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200, help="games per variant")
     parser.add_argument("--batch", type=int, default=50, help="games per batch")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--backend", default="numpy", help=f"one of {', '.join(BACKENDS)}")
+    parser.add_argument("--threads", type=int, default=None, help="cores (default: all)")
     args = parser.parse_args(argv)
-    missing = backend_missing(args.backend)
-    if missing:
-        print(f"error: {missing}", file=sys.stderr)
-        return 2
     total_games = total_states = 0
     started = time.perf_counter()
     for config in VARIANTS:
@@ -119,7 +129,11 @@ def main(argv: list[str] | None = None) -> int:
         for first in range(0, args.games, args.batch):
             count = min(args.batch, args.games - first)
             seeds = [args.seed * 1_000_003 + first + game for game in range(count)]
-            states += compare_games(config, seeds, args.seed + first, args.backend)
+            try:
+                states += compare_games(config, seeds, args.seed + first, args.threads)
+            except Mismatch as mismatch:
+                print(f"MISMATCH: {mismatch}", file=sys.stderr)
+                return 1
         total_games += args.games
         total_states += states
         deck = "" if config.deck is None else f", {len(config.cards)}-card deck"
@@ -127,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
               f"teams={config.teams} rounds={config.rounds} target={config.target_score}{deck}: "
               f"{args.games} games, {states:,} states equal", flush=True)
     print(f"{total_games:,} games, {total_states:,} states: masks, observations (seat to act and "
-          f"next seat) and totals equal the reference ({time.perf_counter() - started:.0f} s)")
+          f"next seat), rewards, totals and scores equal the reference ({time.perf_counter() - started:.0f} s)")
     return 0
 
 

@@ -1,21 +1,23 @@
-"""The batch engine's compiled kernel: the rules of ``BatchGames.step``, ``legal_mask`` and
-``observe`` as loops over games, compiled by numba (``nopython``, one thread, cached on disk).
+"""The batch engine's compiled kernel, the one source of its rules: ``BatchGames.step``,
+``legal_mask`` and ``observe`` as loops over games, compiled by numba (``nopython``, cached on
+disk; a step runs chunks of games in parallel, ``numba.prange``).
 
 Every function here is plain Python over numpy arrays and scalars, in the subset numba
-compiles; ``NumbaBatchGames`` (``bottleimp/batch/fast.py``) calls them on the same state arrays
-as the numpy engine (``bottleimp/batch/games.py``, whose docstrings name each rule), so the
-numpy methods that load positions, copy games or explain a refusal work on a compiled batch
-too. Each kernel function mirrors one numpy method, game by game instead of array by array:
+compiles; ``BatchGames`` (``bottleimp/batch/engine.py``) calls the entry points on its state
+arrays. With ``NUMBA_DISABLE_JIT=1`` numba compiles nothing and these functions run as plain
+Python (``COMPILED`` is False: the intrinsics below fall back to their Python forms), slowly but
+step by step in a debugger; the tests run both. The rules, game by game:
 ``deal`` (DEAL, DEAL-SHUFFLE: one SplitMix64 step per draw, the rejected draws included),
 ``give`` and ``resolve_setup`` (SETUP-STEPS, SETUP-ORDER, SETUP-RESOLVE), ``play``,
 ``end_trick`` (TRICK-PRICE, TRICK-WINNER, BOTTLE-PURCHASE, PRICE-CARD-RETURN, TRICK-CAPTURE,
 NEXT-LEADER), ``end_round`` (SCORE-ROUND, SCORE-TEAMS, GAME-TOTALS, GAME-END), ``mask_row``
 (FOLLOW-SUIT, EYE-FOLLOW-SUIT; with each game's legal actions as one block and a bit word,
-``LegalSets``, which ``random_actions`` reads) and ``observe_row`` (``Observer.binary`` and
-``values``, written from the state: the compiled backend keeps no observation bits).
+``LegalSets``, which ``random_actions`` reads) and ``observe_row`` (``encoding.observation``'s
+layout, written from the state).
 
-Without numba the module still imports (the functions stay plain Python, far too slow to use):
-``fast.py`` refuses to build a compiled batch then, naming the missing package.
+A game's result never depends on the number of threads: each game is stepped by one thread,
+reads and writes only its own rows, and the one piece of shared scratch, the shuffled deck, is
+one row per chunk of games (``State.order``).
 """
 
 from __future__ import annotations
@@ -28,21 +30,21 @@ import numpy.typing as npt
 
 from .tables import GAME_OVER, PLAY, ROUND_OVER, SETUP, BoolArray, FloatArray, IntArray
 
-try:
-    import numba
-except ImportError:  # the backend is optional; fast.py names the missing package
-    COMPILED = False
-else:
-    COMPILED = True
+import numba
+from numba import prange
+
+COMPILED: Final = not numba.config.DISABLE_JIT  # type: ignore[attr-defined]
+"""Whether the kernel is compiled (else plain Python: ``NUMBA_DISABLE_JIT=1``)."""
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
 _OPTIONS: Final[dict[str, Any]] = {"cache": True, "nogil": True, "_nrt": False,
                                     "no_cfunc_wrapper": True}
-"""How every kernel function is compiled: nopython (``njit``), cached on disk, on one thread
-(never ``parallel``), without numba's reference counting (``_nrt``: the kernel allocates
-nothing; with it, each call between kernel functions counted references to every array of the
-state and cost more than the work) and without the C-callable wrapper no caller uses."""
+"""How every kernel function is compiled: nopython (``njit``), cached on disk, without numba's
+reference counting (``_nrt``: the kernel allocates nothing; with it, each call between kernel
+functions counted references to every array of the state and cost more than the work; the one
+exception is the parallel ``step``, ``jit_parallel``) and without the C-callable wrapper no
+caller uses."""
 
 _INLINED: Final[dict[str, Any]] = {"inline": "always"}
 """``jit``: inlined into each caller in numba's own IR, so the caller compiles as one function
@@ -54,7 +56,7 @@ wrapper, since only kernel functions call it."""
 
 
 def jit(function: Function) -> Function:
-    """``function`` compiled in nopython mode, on one thread, cached on disk (``__pycache__``,
+    """``function`` compiled in nopython mode, cached on disk (``__pycache__``,
     or numba's user cache directory where the package is read-only), inlined into its callers;
     as is without numba."""
     if not COMPILED:
@@ -70,6 +72,15 @@ def jit_apart(function: Function) -> Function:
     if not COMPILED:
         return function
     return cast(Function, numba.njit(**_OPTIONS, **_APART)(function))
+
+
+def jit_parallel(function: Function) -> Function:
+    """As ``jit``, an entry point whose ``prange`` loops run on numba's threads (as many as
+    ``numba.set_num_threads`` last set)."""
+    if not COMPILED:
+        return function
+    options = {**_OPTIONS, "_nrt": True}  # a parallel loop allocates its reduction's cells
+    return cast(Function, numba.njit(**options, parallel=True)(function))
 
 
 def _copy_bytes_python(dst: npt.NDArray[Any], dst_at: int, src: npt.NDArray[Any], src_at: int,
@@ -237,6 +248,11 @@ AT_CAPTURED, AT_PRICE, AT_OWNER, AT_DEVILS_TRICK, AT_DEVILS_TRICK_SIZE, AT_HAND_
 AT_SETUP_GIVEN, AT_PHASE, AT_TO_ACT, AT_DEALER, AT_TEAM, AT_SCORES, AT_TOTALS = range(13, 20)
 AT_PROGRESS: Final = 20
 
+STEP_CHUNK: Final = 256
+"""Games a step takes, masks and observes together on one thread: a chunk's state is
+still in the cache when its masks and observations are written (at B = 8192 the state and the
+observations of the whole batch are tens of megabytes). Chunks run in parallel."""
+
 _ROUND_STREAM: Final = np.uint64(0xD1B54A32D192ED03)
 _GAMMA: Final = np.uint64(0x9E3779B97F4A7C15)
 _MIX1: Final = np.uint64(0xBF58476D1CE4E5B9)
@@ -313,7 +329,8 @@ class State(NamedTuple):
     base_seeds: npt.NDArray[np.uint64]
     slot_keys: npt.NDArray[np.uint64]
     order: IntArray
-    """Scratch: one shuffled deck."""
+    """Scratch: one shuffled deck per chunk of games (``STEP_CHUNK``), row ``g // STEP_CHUNK``
+    for game ``g``: chunks stepped in parallel never share one."""
 
 
 class LegalSets(NamedTuple):
@@ -360,14 +377,15 @@ def deal(s: State, c: Consts, g: int) -> None:
     """Deal game ``g``'s current round (DEAL: card ``k`` to seat ``(dealer + 1 + k) % P``; in
     Devil's Eye the last third face up, again from the dealer's left) and start it."""
     p, n = c.players, c.cards
-    shuffle_into(s.order, n, s.seeds[g], s.round_index[g])
+    order = s.order[g // STEP_CHUNK]
+    shuffle_into(order, n, s.seeds[g], s.round_index[g])
     dealer = s.dealer[g]
     clear_items(s.hand, g * p * n, p * n)
     clear_items(s.face_up, g * p * n, p * n)
     for k in range(c.hidden_count):
-        s.hand[g, (dealer + 1 + k) % p, s.order[k]] = True
+        s.hand[g, (dealer + 1 + k) % p, order[k]] = True
     for k in range(n - c.hidden_count):
-        s.face_up[g, (dealer + 1 + k) % p, s.order[c.hidden_count + k]] = True
+        s.face_up[g, (dealer + 1 + k) % p, order[c.hidden_count + k]] = True
     begin_round(s, c, g)
 
 
@@ -691,13 +709,9 @@ def random_actions(sets: Fields, uniforms: npt.NDArray[np.float64], out: IntArra
 
 # -- a step --------------------------------------------------------------------------------------
 
-STEP_CHUNK = 256
-"""Games a step takes, masks and observes together before the next ones: a chunk's state is
-still in the cache when its masks and observations are written (at B = 8192 the state and the
-observations of the whole batch are tens of megabytes)."""
 
 
-@jit
+@jit_parallel
 def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewards: FloatArray,
          done: BoolArray, actors: IntArray, games: IntArray, blank: BoolArray, sets: Fields,
          observer: IntArray, zeros: npt.NDArray[Any], gaps: IntArray, out: npt.NDArray[Any],
@@ -706,11 +720,12 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
     ``mask``: the batch's private mask, up to date), then write what the next decision reads:
     every game's mask and legal set (``masks``) and, unless ``out`` has no columns, every game's
     observation of its seat to act (seat 0 once over) into ``out`` (``observe``; ``observer``:
-    scratch for the seats), ``STEP_CHUNK`` games at a time. ``actors[b]``: the seat that acted
-    in game ``b`` (``-1`` in a game over); ``games``: every game's index, ``0`` to ``B - 1``. One call instead of three: each
-    call from Python unpacks the state's 30 arrays again. Returns the first game whose action
-    is not in its mask, having changed no game (and written nothing); else ``-1 - k``, ``k``
-    the number of games that ended."""
+    scratch for the seats). ``STEP_CHUNK`` games at a time, the chunks in parallel.
+    ``actors[b]``: the seat that acted in game ``b`` (``-1`` in a game over); ``games``: every
+    game's index, ``0`` to ``B - 1``. One call instead of three: each call from Python unpacks
+    the state's 30 arrays again. Returns the first game whose action is not in its mask, having
+    changed no game (and written nothing); else ``-1 - k``, ``k`` the number of games that
+    ended."""
     s, c = State(*state), Consts(*consts)
     size, n = len(actions), c.cards
     for g in range(size):
@@ -719,37 +734,48 @@ def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewa
             return g
     clear_items(rewards, 0, rewards.size)
     clear_items(done, 0, size)
-    ended = 0
     legal = LegalSets(*sets)
-    for start in range(0, size, STEP_CHUNK):
+    chunks = (size + STEP_CHUNK - 1) // STEP_CHUNK
+    ended = 0
+    for chunk in prange(chunks):
+        start = chunk * STEP_CHUNK
         stop = min(size, start + STEP_CHUNK)
-        for g in range(start, stop):
-            phase = s.phase[g]
-            action = actions[g]
-            actors[g] = s.to_act[g]
-            if phase == SETUP:
-                give(s, c, g, action // n, action % n)
-            elif phase == PLAY:
-                if play(s, c, g, action - 3 * n) == 2:
-                    done[g] = True
-                    ended += 1
-                    best = s.totals[g, 0]
-                    for seat in range(c.players):
-                        best = max(best, s.totals[g, seat])
-                    for seat in range(c.players):
-                        rewards[g, seat] = 1.0 if s.totals[g, seat] == best else -1.0
-            elif phase == ROUND_OVER:
-                s.round_index[g] += 1
-                s.dealer[g] = (s.dealer[g] + 1) % c.players
-                deal(s, c, g)
-        chunk = games[start:stop]
-        mask_games(s, c, chunk, mask, blank, legal)
+        ended += step_chunk(s, c, actions, rewards, done, actors, start, stop)
+        mask_games(s, c, games[start:stop], mask, blank, legal)
         if out.shape[1] > 0:
             for g in range(start, stop):
                 observer[g] = max(s.to_act[g], 0)
-            observe_games(s, c, chunk, observer[start:stop], zeros, gaps, out[start:stop],
-                          values)
+            observe_games(s, c, games[start:stop], observer[start:stop], zeros, gaps,
+                          out[start:stop], values)
     return -1 - ended
+
+
+@jit_apart
+def step_chunk(s: State, c: Consts, actions: IntArray, rewards: FloatArray, done: BoolArray,
+               actors: IntArray, start: int, stop: int) -> int:
+    """Take the actions of games ``start`` to ``stop - 1`` (``step``); returns how many ended."""
+    n = c.cards
+    ended = 0
+    for g in range(start, stop):
+        phase = s.phase[g]
+        action = actions[g]
+        actors[g] = s.to_act[g]
+        if phase == SETUP:
+            give(s, c, g, action // n, action % n)
+        elif phase == PLAY:
+            if play(s, c, g, action - 3 * n) == 2:
+                done[g] = True
+                ended += 1
+                best = s.totals[g, 0]
+                for seat in range(c.players):
+                    best = max(best, s.totals[g, seat])
+                for seat in range(c.players):
+                    rewards[g, seat] = 1.0 if s.totals[g, seat] == best else -1.0
+        elif phase == ROUND_OVER:
+            s.round_index[g] += 1
+            s.dealer[g] = (s.dealer[g] + 1) % c.players
+            deal(s, c, g)
+    return ended
 
 
 @jit_apart
@@ -887,4 +913,15 @@ def start_games(state: Fields, consts: Fields, games: IntArray, mask: BoolArray,
     s, c = State(*state), Consts(*consts)
     for g in games:
         start_game(s, c, g)
+    mask_games(s, c, games, mask, blank, LegalSets(*sets))
+
+
+@jit
+def begin_rounds(state: Fields, consts: Fields, games: IntArray, mask: BoolArray,
+                 blank: BoolArray, sets: Fields) -> None:
+    """Start the round of each of ``games`` whose hands (and face-up cards) were loaded
+    (``begin_round``), and its rows of ``mask`` and ``sets`` (``mask_games``)."""
+    s, c = State(*state), Consts(*consts)
+    for g in games:
+        begin_round(s, c, g)
     mask_games(s, c, games, mask, blank, LegalSets(*sets))

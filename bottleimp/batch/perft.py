@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .games import PLAY, SETUP, BatchGames
+from .engine import PLAY, SETUP, BatchGames
 
 
 def perft_counts(position: BatchGames, depth: int) -> tuple[list[int], list[int]]:

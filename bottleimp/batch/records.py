@@ -17,7 +17,7 @@ from ..formats.config_json import config_to_json
 from ..formats.json_input import JSON
 from ..formats.setup_entries import entry_from_gives
 from ..encoding import setup_destinations
-from .games import PLAY, SETUP, BatchError, BatchGames, StepResult
+from .engine import PLAY, SETUP, BatchError, BatchGames, StepResult
 
 
 class RecordingGames:

@@ -2,7 +2,7 @@
 'bottleimp[batch-gym]'``, Gymnasium 1.x).
 
 ``BottleImpVectorEnv`` is a ``gymnasium.vector.VectorEnv`` of ``num_envs`` games stepped by one
-``BatchGames`` (either backend), with Gymnasium's same-step auto-reset
+``BatchGames`` (on ``threads`` cores, default all), with Gymnasium's same-step auto-reset
 (``AutoresetMode.SAME_STEP``): a game that ends restarts within the step, its last observation
 in ``infos["final_obs"]`` and its last info (final ``totals``, last round's ``scores``, whether
 an ``illegal`` action ended it) in ``infos["final_info"]``. ``BottleImpEnv`` is one game as a
@@ -17,15 +17,19 @@ number (``Discrete(4N + 1)``); the reward is that of the seat that acted (every 
 are in ``info["rewards"]``). An illegal action ends its game with ``illegal_reward`` for its
 author (``illegal="end"``, as the PettingZoo environment does), or raises (``"raise"``).
 
-Seeds: ``reset(seed=s)`` with one integer gives every game a child of
-``np.random.SeedSequence(s)`` (``BatchGames.reset``): two environments seeded differently share
-no game. (Gymnasium's ``SyncVectorEnv`` seeds its environment ``i`` with ``s + i``, so one
-seeded ``s + 1`` repeats all but one of its games; a list of seeds is taken as given.)
+Seeds follow the library's one policy (``BatchGames.reset``): any integer, an ``int`` or a numpy
+integer, negative or past 64 bits, taken mod ``2**64``; never a ``bool``, a float or a string.
+Gymnasium's own checks (which refuse a negative seed and a numpy integer) see only the seed
+taken mod ``2**64``. ``reset(seed=s)`` with one integer gives every game a child of
+``np.random.SeedSequence(s)``: two environments seeded differently share no game. (Gymnasium's
+``SyncVectorEnv`` seeds its environment ``i`` with ``s + i``, so one seeded ``s + 1`` repeats
+all but one of its games; a list of seeds is taken as given.) After ``close()`` every call
+raises ``BatchError``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import gymnasium
 import numpy as np
@@ -35,9 +39,10 @@ from gymnasium.vector.utils import batch_space
 
 from ..config import Config
 from .arguments import BatchError, describe, games_of, is_integer
-from .backends import batch_games
-from .games import BatchGames, FloatArray
+from .engine import BatchGames, FloatArray
 from .observe import Observer
+
+_SEEDS: Final = 1 << 64
 
 
 def observation_space(config: Config) -> spaces.Dict:
@@ -64,24 +69,40 @@ def _seeds_for(seed: object, count: int) -> object:
     if seed is None:
         return np.random.SeedSequence()
     if is_integer(seed):
-        return np.random.SeedSequence(int(seed) & ((1 << 64) - 1))  # type: ignore[call-overload]
+        return np.random.SeedSequence(int(seed) % _SEEDS)  # type: ignore[call-overload]
     if isinstance(seed, (list, tuple, np.ndarray)):
         return seed
     raise BatchError(f"seed must be None, an integer or a list of integers, not {describe(seed)}")
 
 
+def gymnasium_seed(seed: object) -> int | None:
+    """The seed handed to Gymnasium's own ``reset`` (which seeds ``np_random``): one integer
+    under the library's policy, taken mod ``2**64`` (Gymnasium refuses a negative seed or a
+    numpy integer); else ``None``."""
+    return int(seed) % _SEEDS if is_integer(seed) else None  # type: ignore[call-overload]
+
+
+def _options(options: object) -> dict[str, Any]:
+    """``reset``'s ``options``: ``None`` or a dict, else a ``BatchError``."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise BatchError(f"options must be None or a dict, not {describe(options)}")
+    return options
+
+
 class BottleImpVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
     """``num_envs`` games of ``config`` as a Gymnasium ``VectorEnv`` (see the module
-    docstring); ``backend``, ``illegal`` and ``illegal_reward`` as ``batch_games``'s."""
+    docstring); ``illegal``, ``illegal_reward`` and ``threads`` as ``BatchGames``'s."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, config: Config | None = None, num_envs: int = 8, *,
-                 backend: str = "numpy", illegal: str = "end",
-                 illegal_reward: float = -1.0) -> None:
+                 illegal: str = "end", illegal_reward: float = -1.0,
+                 threads: int | np.integer[Any] | None = None) -> None:
         self.config = Config() if config is None else config
-        self.games: BatchGames = batch_games(self.config, num_envs, backend=backend,
-                                             illegal=illegal, illegal_reward=illegal_reward)
+        self.games = BatchGames(self.config, num_envs, illegal=illegal,
+                                illegal_reward=illegal_reward, threads=threads)
         self.num_envs = self.games.size
         self.single_observation_space = observation_space(self.config)
         self.single_action_space = spaces.Discrete(self.games.num_actions)
@@ -98,8 +119,13 @@ class BottleImpVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         """Start every game, or those of ``options["reset_mask"]`` (a boolean array of
         ``num_envs``): from ``seed`` (see the module docstring), or, for chosen games without a
         seed, each one's next game."""
-        super().reset(seed=int(seed) if is_integer(seed) else None)  # type: ignore[call-overload]
-        mask = None if options is None else options.get("reset_mask")
+        if self.games.closed:
+            raise BatchError("reset: the environment is closed")
+        if not (seed is None or is_integer(seed) or isinstance(seed, (list, tuple, np.ndarray))):
+            raise BatchError(f"seed must be None, an integer or a list of integers, not "
+                             f"{describe(seed)}")
+        mask = _options(options).get("reset_mask")
+        super().reset(seed=gymnasium_seed(seed))
         if mask is None:
             chosen = np.ones(self.num_envs, dtype=np.bool_)
             self.games.reset(_seeds_for(seed, self.num_envs))
@@ -117,8 +143,14 @@ class BottleImpVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         infos = {"to_act": np.where(chosen, to_act, 0), "_to_act": chosen.astype(np.bool_)}
         return self._observation(np.array(self.games.observe())), infos
 
+    def close_extras(self, **kwargs: Any) -> None:
+        """Free the batch: every later call raises ``BatchError``."""
+        self.games.close()
+
     def step(self, actions: object) -> tuple[dict[str, Any], Any, Any, Any, dict[str, Any]]:
         """Step every game with its action (auto-reset in the same step)."""
+        if self.games.closed:
+            raise BatchError("step: the environment is closed")
         acted = np.array(self.games.to_act)
         observation, rewards, terminated, truncated, infos = self.games.step(actions)
         mine = np.where(acted >= 0, rewards[np.arange(self.num_envs), np.maximum(acted, 0)], 0.0)
@@ -160,11 +192,11 @@ class BottleImpEnv(gymnasium.Env[dict[str, Any], Any]):
 
     metadata = {"render_modes": []}
 
-    def __init__(self, config: Config | None = None, *, backend: str = "numpy",
-                 illegal: str = "end", illegal_reward: float = -1.0) -> None:
+    def __init__(self, config: Config | None = None, *, illegal: str = "end",
+                 illegal_reward: float = -1.0) -> None:
         self.config = Config() if config is None else config
-        self.games = batch_games(self.config, 1, backend=backend, autoreset=False,
-                                 illegal=illegal, illegal_reward=illegal_reward)
+        self.games = BatchGames(self.config, 1, autoreset=False, illegal=illegal,
+                                illegal_reward=illegal_reward, threads=1)
         self.observation_space = observation_space(self.config)
         self.action_space = spaces.Discrete(self.games.num_actions)
 
@@ -172,11 +204,17 @@ class BottleImpEnv(gymnasium.Env[dict[str, Any], Any]):
         return {"observation": np.array(observation[0]),
                 "action_mask": np.array(self.games.legal_mask()[0], dtype=np.int8)}
 
-    def reset(self, *, seed: int | None = None,
+    def reset(self, *, seed: int | np.integer[Any] | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-        """A new game: from ``seed`` (game 0 of a slot seeded so: ``new_game(config, seed)``),
-        or without one the next game (the next seed and first dealer, as auto-reset)."""
-        super().reset(seed=seed)
+        """A new game: from ``seed`` (game 0 of a slot seeded so: ``new_game(config, seed)``;
+        the library's seed policy, see the module docstring), or without one the next game (the
+        next seed and first dealer, as auto-reset)."""
+        if self.games.closed:
+            raise BatchError("reset: the environment is closed")
+        if seed is not None and not is_integer(seed):
+            raise BatchError(f"seed must be None or an integer, not {describe(seed)}")
+        _options(options)
+        super().reset(seed=gymnasium_seed(seed))
         if seed is not None:
             self.games.reset([seed])
         elif self.games.started:
@@ -185,8 +223,14 @@ class BottleImpEnv(gymnasium.Env[dict[str, Any], Any]):
             self.games.reset(np.random.SeedSequence())
         return self._observation(self.games.observe()), {"to_act": int(self.games.to_act[0])}
 
+    def close(self) -> None:
+        """Free the game: every later call raises ``BatchError``."""
+        self.games.close()
+
     def step(self, action: object) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Take ``action`` for the seat to act."""
+        if self.games.closed:
+            raise BatchError("step: the environment is closed")
         if not is_integer(action) and not (isinstance(action, np.ndarray) and action.ndim == 0):
             raise BatchError(f"action must be an integer, not {describe(action)}")
         seat = int(self.games.to_act[0])
