@@ -103,6 +103,225 @@ def _deck(size: int) -> tuple[int, ...]:
     return tuple(range(size))  # only the deck's length is read by these rules
 
 
+# -- config: the cards, the decks and the configuration (cards.py, editions.py, config.py) ------
+
+
+def _refused_by(rule_id: str, make: Callable[[], object]) -> bool:
+    """Whether ``make()`` is refused with an error naming ``rule_id`` (``False``: accepted; an
+    error naming another rule fails the property)."""
+    from bottleimp.errors import BottleImpError
+
+    try:
+        make()
+    except BottleImpError as error:
+        assert getattr(error, "rule_id", rule_id) == rule_id, (rule_id, error)
+        return True
+    return False
+
+
+def p_card_rank(whole: int, half: bool, as_float: bool) -> None:
+    """CARD-RANK: "ranks compare exactly; a whole rank is written as an integer, a half rank as a
+    decimal": a card of rank ``whole`` (given as an int or a float) is equal to the other and its
+    rank an ``int``; a card of rank ``whole + 0.5`` keeps its half, is above ``whole`` and below
+    ``whole + 1``, and the two cards differ."""
+    from bottleimp.cards import Card, format_rank
+
+    assert 1 <= whole <= 60
+    value: float = whole + 0.5 if half else (float(whole) if as_float else whole)
+    card = Card(value, Colour.RED, 1)
+    if half:
+        assert card.rank == whole + 0.5 and whole < card.rank < whole + 1
+        assert format_rank(card.rank) == f"{whole}.5"
+        assert card != Card(whole, Colour.RED, 1)
+    else:
+        assert type(card.rank) is int and card.rank == whole
+        assert format_rank(card.rank) == str(whole)
+        assert card == Card(whole, Colour.RED, 1)
+
+
+def p_edition_deck(edition: str, players: int) -> None:
+    """DECK: "every deck has 36 numbered cards, 12 in each of three colours, with 1 to 6 coins
+    each; the start card 19 is part of no deck. The classic deck is yellow, blue and red, 126
+    coins; the Matagot 2024 deck red, blue and green, 127 coins. For 5 or 6 players the Matagot
+    deck adds 18 half ranks, each with the colour and coins of the whole rank just below it: 54
+    cards, 190 coins"; the classic deck serves 2-4 players only. In ascending rank order."""
+    from bottleimp.editions import edition_deck
+
+    assert edition in ("classic", "matagot-2024") and 2 <= players <= 6
+    try:
+        cards = edition_deck(edition, players)
+    except ValueError:
+        assert edition == "classic" and players >= 5
+        return
+    assert not (edition == "classic" and players >= 5)
+    ranks = [card.rank for card in cards]
+    assert ranks == sorted(ranks) and len(set(ranks)) == len(ranks) and 19 not in ranks
+    whole = [card for card in cards if card.rank == int(card.rank)]
+    halves = [card for card in cards if card.rank != int(card.rank)]
+    colours = {"classic": {Colour.YELLOW, Colour.BLUE, Colour.RED},
+               "matagot-2024": {Colour.RED, Colour.BLUE, Colour.GREEN}}[edition]
+    assert len(whole) == 36 and all(1 <= card.coins <= 6 for card in whole)
+    assert all(sum(1 for card in whole if card.colour is colour) == 12 for colour in colours)
+    assert sum(card.coins for card in whole) == (126 if edition == "classic" else 127)
+    if players >= 5:
+        by_rank = {card.rank: card for card in whole}
+        assert len(halves) == 18 and sum(card.coins for card in cards) == 190
+        for card in halves:
+            below = by_rank[card.rank - 0.5]
+            assert (card.colour, card.coins) == (below.colour, below.coins)
+    else:
+        assert not halves
+
+
+def _custom(size: int, nineteen: bool = False, twice: bool = False) -> tuple[Any, ...]:
+    """A custom deck of ``size`` real cards (ranks 1, 2, ... skipping 19), with the 19 or a rank
+    twice if asked."""
+    deck = list(_real_deck(size))
+    if nineteen and deck:
+        deck[-1] = _card(19, Colour.RED, 1)
+    if twice and len(deck) > 1:
+        deck[-1] = deck[0]
+    return tuple(deck)
+
+
+def p_config_players(players: int) -> None:
+    """CONFIG-PLAYERS: "a game has 2 to 6 players; anything else is refused"."""
+    from bottleimp import Config
+
+    assert -2 <= players <= 9
+    assert _refused_by("CONFIG-PLAYERS", lambda: Config(players=players)) == (
+        not 2 <= players <= 6)
+
+
+def p_config_edition(edition: str, players: int, custom: bool) -> None:
+    """CONFIG-EDITION: "the edition is classic or matagot-2024; the classic deck serves 2 to 4
+    players; 5 or 6 players need the Matagot 2024 edition (unless a custom deck is given)"."""
+    from bottleimp import Config
+
+    assert 2 <= players <= 6
+    deck = _custom(12 if players == 2 else 3 * players) if custom else None
+    refused = _refused_by("CONFIG-EDITION",
+                          lambda: Config(players=players, edition=edition, deck=deck))
+    known = edition in ("classic", "matagot-2024")
+    assert refused == (not known or (edition == "classic" and players >= 5 and not custom))
+
+
+def p_config_bottles(bottles: int, players: int) -> None:
+    """CONFIG-BOTTLES: "one bottle, or two in the Second Bottle variant, for 5 or 6 players only;
+    any other number is refused"."""
+    from bottleimp import Config
+
+    assert 2 <= players <= 6 and -1 <= bottles <= 4
+    refused = _refused_by("CONFIG-BOTTLES", lambda: Config(players=players, bottles=bottles))
+    assert refused == (not (bottles == 1 or (bottles == 2 and players >= 5)))
+
+
+def p_config_teams(players: int, teams: tuple[tuple[int, ...], ...], bottles: int) -> None:
+    """CONFIG-TEAMS: "team mode is for 4 to 6 players with one bottle; the teams partition the
+    seats into teams of two and single players, naming every seat exactly once, with at least one
+    team of two"."""
+    from bottleimp import Config
+
+    assert 2 <= players <= 6 and bottles in (1, 2)
+    if bottles == 2 and players < 5:
+        return  # refused for its bottles (CONFIG-BOTTLES), whatever the teams
+    seats = [seat for team in teams for seat in team]
+    valid = (4 <= players and bottles == 1 and sorted(seats) == list(range(players))
+             and all(len(team) in (1, 2) for team in teams)
+             and any(len(team) == 2 for team in teams))
+    refused = _refused_by("CONFIG-TEAMS",
+                          lambda: Config(players=players, teams=teams, bottles=bottles))
+    assert refused == (not valid)
+
+
+def p_config_game_end(rounds: int | None, target: int | None) -> None:
+    """CONFIG-GAME-END: "a game ends either after a given number of rounds or at a target score,
+    never both; either is a positive integer"."""
+    from bottleimp import Config
+
+    refused = _refused_by("CONFIG-GAME-END",
+                          lambda: Config(players=3, rounds=rounds, target_score=target))
+    both = rounds is not None and target is not None
+    positive = all(value is None or value >= 1 for value in (rounds, target))
+    assert refused == (both or not positive)
+
+
+def p_config_deck(players: int, size: int, fault: str) -> None:
+    """CONFIG-DECK: "its cards have distinct ranks and none is the start card 19; for 3 to 6
+    players every seat is dealt the same number of cards, or every seat but the dealer one more
+    card, and every seat is dealt enough cards for its setup (three, two for a dealer dealt one
+    fewer); for 2 players the size is a positive multiple of 12"."""
+    from bottleimp import Config
+
+    assert 2 <= players <= 6 and 1 <= size <= 40
+    deck = _custom(size, nineteen=fault == "19", twice=fault == "twice")
+    if players == 2:
+        fits = size % 12 == 0
+    else:
+        short = size % players == players - 1
+        each = size // players + (1 if short else 0)  # every seat but a short dealer
+        fits = size % players in (0, players - 1) and each >= 3 and (not short or each - 1 >= 2)
+    refused = _refused_by("CONFIG-DECK", lambda: Config(players=players, deck=deck))
+    assert refused == (not fits or (fault != "" and size > 1))
+
+
+def c_card_rank() -> Iterator[tuple[Any, ...]]:
+    return ((whole, half, as_float) for whole in range(1, 61) for half in (False, True)
+            for as_float in (False, True))
+
+
+def c_edition_deck() -> Iterator[tuple[Any, ...]]:
+    return ((edition, players) for edition in ("classic", "matagot-2024")
+            for players in range(2, 7))
+
+
+def c_config_players() -> Iterator[tuple[Any, ...]]:
+    return ((players,) for players in range(-2, 10))
+
+
+def c_config_edition() -> Iterator[tuple[Any, ...]]:
+    return ((edition, players, custom) for edition in ("classic", "matagot-2024", "deluxe")
+            for players in range(2, 7) for custom in (False, True))
+
+
+def c_config_bottles() -> Iterator[tuple[Any, ...]]:
+    return ((bottles, players) for bottles in range(-1, 5) for players in range(2, 7))
+
+
+def _partitions(seats: list[int]) -> Iterator[list[list[int]]]:
+    if not seats:
+        yield []
+        return
+    first, rest = seats[0], seats[1:]
+    for part in _partitions(rest):
+        yield [[first], *part]
+        for k in range(len(part)):
+            yield [*part[:k], [first, *part[k]], *part[k + 1:]]
+
+
+def c_config_teams() -> Iterator[tuple[Any, ...]]:
+    """Every partition of the seats of 2-6 players into blocks of any size (pairs, singles,
+    triples...), and the same with a seat left out or named twice, each with 1 and 2 bottles."""
+    for players in range(2, 7):
+        for part in _partitions(list(range(players))):
+            teams = tuple(tuple(team) for team in part)
+            variants = [teams, teams[1:], (*teams, (0,))]
+            for bottles in (1, 2):
+                for variant in variants:
+                    if variant:
+                        yield players, variant, bottles
+
+
+def c_config_game_end() -> Iterator[tuple[Any, ...]]:
+    values = (None, -1, 0, 1, 2, 9)
+    return ((rounds, target) for rounds in values for target in values)
+
+
+def c_config_deck() -> Iterator[tuple[Any, ...]]:
+    return ((players, size, fault) for players in range(2, 7) for size in range(1, 41)
+            for fault in ("", "19", "twice"))
+
+
 # -- deal.py -----------------------------------------------------------------------------------
 
 
@@ -1220,6 +1439,21 @@ def _crosshair(module: str, check: Callable[..., Any], ci_domain: Callable[[], I
 
 
 PROPERTIES: tuple[Property, ...] = (
+    _crosshair("config", p_card_rank, c_card_rank,
+               "every whole rank 1-60 as an int and as a float, and its half"),
+    Property("config", "edition_deck", p_edition_deck, c_edition_deck,
+             "both editions, 2-6 players: every card of every deck"),
+    _crosshair("config", p_config_players, c_config_players, "players -2 to 9"),
+    Property("config", "config_edition", p_config_edition, c_config_edition,
+             "classic, matagot-2024 and an unknown edition, 2-6 players, with a custom deck or not"),
+    _crosshair("config", p_config_bottles, c_config_bottles, "bottles -1 to 4, 2-6 players"),
+    Property("config", "config_teams", p_config_teams, c_config_teams,
+             "every partition of the seats of 2-6 players into blocks of any size, with a seat "
+             "left out or named twice, 1 or 2 bottles"),
+    Property("config", "config_game_end", p_config_game_end, c_config_game_end,
+             "rounds and target each none, -1, 0, 1, 2 or 9"),
+    Property("config", "config_deck", p_config_deck, c_config_deck,
+             "2-6 players, custom decks of 1-40 cards, with the 19 or a rank twice or neither"),
     Property("deal", "splitmix64", p_splitmix64, proof=prove_splitmix64,
              bounds="every 64-bit state (2^64), the code run on Z3 bit-vectors"),
     Property("deal", "shuffle", p_shuffle_paths, d_shuffle_paths,
