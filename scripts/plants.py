@@ -18,7 +18,8 @@ A plant replaces one or more attributes of the package's modules for the duratio
 and view rules) wrapped or rewritten. Each plant says which checks catch it (``catchers``); the
 test ``tests/test_plants.py`` runs every plant against every check it names and fails if one
 does not catch it, so no plant escapes CI's formal set. ``--matrix`` runs every plant against
-every check of the set (tens of minutes), to find further catchers.
+every check of the set (a few minutes of CPU a plant: every check that misses runs whole), to
+find further catchers; the table lists the catchers the test verifies, not every one.
 
 The audit's eight bugs are N1-N8 (``origin``), in the order the issue lists them: a team's single
 player's penalty not doubled (N1), the cheaper second bottle bought (N2), a face-down Devil's Eye
