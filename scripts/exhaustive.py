@@ -32,8 +32,9 @@ transition check, the legal actions against the restatement, zones, bottles, han
 state checks: the JSON round trip, the views and the catalogue of illegal actions.
 
 Counters record what the walk reached (bottles bought, a bottle changing hands, an old price card
-returned, for each bottle; a trick with every card above the price; a half rank played; a game
-ended at the target score; a round dealt from the seed); a configuration lists the counters it
+returned, for each bottle; a trick with every card above the price; a half rank played; a trick
+holding a whole rank and its half; a game ended at the target score; a round dealt from the seed;
+a second round dealt with 5 or 6 players); a configuration lists the counters it
 must reach (``requires``) and the run fails if one stays at 0.
 
 Reductions. The rules never name a seat except relative to the dealer (the first leader, setup
@@ -87,7 +88,7 @@ from bottleimp import (  # noqa: E402
 from bottleimp.perft import Deal, deal_at, deal_count, deals  # noqa: E402
 from bottleimp.errors import BottleImpError  # noqa: E402
 
-import test_state_machine as machine  # type: ignore[import-not-found]  # noqa: E402
+import test_state_machine as machine  # type: ignore[import-not-found,unused-ignore]  # noqa: E402
 
 _Y, _B, _R = Colour.YELLOW, Colour.BLUE, Colour.RED
 
@@ -150,6 +151,18 @@ _TWO_BOTTLE_EVENTS = ("bought 0", "bought 1", "changed hands 0", "changed hands 
                       "price card returned 0", "price card returned 1", "every card above price",
                       "trick at a tie of the two prices")
 
+def _from_the_54_card_deck(ranks: Sequence[float]) -> tuple[Card, ...]:
+    """The cards of these ranks of the Matagot 2024 54-card deck (colours and coins its own)."""
+    from bottleimp.editions import MATAGOT_2024_54
+
+    by_rank = {card.rank: card for card in MATAGOT_2024_54}
+    return tuple(by_rank[rank] for rank in ranks)
+
+
+_54_PAIRS = (2, 2.5, 12, 12.5, 20, 20.5, 36, 36.5)
+"""Ranks of the 54-card deck in pairs of a whole rank and its half, below the start price and
+above it: a trick holding both tells the exact ranks from their whole parts."""
+
 CONFIGURATIONS: tuple[Exhaustive, ...] = (
     # -- The CI set (tests/test_exhaustive.py): a few deals each, chosen to reach the events. --
     Exhaustive("3p-8cards", _config(3, 8, rounds=1), deals=(277,), ci=True,
@@ -179,6 +192,19 @@ CONFIGURATIONS: tuple[Exhaustive, ...] = (
                note="the last two tricks of three"),
     Exhaustive("6p-17cards-teams", _config(6, 17, rounds=1, teams=((0, 3), (1, 4), (2, 5))),
                deals=(0,), after=18, ci=True, note="trick play"),
+    Exhaustive("3p-8cards-54-pairs",
+               Config(players=3, deck=_from_the_54_card_deck(_54_PAIRS), rounds=1),
+               deals=(0, 277), requires=("a rank and its half in one trick", "half rank played"),
+               ci=True, note="whole round from the deal; 8 cards of the 54-card deck, each whole "
+                             "rank with its half (2 and 2.5, 20 and 20.5...)"),
+    Exhaustive("5p-14cards-2rounds", _config(5, 14, rounds=2), deals=(0, 1000), after=14,
+               rounds_walked=1, requires=("round dealt from the seed",
+                                          "second round dealt, 5-6 players"), ci=True,
+               note="trick play of round 1, round 2 dealt from the seed, checked, not walked"),
+    Exhaustive("6p-17cards-2rounds", _config(6, 17, rounds=2), deals=(0, 1000), after=20,
+               rounds_walked=1, requires=("round dealt from the seed",
+                                          "second round dealt, 5-6 players"), ci=True,
+               note="trick play of round 1, round 2 dealt from the seed, checked, not walked"),
     # -- On demand. Every deal of the smallest game, every setup choice and every play. --
     Exhaustive("3p-8cards-every-deal", _config(3, 8, rounds=1), level="sweep",
                note="every deal (dealer 0; rotation), whole round"),
@@ -371,6 +397,8 @@ class Checker:
             for sibling in self._family:
                 machine.check_actions_of_other_states(sibling, after)
             self._family.append(after)
+        if isinstance(action, StartRound) and after.config.players >= 5:
+            self.counters["second round dealt, 5-6 players"] += 1
         if after.phase is Phase.GAME_OVER:
             self.terminal += 1
             if after.config.target_score is not None:
@@ -394,6 +422,9 @@ class Checker:
         ):
             return
         trick = after.round.tricks[-1]
+        ranks = {play.card.rank for play in trick.plays}
+        if any(rank + 0.5 in ranks for rank in ranks if isinstance(rank, int)):
+            self.counters["a rank and its half in one trick"] += 1
         if all(play.card.rank > trick.price_before for play in trick.plays):
             self.counters["every card above price"] += 1
         prices = [bottle.price for bottle in before.round.bottles]

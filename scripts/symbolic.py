@@ -23,9 +23,22 @@ read. Each property begins with ``assert`` statements that bound the inputs (Cro
 ``asserts`` mode treats the leading run of asserts as preconditions; an assert after any other
 statement is part of the property).
 
+What a property claims (the ``claim`` column): ``rule``, the property states its rule from the
+text of ``spec/rules.toml``, independently of the code (it calls no rule function but the one it
+checks); ``consistency``, it compares one function of the code with others; ``restates``, it says
+what a one-line body already says.
+
+Results: ``verified`` (every input within the bounds), ``refuted`` (an assertion of the property
+failed: a counterexample), ``error`` (the code under check or the property raised anything else:
+a failure of the pass, never counted as a refutation) or ``not completed`` (CrossHair's time ran
+out). The script exits 1 on any refutation or error (with ``--ci``, on anything not verified).
+
 Run from the repository root (one function at a time, each bounded in time):
 ``python scripts/symbolic.py`` (every property by its own method; CrossHair 60 s each),
-``--timeout 30``, ``NAME ...``, ``--method crosshair`` (CrossHair for every property).
+``--timeout 30``, ``NAME ...``, ``--method crosshair`` (CrossHair for every property),
+``--ci`` (what CI runs: no CrossHair; each property CrossHair explores is run instead on every
+input of its stated CI domain; about a minute), ``--json FILE`` (every outcome, for the trust
+page's generator).
 """
 
 # The properties pass stand-in cards and configurations to the rules on purpose (see above).
@@ -38,11 +51,13 @@ import json
 import subprocess
 import sys
 import time
+import traceback
 from collections import Counter
-from itertools import permutations, product
+from itertools import combinations, permutations, product
 from math import factorial
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
@@ -93,6 +108,225 @@ def _rank(card: Any) -> Any:
 
 def _deck(size: int) -> tuple[int, ...]:
     return tuple(range(size))  # only the deck's length is read by these rules
+
+
+# -- config: the cards, the decks and the configuration (cards.py, editions.py, config.py) ------
+
+
+def _refused_by(rule_id: str, make: Callable[[], object]) -> bool:
+    """Whether ``make()`` is refused with an error naming ``rule_id`` (``False``: accepted; an
+    error naming another rule fails the property)."""
+    from bottleimp.errors import BottleImpError
+
+    try:
+        make()
+    except BottleImpError as error:
+        assert getattr(error, "rule_id", rule_id) == rule_id, (rule_id, error)
+        return True
+    return False
+
+
+def p_card_rank(whole: int, half: bool, as_float: bool) -> None:
+    """CARD-RANK: "ranks compare exactly; a whole rank is written as an integer, a half rank as a
+    decimal": a card of rank ``whole`` (given as an int or a float) is equal to the other and its
+    rank an ``int``; a card of rank ``whole + 0.5`` keeps its half, is above ``whole`` and below
+    ``whole + 1``, and the two cards differ."""
+    from bottleimp.cards import Card, format_rank
+
+    assert 1 <= whole <= 60
+    value: float = whole + 0.5 if half else (float(whole) if as_float else whole)
+    card = Card(value, Colour.RED, 1)
+    if half:
+        assert card.rank == whole + 0.5 and whole < card.rank < whole + 1
+        assert format_rank(card.rank) == f"{whole}.5"
+        assert card != Card(whole, Colour.RED, 1)
+    else:
+        assert type(card.rank) is int and card.rank == whole
+        assert format_rank(card.rank) == str(whole)
+        assert card == Card(whole, Colour.RED, 1)
+
+
+def p_edition_deck(edition: str, players: int) -> None:
+    """DECK: "every deck has 36 numbered cards, 12 in each of three colours, with 1 to 6 coins
+    each; the start card 19 is part of no deck. The classic deck is yellow, blue and red, 126
+    coins; the Matagot 2024 deck red, blue and green, 127 coins. For 5 or 6 players the Matagot
+    deck adds 18 half ranks, each with the colour and coins of the whole rank just below it: 54
+    cards, 190 coins"; the classic deck serves 2-4 players only. In ascending rank order."""
+    from bottleimp.editions import edition_deck
+
+    assert edition in ("classic", "matagot-2024") and 2 <= players <= 6
+    try:
+        cards = edition_deck(edition, players)
+    except ValueError:
+        assert edition == "classic" and players >= 5
+        return
+    assert not (edition == "classic" and players >= 5)
+    ranks = [card.rank for card in cards]
+    assert ranks == sorted(ranks) and len(set(ranks)) == len(ranks) and 19 not in ranks
+    whole = [card for card in cards if card.rank == int(card.rank)]
+    halves = [card for card in cards if card.rank != int(card.rank)]
+    colours = {"classic": {Colour.YELLOW, Colour.BLUE, Colour.RED},
+               "matagot-2024": {Colour.RED, Colour.BLUE, Colour.GREEN}}[edition]
+    assert len(whole) == 36 and all(1 <= card.coins <= 6 for card in whole)
+    assert all(sum(1 for card in whole if card.colour is colour) == 12 for colour in colours)
+    assert sum(card.coins for card in whole) == (126 if edition == "classic" else 127)
+    if players >= 5:
+        by_rank = {card.rank: card for card in whole}
+        assert len(halves) == 18 and sum(card.coins for card in cards) == 190
+        for card in halves:
+            below = by_rank[card.rank - 0.5]
+            assert (card.colour, card.coins) == (below.colour, below.coins)
+    else:
+        assert not halves
+
+
+def _custom(size: int, nineteen: bool = False, twice: bool = False) -> tuple[Any, ...]:
+    """A custom deck of ``size`` real cards (ranks 1, 2, ... skipping 19), with the 19 or a rank
+    twice if asked."""
+    deck = list(_real_deck(size))
+    if nineteen and deck:
+        deck[-1] = _card(19, Colour.RED, 1)
+    if twice and len(deck) > 1:
+        deck[-1] = deck[0]
+    return tuple(deck)
+
+
+def p_config_players(players: int) -> None:
+    """CONFIG-PLAYERS: "a game has 2 to 6 players; anything else is refused"."""
+    from bottleimp import Config
+
+    assert -2 <= players <= 9
+    assert _refused_by("CONFIG-PLAYERS", lambda: Config(players=players)) == (
+        not 2 <= players <= 6)
+
+
+def p_config_edition(edition: str, players: int, custom: bool) -> None:
+    """CONFIG-EDITION: "the edition is classic or matagot-2024; the classic deck serves 2 to 4
+    players; 5 or 6 players need the Matagot 2024 edition (unless a custom deck is given)"."""
+    from bottleimp import Config
+
+    assert 2 <= players <= 6
+    deck = _custom(12 if players == 2 else 3 * players) if custom else None
+    refused = _refused_by("CONFIG-EDITION",
+                          lambda: Config(players=players, edition=edition, deck=deck))
+    known = edition in ("classic", "matagot-2024")
+    assert refused == (not known or (edition == "classic" and players >= 5 and not custom))
+
+
+def p_config_bottles(bottles: int, players: int) -> None:
+    """CONFIG-BOTTLES: "one bottle, or two in the Second Bottle variant, for 5 or 6 players only;
+    any other number is refused"."""
+    from bottleimp import Config
+
+    assert 2 <= players <= 6 and -1 <= bottles <= 4
+    refused = _refused_by("CONFIG-BOTTLES", lambda: Config(players=players, bottles=bottles))
+    assert refused == (not (bottles == 1 or (bottles == 2 and players >= 5)))
+
+
+def p_config_teams(players: int, teams: tuple[tuple[int, ...], ...], bottles: int) -> None:
+    """CONFIG-TEAMS: "team mode is for 4 to 6 players with one bottle; the teams partition the
+    seats into teams of two and single players, naming every seat exactly once, with at least one
+    team of two"."""
+    from bottleimp import Config
+
+    assert 2 <= players <= 6 and bottles in (1, 2)
+    if bottles == 2 and players < 5:
+        return  # refused for its bottles (CONFIG-BOTTLES), whatever the teams
+    seats = [seat for team in teams for seat in team]
+    valid = (4 <= players and bottles == 1 and sorted(seats) == list(range(players))
+             and all(len(team) in (1, 2) for team in teams)
+             and any(len(team) == 2 for team in teams))
+    refused = _refused_by("CONFIG-TEAMS",
+                          lambda: Config(players=players, teams=teams, bottles=bottles))
+    assert refused == (not valid)
+
+
+def p_config_game_end(rounds: int | None, target: int | None) -> None:
+    """CONFIG-GAME-END: "a game ends either after a given number of rounds or at a target score,
+    never both; either is a positive integer"."""
+    from bottleimp import Config
+
+    refused = _refused_by("CONFIG-GAME-END",
+                          lambda: Config(players=3, rounds=rounds, target_score=target))
+    both = rounds is not None and target is not None
+    positive = all(value is None or value >= 1 for value in (rounds, target))
+    assert refused == (both or not positive)
+
+
+def p_config_deck(players: int, size: int, fault: str) -> None:
+    """CONFIG-DECK: "its cards have distinct ranks and none is the start card 19; for 3 to 6
+    players every seat is dealt the same number of cards, or every seat but the dealer one more
+    card, and every seat is dealt enough cards for its setup (three, two for a dealer dealt one
+    fewer); for 2 players the size is a positive multiple of 12"."""
+    from bottleimp import Config
+
+    assert 2 <= players <= 6 and 1 <= size <= 40
+    deck = _custom(size, nineteen=fault == "19", twice=fault == "twice")
+    if players == 2:
+        fits = size % 12 == 0
+    else:
+        short = size % players == players - 1
+        each = size // players + (1 if short else 0)  # every seat but a short dealer
+        fits = size % players in (0, players - 1) and each >= 3 and (not short or each - 1 >= 2)
+    refused = _refused_by("CONFIG-DECK", lambda: Config(players=players, deck=deck))
+    assert refused == (not fits or (fault != "" and size > 1))
+
+
+def c_card_rank() -> Iterator[tuple[Any, ...]]:
+    return ((whole, half, as_float) for whole in range(1, 61) for half in (False, True)
+            for as_float in (False, True))
+
+
+def c_edition_deck() -> Iterator[tuple[Any, ...]]:
+    return ((edition, players) for edition in ("classic", "matagot-2024")
+            for players in range(2, 7))
+
+
+def c_config_players() -> Iterator[tuple[Any, ...]]:
+    return ((players,) for players in range(-2, 10))
+
+
+def c_config_edition() -> Iterator[tuple[Any, ...]]:
+    return ((edition, players, custom) for edition in ("classic", "matagot-2024", "deluxe")
+            for players in range(2, 7) for custom in (False, True))
+
+
+def c_config_bottles() -> Iterator[tuple[Any, ...]]:
+    return ((bottles, players) for bottles in range(-1, 5) for players in range(2, 7))
+
+
+def _partitions(seats: list[int]) -> Iterator[list[list[int]]]:
+    if not seats:
+        yield []
+        return
+    first, rest = seats[0], seats[1:]
+    for part in _partitions(rest):
+        yield [[first], *part]
+        for k in range(len(part)):
+            yield [*part[:k], [first, *part[k]], *part[k + 1:]]
+
+
+def c_config_teams() -> Iterator[tuple[Any, ...]]:
+    """Every partition of the seats of 2-6 players into blocks of any size (pairs, singles,
+    triples...), and the same with a seat left out or named twice, each with 1 and 2 bottles."""
+    for players in range(2, 7):
+        for part in _partitions(list(range(players))):
+            teams = tuple(tuple(team) for team in part)
+            variants = [teams, teams[1:], (*teams, (0,))]
+            for bottles in (1, 2):
+                for variant in variants:
+                    if variant:
+                        yield players, variant, bottles
+
+
+def c_config_game_end() -> Iterator[tuple[Any, ...]]:
+    values = (None, -1, 0, 1, 2, 9)
+    return ((rounds, target) for rounds in values for target in values)
+
+
+def c_config_deck() -> Iterator[tuple[Any, ...]]:
+    return ((players, size, fault) for players in range(2, 7) for size in range(1, 41)
+            for fault in ("", "19", "twice"))
 
 
 # -- deal.py -----------------------------------------------------------------------------------
@@ -303,7 +537,8 @@ def p_setup_to_act(players: int, size: int, dealer: int, given: list[int]) -> No
     assert all(0 <= given[s] <= (2 if s == dealer and size % players else 3)
                for s in range(players))
     config = Cfg(players, _deck(size), False)
-    wanted = [len(setup.setup_steps(config, dealer, s)) for s in range(players)]
+    # SETUP-STEPS in words: three gives a seat, two for a dealer dealt one card short.
+    wanted = [2 if s == dealer and size % players else 3 for s in range(players)]
     chosen = tuple(("g",) * given[s] for s in range(players))
     seat = setup.setup_to_act(config, dealer, chosen)
     order = [(dealer + k) % players for k in range(1, players + 1)]
@@ -415,34 +650,42 @@ def p_follow_suit(colours: list[Colour], led: Colour | None) -> None:
 
 
 def p_follows_suit(colours: list[Colour], led: Colour | None, index: int) -> None:
-    """FOLLOW-SUIT: playing a card follows suit exactly when ``follow_suit`` allows it."""
+    """FOLLOW-SUIT, stated of one card: "follow the led colour if you can; if you cannot, or you
+    lead, play any card": playing a card of the hand is allowed exactly when the seat leads,
+    the card has the led colour, or no card of the hand has it."""
     assert 1 <= len(colours) <= 6 and 0 <= index < len(colours)
     hand = _hand(colours)
-    allowed = play.follow_suit(hand, led)
-    assert play.follows_suit(hand, led, hand[index]) == (hand[index] in allowed)
+    allowed = led is None or colours[index] is led or all(c is not led for c in colours)
+    assert play.follows_suit(hand, led, hand[index]) == allowed
 
 
 def p_devils_eye_playable(hidden: list[Colour], face_up: list[Colour], led: Colour | None) -> None:
-    """EYE-FOLLOW-SUIT: every hidden card, and the face-up cards ``follow_suit`` allows, in rank
-    order; for up to four hidden and four face-up cards, their ranks interleaved."""
+    """EYE-FOLLOW-SUIT: "face-up cards must follow the led colour if the face-up cards hold it; a
+    hidden card may always be played": the playable cards are every hidden card and each face-up
+    card that is of the led colour, or is played to lead, or whose row holds no card of the led
+    colour; listed in rank order; for up to four hidden and four face-up cards, their ranks
+    interleaved."""
     assert len(hidden) <= 4 and len(face_up) <= 4
     hand, up = _eye_cards(hidden, face_up)
     result = play.devils_eye_playable(hand, up, led)
-    allowed = hand + play.follow_suit(up, led)
+    row_follows = any(c is led for c in face_up)
+    allowed = list(hand) + [card for card in up
+                            if led is None or not row_follows or card.colour is led]
     assert sorted(result, key=_rank) == sorted(allowed, key=_rank)
     assert [c.rank for c in result] == sorted(c.rank for c in result)
 
 
 def p_devils_eye_follows_suit(hidden: list[Colour], face_up: list[Colour], led: Colour | None,
                               index: int) -> None:
-    """EYE-FOLLOW-SUIT: playing a card follows the rule exactly when ``devils_eye_playable``
-    lists it."""
+    """EYE-FOLLOW-SUIT, stated of one card: a hidden card may always be played; a face-up card
+    when the seat leads, the card has the led colour, or no face-up card of the seat has it."""
     assert len(hidden) <= 3 and 1 <= len(face_up) <= 4
     assert 0 <= index < len(hidden) + len(face_up)
     hand, up = _eye_cards(hidden, face_up)
     card = (hand + up)[index]
-    allowed = play.devils_eye_playable(hand, up, led)
-    assert play.devils_eye_follows_suit(hand, up, led, card) == (card in allowed)
+    allowed = (index < len(hidden) or led is None or card.colour is led
+               or all(c is not led for c in face_up))
+    assert play.devils_eye_follows_suit(hand, up, led, card) == allowed
 
 
 def _eye_cards(hidden: Sequence[Colour], face_up: Sequence[Colour]
@@ -517,44 +760,80 @@ def p_next_leader(winner: int) -> None:
     assert play.next_leader(winner) == winner
 
 
-def p_resolve_trick(ranks: list[int], colours: list[Colour], seats: list[int], p0: int,
-                    p1: int, owners: list[int], n_bottles: int) -> None:
-    """The trick resolution, every field of its outcome against the rules' text: the price is the
-    highest bottle price, the first bottle on a tie (TRICK-PRICE); the highest card below it wins,
-    else the highest card, whatever the colours (TRICK-WINNER); a winning card below the price
-    buys that bottle for the seat that played it and becomes its price card, and the other bottle
-    is unchanged (BOTTLE-PURCHASE); the old price card goes back to the bottle's former owner, the
-    19 to no one (PRICE-CARD-RETURN); the winner captures every other card of the trick, and the
-    winning card too when it bought nothing (TRICK-CAPTURE). Three cards of distinct ranks 1-40
-    (never 19 nor a price card), any colours, played by three distinct seats of 0-5 in any order,
-    one or two bottles at prices 1-19 owned by any seat (unowned at 19)."""
-    assert len(ranks) == 3 and all(1 <= r <= 40 and r != 19 for r in ranks)
-    assert len(set(ranks)) == 3 and len(colours) == 3
-    assert len(seats) == 3 and len(set(seats)) == 3 and all(0 <= seat <= 5 for seat in seats)
-    assert 1 <= n_bottles <= 2 and 1 <= p0 <= 19 and 1 <= p1 <= 19 and len(owners) == 2
-    assert all(0 <= owner <= 5 for owner in owners)
+@lru_cache(maxsize=None)
+def _card(rank: float, colour: Colour, coins: int) -> Any:
+    """A real card (``Play`` takes no stand-in), built once."""
+    from bottleimp.cards import Card
+
+    return Card(rank, colour, coins)
+
+
+def p_resolve_trick(ranks: list[float], colours: list[Colour], leader: int, p0: float,
+                    p1: float, owners: list[int], n_bottles: int) -> None:
+    """The trick resolution, every part of its outcome stated from the rules' text
+    (``spec/rules.toml``), not from the functions it composes:
+
+    - TRICK-PRICE: the trick is judged against the highest bottle price, the first bottle at a
+      tie of the two prices;
+    - TRICK-WINNER: "the highest card below the price wins; if none is below it, the highest
+      card wins; colour never matters" (ranks are exact: 2.5 is above 2);
+    - BOTTLE-PURCHASE: a winning card below the price buys that bottle: its owner becomes the
+      winner, the winning card lies under it as its new price; the other bottle is unchanged;
+      with every card above the price no bottle changes;
+    - PRICE-CARD-RETURN: the card that set the bought bottle's old price joins its former
+      owner's captured cards (even when the former owner buys it again); the start card 19 goes
+      to no one;
+    - TRICK-CAPTURE: the winner adds the trick's cards to their captured cards, except a winning
+      card that bought the bottle; no other seat's pile changes.
+
+    A trick of ``len(ranks)`` players (one card each, distinct ranks, never 19 nor a price
+    card's rank), led by ``leader`` and played clockwise, any colours; one or two bottles at
+    prices ``p0``, ``p1`` (19: the start card, unowned) owned by ``owners``; every seat holds one
+    captured card before the trick. Piles are compared as multisets (their order is no rule)."""
+    players = len(ranks)
+    assert 2 <= players <= 6 and len(colours) == players and 0 <= leader < players
+    assert all(r != 19 for r in ranks) and len(set(ranks)) == players
+    assert 1 <= n_bottles <= 2 and len(owners) == 2 and all(0 <= o < players for o in owners)
     assert p0 not in ranks and p1 not in ranks and (n_bottles == 1 or p0 != p1 or p0 == 19)
-    cards = tuple(C(r, colour, 1) for r, colour in zip(ranks, colours))
-    bottles = (_bottle(p0, owners[0]), _bottle(p1, owners[1]))[:n_bottles]
-    out = play.resolve_trick(cards, tuple(seats), bottles)
+    seats = [(leader + k) % players for k in range(players)]
+    cards = [_card(r, colour, 1 + k % 3) for k, (r, colour) in enumerate(zip(ranks, colours))]
+    trick = tuple(Play(seat, card) for seat, card in zip(seats, cards))
     prices = [p0, p1][:n_bottles]
+    bottles = tuple(Bottle() if p == 19 else Bottle(_card(p, Colour.RED, 2), owners[k])
+                    for k, p in enumerate(prices))
+    before = tuple((_card(100 + seat, Colour.BLUE, 1),) for seat in range(players))
+    result, after, piles = play.resolve_trick(trick, bottles, before)
+    # TRICK-PRICE
     price = max(prices)
-    below = [r for r in ranks if r < price]
-    winning = ranks.index(max(below) if below else max(ranks))
-    assert out.winning == winning and out.price_before == price
+    contested = prices.index(price)
+    assert result.price_before == price
+    # TRICK-WINNER: the card closest below the price, else the highest; never the colours.
+    below = [k for k in range(players) if ranks[k] < price]
+    winning = (max(below, key=lambda k: ranks[k]) if below
+               else max(range(players), key=lambda k: ranks[k]))
+    assert all(ranks[winning] > ranks[k] for k in (below or range(players)) if k != winning)
+    winner = seats[winning]
+    assert result.winner == winner and result.winning_card == cards[winning]
+    assert result.plays == trick
+    gains: list[list[Any]] = [[] for _ in range(players)]
     if below:
-        index = prices.index(price)  # the first bottle at the highest price
-        old = bottles[index]
-        assert out.bottle == index and out.price_after == ranks[winning]
-        assert out.bottles[index].owner == seats[winning]
-        assert out.bottles[index].price_card is cards[winning]
-        assert all(out.bottles[k] == bottles[k] for k in range(n_bottles) if k != index)
-        assert out.returned == (None if old.price_card is None else (old.owner, old.price_card))
-        assert out.captured == tuple(c for k, c in enumerate(cards) if k != winning)
+        # BOTTLE-PURCHASE
+        assert result.bottle == contested and result.price_after == ranks[winning]
+        assert after[contested] == Bottle(cards[winning], winner)
+        assert all(after[k] == bottles[k] for k in range(n_bottles) if k != contested)
+        # PRICE-CARD-RETURN
+        old = bottles[contested]
+        if old.price_card is not None:
+            assert old.owner is not None
+            gains[old.owner].append(old.price_card)
+        # TRICK-CAPTURE: every card but the winning one, which lies under the bottle.
+        gains[winner] += [card for k, card in enumerate(cards) if k != winning]
     else:
-        assert out.bottle is None and out.price_after == price
-        assert out.bottles == bottles and out.returned is None
-        assert out.captured == cards
+        assert result.bottle is None and result.price_after == price and after == bottles
+        gains[winner] += cards
+    assert len(piles) == players
+    for seat in range(players):
+        assert Counter(piles[seat]) == Counter(before[seat] + tuple(gains[seat])), seat
 
 
 # -- scoring.py --------------------------------------------------------------------------------
@@ -664,19 +943,26 @@ def p_add_totals(totals: list[int], scores: list[int]) -> None:
 
 def p_game_is_over(rounds: int, limit: int, target: int, use_target: bool,
                    totals: list[int]) -> None:
-    """GAME-END: after the round limit, or once a total reaches the target score."""
+    """GAME-END: "the game ends after its configured number of rounds, or, with a target score,
+    after the first round at whose end some seat's total has reached the target": over when
+    ``rounds`` rounds have been played of ``limit``, or some seat's total is at the target or
+    above it."""
     assert 1 <= rounds <= 20 and 1 <= limit <= 20 and 1 <= target <= 200 and len(totals) == 3
     config = Cfg(3, (), False, None, target if use_target else None,
                  None if use_target else limit)
     over = game.game_is_over(config, rounds, tuple(totals))
-    assert over == (max(totals) >= target if use_target else rounds >= limit)
+    reached = any(total >= target for total in totals)
+    assert over == (reached if use_target else rounds >= limit)
 
 
 def p_winners(totals: list[int]) -> None:
-    """WINNERS: every seat with the highest total, in seat order."""
+    """WINNERS: "every seat with the highest total wins; equal highest totals share the win": a
+    seat wins exactly when no seat has a higher total; the winners listed in seat order."""
     assert 2 <= len(totals) <= 6
-    best = max(totals)
-    assert game.winners(tuple(totals)) == tuple(s for s, t in enumerate(totals) if t == best)
+    won = game.winners(tuple(totals))
+    assert list(won) == sorted(set(won))
+    for seat, total in enumerate(totals):
+        assert (seat in won) == all(other <= total for other in totals)
 
 
 # -- finite domains: every input within the bounds, enumerated ----------------------------------
@@ -755,24 +1041,155 @@ def d_devils_eye_follows_suit() -> Iterator[tuple[Any, ...]]:
                     yield list(hidden), list(up), led, index
 
 
+_TRICK_RANKS = (1, 2, 2.5, 3, 12, 17.5, 18, 20, 20.5, 21, 36, 36.5)
+"""Ranks of the tricks of ``p_resolve_trick``: below and above the start price 19, whole ranks
+beside their halves (2 and 2.5, 20 and 20.5, 36 and 36.5: the 54-card deck's), so a rank
+compared by its whole part ties."""
+
+
 def d_resolve_trick() -> Iterator[tuple[Any, ...]]:
-    """Every rank triple of 1-21 but 19 in every order, each price pair, seats and colours and
-    owners varied together with the ranks (a rotating choice per case, so every colour, seat
-    order and owner appears with every winning position)."""
-    colour_rows = list(product(list(Colour)[:3], repeat=3))
-    seat_rows = list(permutations(range(6), 3))
+    """Every ordered pair and triple of ``_TRICK_RANKS`` against every price setting: one bottle
+    at 19 or at a rank below 19 not in the trick, or two bottles at two such prices (both at 19
+    included); and every set of four and of five in one order against every one-bottle price.
+    Colours, the leader and the owners vary with the case (a rotating choice, so each appears
+    with every winner)."""
+    colour_rows = list(product(list(Colour)[:3], repeat=5))
+    prices = (19, *(r for r in _TRICK_RANKS if r < 19))
     case = 0
-    for ranks in permutations([r for r in range(1, 22) if r != 19], 3):
-        for n_bottles in (1, 2):
-            for p0 in range(1, 20):
-                if p0 in ranks:
-                    continue
-                for p1 in (range(1, 20) if n_bottles == 2 else (19,)):
-                    if p1 not in ranks and (n_bottles == 1 or p0 != p1 or p0 == 19):
-                        case += 1
-                        owners = [case % 6, (case // 6) % 6]
-                        yield (list(ranks), list(colour_rows[case % len(colour_rows)]),
-                               list(seat_rows[case % len(seat_rows)]), p0, p1, owners, n_bottles)
+    for n in (2, 3, 4, 5):
+        tricks = permutations(_TRICK_RANKS, n) if n <= 3 else combinations(_TRICK_RANKS, n)
+        for ranks in tricks:
+            free = [p for p in prices if p not in ranks]
+            settings: list[tuple[int, float, float]] = [(1, p, 19) for p in free]
+            if n <= 3:
+                settings += [(2, a, b) for a in free for b in free if a != b or a == 19]
+            for n_bottles, p0, p1 in settings:
+                case += 1
+                owners = [case % n, (case // n) % n]
+                colours = list(colour_rows[case % len(colour_rows)][:n])
+                yield list(ranks), colours, case % n, p0, p1, owners, n_bottles
+
+
+# -- CI's bounds for the properties CrossHair explores: every input of a finite domain ------------
+
+_HALF_RANKS = (1, 2, 2.5, 17, 18, 18.5, 20, 20.5, 36, 36.5, 60)
+"""Ranks of the CI domains of the trick's winner and the purchase: below and above the start
+price, whole ranks beside their halves (a rank compared by its whole part ties)."""
+
+
+def c_players_seat() -> Iterator[tuple[Any, ...]]:
+    return ((players, seat) for players in range(2, 7) for seat in range(players))
+
+
+def c_first_dealer() -> Iterator[tuple[Any, ...]]:
+    return ((players, chosen) for players in range(2, 7) for chosen in range(-8, 9))
+
+
+def c_three_ranks() -> Iterator[tuple[Any, ...]]:
+    return product(range(1, 40), repeat=3)
+
+
+def c_led_colour() -> Iterator[tuple[Any, ...]]:
+    return ((n, c0, c1) for n in range(3) for c0 in Colour for c1 in Colour)
+
+
+def c_trick_price() -> Iterator[tuple[Any, ...]]:
+    return ((n, p0, p1) for n in (1, 2) for p0 in range(1, 20) for p1 in range(1, 20))
+
+
+def c_trick_winner() -> Iterator[tuple[Any, ...]]:
+    for price in (*range(1, 20), 2.5, 18.5):
+        for n in (1, 2, 3):
+            for ranks in permutations(_HALF_RANKS, n):
+                yield list(ranks), price
+        for ranks in combinations(_HALF_RANKS, 4):
+            yield list(ranks), price
+
+
+def c_buys_bottle() -> Iterator[tuple[Any, ...]]:
+    ranks = sorted({*range(1, 61), *(r + 0.5 for r in range(1, 60))})
+    return ((rank, price) for rank in ranks for price in (*range(1, 20), 2.5, 18.5))
+
+
+def c_bottle_after_purchase() -> Iterator[tuple[Any, ...]]:
+    return ((winner, rank) for winner in range(6) for rank in range(1, 19))
+
+
+def c_returned_price_card() -> Iterator[tuple[Any, ...]]:
+    return ((price, owner) for price in range(1, 20) for owner in range(6))
+
+
+def c_captured_by_winner() -> Iterator[tuple[Any, ...]]:
+    return ((n, winning, bought) for n in range(1, 5) for winning in range(n)
+            for bought in (False, True))
+
+
+def c_next_leader() -> Iterator[tuple[Any, ...]]:
+    return ((winner,) for winner in range(6))
+
+
+def _coin_rows() -> list[list[int]]:
+    return [list(row) for n in range(5) for row in product(range(4), repeat=n)]
+
+
+def c_captured_points() -> Iterator[tuple[Any, ...]]:
+    return ((row,) for row in _coin_rows())
+
+
+def c_bottle_penalty() -> Iterator[tuple[Any, ...]]:
+    return ((row, owned) for row in _coin_rows() for owned in range(3))
+
+
+def c_individual_scores() -> Iterator[tuple[Any, ...]]:
+    owner_rows = [list(row) for n in (1, 2) for row in product(range(-1, 3), repeat=n)]
+    return ((owners, list(coins), penalty) for owners in owner_rows
+            for coins in product(range(4), repeat=3) for penalty in (0, 1, 4, 9))
+
+
+def c_team_scores() -> Iterator[tuple[Any, ...]]:
+    return ((owner, list(coins), penalty) for owner in range(-1, 5)
+            for coins in product(range(3), repeat=5) for penalty in (0, 1, 9))
+
+
+def c_round_scores() -> Iterator[tuple[Any, ...]]:
+    return ((teams, owner) for teams in (False, True) for owner in range(4))
+
+
+def c_round_is_over() -> Iterator[tuple[Any, ...]]:
+    return ((list(row[:2]), list(row[2:]), eye) for row in product(range(3), repeat=4)
+            for eye in (False, True))
+
+
+def c_check_not_over() -> Iterator[tuple[Any, ...]]:
+    return ((phase,) for phase in Phase)
+
+
+def c_check_phase_admits() -> Iterator[tuple[Any, ...]]:
+    return ((phase, kind) for phase in Phase if phase is not Phase.GAME_OVER
+            for kind in range(4))
+
+
+def c_add_totals() -> Iterator[tuple[Any, ...]]:
+    for n in (2, 3):
+        for row in product(range(-2, 3), repeat=2 * n):
+            yield list(row[:n]), list(row[n:])
+    for n in (4, 5, 6):
+        for k in range(-3, 4):
+            yield [k * s for s in range(n)], [s - k for s in range(n)]
+
+
+def c_game_is_over() -> Iterator[tuple[Any, ...]]:
+    for rounds in range(1, 21):
+        for limit in range(1, 21):
+            yield rounds, limit, 1, False, [0, 0, 0]
+    values = (-10, 0, 4, 5, 6, 49, 50, 51, 199, 200)
+    for target in (1, 5, 50, 200):
+        for totals in product(values, repeat=3):
+            yield 1, 1, target, True, list(totals)
+
+
+def c_winners() -> Iterator[tuple[Any, ...]]:
+    return ((list(row),) for n in range(2, 7) for row in product(range(-1, 3), repeat=n))
 
 
 def d_shuffle_paths() -> Iterator[tuple[Any, ...]]:
@@ -792,6 +1209,9 @@ class Property:
     domain: Callable[[], Iterable[tuple[Any, ...]]] | None = None
     bounds: str = ""
     proof: Callable[[], Outcome] | None = None
+    ci_domain: Callable[[], Iterable[tuple[Any, ...]]] | None = None
+    """CI's bounds for a property CrossHair explores: every input of this finite domain, run."""
+    ci_bounds: str = ""
 
     @property
     def name(self) -> str:
@@ -816,10 +1236,14 @@ class Outcome:
 
 def explore(prop: Property, timeout: float) -> Outcome:
     """Explore every path of ``prop`` for at most ``timeout`` seconds."""
-    import crosshair.core as core
-    import crosshair.core_and_libs  # noqa: F401  (registers the standard library patches)
-    from crosshair.core import analyze_function
-    from crosshair.options import AnalysisKind, AnalysisOptionSet
+    # CrossHair: the ``symbolic`` extra (not needed by ``--ci``).
+    import crosshair.core as core  # type: ignore[import-not-found,unused-ignore]
+    import crosshair.core_and_libs  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
+    from crosshair.core import analyze_function  # type: ignore[import-not-found,unused-ignore]
+    from crosshair.options import (  # type: ignore[import-not-found,unused-ignore]
+        AnalysisKind,
+        AnalysisOptionSet,
+    )
 
     found: dict[str, Any] = {}
     explore_loop, analyze_calltree = core.explore_loop, core.analyze_calltree
@@ -841,17 +1265,20 @@ def explore(prop: Property, timeout: float) -> Outcome:
             messages.extend(checkable.analyze())
     finally:
         core.explore_loop, core.analyze_calltree = explore_loop, analyze_calltree
-    failures = [m for m in messages if m.state.name in _REFUTED]
+    failures = [m for m in messages if m.state.name in _REFUTED | _ERRORS]
     counterexample = "; ".join(m.message for m in failures)[:200]
     completed = bool(found.get("exhausted")) and not failures
-    status = "refuted" if failures else ("verified" if completed else "not completed")
+    status = ("error" if any(m.state.name in _ERRORS for m in failures) else "refuted"
+              if failures else ("verified" if completed else "not completed"))
     return Outcome(prop.name, status, found.get("paths", 0), completed, counterexample,
                    time.perf_counter() - started)
 
 
-_REFUTED = {"POST_FAIL", "POST_ERR", "EXEC_ERR", "PRE_UNSAT", "SYNTAX_ERR", "IMPORT_ERR"}
-"""CrossHair's message kinds that report a counterexample or a property that cannot run
-(``CANNOT_CONFIRM`` only says the exploration stopped before it was complete)."""
+_REFUTED = {"POST_FAIL"}
+"""CrossHair's message kind that reports a counterexample: an assertion of the property fails."""
+_ERRORS = {"POST_ERR", "EXEC_ERR", "PRE_UNSAT", "SYNTAX_ERR", "IMPORT_ERR"}
+"""CrossHair's message kinds for a property that raised or cannot run: a failure of the pass, not
+a refutation (``CANNOT_CONFIRM`` only says the exploration stopped before it was complete)."""
 
 
 _WIDE = 256
@@ -947,27 +1374,47 @@ def prove_splitmix64() -> Outcome:
                    time.perf_counter() - started)
 
 
-def enumerate_domain(prop: Property) -> Outcome:
-    """Run ``prop`` on every input of its finite domain; the first failing input is the
-    counterexample. A property may return how many cases one input stands for (the paths of
-    ``p_shuffle_paths``)."""
-    assert prop.domain is not None
+def enumerate_domain(prop: Property, domain: Callable[[], Iterable[tuple[Any, ...]]] | None = None
+                     ) -> Outcome:
+    """Run ``prop`` on every input of its finite domain (or of ``domain``). The first input whose
+    property fails an assertion of the property is a counterexample (``refuted``); any other
+    exception, raised in the rule code or in the property, is an ``error``: a failure of the pass,
+    never counted as a refutation. A property may return how many cases one input stands for (the
+    paths of ``p_shuffle_paths``)."""
+    chosen = domain or prop.domain
+    assert chosen is not None
     started = time.perf_counter()
     cases = 0
-    for args in prop.domain():
+    for args in chosen():
         try:
             ran = prop.check(*args)
-        except Exception as error:  # noqa: BLE001 - any failure is the property's counterexample
+        except Exception as error:  # noqa: BLE001 - reported, never raised past the pass
             shown = ", ".join(map(repr, args))
-            return Outcome(prop.name, "refuted", cases, False,
+            status = "refuted" if _assertion_of_the_property(error) else "error"
+            return Outcome(prop.name, status, cases, False,
                            f"{prop.check.__name__}({shown}): {type(error).__name__} {error}"[:300],
                            time.perf_counter() - started)
         cases += ran if isinstance(ran, int) else 1
     return Outcome(prop.name, "verified", cases, True, "", time.perf_counter() - started)
 
 
+def _assertion_of_the_property(error: Exception) -> bool:
+    """Whether ``error`` is an ``assert`` of a property of this file failing (a refutation), not an
+    exception of the code under check (nor an ``assert`` inside it)."""
+    if not isinstance(error, AssertionError):
+        return False
+    frames = traceback.extract_tb(error.__traceback__)
+    return bool(frames) and Path(frames[-1].filename).resolve() == Path(__file__).resolve()
+
+
 def check(prop: Property, method: str, timeout: float) -> Outcome:
-    """Check ``prop`` by ``method`` (its own unless ``crosshair`` is asked for)."""
+    """Check ``prop`` by ``method``: ``own`` (its own method), ``crosshair`` (CrossHair for every
+    property) or ``ci`` (no CrossHair: each property CrossHair explores is run on every input of
+    its CI domain; the others by their own method)."""
+    if method == "ci":
+        if prop.proof is not None:
+            return prop.proof()
+        return enumerate_domain(prop, prop.ci_domain or prop.domain)
     if method == "crosshair" or prop.method == "crosshair":
         return explore_in_child(prop, timeout)
     if prop.proof is not None:
@@ -975,14 +1422,51 @@ def check(prop: Property, method: str, timeout: float) -> Outcome:
     return enumerate_domain(prop)
 
 
+def method_of(prop: Property, method: str) -> str:
+    """The method ``check`` uses for ``prop`` when asked for ``method``."""
+    if method == "crosshair":
+        return "crosshair"
+    if method == "ci" and prop.method == "crosshair":
+        return "enumeration"
+    return prop.method
+
+
+def bounds_of(prop: Property, method: str) -> str:
+    """The bounds ``check`` checks ``prop`` within when asked for ``method``."""
+    if method == "ci" and prop.ci_domain is not None:
+        return prop.ci_bounds
+    return prop.bounds or "the leading asserts of its property"
+
+
 _EYE = "hidden cards {h}, face-up cards {u}, of any of the 4 colours each, led colour any or none"
+def _crosshair(module: str, check: Callable[..., Any], ci_domain: Callable[[], Iterable[Any]],
+               ci_bounds: str) -> Property:
+    """A property CrossHair explores, with the finite domain CI runs it on."""
+    return Property(module, check.__name__[2:], check, ci_domain=ci_domain, ci_bounds=ci_bounds)
+
+
 PROPERTIES: tuple[Property, ...] = (
+    _crosshair("config", p_card_rank, c_card_rank,
+               "every whole rank 1-60 as an int and as a float, and its half"),
+    Property("config", "edition_deck", p_edition_deck, c_edition_deck,
+             "both editions, 2-6 players: every card of every deck"),
+    _crosshair("config", p_config_players, c_config_players, "players -2 to 9"),
+    Property("config", "config_edition", p_config_edition, c_config_edition,
+             "classic, matagot-2024 and an unknown edition, 2-6 players, with a custom deck or not"),
+    _crosshair("config", p_config_bottles, c_config_bottles, "bottles -1 to 4, 2-6 players"),
+    Property("config", "config_teams", p_config_teams, c_config_teams,
+             "every partition of the seats of 2-6 players into blocks of any size, with a seat "
+             "left out or named twice, 1 or 2 bottles"),
+    Property("config", "config_game_end", p_config_game_end, c_config_game_end,
+             "rounds and target each none, -1, 0, 1, 2 or 9"),
+    Property("config", "config_deck", p_config_deck, c_config_deck,
+             "2-6 players, custom decks of 1-40 cards, with the 19 or a rank twice or neither"),
     Property("deal", "splitmix64", p_splitmix64, proof=prove_splitmix64,
              bounds="every 64-bit state (2^64), the code run on Z3 bit-vectors"),
     Property("deal", "shuffle", p_shuffle_paths, d_shuffle_paths,
              "decks of 1-7 cards, every path of draws (each index, rejected first or not)"),
-    *(Property(module, fn.__name__[2:], fn) for module, fn in [
-        ("deal", p_first_dealer), ("deal", p_next_dealer)]),
+    _crosshair("deal", p_first_dealer, c_first_dealer, "2-6 players, every number -8 to 8"),
+    _crosshair("deal", p_next_dealer, c_players_seat, "2-6 players, every dealer"),
     Property("deal", "deal", p_deal, d_deal,
              "2-6 players, decks of 8-24 cards, 4 seeds (one above 2^63), rounds 0, 1, 5, every "
              "dealer; the shuffle itself is the property of deal.shuffle"),
@@ -996,11 +1480,13 @@ PROPERTIES: tuple[Property, ...] = (
     Property("setup", "setup_to_act", p_setup_to_act, d_setup_to_act,
              "3-6 players, decks of 3p-1, 3p, 4p-1, 4p cards, every dealer, every count of "
              "gives per seat"),
-    Property("setup", "can_give", p_can_give),
+    _crosshair("setup", p_can_give, c_three_ranks, "every two-card hand and card of ranks 1-39"),
     Property("setup", "resolve_setup", p_resolve_setup, d_resolve_setup,
              "2 players (Devil's Eye) and 3-6 players, every order of every seat's destinations"),
-    *(Property("play", fn.__name__[2:], fn) for fn in [
-        p_first_leader, p_next_to_play, p_led_colour, p_holds]),
+    _crosshair("play", p_first_leader, c_players_seat, "2-6 players, every dealer"),
+    _crosshair("play", p_next_to_play, c_players_seat, "2-6 players, every seat"),
+    _crosshair("play", p_led_colour, c_led_colour, "tricks of 0-2 cards, every colour"),
+    _crosshair("play", p_holds, c_three_ranks, "every hand, face-up card and card of ranks 1-39"),
     Property("play", "follow_suit", p_follow_suit, d_follow_suit,
              "hands of 0-6 cards of any of the 4 colours, led colour any or none"),
     Property("play", "follows_suit", p_follows_suit, d_follows_suit,
@@ -1009,22 +1495,50 @@ PROPERTIES: tuple[Property, ...] = (
              _EYE.format(h="0-4", u="0-4")),
     Property("play", "devils_eye_follows_suit", p_devils_eye_follows_suit,
              d_devils_eye_follows_suit, _EYE.format(h="0-3", u="1-4") + ", every card"),
-    *(Property("play", fn.__name__[2:], fn) for fn in [
-        p_trick_price, p_trick_winner, p_buys_bottle, p_bottle_after_purchase,
-        p_returned_price_card, p_captured_by_winner, p_next_leader]),
+    _crosshair("play", p_trick_price, c_trick_price, "1-2 bottles, every price 1-19 each"),
+    _crosshair("play", p_trick_winner, c_trick_winner,
+               "tricks of 1-3 cards in every order and every set of 4, from 11 ranks with halves "
+               "(1, 2, 2.5, 17, 18, 18.5, 20, 20.5, 36, 36.5, 60), prices 1-19, 2.5, 18.5, "
+               "every colouring"),
+    _crosshair("play", p_buys_bottle, c_buys_bottle,
+               "every rank and half rank 1-60 against prices 1-19, 2.5, 18.5"),
+    _crosshair("play", p_bottle_after_purchase, c_bottle_after_purchase,
+               "every seat 0-5, every rank 1-18"),
+    _crosshair("play", p_returned_price_card, c_returned_price_card,
+               "every price 1-19, every owner 0-5"),
+    _crosshair("play", p_captured_by_winner, c_captured_by_winner,
+               "tricks of 1-4 cards, every winning card, bought or not"),
+    _crosshair("play", p_next_leader, c_next_leader, "every seat 0-5"),
     Property("play", "resolve_trick", p_resolve_trick, d_resolve_trick,
-             "3 cards of distinct ranks 1-21 but 19 in every order, 1-2 bottles at prices 1-19 "
-             "(no card at a price), owned by any seat; seats, colours and owners rotated"),
-    *(Property(module, fn.__name__[2:], fn) for module, fn in [
-        ("scoring", p_captured_points), ("scoring", p_bottle_penalty),
-        ("scoring", p_individual_scores), ("scoring", p_team_scores),
-        ("scoring", p_round_scores), ("scoring", p_round_is_over),
-        ("game", p_check_not_over), ("game", p_check_phase_admits), ("game", p_add_totals),
-        ("game", p_game_is_over), ("game", p_winners)]),
+             "tricks of 2-5 cards from 12 ranks with halves (1, 2, 2.5, 3, 12, 17.5, 18, 20, "
+             "20.5, 21, 36, 36.5): every ordered pair and triple against one bottle at 19 or a "
+             "free rank below it, or two at any two; every set of 4 and 5 against one bottle; "
+             "leader, colours, owners rotated"),
+    _crosshair("scoring", p_captured_points, c_captured_points, "piles of 0-4 cards of 0-3 coins"),
+    _crosshair("scoring", p_bottle_penalty, c_bottle_penalty,
+               "Devil's Tricks of 0-4 cards of 0-3 coins, 0-2 bottles owned"),
+    _crosshair("scoring", p_individual_scores, c_individual_scores,
+               "1-2 bottles owned by any of 3 seats or no one, captured coins 0-3 a seat, "
+               "penalties 0, 1, 4, 9"),
+    _crosshair("scoring", p_team_scores, c_team_scores,
+               "the bottle owned by any of 5 seats or no one, captured coins 0-2 a seat, "
+               "penalties 0, 1, 9"),
+    _crosshair("scoring", p_round_scores, c_round_scores, "teams or not, every owner of 4"),
+    _crosshair("scoring", p_round_is_over, c_round_is_over,
+               "2 hands and 2 face-up rows of 0-2 cards, Devil's Eye or not"),
+    _crosshair("game", p_check_not_over, c_check_not_over, "every phase"),
+    _crosshair("game", p_check_phase_admits, c_check_phase_admits,
+               "every phase before the end, every kind of action and a non-action"),
+    _crosshair("game", p_add_totals, c_add_totals,
+               "2-3 seats, totals and scores -2 to 2; 4-6 seats, 7 rows"),
+    _crosshair("game", p_game_is_over, c_game_is_over,
+               "rounds and limits 1-20; targets 1, 5, 50, 200 against every 3 totals of 10 "
+               "values around them"),
+    _crosshair("game", p_winners, c_winners, "2-6 seats, totals -1 to 2"),
 )
-"""Not checked here: ``deal.deal`` (a composition of ``shuffle`` and slicing: the shuffle's 64-bit
-arithmetic already defeats the solver), ``deal.check_deal`` (sets of cards: frozenset hashing
-makes every symbolic card concrete; ``tests/test_deals.py`` tries every wrong count)."""
+"""Every rule function of ``bottleimp/rules/`` has a property, and ``resolve_trick`` (which
+composes the trick's rules) one of its own; ``check_deal`` and ``receiving_seat`` are checked
+through the deal's and the setup's properties."""
 
 
 def explore_in_child(prop: Property, timeout: float) -> Outcome:
@@ -1054,9 +1568,21 @@ RESTATES_ITS_BODY = frozenset({
 })
 """Properties that say what a one-line function's body already says (``next_leader`` is the
 identity, ``bottle_after_purchase`` a constructor): they hold trivially and are, in effect, a
-check of the types and of the function's name for its rule, not evidence about the rule. The
-table marks them ``restates``; the others (``rule``) state the rule from its text in
-``spec/rules.toml`` against a body that computes it another way."""
+check of the types and of the function's name for its rule, not evidence about the rule."""
+
+CONSISTENCY = frozenset({"scoring.round_scores"})
+"""Properties that compare one function of the code with others (``round_scores`` with
+``team_scores`` and ``individual_scores``): evidence that the code agrees with itself, not
+about the rule."""
+
+
+def claim_of(prop: Property) -> str:
+    """``restates``, ``consistency`` or ``rule``: the last for a property that states its rule
+    from the text of ``spec/rules.toml``, independently of the code, against a body that
+    computes it another way."""
+    if prop.name in RESTATES_ITS_BODY:
+        return "restates"
+    return "consistency" if prop.name in CONSISTENCY else "rule"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1064,28 +1590,47 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help="rule functions (module.function; default all)")
     parser.add_argument("--timeout", type=float, default=60.0,
                         help="CPU seconds of exploration per function (default 60)")
-    parser.add_argument("--method", choices=("own", "crosshair"), default="own",
-                        help="each function's own method (default), or CrossHair for every one")
+    parser.add_argument("--method", choices=("own", "crosshair", "ci"), default="own",
+                        help="each function's own method (default), CrossHair for every one, or "
+                             "ci: every property on its CI domain, no CrossHair")
+    parser.add_argument("--ci", action="store_const", const="ci", dest="method",
+                        help="the same as --method ci (what .ci/run runs)")
+    parser.add_argument("--json", metavar="FILE",
+                        help="also write every outcome, its claim, method and bounds to FILE")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
         (prop,) = [p for p in PROPERTIES if p.name == args.one]
         print(json.dumps(asdict(explore(prop, args.timeout))))
         return 0
+    known = {p.name for p in PROPERTIES} | {p.function for p in PROPERTIES}
+    unknown = [name for name in args.names if name not in known]
+    if unknown:
+        parser.error(f"unknown rule function(s) {unknown}")
     chosen = [p for p in PROPERTIES if not args.names or p.name in args.names
               or p.function in args.names]
-    print(f"{'rule function':32} {'claim':8} {'method':11} {'cases':>9} {'complete':>9} "
+    print(f"{'rule function':32} {'claim':11} {'method':11} {'cases':>9} {'complete':>9} "
           f"{'seconds':>8}  result", flush=True)
-    refuted = 0
+    failed = 0
+    rows = []
     for prop in chosen:
         outcome = check(prop, args.method, args.timeout)
-        method = "crosshair" if args.method == "crosshair" else prop.method
-        refuted += outcome.status == "refuted"
-        claim = "restates" if prop.name in RESTATES_ITS_BODY else "rule"
-        print(f"{outcome.name:32} {claim:8} {method:11} {outcome.paths:>9} "
+        method = method_of(prop, args.method)
+        failed += outcome.status in ("refuted", "error") or (
+            args.method == "ci" and outcome.status != "verified")
+        claim = claim_of(prop)
+        print(f"{outcome.name:32} {claim:11} {method:11} {outcome.paths:>9} "
               f"{'yes' if outcome.completed else 'no':>9} {outcome.seconds:>8.1f}  "
               f"{outcome.status} {outcome.counterexample}", flush=True)
-    return 1 if refuted else 0
+        rows.append({**asdict(outcome), "claim": claim, "method": method,
+                     "bounds": bounds_of(prop, args.method)})
+    if args.json:
+        Path(args.json).write_text(json.dumps({"format": "bottleimp-symbolic-pass", "version": 1,
+                                               "method": args.method, "properties": rows},
+                                              indent=1) + "\n")
+    print(f"{len(chosen) - failed} of {len(chosen)} properties verified" +
+          (f"; {failed} refuted or failed" if failed else ""), flush=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

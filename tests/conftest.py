@@ -1,10 +1,12 @@
-"""Hypothesis settings profiles for the whole suite, chosen with ``HYPOTHESIS_PROFILE``.
+"""Hypothesis settings profiles for the whole suite, chosen with ``HYPOTHESIS_PROFILE``
+(registered in ``profiles.py``, which the tests' own Python processes import too):
 
 - ``dev`` (the default, the README's test command): quick enough to run before every commit,
   every test still run, with a tenth of CI's examples (20; a state machine family plays 5 games).
 - ``ci`` (``.ci/run``): the strongest, 200 examples, no example database (CI starts clean every
   run), and the blob of any failure printed so it can be reproduced with
   ``@reproduce_failure``.
+- Hypothesis's own ``default`` works too (without its deadline: see ``profiles.py``).
 
 The state machines in ``test_state_machine.py`` derive their own example counts from the
 profile's ``max_examples``, and the fixed-size checks (game counts, walks, corpora) take theirs
@@ -25,28 +27,15 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 
 from browser import Chromium, Page
 from depth import PROFILE
+from profiles import suite_profile
 
 REPO = Path(__file__).resolve().parents[1]
 
-settings.register_profile(
-    "dev",
-    max_examples=20,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile(
-    "ci",
-    max_examples=200,
-    deadline=None,
-    database=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.load_profile(PROFILE)
+settings.load_profile(suite_profile(PROFILE))
 
 
 def _screenshots() -> ModuleType:

@@ -18,6 +18,8 @@ import os
 from bottleimp.conformance.harness import MIN_REFUSALS
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+"""The profile's name; every name but ``ci`` (``dev``, Hypothesis's ``default``...) runs the
+``dev`` sizes."""
 FULL = PROFILE == "ci"
 
 

@@ -7,6 +7,8 @@ extra), and the Z3 proof here when ``z3-solver`` is installed."""
 from __future__ import annotations
 
 import importlib.util
+import inspect
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -56,6 +58,103 @@ def test_the_trivial_properties_are_marked_as_restating_their_body() -> None:
     assert SYMBOLIC.RESTATES_ITS_BODY <= set(PROPERTY)
     assert {"play.next_leader", "play.bottle_after_purchase"} <= SYMBOLIC.RESTATES_ITS_BODY
     assert "play.resolve_trick" not in SYMBOLIC.RESTATES_ITS_BODY
+
+
+def test_a_property_that_compares_functions_of_the_code_is_not_labelled_rule() -> None:
+    """``rule`` only for a property stating its rule from the text: ``round_scores`` is compared
+    with ``team_scores``/``individual_scores``, so it is ``consistency``; the properties of
+    ``follows_suit``, Devil's Eye's two functions, ``game_is_over`` and ``winners`` state their
+    rules and call no other function of the rules but the one they check."""
+    claims = {name: SYMBOLIC.claim_of(prop) for name, prop in PROPERTY.items()}
+    assert claims["scoring.round_scores"] == "consistency"
+    for name in ("play.follows_suit", "play.devils_eye_playable", "play.devils_eye_follows_suit",
+                 "game.game_is_over", "game.winners", "play.resolve_trick"):
+        assert claims[name] == "rule", name
+        source = inspect.getsource(PROPERTY[name].check)
+        called = set(re.findall(r"\b(?:play|deal|setup|scoring|game)\.(\w+)\(", source))
+        assert called == {PROPERTY[name].function}, (name, called)
+
+
+def test_every_property_runs_in_ci_without_crosshair() -> None:
+    """``--ci`` (what ``.ci/run`` runs) checks every property: the Z3 proof, or every input of a
+    finite domain (the CrossHair properties on their CI domain, stated in their bounds)."""
+    for prop in SYMBOLIC.PROPERTIES:
+        assert prop.proof or prop.domain or prop.ci_domain, prop.name
+        assert SYMBOLIC.method_of(prop, "ci") in ("z3", "enumeration")
+        assert SYMBOLIC.bounds_of(prop, "ci"), prop.name
+    ci_run = (ROOT / ".ci" / "run").read_text()
+    assert "python scripts/symbolic.py --ci" in ci_run
+
+
+def test_the_trick_resolution_property_holds() -> None:
+    outcome = SYMBOLIC.enumerate_domain(PROPERTY["play.resolve_trick"])
+    assert outcome.status == "verified" and outcome.paths > 60_000, outcome
+
+
+def _buy_the_cheaper_bottle(bottles: Any) -> Any:
+    prices = [bottle.price for bottle in bottles]
+    return min(prices), prices.index(min(prices))
+
+
+def _price_card_to_the_buyer(original: Any) -> Any:
+    def resolve_trick(trick: Any, bottles: Any, captured: Any) -> Any:
+        result, after, piles = original(trick, bottles, captured)
+        if result.bottle is not None:
+            old = bottles[result.bottle]
+            if old.price_card is not None and old.owner != result.winner:
+                piles = list(piles)
+                moved = list(piles[old.owner])
+                moved.remove(old.price_card)
+                piles[old.owner] = tuple(moved)
+                piles[result.winner] += (old.price_card,)
+                piles = tuple(piles)
+        return result, after, piles
+    return resolve_trick
+
+
+def _whole_ranks_win(cards: Any, price: Any) -> int:
+    below = [card for card in cards if int(card.rank) < price]
+    found: int = cards.index(max(below or cards, key=lambda card: int(card.rank)))
+    return found
+
+
+@pytest.mark.parametrize(("attribute", "plant"), [
+    ("trick_price", lambda original: _buy_the_cheaper_bottle),
+    ("resolve_trick", _price_card_to_the_buyer),
+    ("trick_winner", lambda original: _whole_ranks_win),
+    ("captured_by_winner", lambda original: lambda cards, winning, bought: cards),
+    ("returned_price_card", lambda original: lambda bottle: None),
+    ("bottle_after_purchase", lambda original: lambda winner, card: SYMBOLIC.Bottle(card, None)),
+], ids=["cheaper-bottle-bought", "price-card-to-buyer", "whole-ranks", "winning-card-captured",
+        "price-card-kept", "bottle-not-owned"])
+def test_a_planted_bug_in_resolve_trick_refutes_its_property(
+        monkeypatch: pytest.MonkeyPatch, attribute: str, plant: Any) -> None:
+    from bottleimp.rules import play
+
+    monkeypatch.setattr(play, attribute, plant(getattr(play, attribute)))
+    outcome = SYMBOLIC.enumerate_domain(PROPERTY["play.resolve_trick"])
+    assert outcome.status == "refuted", outcome
+    assert SYMBOLIC.main(["--ci", "play.resolve_trick"]) == 1
+
+
+def test_an_exception_inside_a_property_fails_the_pass_and_is_no_refutation(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from bottleimp.rules import game
+
+    def crashing(totals: Any) -> Any:
+        raise KeyError("a crash, not a finding")
+
+    monkeypatch.setattr(game, "winners", crashing)
+    outcome = SYMBOLIC.enumerate_domain(PROPERTY["game.winners"], PROPERTY["game.winners"].ci_domain)
+    assert outcome.status == "error" and "KeyError" in outcome.counterexample, outcome
+    assert SYMBOLIC.main(["--ci", "game.winners"]) == 1
+    # An assert inside the code under check is an error of the code too, not the property's.
+    def asserting(totals: Any) -> Any:
+        assert False, "the code's own assert"
+
+    monkeypatch.setattr(game, "winners", asserting)
+    outcome = SYMBOLIC.enumerate_domain(PROPERTY["game.winners"], PROPERTY["game.winners"].ci_domain)
+    assert outcome.status == "error", outcome
 
 
 def test_the_splitmix64_proof_models_python_integers_and_refutes_a_dropped_mask() -> None:

@@ -18,9 +18,13 @@ from hypothesis import settings
 
 
 def test_a_subprocess_loads_the_profile_its_environment_names() -> None:
+    """As a fresh pytest of the suite does: the suite's profiles registered (``profiles.py``),
+    then the one ``HYPOTHESIS_PROFILE`` names loaded; one that only the tool registered fails."""
+    tests = Path(__file__).resolve().parents[2]
     done = subprocess.run(
-        [sys.executable, "-c", "import os; from hypothesis import settings; "
-         "settings.load_profile(os.environ.get('HYPOTHESIS_PROFILE', 'default'))"],
+        [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(tests)!r}); "
+         "from hypothesis import settings; import profiles; "
+         "settings.load_profile(profiles.profile_name())"],
         capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
 
