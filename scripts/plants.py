@@ -5,8 +5,8 @@ CI's formal set is three kinds of check, each named as the table names it:
 
 - ``walk NAME``: the exhaustive walk of the CI configuration ``NAME`` of ``scripts/exhaustive.py``
   (every state checked against the state machines' invariants); it catches a plant when it stops
-  on a violation (an ``AssertionError``) or the engine refuses its own legal action (a
-  ``BottleImpError``);
+  on a violation (an ``AssertionError``), the engine refuses its own legal action (a
+  ``BottleImpError``) or the planted code crashes (any other exception fails the walk's test too);
 - ``differential NAME``: the same walk compared with the independent model
   (``restatement/differential.py``); it catches a plant when it reports a disagreement;
 - ``symbolic NAME``: the property ``NAME`` of ``scripts/symbolic.py`` at CI's bounds (``--ci``);
@@ -54,7 +54,6 @@ for _path in (str(REPO), str(REPO / "tests"), str(REPO / "scripts")):
         sys.path.insert(0, _path)
 
 from bottleimp import Destination  # noqa: E402
-from bottleimp.errors import BottleImpError  # noqa: E402
 
 import pytest  # noqa: E402
 
@@ -495,7 +494,7 @@ PLANTS: tuple[Plant, ...] = (
           (_W + "3p-8cards", _S + "game.game_is_over")),
     Plant("game: the lowest total wins", "WINNERS",
           (("bottleimp.rules.game", "winners", _lowest_total_wins),
-           ("bottleimp.state", "winners", _lowest_total_wins),
+           ("bottleimp.view", "winners", _lowest_total_wins),
            ("bottleimp.encoding", "_winners_of_totals", _lowest_total_wins)),
           (_S + "game.winners", _W + "3p-8cards", _D + "3p-8cards")),
     Plant("game: any action admitted in any phase", "PHASE",
@@ -544,7 +543,7 @@ def run_check(check: str) -> str | None:
         except (AssertionError, _TEST_FAILURE) as violation:
             # A check of the state machines failed (an assert, or pytest.raises not raised).
             return str(violation).splitlines()[0] if str(violation) else "AssertionError"
-        except BottleImpError as error:
+        except Exception as error:  # a refusal, or a crash of the planted code: the walk fails
             return f"{type(error).__name__}: {error}"
         return None
     if kind == "differential":
@@ -553,8 +552,9 @@ def run_check(check: str) -> str | None:
         diff = Differential()
         try:
             run_walk(name, differential=diff)
-        except (BottleImpError, AssertionError, _TEST_FAILURE):
-            pass  # the walk's own checks stopped it; a disagreement, if any, came first
+        except Exception as error:  # the walk's own checks stopped it, or the planted code crashed
+            if not diff.examples:  # a disagreement, if any, came first
+                return f"{type(error).__name__}: {error}"
         return str(diff.examples[0]).splitlines()[0] if diff.examples else None
     if kind == "symbolic":
         prop = {p.name: p for p in SYMBOLIC.PROPERTIES}[name]
