@@ -259,8 +259,10 @@ def solve(state: GameState, seat: int | None = None, *,
     >>> state = bottleimp.new_game(bottleimp.Config(players=3), seed=1)
     >>> while len(state.round.plays) < 27:  # the setup and all but the last 3 tricks
     ...     state = bottleimp.apply(state, bottleimp.legal_actions(state)[0])
-    >>> solve(state)
-    Valuation(lower=-9, upper=-9)
+    >>> state.to_act, solve(state)  # the seat to act can guarantee 26 coins, all hands seen
+    (1, Valuation(lower=26, upper=26))
+    >>> solve(state, seat=1).exact
+    True
     """
     state = expect_state(state, "solve(state)")
     if seat is None:
