@@ -35,7 +35,7 @@ from attrs import frozen
 from ..actions import Action, Play
 from ..cards import Rank
 from ..config import Config
-from ..engine import apply
+from ..engine import apply, legal_actions
 from ..formats.config_json import config_to_json
 from ..formats.json_input import JSON
 from ..formats.records import parse_record
@@ -219,11 +219,16 @@ def _analyse_round(
             solver.seconds = max(0.0, deadline - time.perf_counter()) / max(1, solves_left)
         return solver
 
+    # Each solve's share of the time left: the solves still to come are the legal cards of
+    # the positions before this one and the deal's value for every seat.
+    cards = [len(legal_actions(state)) for state, _ in positions]
+    solves_before = [sum(cards[:number]) for number in range(len(cards))]
     plays: list[PlayAnalysis] = []
     for number, (state, played) in reversed(list(enumerate(positions))):
         seat = played.seat
+        solver = solver_for(seat, solves_before[number] + cards[number] + config.players)
         values = tuple((play.card.rank, valuation) for play, valuation in
-                       card_values(state, solver_for(seat, number + 1 + config.players)))
+                       card_values(state, solver))
         estimate = _estimate(state, worlds, rng, node_budget) if worlds else None
         plays.append(PlayAnalysis(len(state.round.plays), seat, played.card.rank, values,
                                   loss_of(values, played.card.rank), estimate, worlds))
