@@ -28,6 +28,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = Draft202012Validator(json.loads(
     (ROOT / "spec" / "reports" / "analysis.schema.json").read_text(encoding="utf-8")))
 
+
+
+def test_the_schema_is_a_draft_2020_12_schema() -> None:
+    Draft202012Validator.check_schema(SCHEMA.schema)
+
+
 SMALL_DECK = tuple(
     Card(rank, (Colour.YELLOW, Colour.BLUE, Colour.RED)[index % 3], 1 + index % 3)
     for index, rank in enumerate([3, 21, 7, 12, 26, 5, 16, 9, 30, 14, 2, 11, 18, 24, 6]))
