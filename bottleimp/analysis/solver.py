@@ -168,6 +168,8 @@ class Solver:
             return Valuation(lower, upper)
         self._limit = self.nodes + (self.node_budget if self.node_budget is not None else 1 << 62)
         self._deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        if self.seconds is not None and self.seconds <= 0:
+            return self._settled(state, lower, upper)
         try:
             value = self._search(state, lower - 1, upper + 1)
         except _OutOfBudget:
@@ -198,7 +200,7 @@ class Solver:
         ``beta``, else a bound on the same side of the window."""
         self.nodes += 1
         if self.nodes > self._limit or (
-            self._deadline is not None and self.nodes % 1024 == 0
+            self._deadline is not None and self.nodes % 16 == 0
             and time.perf_counter() > self._deadline
         ):
             raise _OutOfBudget
