@@ -6,6 +6,9 @@ actions, and choose one. Every bot is deterministic for its seed.
   of the round (``bottleimp.bots.heuristic`` documents it).
 - ``search`` (``SearchBot``): determinised look-ahead, heuristic playouts over worlds sampled
   from its view (``bottleimp.bots.search``); its budget is the number of worlds per decision.
+- ``sampling`` (``SamplingBot``): worlds sampled from its view, each solved open-hand by the
+  paranoid solver of ``bottleimp.analysis`` (``bottleimp.bots.sampling``); at most
+  ``SAMPLING_WORLDS`` worlds per decision (fewer when the budget asked for is smaller).
 
 ``make_bot(kind, seed)`` builds one by name; ``docs/guide/agents.md`` shows their measured
 strength (``bottleimp arena``).
@@ -19,12 +22,13 @@ from ..actions import Action
 from ..errors import BotError
 from ..view import SeatView
 from .heuristic import HeuristicBot
+from .sampling import SAMPLING_WORLDS, SamplingBot
 from .search import DEFAULT_WORLDS, SearchBot
 from .uniform import RandomBot
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SamplingBot", "SearchBot", "make_bot"]
 
-BOTS = ("random", "heuristic", "search")
+BOTS = ("random", "heuristic", "search", "sampling")
 """The names ``make_bot`` knows, weakest first."""
 
 
@@ -36,7 +40,8 @@ class Bot(Protocol):
 
 
 def make_bot(kind: str, seed: int, *, worlds: int = DEFAULT_WORLDS) -> Bot:
-    """A bot by name (one of ``BOTS``), seeded; ``worlds`` is the search bot's budget.
+    """A bot by name (one of ``BOTS``), seeded; ``worlds`` is the search bot's budget (and the
+    sampling bot's, up to ``SAMPLING_WORLDS``).
 
     >>> from bottleimp.bots import make_bot
     >>> type(make_bot("heuristic", 0)).__name__
@@ -44,7 +49,7 @@ def make_bot(kind: str, seed: int, *, worlds: int = DEFAULT_WORLDS) -> Bot:
     >>> make_bot("clever", 0)
     Traceback (most recent call last):
     ...
-    bottleimp.errors.BotError: unknown bot 'clever'; known bots: random, heuristic, search
+    bottleimp.errors.BotError: unknown bot 'clever'; known bots: random, heuristic, search, sampling
     """
     if kind == "random":
         return RandomBot(seed)
@@ -52,4 +57,6 @@ def make_bot(kind: str, seed: int, *, worlds: int = DEFAULT_WORLDS) -> Bot:
         return HeuristicBot(seed)
     if kind == "search":
         return SearchBot(seed, worlds)
+    if kind == "sampling":
+        return SamplingBot(seed, max(1, min(worlds, SAMPLING_WORLDS)))
     raise BotError(f"unknown bot {kind!r}; known bots: {', '.join(BOTS)}")

@@ -1,5 +1,5 @@
 """The ``bottleimp`` command line: ``simulate``, ``play``, ``arena``, ``validate``,
-``conformance``, ``render``, ``perft``.
+``conformance``, ``render``, ``perft``, ``analyse``.
 
 Each subcommand lives in ``bottleimp.cli.<name>`` and offers ``add_parser(subparsers)`` and
 ``run(args) -> int``. A bad option value gets a clear message and exit status 2 (argparse's own);
@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
 
-from . import arena, conformance, perft, play, render, simulate, validate
+from . import analyse, arena, conformance, perft, play, render, simulate, validate
 
 
 def _commands() -> tuple[ModuleType, ...]:
-    return (simulate, play, arena, validate, conformance, render, perft)
+    return (simulate, play, arena, validate, conformance, render, perft, analyse)
 
 
 class _UsageError(Exception):

@@ -38,6 +38,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "-o", "--output", metavar="PAGE",
         help="the HTML file to write (default: RECORD with the suffix .html)",
     )
+    parser.add_argument(
+        "--analyse", action="store_true",
+        help="add the open-hand analysis (bottleimp analyse): each trick's card values, the "
+             "card played marked with its loss, the coins each seat lost per round",
+    )
+    parser.add_argument("--round-seconds", type=float, default=60.0,
+                        help="with --analyse: the time budget of one round's analysis")
     parser.set_defaults(run=run)
 
 
@@ -47,7 +54,13 @@ def run(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output else Path(args.record).with_suffix(".html")
     try:
         value = read_json_file(args.record)
-        replay = render_record(value, source)
+        analysis = None
+        if args.analyse:
+            from ..analysis.record import analyse_json, analysis_to_json
+
+            found = analyse_json(value, source, round_seconds=args.round_seconds)
+            analysis = None if found.unreadable else analysis_to_json(found)
+        replay = render_record(value, source, analysis)
     except RecordError as error:
         print(f"{source}: not a readable record: {error.path}: {error.message}", file=sys.stderr)
         return 2

@@ -27,8 +27,8 @@ import base64
 import gzip
 import html
 import json
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 from attrs import frozen
 
@@ -45,6 +45,7 @@ from ..validation import (
     validate_json,
     validate_record,
 )
+from .analysis import ANALYSIS_CSS, round_table_html, trick_values_html
 from .svg import round_svg, trick_svg
 
 __all__ = [
@@ -329,8 +330,9 @@ def _config_text(record: GameRecord) -> str:
     return ", ".join(parts)
 
 
-def _step_html(index: int, step: Step, pictures: Sequence[int]) -> str:
-    """A step's section; its figures name their pictures by their place in the page's list."""
+def _step_html(index: int, step: Step, pictures: Sequence[int], extra: str = "") -> str:
+    """A step's section; its figures name their pictures by their place in the page's list;
+    ``extra`` (the analysis of the step, when there is one) follows them."""
     round_attr = "" if step.round is None else f' data-round="{step.round}"'
     hidden = "" if index == 0 else " hidden"
     anchor = step.anchor or f"step-{index + 1}"
@@ -350,6 +352,7 @@ def _step_html(index: int, step: Step, pictures: Sequence[int]) -> str:
     else:
         parts.append(f"<p>{_esc(step.caption)}</p>")
     parts += [f'<figure data-picture="{number}"></figure>' for number in pictures]
+    parts.append(extra)
     parts.append("</section>")
     return "".join(parts)
 
@@ -376,14 +379,17 @@ class Replay:
     page: str
 
 
-def render_record(value: JSON, source: str = "<record>") -> Replay:
-    """The report, the steps and the replay page of the record ``value`` (parsed JSON).
+def render_record(value: JSON, source: str = "<record>",
+                  analysis: Mapping[str, Any] | None = None) -> Replay:
+    """The report, the steps and the replay page of the record ``value`` (parsed JSON); with
+    ``analysis`` (its ``bottleimp-analysis/1`` JSON form), the page shows each trick's open-hand
+    values and a table of the coins each seat lost (``bottleimp.pictures.analysis``).
 
     An unreadable record raises ``RecordError`` (with the JSON path of the fault), as
     ``bottleimp validate`` would report it with status 2; a record of more rounds than a page
     draws, ``PageTooLargeError`` (``MAX_PAGE_ROUNDS``)."""
     report, steps = replay_steps(value, source)
-    page = _page(report, parse_record(value), steps, source)
+    page = _page(report, parse_record(value), steps, source, analysis)
     return Replay(report, steps, page)
 
 
@@ -394,8 +400,21 @@ def render_record_html(value: JSON, source: str = "<record>") -> str:
     return render_record(value, source).page
 
 
+def _analysis_html(step: Step, record: GameRecord, analysis: Mapping[str, Any] | None) -> str:
+    """The analysis under a trick (its plays' values) or at a round's scores (the table)."""
+    if analysis is None or step.round is None:
+        return ""
+    if step.kind in ("trick", "trick-so-far"):
+        trick = int(step.anchor.rsplit("-", 1)[1]) - 1
+        size = record.config.trick_size
+        return trick_values_html(analysis, step.round, trick * size, trick * size + size - 1)
+    if step.kind in ("round-end", "broken"):
+        return round_table_html(analysis, step.round, record.config.players)
+    return ""
+
+
 def _page(report: ValidationReport, record: GameRecord, steps: tuple[Step, ...],
-          source: str) -> str:
+          source: str, analysis: Mapping[str, Any] | None = None) -> str:
     if report.valid:
         verdict = ('<p class="verdict valid">Valid: '
                    + ("a complete game." if report.complete else "an unfinished game.") + "</p>")
@@ -410,7 +429,7 @@ def _page(report: ValidationReport, record: GameRecord, steps: tuple[Step, ...],
     sections = []
     for index, step in enumerate(steps):
         numbers = [pictures.setdefault(picture, len(pictures)) for picture in step.pictures]
-        sections.append(_step_html(index, step, numbers))
+        sections.append(_step_html(index, step, numbers, _analysis_html(step, record, analysis)))
     body = "".join(sections)
     return (
         "<!DOCTYPE html>\n"
@@ -418,7 +437,8 @@ def _page(report: ValidationReport, record: GameRecord, steps: tuple[Step, ...],
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
-        f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>"
+        f"<title>{_esc(title)}</title><style>{_CSS}{ANALYSIS_CSS if analysis else ''}</style>"
+        "</head><body>"
         f"<header><h1>{_esc(source)}</h1><p>{_esc(_config_text(record))}; "
         f"{len(record.rounds)} round{'s' if len(record.rounds) != 1 else ''} recorded. "
         "Rounds, tricks and plays are numbered from 1, as in the validator's messages; seats from 0.</p>"

@@ -1,0 +1,21 @@
+"""Analysis of play: the exact open-hand "paranoid" solver (``solver``) and, in
+``bottleimp.analysis.record``, the analysis of a recorded game (where each seat lost coins).
+
+This package's top level holds only the solver, which needs nothing but the core, so that a bot
+can use it; the record analysis, which replays records with the validator and samples worlds
+with the bots' determinisation, is imported from ``bottleimp.analysis.record``.
+"""
+
+from .solver import (
+    DEFAULT_NODE_BUDGET,
+    Solver,
+    Valuation,
+    card_values,
+    side_of,
+    solve,
+    sure_bounds,
+)
+
+__all__ = [
+    "DEFAULT_NODE_BUDGET", "Solver", "Valuation", "card_values", "side_of", "solve", "sure_bounds",
+]
