@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from itertools import chain
+from collections import deque
+from itertools import chain, repeat
 from operator import attrgetter
-from typing import Any, Final
+from types import MappingProxyType
+from typing import Any, Final, TypeVar
 
-from attrs import Attribute, field, frozen
+from attrs import Attribute, field, fields, frozen
 
 from .actions import Give, Play
 from .arguments import describe
@@ -308,6 +310,31 @@ class GameState:
     def current_trick(self) -> tuple[Play, ...]:
         """The plays of the trick in progress (empty between tricks)."""
         return trick_in_progress(self.round.plays, self.config.trick_size)
+
+
+_Derived = TypeVar("_Derived", "RoundState", "GameState")
+
+
+def derive(value: _Derived, **changes: Any) -> _Derived:
+    """``value`` with the fields ``changes`` names replaced, built without running the fields'
+    checks: the transitions derive each next state so, from a well-formed state by the rules.
+    Checking a whole round again at every move costs more than the move itself
+    (``benchmarks/RESULTS.md``); a test re-checks every state the engine derives in games of
+    every variant. ``attrs.evolve`` is the checked way, for everyone else."""
+    kind = type(value)
+    field_values = dict(zip(_FIELD_NAMES[kind], _FIELD_VALUES[kind](value)))
+    field_values.update(changes)
+    derived = object.__new__(kind)
+    # every field set in one pass of map (consumed by a deque of length 0): a state is derived
+    # at every move, and a loop of Python statements here costs as much as the move's rules
+    deque(map(object.__setattr__, repeat(derived), field_values, field_values.values()), 0)
+    return derived
+
+
+_FIELD_NAMES: Final = MappingProxyType({kind: tuple(attribute.name for attribute in fields(kind))
+                                        for kind in (RoundState, GameState)})
+_FIELD_VALUES: Final = MappingProxyType({kind: attrgetter(*names)
+                                         for kind, names in _FIELD_NAMES.items()})
 
 
 def trick_in_progress(plays: tuple[Play, ...], trick_size: int) -> tuple[Play, ...]:
