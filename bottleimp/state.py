@@ -322,12 +322,14 @@ def derive(value: _Derived, **changes: Any) -> _Derived:
     (``benchmarks/RESULTS.md``); a test re-checks every state the engine derives in games of
     every variant. ``attrs.evolve`` is the checked way, for everyone else."""
     kind = type(value)
-    field_values = dict(zip(_FIELD_NAMES[kind], _FIELD_VALUES[kind](value)))
-    field_values.update(changes)
+    field_values = list(_FIELD_VALUES[kind](value))
+    positions = _FIELD_POSITIONS[kind]
+    for name, field_value in changes.items():
+        field_values[positions[name]] = field_value
     derived = object.__new__(kind)
     # every field set in one pass of map (consumed by a deque of length 0): a state is derived
     # at every move, and a loop of Python statements here costs as much as the move's rules
-    deque(map(object.__setattr__, repeat(derived), field_values, field_values.values()), 0)
+    deque(map(object.__setattr__, repeat(derived), _FIELD_NAMES[kind], field_values), 0)
     return derived
 
 
@@ -335,6 +337,9 @@ _FIELD_NAMES: Final = MappingProxyType({kind: tuple(attribute.name for attribute
                                         for kind in (RoundState, GameState)})
 _FIELD_VALUES: Final = MappingProxyType({kind: attrgetter(*names)
                                          for kind, names in _FIELD_NAMES.items()})
+_FIELD_POSITIONS: Final = MappingProxyType({
+    kind: MappingProxyType({name: position for position, name in enumerate(names)})
+    for kind, names in _FIELD_NAMES.items()})
 
 
 def trick_in_progress(plays: tuple[Play, ...], trick_size: int) -> tuple[Play, ...]:
