@@ -32,8 +32,10 @@ __all__ = ["Bottle", "GameState", "Phase", "RoundState", "TrickResult"]
 # too), so a state the library or a user holds is well-formed: exact types (a subclass could
 # answer ``==`` and ``hash`` as it likes; a ``bool`` is no seat), one row per seat, seats the
 # round has. The engine then asks only that a state be a ``GameState`` itself
-# (``view.expect_state``). An object made around the constructor (``object.__new__``,
-# ``object.__setattr__`` on a frozen instance) deliberately circumvents this and is not looked for.
+# (``view.expect_state``); its transitions derive the next state from a checked one by the rules
+# without running the checks again (``derive``). An object made around the constructor
+# (``object.__new__``, ``object.__setattr__`` on a frozen instance) deliberately circumvents
+# them: it is not a forged value, and is not looked for.
 
 
 def _refuse(instance: object, attribute: Attribute[Any], message: str) -> ArgumentError:
