@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from collections import deque
-from itertools import chain, repeat
+from itertools import chain
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
-from attrs import Attribute, field, fields, frozen
+from attrs import Attribute, field, fields, frozen, make_class
 
 from .actions import Give, Play
 from .arguments import describe
@@ -329,9 +328,7 @@ def derive(value: _Derived, **changes: Any) -> _Derived:
     for name, field_value in changes.items():
         field_values[positions[name]] = field_value
     derived = object.__new__(kind)
-    # every field set in one pass of map (consumed by a deque of length 0): a state is derived
-    # at every move, and a loop of Python statements here costs as much as the move's rules
-    deque(map(object.__setattr__, repeat(derived), _FIELD_NAMES[kind], field_values), 0)
+    _UNCHECKED_INIT[kind](derived, *field_values)
     return derived
 
 
@@ -342,6 +339,12 @@ _FIELD_VALUES: Final = MappingProxyType({kind: attrgetter(*names)
 _FIELD_POSITIONS: Final = MappingProxyType({
     kind: MappingProxyType({name: position for position, name in enumerate(names)})
     for kind, names in _FIELD_NAMES.items()})
+_UNCHECKED_INIT: Final = MappingProxyType({
+    kind: getattr(make_class(f"Unchecked{kind.__name__}", list(names), slots=True, frozen=True),
+                  "__init__")
+    for kind, names in _FIELD_NAMES.items()})
+"""The ``__init__`` attrs generates for the same fields without their checks: it sets the
+fields of a state ``derive`` builds as the class's own ``__init__`` does."""
 
 
 def trick_in_progress(plays: tuple[Play, ...], trick_size: int) -> tuple[Play, ...]:
