@@ -54,9 +54,12 @@ def _dealer_seat(value: object) -> int:
 
 
 def _a_card(action: object, attribute: Attribute[Card], value: object) -> None:
-    """A card is a ``Card`` itself (an object that merely compares equal to one is not a card):
-    whether the seat holds it is a rule of the game."""
-    expect_card(value, f"{type(action).__name__}.card")
+    """A card is a ``Card`` itself (an object that merely compares equal to one is not a card;
+    a ``Card`` checks its own fields when it is built): whether the seat holds it is a rule of
+    the game."""
+    if type(value) is not Card:
+        raise ArgumentError(f"{type(action).__name__}.card", f"needs a Card, not "
+                                                            f"{describe(value)}")
 
 
 def _a_destination(action: object, attribute: Attribute[Destination], value: object) -> None:

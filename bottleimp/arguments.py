@@ -7,9 +7,10 @@ integer (numpy's, say: any type with ``__index__``), taken as the ``int`` of the
 ``bool``, a float (even a whole one) and a string are refused. They are type checks only:
 whether a value is legal is the rules' business. The checks of the core's own types live with
 those types (``expect_card`` in ``cards``, ``expect_action`` in ``actions``, ``expect_config``
-in ``config``, ``check_state`` in ``state``, ``expect_state`` and ``expect_view`` in ``view``):
-each is the type itself, not a subclass, holding the field values its constructor keeps, so a
-value with a lying ``__eq__`` or ``__hash__`` never reaches the rules.
+in ``config``, ``expect_state`` and ``expect_view`` in ``view``): each is the type itself, not
+a subclass, so a value with a lying ``__eq__`` or ``__hash__`` never reaches the rules. A state
+and its parts check their own fields when they are built (``state``), so the type is all a
+state's check asks.
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ def _to_deck(value: Iterable[Card] | None) -> tuple[Card, ...] | None:
     except TypeError:
         raise ConfigError("CONFIG-DECK", f"a deck is a list of cards, not {value!r}") from None
     for card in cards:
-        if not isinstance(card, Card):
+        if type(card) is not Card:  # a subclass could answer == and hash as it likes
             raise ConfigError("CONFIG-DECK", f"a deck holds Card values, not {card!r}")
     return tuple(sorted(cards, key=lambda card: card.rank))
 

@@ -46,7 +46,7 @@ from .engine import legal_actions
 from .errors import ArgumentError
 from .rules.game import winners as _winners_of_totals
 from .rules.setup import setup_steps
-from .state import GameState, Phase, check_state
+from .state import GameState, Phase
 from .view import SeatView, expect_source, expect_state, expect_view, view
 
 __all__ = [
@@ -508,7 +508,7 @@ def winners(source: GameState | Sequence[int]) -> tuple[int, ...]:
     (1, 2)
     """
     if type(source) is GameState:
-        won = check_state(source, "winners(source)").winners
+        won = source.winners
         if won is None:
             raise ArgumentError("winners(source)", "the game is not over: no one has won yet")
         return won

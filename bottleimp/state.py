@@ -7,30 +7,107 @@ zone a card can be in during a round, plus the round's public history (setup cho
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from itertools import chain
 from operator import attrgetter
-from typing import Final
+from types import MappingProxyType
+from typing import Any, Final, TypeVar
 
-from attrs import field, frozen
+from attrs import Attribute, field, fields, frozen, make_class
 
 from .actions import Give, Play
 from .arguments import describe
-from .cards import START_PRICE, Card, Rank, expect_card, expect_cards
-from .config import Config, expect_config
+from .cards import START_PRICE, Card, Rank
+from .config import Config
 from .errors import ArgumentError
 from .phase import Phase
 from .table import bottle_text, cards_text, hand_text, heading, table_text
 
 __all__ = ["Bottle", "GameState", "Phase", "RoundState", "TrickResult"]
 
+# --- the fields' checks ------------------------------------------------------------------------
+# Every value of this module checks its own fields when it is built (``attrs.evolve`` builds
+# too), so a state the library or a user holds is well-formed: exact types (a subclass could
+# answer ``==`` and ``hash`` as it likes; a ``bool`` is no seat), one row per seat, seats the
+# round has. The engine then asks only that a state be a ``GameState`` itself
+# (``view.expect_state``); its transitions derive the next state from a checked one by the rules
+# without running the checks again (``derive``). An object made around the constructor
+# (``object.__new__``, ``object.__setattr__`` on a frozen instance) deliberately circumvents
+# them: it is not a forged value, and is not looked for.
+
+
+def _refuse(instance: object, attribute: Attribute[Any], message: str) -> ArgumentError:
+    return ArgumentError(f"{type(instance).__name__}.{attribute.name}", message)
+
+
+def _exactly(*kinds: type | None) -> Callable[[object, Attribute[Any], object], None]:
+    """A validator: the value's type is one of ``kinds`` itself (``None`` for ``None``)."""
+    allowed = frozenset(type(None) if kind is None else kind for kind in kinds)
+    names = " or ".join("None" if kind is None else kind.__name__ for kind in kinds)
+
+    def check(instance: object, attribute: Attribute[Any], value: object) -> None:
+        if type(value) not in allowed:
+            raise _refuse(instance, attribute, f"needs {names}, not {describe(value)}")
+    return check
+
+
+def _tuple_of(*kinds: type) -> Callable[[object, Attribute[Any], object], None]:
+    """A validator: a tuple itself of values whose types are ``kinds`` themselves."""
+    allowed = frozenset(kinds)
+    names = " or ".join(kind.__name__ for kind in kinds)
+
+    def check(instance: object, attribute: Attribute[Any], value: object) -> None:
+        if type(value) is not tuple or not set(map(type, value)) <= allowed:
+            raise _refuse(instance, attribute, f"needs a tuple of {names}, not {describe(value)}")
+    return check
+
+
+def _rows_of(kind: type) -> Callable[[object, Attribute[Any], object], None]:
+    """A validator: a tuple of rows (tuples themselves, one per seat) of ``kind`` values
+    themselves; the first value that is not one is named."""
+    allowed = frozenset({kind})
+
+    def check(instance: object, attribute: Attribute[Any], rows: object) -> None:
+        if type(rows) is not tuple or not set(map(type, rows)) <= _TUPLE:
+            raise _refuse(instance, attribute, f"needs one tuple per seat, not {describe(rows)}")
+        if not set(map(type, chain.from_iterable(rows))) <= allowed:
+            seat, position, value = next((seat, position, value)
+                                         for seat, row in enumerate(rows)
+                                         for position, value in enumerate(row)
+                                         if type(value) is not kind)
+            raise ArgumentError(f"{type(instance).__name__}.{attribute.name}[{seat}][{position}]",
+                                f"needs a {kind.__name__}, not {describe(value)}")
+    return check
+
+
+def _optional_rows_of(kind: type) -> Callable[[object, Attribute[Any], object], None]:
+    rows_of = _rows_of(kind)
+
+    def check(instance: object, attribute: Attribute[Any], rows: object) -> None:
+        if rows is not None:
+            rows_of(instance, attribute, rows)
+    return check
+
+
+def _rank(instance: object, attribute: Attribute[Any], value: object) -> None:
+    if not (type(value) is int or (type(value) is float and math.isfinite(value))):
+        raise _refuse(instance, attribute, f"needs a rank, an int or a finite float, not "
+                                           f"{describe(value)}")
+
+
+_TUPLE: Final = frozenset({tuple})
+_INT: Final = frozenset({int})
+_SEAT: Final = attrgetter("seat")
+
 
 @frozen
 class Bottle:
     """A bottle: the card under it that sets its price (``None``: the start card 19) and owner."""
 
-    price_card: Card | None = None
+    price_card: Card | None = field(default=None, validator=_exactly(Card, None))
     """The card under the bottle that sets its price; ``None`` while the start card 19 does."""
-    owner: int | None = None
+    owner: int | None = field(default=None, validator=_exactly(int, None))
     """The seat that owns the bottle; ``None`` until someone buys it."""
 
     @property
@@ -46,17 +123,17 @@ class TrickResult:
     ``bottle`` is the index of the bottle bought, or ``None`` when every card was above the price.
     """
 
-    plays: tuple[Play, ...]
+    plays: tuple[Play, ...] = field(validator=_tuple_of(Play))
     """The trick's plays, in the order they were made (the leader's first)."""
-    winner: int
+    winner: int = field(validator=_exactly(int))
     """The seat that won the trick."""
-    winning_card: Card
+    winning_card: Card = field(validator=_exactly(Card))
     """The card that won it."""
-    bottle: int | None
+    bottle: int | None = field(validator=_exactly(int, None))
     """The index of the bottle bought, or ``None``."""
-    price_before: Rank
+    price_before: Rank = field(validator=_rank)
     """The price the trick was judged against: the highest bottle price before it."""
-    price_after: Rank
+    price_after: Rank = field(validator=_rank)
     """That bottle's price after the trick: the winning card's rank if it bought the bottle."""
 
 
@@ -69,34 +146,62 @@ class RoundState:
     chosen. ``plays`` lists every card played this round in order; the current trick is its tail.
     """
 
-    index: int
+    index: int = field(validator=_exactly(int))
     """The round's number, from 0."""
-    dealer: int
+    dealer: int = field(validator=_exactly(int))
     """The seat that dealt it."""
-    dealt: tuple[tuple[Card, ...], ...]
+    dealt: tuple[tuple[Card, ...], ...] = field(validator=_rows_of(Card))
     """The hidden hands as dealt, one per seat, in rank order."""
-    dealt_face_up: tuple[tuple[Card, ...], ...] | None
+    dealt_face_up: tuple[tuple[Card, ...], ...] | None = field(validator=_optional_rows_of(Card))
     """The face-up cards as dealt (Devil's Eye), else ``None``."""
-    hands: tuple[tuple[Card, ...], ...]
+    hands: tuple[tuple[Card, ...], ...] = field(validator=_rows_of(Card))
     """Each seat's hidden hand now, in rank order."""
-    face_up: tuple[tuple[Card, ...], ...] | None
+    face_up: tuple[tuple[Card, ...], ...] | None = field(validator=_optional_rows_of(Card))
     """Each seat's face-up cards now (Devil's Eye), else ``None``."""
-    setup: tuple[tuple[Give, ...], ...]
+    setup: tuple[tuple[Give, ...], ...] = field(validator=_rows_of(Give))
     """Each seat's setup choices so far, in the order it made them."""
-    devils_trick: tuple[Card, ...]
+    devils_trick: tuple[Card, ...] = field(validator=_tuple_of(Card))
     """The Devil's Trick: empty until every seat has chosen, then the discards in rank order."""
-    plays: tuple[Play, ...]
+    plays: tuple[Play, ...] = field(validator=_tuple_of(Play))
     """Every card played this round, in order; the trick in progress is its tail."""
-    leader: int
+    leader: int = field(validator=_exactly(int))
     """The seat that leads (or led) the trick in progress."""
-    bottles: tuple[Bottle, ...]
+    bottles: tuple[Bottle, ...] = field(validator=_tuple_of(Bottle))
     """The bottles: one, or two in the Second Bottle variant."""
-    captured: tuple[tuple[Card, ...], ...]
+    captured: tuple[tuple[Card, ...], ...] = field(validator=_rows_of(Card))
     """Each seat's pile of captured cards (price cards returned to it included)."""
-    tricks: tuple[TrickResult, ...]
+    tricks: tuple[TrickResult, ...] = field(validator=_tuple_of(TrickResult))
     """What each completed trick decided, in order."""
-    scores: tuple[int, ...] | None
+    scores: tuple[int, ...] | None = field(validator=_exactly(tuple, None))
     """Each seat's score for the round once it is over, else ``None``."""
+
+    def __attrs_post_init__(self) -> None:
+        """The fields fit together: every zone one row per seat of the deal, face-up zones in
+        both places or neither, and seats the round has (dealer, leader, bottles' owners, the
+        seats of the plays and of each seat's own setup choices), scores one int per seat."""
+        players = len(self.dealt)
+        seats = range(players)
+        rows = [self.hands, self.setup, self.captured]
+        if self.face_up is not None and self.dealt_face_up is not None:
+            rows += [self.face_up, self.dealt_face_up]
+        elif self.face_up is not None or self.dealt_face_up is not None:
+            raise ArgumentError("RoundState.face_up", "the face-up cards are dealt and held, "
+                                                      "or neither (Devil's Eye)")
+        if set(map(len, rows)) - {players}:
+            raise ArgumentError("RoundState", f"every zone needs one row per seat of the "
+                                              f"{players} dealt")
+        owners = [bottle.owner for bottle in self.bottles if bottle.owner is not None]
+        if not {self.dealer, self.leader, *owners, *map(_SEAT, self.plays)} <= set(seats):
+            raise ArgumentError("RoundState", f"names a seat a {players}-seat round does not have")
+        if any(gives and set(map(_SEAT, gives)) != {seat} for seat, gives in enumerate(self.setup)):
+            raise ArgumentError("RoundState.setup", "holds a seat's Give in another seat's row")
+        if self.index < 0 or not 1 <= len(self.bottles) <= 2:
+            raise ArgumentError("RoundState", "needs a round index of at least 0 and one or two "
+                                              "bottles")
+        if self.scores is not None and (len(self.scores) != players
+                                        or not set(map(type, self.scores)) <= _INT):
+            raise ArgumentError("RoundState.scores", f"needs one int per seat, not "
+                                                     f"{describe(self.scores)}")
 
     def __repr__(self) -> str:
         return (
@@ -114,23 +219,46 @@ class GameState:
     (or, once the game is over, the last one); ``past_rounds`` are the finished rounds before it.
     """
 
-    config: Config
+    config: Config = field(validator=_exactly(Config))
     """The game's configuration."""
-    seed: int
+    seed: int = field(validator=_exactly(int))
     """The seed every round's deal is drawn from (rule DEAL-SHUFFLE)."""
-    phase: Phase
+    phase: Phase = field(validator=_exactly(Phase))
     """What happens next: setup, trick play, the next deal, or nothing (game over)."""
-    to_act: int | None
+    to_act: int | None = field(validator=_exactly(int, None))
     """The seat whose decision it is; ``None`` once the game is over."""
-    round: RoundState
+    round: RoundState = field(validator=_exactly(RoundState))
     """The current round (the last one once the game is over)."""
-    past_rounds: tuple[RoundState, ...]
+    past_rounds: tuple[RoundState, ...] = field(validator=_tuple_of(RoundState))
     """The finished rounds before it, in order."""
-    totals: tuple[int, ...]
+    totals: tuple[int, ...] = field(validator=_tuple_of(int))
     """Each seat's total over the finished rounds."""
-    winners: tuple[int, ...] | None = field(default=None)
+    winners: tuple[int, ...] | None = field(default=None, validator=_exactly(tuple, None))
     """The seats that won (rule WINNERS: the highest total; a tie shares the win) once the game
     is over; ``None`` before."""
+
+    def __attrs_post_init__(self) -> None:
+        """The fields fit the configuration: rounds of its players, face-up cards exactly in
+        Devil's Eye, one total per seat; a seat to act and no winners exactly until the game is
+        over, then winners among the seats."""
+        players = self.config.players
+        seats = range(players)
+        if {len(self.round.dealt), *(len(past.dealt) for past in self.past_rounds)} != {players}:
+            raise ArgumentError("GameState.round", f"needs a round of {players} seats")
+        if (self.round.face_up is None) is self.config.devils_eye:
+            raise ArgumentError("GameState.round.face_up", "holds face-up cards exactly in "
+                                                           "Devil's Eye")
+        if len(self.totals) != players:
+            raise ArgumentError("GameState.totals", f"needs one int per seat, not {self.totals}")
+        over = self.phase is Phase.GAME_OVER
+        if (self.to_act is None) is not over or (self.to_act is not None
+                                                 and self.to_act not in seats):
+            raise ArgumentError("GameState.to_act", f"needs a seat until the game is over, then "
+                                                    f"None, not {describe(self.to_act)}")
+        if (self.winners is None) is over or (self.winners is not None and not (
+                set(map(type, self.winners)) <= _INT and set(self.winners) <= set(seats))):
+            raise ArgumentError("GameState.winners", f"needs seats once the game is over, None "
+                                                     f"before, not {describe(self.winners)}")
 
     def __str__(self) -> str:
         """The table in a few lines (``bottleimp.table``): every hand, the trick, the bottles."""
@@ -185,202 +313,42 @@ class GameState:
         return trick_in_progress(self.round.plays, self.config.trick_size)
 
 
+_Derived = TypeVar("_Derived", "RoundState", "GameState")
+
+
+def derive(value: _Derived, **changes: Any) -> _Derived:
+    """``value`` with the fields ``changes`` names replaced, built without running the fields'
+    checks: the transitions derive each next state so, from a well-formed state by the rules.
+    Checking a whole round again at every move costs more than the move itself
+    (``benchmarks/RESULTS.md``); a test re-checks every state the engine derives in games of
+    every variant. ``attrs.evolve`` is the checked way, for everyone else."""
+    kind = type(value)
+    field_values = list(_FIELD_VALUES[kind](value))
+    positions = _FIELD_POSITIONS[kind]
+    for name, field_value in changes.items():
+        field_values[positions[name]] = field_value
+    derived = object.__new__(kind)
+    _UNCHECKED_INIT[kind](derived, *field_values)
+    return derived
+
+
+_FIELD_NAMES: Final = MappingProxyType({kind: tuple(attribute.name for attribute in fields(kind))
+                                        for kind in (RoundState, GameState)})
+_FIELD_VALUES: Final = MappingProxyType({kind: attrgetter(*names)
+                                         for kind, names in _FIELD_NAMES.items()})
+_FIELD_POSITIONS: Final = MappingProxyType({
+    kind: MappingProxyType({name: position for position, name in enumerate(names)})
+    for kind, names in _FIELD_NAMES.items()})
+_UNCHECKED_INIT: Final = MappingProxyType({
+    kind: getattr(make_class(f"Unchecked{kind.__name__}", list(names), slots=True, frozen=True),
+                  "__init__")
+    for kind, names in _FIELD_NAMES.items()})
+"""The ``__init__`` attrs generates for the same fields without their checks: it sets the
+fields of a state ``derive`` builds as the class's own ``__init__`` does."""
+
+
 def trick_in_progress(plays: tuple[Play, ...], trick_size: int) -> tuple[Play, ...]:
     """The plays of the trick in progress among a round's ``plays``: those after the last
     completed trick of ``trick_size`` cards (empty between tricks). A state's
     ``current_trick()``, and a view's, read from JSON."""
     return plays[len(plays) - len(plays) % trick_size :]
-
-
-def check_state(value: object, where: str) -> GameState:
-    """``value`` if it is a state as the library builds it (``_check_parts``), else an
-    ``ArgumentError`` for ``where``. Every part is checked in a few passes over all the
-    round's cards and actions at once; only a state that fails them is walked part by part, to
-    name the part at fault."""
-    if type(value) is GameState and _parts_fit(value):
-        return value
-    return _check_parts(value, where)
-
-
-def _parts_fit(state: GameState) -> bool:
-    """Whether ``state``'s parts are of the types and sizes ``_check_parts`` asks for, checked
-    all at once."""
-    config = state.config
-    if type(config) is not Config:
-        return False
-    players = config.players
-    round_ = state.round
-    if type(round_) is not RoundState or type(players) is not int:
-        return False
-    seats = range(players)
-    rows = (round_.dealt, round_.hands, round_.captured, round_.setup)
-    if config.devils_eye:
-        rows += (round_.dealt_face_up, round_.face_up)  # type: ignore[assignment]
-    elif round_.dealt_face_up is not None or round_.face_up is not None:
-        return False
-    if not (set(map(type, rows)) <= _TUPLE and set(map(len, rows)) == {players}
-            and set(map(type, chain.from_iterable(rows))) <= _TUPLE):
-        return False
-    plays, gives = round_.plays, tuple(chain.from_iterable(round_.setup))
-    if not (type(plays) is tuple and set(map(type, plays)) <= _PLAY_TYPE
-            and set(map(type, gives)) <= _GIVE_TYPE and type(round_.devils_trick) is tuple):
-        return False
-    cards = chain(
-        chain.from_iterable(chain.from_iterable(rows[:3] + rows[4:])),
-        round_.devils_trick, map(_CARD, plays), map(_CARD, gives))
-    actors = set(map(_SEAT, plays)) | set(map(_SEAT, gives))
-    return (set(map(type, cards)) <= _CARD_TYPE and set(map(type, actors)) <= _INT
-            and actors <= set(seats)
-            and all(not row or set(map(_SEAT, row)) == {seat}
-                    for seat, row in enumerate(round_.setup))
-            and type(state.seed) is int and type(state.phase) is Phase
-            and (state.to_act is None) is (state.phase is Phase.GAME_OVER)
-            and (state.to_act is None or (type(state.to_act) is int and state.to_act in seats))
-            and type(state.totals) is tuple and len(state.totals) == players
-            and set(map(type, state.totals)) <= _INT
-            and (state.winners is None) is not (state.phase is Phase.GAME_OVER)
-            and (state.winners is None or (type(state.winners) is tuple
-                                           and set(map(type, state.winners)) <= _INT
-                                           and set(state.winners) <= set(seats)))
-            and type(state.past_rounds) is tuple
-            and set(map(type, state.past_rounds)) <= _ROUND_TYPE
-            and type(round_.index) is int and round_.index >= 0
-            and type(round_.dealer) is int and round_.dealer in seats
-            and type(round_.leader) is int and round_.leader in seats
-            and type(round_.bottles) is tuple and 1 <= len(round_.bottles) <= 2
-            and all(type(bottle) is Bottle
-                    and (bottle.price_card is None or type(bottle.price_card) is Card)
-                    and (bottle.owner is None or (type(bottle.owner) is int
-                                                  and bottle.owner in seats))
-                    for bottle in round_.bottles)
-            and type(round_.tricks) is tuple and set(map(type, round_.tricks)) <= _TRICK_TYPE
-            and (round_.scores is None or (type(round_.scores) is tuple
-                                           and len(round_.scores) == players
-                                           and set(map(type, round_.scores)) <= _INT))
-            and _config_fits(config))
-
-
-def _config_fits(config: Config) -> bool:
-    try:
-        expect_config(config, "")
-    except ArgumentError:
-        return False
-    return True
-
-
-def _check_parts(value: object, where: str) -> GameState:
-    """``value`` if it is a state as the library builds it, else an ``ArgumentError`` for
-    ``where``: a ``GameState`` itself (not a subclass) whose every part is of the type and size
-    the engine reads: the configuration (``expect_config``), the seat to act, and the current
-    round's zones, one per seat, holding ``Card``, ``Give`` and ``Play`` values themselves (not
-    subclasses) of seats the game has. The rounds before the current one are checked to be
-    rounds, not walked again: the engine only keeps them. The types are checked all at once
-    (``set(map(type, ...))``), as the engine checks its state at every call."""
-    if type(value) is not GameState:
-        raise ArgumentError(where, f"needs a GameState, not {describe(value)}")
-    config = expect_config(value.config, f"{where}.config")
-    players = config.players
-    seats = frozenset(range(players))
-
-    def fail(part: str, message: str) -> ArgumentError:
-        return ArgumentError(where, f"not a state the library builds: {part} {message}")
-
-    def seat(number: object, part: str) -> None:
-        if type(number) is not int or not 0 <= number < players:
-            raise fail(part, f"is no seat of a {players}-player game: {describe(number)}")
-
-    def per_seat(rows: object, part: str) -> tuple[tuple[object, ...], ...]:
-        if type(rows) is not tuple or len(rows) != players or not set(map(type, rows)) <= _TUPLE:
-            raise fail(part, f"is not one tuple per seat: {describe(rows)}")
-        return rows
-
-    def cards_per_seat(rows: object, part: str) -> None:
-        checked = per_seat(rows, part)
-        if not set(map(type, chain.from_iterable(checked))) <= _CARD_TYPE:
-            for number, row in enumerate(checked):
-                expect_cards(row, f"{where}.{part}[{number}]")
-
-    def numbers(values: object, part: str) -> None:
-        if type(values) is not tuple or len(values) != players or not set(
-                map(type, values)) <= _INT:
-            raise fail(part, f"is not one int per seat: {describe(values)}")
-
-    def actions(values: tuple[Give | Play, ...], kind: type, part: str) -> None:
-        if not set(map(type, values)) <= {kind}:
-            raise fail(part, f"holds other values than {kind.__name__}s")
-        played = set(map(_SEAT, values))
-        if not set(map(type, played)) <= _INT or not played <= seats:
-            raise fail(part, f"holds a {kind.__name__} of no seat of the game")
-        if not set(map(type, map(_CARD, values))) <= _CARD_TYPE:
-            raise fail(part, f"holds a {kind.__name__} of another value than a Card")
-
-    if type(value.seed) is not int:
-        raise fail("seed", f"is not an int: {describe(value.seed)}")
-    if type(value.phase) is not Phase:
-        raise fail("phase", f"is not a Phase: {describe(value.phase)}")
-    if (value.to_act is None) is not (value.phase is Phase.GAME_OVER):
-        raise fail("to_act", "is None exactly when the game is over, and only then")
-    if value.to_act is not None:
-        seat(value.to_act, "to_act")
-    numbers(value.totals, "totals")
-    winners = value.winners
-    if (winners is None) is (value.phase is Phase.GAME_OVER) or (winners is not None and (
-            type(winners) is not tuple or not set(map(type, winners)) <= _INT
-            or not set(winners) <= seats)):
-        raise fail("winners", f"are seats once the game is over, None before: "
-                              f"{describe(winners)}")
-    if type(value.past_rounds) is not tuple or not set(
-            map(type, value.past_rounds)) <= _ROUND_TYPE:
-        raise fail("past_rounds", "is not a tuple of RoundState")
-    round_ = value.round
-    if type(round_) is not RoundState:
-        raise fail("round", f"is not a RoundState: {describe(round_)}")
-    if type(round_.index) is not int or round_.index < 0:
-        raise fail("round.index", f"is not a round's number: {describe(round_.index)}")
-    seat(round_.dealer, "round.dealer")
-    seat(round_.leader, "round.leader")
-    for part in ("dealt", "hands", "captured"):
-        cards_per_seat(getattr(round_, part), f"round.{part}")
-    for part in ("dealt_face_up", "face_up"):
-        rows = getattr(round_, part)
-        if (rows is None) is not (not config.devils_eye):
-            raise fail(f"round.{part}", "holds face-up cards exactly in Devil's Eye")
-        if rows is not None:
-            cards_per_seat(rows, f"round.{part}")
-    expect_cards(round_.devils_trick, f"{where}.round.devils_trick")
-    setup = per_seat(round_.setup, "round.setup")
-    actions(tuple(chain.from_iterable(setup)), Give, "round.setup")  # type: ignore[arg-type]
-    for number, gives in enumerate(setup):
-        if gives and set(map(_SEAT, gives)) != {number}:
-            raise fail(f"round.setup[{number}]", f"holds a Give of another seat than {number}")
-    if type(round_.plays) is not tuple:
-        raise fail("round.plays", f"is not a tuple: {describe(round_.plays)}")
-    actions(round_.plays, Play, "round.plays")
-    if type(round_.bottles) is not tuple or not 1 <= len(round_.bottles) <= 2:
-        raise fail("round.bottles", f"is not a tuple of one or two bottles: "
-                                    f"{describe(round_.bottles)}")
-    for number, bottle in enumerate(round_.bottles):
-        if type(bottle) is not Bottle:
-            raise fail(f"round.bottles[{number}]", f"is not a Bottle: {describe(bottle)}")
-        if bottle.price_card is not None:
-            expect_card(bottle.price_card, f"{where}.round.bottles[{number}].price_card")
-        if bottle.owner is not None:
-            seat(bottle.owner, f"round.bottles[{number}].owner")
-    if type(round_.tricks) is not tuple or not set(map(type, round_.tricks)) <= _TRICK_TYPE:
-        raise fail("round.tricks", "is not a tuple of TrickResult")
-    if round_.scores is not None:
-        numbers(round_.scores, "round.scores")
-    if not _parts_fit(value):
-        raise fail("parts", "do not fit together")
-    return value
-
-
-_SEAT: Final = attrgetter("seat")
-_CARD: Final = attrgetter("card")
-_CARD_TYPE: Final = frozenset({Card})
-_INT: Final = frozenset({int})
-_PLAY_TYPE: Final = frozenset({Play})
-_GIVE_TYPE: Final = frozenset({Give})
-_TUPLE: Final = frozenset({tuple})
-_ROUND_TYPE: Final = frozenset({RoundState})
-_TRICK_TYPE: Final = frozenset({TrickResult})

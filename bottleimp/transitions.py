@@ -2,15 +2,16 @@
 is known to be legal.
 
 It holds no rule of its own: it asks the rule functions in ``bottleimp.rules`` what they decide
-and derives the next immutable state from their answers with ``attrs.evolve`` (the zones an
-action leaves alone are shared with the state before, not copied).
+and derives the next immutable state from their answers with ``state.derive`` (the zones an
+action leaves alone are shared with the state before, not copied; the fields' checks, which a
+state built otherwise runs, are not run again on a state derived from a checked one by the
+rules).
 """
 
 from __future__ import annotations
 
 from typing import TypeVar
 
-from attrs import evolve
 
 from .actions import Action, Give, Play, StartRound
 from .cards import Card
@@ -18,7 +19,7 @@ from .config import Config
 from .rules import deal as deal_rules
 from .rules import game, scoring, setup
 from .rules import play as play_rules
-from .state import Bottle, GameState, Phase, RoundState
+from .state import Bottle, GameState, Phase, RoundState, derive
 
 T = TypeVar("T")
 
@@ -114,13 +115,13 @@ def after_give(state: GameState, action: Give) -> GameState:
     chosen = _replaced(r.setup, seat, r.setup[seat] + (action,))
     to_act = setup.setup_to_act(config, r.dealer, chosen)
     if to_act is not None:
-        return evolve(state, to_act=to_act, round=evolve(r, hands=hands, setup=chosen))
+        return derive(state, to_act=to_act, round=derive(r, hands=hands, setup=chosen))
     hands, face_up, devils_trick = setup.resolve_setup(config, hands, r.face_up, chosen)
-    return evolve(
+    return derive(
         state,
         phase=Phase.PLAY,
         to_act=r.leader,
-        round=evolve(r, hands=hands, face_up=face_up, setup=chosen, devils_trick=devils_trick),
+        round=derive(r, hands=hands, face_up=face_up, setup=chosen, devils_trick=devils_trick),
     )
 
 
@@ -133,26 +134,29 @@ def after_play(state: GameState, action: Play) -> GameState:
     config = state.config
     r = state.round
     seat, card = action.seat, action.card
-    if r.face_up is not None and card in r.face_up[seat]:
-        played = evolve(r, face_up=_without(r.face_up, seat, card), plays=r.plays + (action,))
+    plays = r.plays + (action,)
+    hands, face_up = r.hands, r.face_up
+    if face_up is not None and card in face_up[seat]:
+        face_up = _without(face_up, seat, card)
     else:
-        played = evolve(r, hands=_without(r.hands, seat, card), plays=r.plays + (action,))
-    if len(played.plays) % config.trick_size:
-        return evolve(state, to_act=play_rules.next_to_play(config, seat), round=played)
+        hands = _without(hands, seat, card)
+    if len(plays) % config.trick_size:
+        return derive(state, to_act=play_rules.next_to_play(config, seat),
+                      round=derive(r, hands=hands, face_up=face_up, plays=plays))
     result, bottles, captured = play_rules.resolve_trick(
-        played.plays[-config.trick_size:], played.bottles, played.captured)
+        plays[-config.trick_size:], r.bottles, r.captured)
     leader = play_rules.next_leader(result.winner)
-    played = evolve(played, leader=leader, bottles=bottles, captured=captured,
-                    tricks=played.tricks + (result,))
-    if not scoring.round_is_over(played.hands, played.face_up):
-        return evolve(state, to_act=leader, round=played)
-    scores = scoring.round_scores(config, captured, bottles, played.devils_trick)
-    scored = evolve(played, scores=scores)
+    trick_done = {"hands": hands, "face_up": face_up, "plays": plays, "leader": leader,
+                  "bottles": bottles, "captured": captured, "tricks": r.tricks + (result,)}
+    if not scoring.round_is_over(hands, face_up):
+        return derive(state, to_act=leader, round=derive(r, **trick_done))
+    scores = scoring.round_scores(config, captured, bottles, r.devils_trick)
+    scored = derive(r, scores=scores, **trick_done)
     totals = game.add_totals(state.totals, scores)
     if game.game_is_over(config, r.index + 1, totals):
-        return evolve(state, phase=Phase.GAME_OVER, to_act=None, round=scored, totals=totals,
+        return derive(state, phase=Phase.GAME_OVER, to_act=None, round=scored, totals=totals,
                       winners=game.winners(totals))
-    return evolve(state, phase=Phase.ROUND_OVER, to_act=deal_rules.next_dealer(config, r.dealer),
+    return derive(state, phase=Phase.ROUND_OVER, to_act=deal_rules.next_dealer(config, r.dealer),
                   round=scored, totals=totals)
 
 
@@ -184,7 +188,7 @@ def game_at_setup(
 ) -> GameState:
     """``state``'s game with ``round_`` just dealt and the rounds before it: setup begins, the
     seat to choose first given by SETUP-ORDER."""
-    return evolve(
+    return derive(
         state,
         phase=Phase.SETUP,
         to_act=setup.setup_to_act(state.config, round_.dealer, round_.setup),

@@ -18,7 +18,7 @@ from .errors import ArgumentError
 from .rules.game import winners
 from .rules.registry import rule
 from .rules.setup import receiving_seat
-from .state import Bottle, GameState, Phase, TrickResult, check_state
+from .state import Bottle, GameState, Phase, TrickResult
 from .table import bottle_text, cards_text, hand_text, heading, table_text
 
 
@@ -188,16 +188,23 @@ def received_gives(
 
 
 def expect_state(value: object, where: str) -> GameState:
-    """``value`` if it is a state as the library builds it (``state.check_state``), else an
-    ``ArgumentError`` for ``where`` (a ``SeatView`` gets a word of its own: a view holds what
-    one seat knows, not the game)."""
+    """``value`` if it is a ``GameState`` itself, else an ``ArgumentError`` for ``where`` (a
+    ``SeatView`` gets a word of its own: a view holds what one seat knows, not the game).
+
+    The exact type is the whole check: a state checks its own fields when it is built
+    (``attrs.evolve`` builds one too), so every ``GameState`` is well-formed, and a subclass,
+    whose ``__eq__`` or ``__hash__`` could lie, is refused. An object made around the
+    constructor (``object.__new__``, ``object.__setattr__`` on a frozen instance) deliberately
+    circumvents the library; it is not a forged value and is not looked for."""
     if type(value) is SeatView:
         raise ArgumentError(
             where,
             "needs a GameState, not a SeatView: a view holds what one seat knows, not the whole "
             "game (keep the GameState and pass it)",
         )
-    return check_state(value, where)
+    if type(value) is not GameState:
+        raise ArgumentError(where, f"needs a GameState, not {describe(value)}")
+    return value
 
 
 def expect_view(value: object, where: str) -> SeatView:
@@ -215,5 +222,5 @@ def expect_source(value: object, where: str) -> GameState | SeatView:
     if type(value) is SeatView:
         return value
     if type(value) is GameState:
-        return check_state(value, where)
+        return value
     raise ArgumentError(where, f"needs a GameState or a SeatView, not {describe(value)}")

@@ -42,12 +42,10 @@ def test_a_view_is_refused_where_a_state_is_needed_and_named_as_a_view(call: str
         function(view(state, 1), action)  # type: ignore[arg-type]
 
 
-def test_check_action_names_a_hand_built_state_whose_parts_do_not_fit() -> None:
+def test_a_hand_built_round_whose_parts_do_not_fit_is_refused_when_built() -> None:
     state = new_game(Config(players=3), seed=1)
-    action = legal_actions(state)[0]
-    broken = attrs.evolve(state, round=attrs.evolve(state.round, setup=()))
-    with pytest.raises(ArgumentError, match=r"check_action\(state\): not a state the library builds"):
-        check_action(broken, action)
+    with pytest.raises(ArgumentError, match=r"RoundState: every zone needs one row per seat"):
+        attrs.evolve(state.round, setup=())
 
 
 def _first_in(state: GameState, phase: Phase) -> GameState:

@@ -7,9 +7,11 @@ library built: subclasses of ``Card``, ``Give``, ``Play``, ``GameState`` and ``C
 override ``__eq__``, ``__hash__``, ``__iter__`` or ``__len__``; values built around the
 constructor (``object.__new__`` and ``object.__setattr__``) holding numpy scalars, ``bool``
 for an int, NaN; tuples that lie about their contents; seats past any game's, as huge ints.
-The boundary (``expect_card``, ``expect_action``, ``expect_config``, ``check_state``) checks
+The boundary (``expect_card``, ``expect_action``, ``expect_config``, ``expect_state``) checks
 exact types and field values before any rule runs (rule CARD-HELD would otherwise take a card
-that equals every card as held)."""
+that equals every card as held). A state checks its own fields when it is built, so a forged
+part slipped into one with ``attrs.evolve`` is refused there, naming the field
+(``RoundState.hands[1][0]``, ``GameState.config``), before the engine is called."""
 
 from __future__ import annotations
 
@@ -179,11 +181,11 @@ def _cases() -> dict[str, tuple[Callable[[], GameState], Callable[[GameState], o
         "a state whose hand holds a card equal to every card": (
             _in_play, lambda state: apply(
                 state_with_hand(state, (_forged_card(),) + state.round.hands[seat(state)]),
-                legal_actions(state)[0]), "apply(state).round.hands"),
+                legal_actions(state)[0]), "RoundState.hands[1][0]"),
         "a state whose hand is a tuple with a lying __len__ and __iter__": (
             _in_play, lambda state: legal_actions(
                 state_with_hand(state, LyingTuple(state.round.hands[seat(state)]))),
-            "legal_actions(state)"),
+            "RoundState.hands"),
         "a Config subclass with a lying __eq__, __hash__, __iter__ and __len__": (
             setup, lambda state: new_game(LyingConfig(players=4)), "new_game(config)"),
         "a Config whose cards hold a card equal to every card": (
@@ -196,7 +198,7 @@ def _cases() -> dict[str, tuple[Callable[[], GameState], Callable[[GameState], o
             _in_play, lambda state: apply(attrs.evolve(state, config=_bypass(
                 LyingConfig, **{name: getattr(state.config, name)
                                 for name in attrs.fields_dict(Config)})),
-                legal_actions(state)[0]), "apply(state).config"),
+                legal_actions(state)[0]), "GameState.config"),
         "a play whose seat is a numpy integer": (
             _in_play, lambda state: apply(state, _bypass(
                 Play, seat=numpy.int64(seat(state)), card=_real_card(state))),
