@@ -21,7 +21,7 @@ does not catch it, so no plant escapes CI's formal set. ``--matrix`` runs every 
 every check of the set (a few minutes of CPU a plant: every check that misses runs whole), to
 find further catchers; the table lists the catchers the test verifies, not every one.
 
-The audit's eight bugs are N1-N8 (``origin``), in the order the issue lists them: a team's single
+The audit's eight bugs are N1 to N8 (``origin``), in the order the issue lists them: a team's single
 player's penalty not doubled (N1), the cheaper second bottle bought (N2), a face-down Devil's Eye
 card that must follow (N3), the deal skipping a seat with 5-6 players (N4), the target checked
 before the round's scores (N5), the old price card given to the new owner (N6), ranks compared by
@@ -93,7 +93,7 @@ class Plant:
     """Checks of CI's formal set that catch it: ``walk NAME``, ``differential NAME``,
     ``symbolic NAME`` (each one run by ``tests/test_plants.py``)."""
     origin: str = ""
-    """Where the bug comes from: the audit's N1-N8, a known bug of another engine, the issue."""
+    """Where the bug comes from: the audit's N1 to N8, a known bug of another engine, the issue."""
 
 
 def _one(module: str, attribute: str, replace: Replace) -> tuple[tuple[str, str, Replace], ...]:

@@ -66,22 +66,15 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bottleimp.actions import Destination, Give, Play, StartRound  # noqa: E402
-from bottleimp.cards import Colour  # noqa: E402
+from bottleimp.cards import Card, Colour  # noqa: E402
 from bottleimp.errors import IllegalActionError, ArgumentError# noqa: E402
 from bottleimp.rules import deal, game, play, scoring, setup  # noqa: E402
 from bottleimp.state import Bottle, Phase  # noqa: E402
 
 
-class _Card(NamedTuple):
-    """A card stand-in: the three attributes the rules read."""
-
-    rank: int
-    colour: Colour
-    coins: int
-
-
-C: Any = _Card
-"""Cards of the properties (typed ``Any``: the rules' signatures name ``Card``)."""
+C: Any = Card
+"""Cards of the properties: the library's own (a ``Bottle`` and a ``TrickResult`` hold only
+``Card`` values themselves); typed ``Any`` so that a property may pass a stand-in rank."""
 
 
 class _Played(NamedTuple):

@@ -9,18 +9,30 @@ from typing import Any
 
 import pytest
 
-from bottleimp import Config, IllegalActionError, RecordError, apply, check_action, new_game
+from bottleimp import (
+    ArgumentError,
+    Config,
+    IllegalActionError,
+    RecordError,
+    StartRound,
+    apply,
+    check_action,
+    new_game,
+)
 
 
-def test_a_value_that_is_no_action_is_refused_as_such_PHASE() -> None:
+def test_a_value_that_is_no_action_is_a_wrong_argument_not_a_rule_PHASE() -> None:
+    """PHASE judges which kind of action a phase admits; a value that is no action at all is a
+    wrong argument (the error policy), refused before any rule is asked."""
     state = new_game(Config(players=4), 1)
     for value in (object(), "play 17", None):
-        with pytest.raises(IllegalActionError) as refused:
+        with pytest.raises(ArgumentError, match="needs a Give, a Play or a StartRound"):
             apply(state, value)  # type: ignore[arg-type]
-        assert refused.value.rule_id == "PHASE"
-        assert "is not an action" in str(refused.value)
-        with pytest.raises(IllegalActionError, match="is not an action"):
+        with pytest.raises(ArgumentError, match="needs a Give, a Play or a StartRound"):
             check_action(state, value)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError) as refused:
+        apply(state, StartRound(1))
+    assert refused.value.rule_id == "PHASE"
 
 
 def test_a_card_at_the_price_does_not_buy_the_bottle_BOTTLE_PURCHASE() -> None:

@@ -212,7 +212,6 @@ class Referee:
         spec/protocol.md: the request's shape and a position with no game around it
         (``PROTOCOL``), a state that breaks a rule (its rule), then a state of another
         configuration or zones it does not reach (``PROTOCOL``)."""
-        from .protocol import position_to_json
 
         check_keys(obj, "$", {"op", "state", "position"}, set())
         expect_object(obj["state"], "$.state")
