@@ -97,19 +97,9 @@ def _buy_the_cheaper_bottle(bottles: Any) -> Any:
 
 
 def _price_card_to_the_buyer(original: Any) -> Any:
-    def resolve_trick(trick: Any, bottles: Any, captured: Any) -> Any:
-        result, after, piles = original(trick, bottles, captured)
-        if result.bottle is not None:
-            old = bottles[result.bottle]
-            if old.price_card is not None and old.owner != result.winner:
-                piles = list(piles)
-                moved = list(piles[old.owner])
-                moved.remove(old.price_card)
-                piles[old.owner] = tuple(moved)
-                piles[result.winner] += (old.price_card,)
-                piles = tuple(piles)
-        return result, after, piles
-    return resolve_trick
+    """The plant table's: the old price card given to the new owner."""
+    plants: Any = sys.modules.get("plants") or _load("plants")
+    return plants._price_card_to_buyer(original)
 
 
 def _whole_ranks_win(cards: Any, price: Any) -> int:
