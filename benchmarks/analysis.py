@@ -38,9 +38,9 @@ if str(ROOT) not in sys.path:
 
 from bottleimp import Config, apply, legal_actions, new_game, view  # noqa: E402
 from bottleimp.analysis.record import analyse_json  # noqa: E402
-from bottleimp.analysis.solver import DEFAULT_NODE_BUDGET  # noqa: E402
+from bottleimp.analysis._solver import DEFAULT_NODE_BUDGET  # noqa: E402
 from bottleimp.bots import make_bot  # noqa: E402
-from bottleimp.formats.records import record_from_state, record_to_json  # noqa: E402
+from bottleimp.formats._records import record_from_state, record_to_json  # noqa: E402
 
 VARIANTS = {
     "3p": Config(players=3, rounds=1),

@@ -52,7 +52,7 @@ from playouts import bottleimp_slice, hearts_slice  # noqa: E402
 
 import bottleimp  # noqa: E402
 from bottleimp.batch import BatchGames  # noqa: E402
-from bottleimp.batch.engine import array_specs  # noqa: E402
+from bottleimp.batch._engine import array_specs  # noqa: E402
 
 Slice = Callable[[float], tuple[int, int]]
 

@@ -30,7 +30,7 @@ def measure() -> None:
     """One cold compile, in this process (the parent gave it an empty cache directory)."""
     import numpy as np
 
-    from bottleimp.batch import kernel
+    from bottleimp.batch import _kernel as kernel
     from bottleimp.batch.check import VARIANTS
     from bottleimp.batch import BatchGames
 

@@ -26,8 +26,8 @@ import sys
 import tracemalloc
 
 import bottleimp
-from bottleimp.actions import Give, Play, StartRound
-from bottleimp.cards import Card
+from bottleimp._actions import Give, Play, StartRound
+from bottleimp._cards import Card
 
 SHARED = (Card, bottleimp.Config, Play, Give, StartRound, enum.Enum, type)
 """Objects that exist once per process whatever the states: not counted."""

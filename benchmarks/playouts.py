@@ -118,7 +118,7 @@ def compiled_figures(directory: Path, seconds: float) -> dict[str, float] | None
         return None
     # Run in ``directory``: the current directory comes first on the path of ``python -c``.
     env = dict(os.environ, PYTHONPATH=str(directory))
-    check = "import bottleimp.state as e, sys; sys.exit(0 if e.__file__.endswith(('.so', '.pyd')) else 1)"
+    check = "import bottleimp._state as e, sys; sys.exit(0 if e.__file__.endswith(('.so', '.pyd')) else 1)"
     if subprocess.run([sys.executable, "-c", check], env=env, cwd=directory).returncode != 0:
         print(f"({directory} holds no compiled bottleimp for this Python: not measured)")
         return None
@@ -156,9 +156,9 @@ def main() -> None:
     if args.json:
         print(json.dumps(figures))
         return
-    import bottleimp.state
+    import bottleimp._state
 
-    label = "compiled" if bottleimp.state.__file__.endswith((".so", ".pyd")) else "pure"
+    label = "compiled" if bottleimp._state.__file__.endswith((".so", ".pyd")) else "pure"
     report(label, figures)
     if "hearts" not in figures:
         print("OpenSpiel Hearts: not measured (pip install -e '.[bench]' to compare)")

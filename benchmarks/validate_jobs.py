@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from bottleimp import Config, apply, legal_actions, new_game
-from bottleimp.formats.records import record_from_state, record_to_json
+from bottleimp.formats._records import record_from_state, record_to_json
 
 DISTINCT = 100
 """Distinct games played; the files repeat them (a file's content does not change the cost)."""

@@ -12,39 +12,42 @@ Drive a whole game with four names::
 
 from typing import TYPE_CHECKING
 
-from .actions import Action, Destination, Give, Play, StartRound
-from .cards import START_PRICE, Card, Colour, Rank
-from .config import DEFAULT_ROUNDS, Config, default_teams
-from .editions import CLASSIC, EDITIONS, MATAGOT_2024, MATAGOT_2024_54
-from .encoding import (
+from ._actions import Action, Destination, Give, Play, StartRound
+from ._cards import START_PRICE, Card, Colour, Rank, coins
+from ._config import DEFAULT_ROUNDS, Config, default_teams
+from ._editions import CLASSIC, EDITIONS, MATAGOT_2024, MATAGOT_2024_54
+from ._encoding import (
     action_from_int,
     action_to_int,
     legal_action_ints,
     legal_action_mask,
     num_actions,
     observation,
+    observation_entries,
+    observation_layout,
+    observation_size,
     observation_string,
     returns,
     totals,
     winners,
 )
-from .engine import apply, check_action, is_legal, legal_actions, new_game, with_deal
-from .errors import (
+from ._engine import apply, check_action, is_legal, legal_actions, new_game, with_deal
+from ._errors import (
     ArgumentError,
     BottleImpError,
     ConfigError,
     IllegalActionError,
     RecordError,
 )
-from .formats.state_json import (
+from .formats._state_json import (
     action_from_json,
     action_to_json,
     state_from_json,
     state_to_json,
 )
-from .formats.view_json import view_from_json, view_to_json
-from .state import Bottle, GameState, Phase, RoundState, TrickResult
-from .view import SeatView, view
+from .formats._view_json import view_from_json, view_to_json
+from ._state import Bottle, GameState, Phase, RoundState, TrickResult
+from ._view import SeatView, view
 
 if TYPE_CHECKING:
     __version__: str
@@ -99,6 +102,7 @@ __all__ = [
     "action_to_json",
     "apply",
     "check_action",
+    "coins",
     "default_teams",
     "is_legal",
     "legal_action_ints",
@@ -107,6 +111,9 @@ __all__ = [
     "new_game",
     "num_actions",
     "observation",
+    "observation_entries",
+    "observation_layout",
+    "observation_size",
     "observation_string",
     "returns",
     "state_from_json",

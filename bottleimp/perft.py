@@ -1,7 +1,7 @@
 """Perft: counting legal action sequences, as chess engines count move paths, over the engine's
 ``legal_actions`` and ``apply``: what ``bottleimp perft`` counts, what the conformance data's
 counts are made and checked with, and the deals and walks of the exhaustive checks
-(``bottleimp.batch.perft`` counts on the batch engine to check it against these counts).
+(``bottleimp.batch._perft`` counts on the batch engine to check it against these counts).
 
 ``perft(state, depth)`` is the number of distinct sequences of ``depth`` legal actions from
 ``state`` that stay within its round; ``perft(state)`` counts them to the end of the round. Every
@@ -39,13 +39,13 @@ from typing import Final
 
 from attrs import frozen
 
-from .actions import Action, Destination
-from .cards import Card, Rank
-from .config import Config
-from .engine import apply, legal_actions, new_game, with_deal
-from .errors import RecordError
-from .formats.config_json import config_from_json, config_to_json
-from .formats.json_input import (
+from ._actions import Action, Destination
+from ._cards import Card, Rank
+from ._config import Config
+from ._engine import apply, legal_actions, new_game, with_deal
+from ._errors import RecordError
+from .formats._config_json import config_from_json, config_to_json
+from .formats._json_input import (
     JSON,
     child,
     expect_int,
@@ -55,10 +55,10 @@ from .formats.json_input import (
     printable_name,
     read_json_file,
 )
-from .formats.state_json import action_from_json, action_to_json
+from .formats._state_json import action_from_json, action_to_json
 from .rules.deal import dealt_counts
 from .rules.setup import setup_steps
-from .state import GameState, Phase
+from ._state import GameState, Phase
 
 __all__ = [
     "PERFT_FORMAT",

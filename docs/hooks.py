@@ -41,7 +41,7 @@ from mkdocs.exceptions import PluginError
 import bottleimp
 import bottleimp.rules
 from bottleimp import catalogue as cat
-from bottleimp.rules.registry import RULE_FUNCTIONS
+from bottleimp.rules._registry import RULE_FUNCTIONS
 
 REPO = Path(__file__).resolve().parents[1]
 log = logging.getLogger("mkdocs.hooks.bottleimp")
@@ -214,9 +214,19 @@ def _functions(rule: cat.Rule) -> str:
     functions = RULE_FUNCTIONS.get(rule.id, [])
     if not functions:
         return "*no function yet*"
-    return ", ".join(
-        f"[`{f.__qualname__}`][{f.__module__}.{f.__qualname__}]" for f in functions
-    )
+    return ", ".join(f"[`{f.__qualname__}`][{_public_path(f)}]" for f in functions)
+
+
+def _public_path(function: Any) -> str:
+    """Where the API reference documents a rule function: the public module that names it
+    (``bottleimp.view``, ``bottleimp.rules.config.check_players``), not its private home."""
+    for module in ("bottleimp", *(f"bottleimp.rules.{m}" for m in PUBLIC_RULE_MODULES)):
+        if getattr(importlib.import_module(module), function.__name__, None) is function:
+            return f"{module}.{function.__name__}"
+    return f"{function.__module__}.{function.__qualname__}"
+
+
+PUBLIC_RULE_MODULES = ("deal", "setup", "play", "scoring", "game", "config")
 
 
 def _source_item(source: cat.SourceRef, src: str) -> str:

@@ -10,7 +10,7 @@ first on the path to use it::
     PYTHONPATH=build/compiled:. python benchmarks/playouts.py --no-compiled
     python scripts/build_compiled.py --test      # then run the whole test suite against it
 
-``cards.py`` is not compiled: the compiled modules use its ``Card`` as a Python class.
+``_cards.py`` is not compiled: the compiled modules use its ``Card`` as a Python class.
 Requires mypy (which ships mypyc), setuptools and a C compiler.
 """
 
@@ -26,21 +26,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Not compiled: ``engine.py`` and ``actions.py``. Compiled code checks the type of every argument at a
+# Not compiled: ``_engine.py`` and ``_actions.py``. Compiled code checks the type of every argument at a
 # function's boundary: the engine's entry points would refuse a wrong value with a
 # ``TypeError`` (and take ``True`` for the seed 1) before its rules can name the rule it
 # breaks; compiled actions would refuse a seat that is no int, or a destination that is
-# none, with a ``TypeError`` before ``ArgumentError`` names the field. The engine's core, ``transitions.py``, is compiled: the engine calls it only
+# none, with a ``TypeError`` before ``ArgumentError`` names the field. The engine's core, ``_transitions.py``, is compiled: the engine calls it only
 # with an action it has checked.
 COMPILED_MODULES = (
-    "bottleimp/rules/registry.py",
+    "bottleimp/rules/_registry.py",
     "bottleimp/rules/deal.py",
     "bottleimp/rules/setup.py",
     "bottleimp/rules/play.py",
     "bottleimp/rules/scoring.py",
     "bottleimp/rules/game.py",
-    "bottleimp/state.py",
-    "bottleimp/transitions.py",
+    "bottleimp/_state.py",
+    "bottleimp/_transitions.py",
 )
 """The modules compiled, relative to the repository root; every other module stays Python."""
 
@@ -103,7 +103,7 @@ def test(out: Path, pytest_args: list[str]) -> int:
         for shared in out.glob("*__mypyc*"):
             shutil.copy2(shared, tree / shared.name)
         env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
-        probe = "import bottleimp.state as e; print(e.__file__)"
+        probe = "import bottleimp._state as e; print(e.__file__)"
         where = subprocess.run([sys.executable, "-c", probe], cwd=tree, env=env, check=True,
                                capture_output=True, text=True).stdout.strip()
         if not where.endswith((".so", ".pyd")):

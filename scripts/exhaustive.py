@@ -86,7 +86,7 @@ from bottleimp import (  # noqa: E402
     with_deal,
 )
 from bottleimp.perft import Deal, deal_at, deal_count, deals  # noqa: E402
-from bottleimp.errors import BottleImpError  # noqa: E402
+from bottleimp._errors import BottleImpError  # noqa: E402
 
 import test_state_machine as machine  # type: ignore[import-not-found,unused-ignore]  # noqa: E402
 
@@ -153,7 +153,7 @@ _TWO_BOTTLE_EVENTS = ("bought 0", "bought 1", "changed hands 0", "changed hands 
 
 def _from_the_54_card_deck(ranks: Sequence[float]) -> tuple[Card, ...]:
     """The cards of these ranks of the Matagot 2024 54-card deck (colours and coins its own)."""
-    from bottleimp.editions import MATAGOT_2024_54
+    from bottleimp._editions import MATAGOT_2024_54
 
     by_rank = {card.rank: card for card in MATAGOT_2024_54}
     return tuple(by_rank[rank] for rank in ranks)

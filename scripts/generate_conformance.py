@@ -29,22 +29,22 @@ from pathlib import Path
 from typing import Final
 
 from bottleimp import Config, GameState, Give, Phase, Play, apply, legal_actions, new_game
-from bottleimp.actions import Destination
-from bottleimp.cards import Card, rank_key
-from bottleimp.conformance.vectors import (
+from bottleimp._actions import Destination
+from bottleimp._cards import Card, rank_key
+from bottleimp.conformance._vectors import (
     CONFORMANCE_FORMAT,
     bottles_to_json,
     format_case_file,
     ranks,
     trick_outcome,
 )
-from bottleimp.engine import check_action
-from bottleimp.errors import IllegalActionError
-from bottleimp.formats.config_json import config_to_json
-from bottleimp.formats.json_input import JSON
-from bottleimp.formats.records import record_from_state, record_to_json
+from bottleimp._engine import check_action
+from bottleimp._errors import IllegalActionError
+from bottleimp.formats._config_json import config_to_json
+from bottleimp.formats._json_input import JSON
+from bottleimp.formats._records import record_from_state, record_to_json
 from bottleimp.rules.scoring import round_scores
-from bottleimp.state import RoundState
+from bottleimp._state import RoundState
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 SUITE: Final = ROOT / "spec" / "conformance"

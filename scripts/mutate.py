@@ -10,7 +10,7 @@ Usage (from the repository root; nothing is installed, the repository is copied 
 
 Each *target* names glob patterns (relative to the repository root) and the kill-suite of test
 files run against its mutants. Patterns name both today's flat modules and the packages they are
-moving into (``bottleimp/formats/records.py``, ``bottleimp/validation/validate.py``...), so the
+moving into (``bottleimp/formats/_records.py``, ``bottleimp/validation/validate.py``...), so the
 script keeps working when a module moves; a module matched by no pattern is reported.
 
 Mutations (one per mutant): ``compare`` (``<`` to ``<=``, ``==`` to ``!=``, ``is`` to ``is not``,
@@ -101,22 +101,22 @@ class Target:
 
 TARGETS = (
     # The tests of deals from outside against the code they guard (a subset of rules and engine).
-    Target("deals", ("bottleimp/engine.py", "bottleimp/transitions.py", "bottleimp/rules/deal.py",
+    Target("deals", ("bottleimp/_engine.py", "bottleimp/_transitions.py", "bottleimp/rules/deal.py",
                      "bottleimp/rules/setup.py"), 1.0),
     Target("rules", ("bottleimp/rules/*.py",), 1.0),
-    Target("engine", ("bottleimp/engine.py", "bottleimp/transitions.py", "bottleimp/state.py"), 1.0),
-    Target("config", ("bottleimp/config.py", "bottleimp/editions.py"), 0.95),
+    Target("engine", ("bottleimp/_engine.py", "bottleimp/_transitions.py", "bottleimp/_state.py"), 1.0),
+    Target("config", ("bottleimp/_config.py", "bottleimp/_editions.py"), 0.95),
     Target(
         "records",
-        ("bottleimp/formats/records.py", "bottleimp/formats/json_input.py",
-         "bottleimp/formats/config_json.py", "bottleimp/formats/setup_entries.py"),
+        ("bottleimp/formats/_records.py", "bottleimp/formats/_json_input.py",
+         "bottleimp/formats/_config_json.py", "bottleimp/formats/_setup_entries.py"),
         0.95,
     ),
-    Target("formats", ("bottleimp/formats/state_json.py", "bottleimp/formats/view_json.py"), 1.0),
+    Target("formats", ("bottleimp/formats/_state_json.py", "bottleimp/formats/_view_json.py"), 1.0),
     Target(
         "validator",
-        ("bottleimp/validation/replay.py",
-         "bottleimp/validation/causes.py", "bottleimp/validation/reports.py"),
+        ("bottleimp/validation/_replay.py",
+         "bottleimp/validation/_causes.py", "bottleimp/validation/_reports.py"),
         0.95,
     ),
 )
@@ -431,8 +431,9 @@ class _ModuleText:
 
 
 def module_key(path: str) -> str:
-    """A module's name for mutant IDs that survives moving it into a package: its file stem."""
-    return Path(path).stem
+    """A module's name for mutant IDs that survives moving it into a package or making it
+    private: its file stem without the leading underscore."""
+    return Path(path).stem.lstrip("_")
 
 
 def mutants_of(path: str) -> list[Mutant]:

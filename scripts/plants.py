@@ -193,7 +193,7 @@ def _truncated_rank(original: Any) -> Any:
 
 
 def _no_half_ranks(original: Any) -> Any:
-    from bottleimp.editions import MATAGOT_2024
+    from bottleimp._editions import MATAGOT_2024
 
     def edition_deck(edition: str, players: int) -> Any:
         cards = original(edition, players)
@@ -203,7 +203,7 @@ def _no_half_ranks(original: Any) -> Any:
 
 def _six_players_refused(original: Any) -> Any:
     def check_players(config: Any) -> None:
-        from bottleimp.errors import ConfigError
+        from bottleimp._errors import ConfigError
 
         if config.players == 6:  # "2 <= players < 6": one short
             raise ConfigError("CONFIG-PLAYERS", "players must be 2 to 6, not 6")
@@ -213,7 +213,7 @@ def _six_players_refused(original: Any) -> Any:
 
 def _classic_refused_for_four(original: Any) -> Any:
     def check_edition(config: Any) -> None:
-        from bottleimp.errors import ConfigError
+        from bottleimp._errors import ConfigError
 
         if config.edition == "classic" and config.players == 4 and config.deck is None:
             raise ConfigError("CONFIG-EDITION", "4 players need the 54-card deck")  # "> 3"
@@ -279,7 +279,7 @@ def _dealer_chooses_first(original: Any) -> Any:
 
 
 def _owner_recorded_by_position(original: Any) -> Any:
-    from bottleimp.state import Bottle
+    from bottleimp._state import Bottle
 
     def resolve_trick(trick: Any, bottles: Any, captured: Any) -> Any:
         result, after, piles = original(trick, bottles, captured)
@@ -301,7 +301,7 @@ def _teams_ignored(original: Any) -> Any:
 
 
 def _owner_keeps_captured(original: Any) -> Any:
-    from bottleimp.cards import coins
+    from bottleimp._cards import coins
 
     def individual_scores(players: int, captured: Any, bottles: Any, devils_trick: Any) -> Any:
         scores = original(players, captured, bottles, devils_trick)
@@ -322,7 +322,7 @@ def _hidden_hand_ends_the_round(original: Any) -> Any:
 
 
 def _last_card_of_the_trick(original: Any) -> Any:
-    from bottleimp.cards import coins
+    from bottleimp._cards import coins
 
     return lambda devils_trick, owned: -coins(devils_trick[-1:]) * owned
 
@@ -335,7 +335,7 @@ def _lowest_total_wins(original: Any) -> Any:
 
 
 def _any_action_admitted(original: Any) -> Any:
-    from bottleimp.actions import Give, Play, StartRound
+    from bottleimp._actions import Give, Play, StartRound
 
     def check_phase_admits(phase: Any, action: object) -> None:
         if not isinstance(action, (Give, Play, StartRound)):
@@ -354,26 +354,26 @@ _W, _D, _S = "walk ", "differential ", "symbolic "
 PLANTS: tuple[Plant, ...] = (
     # -- config: cards, decks, configurations --
     Plant("card: a half rank truncated to its whole part", "CARD-RANK",
-          _one("cards", "normalize_rank", _truncated_rank), (_S + "config.card_rank",)),
+          _one("_cards", "normalize_rank", _truncated_rank), (_S + "config.card_rank",)),
     Plant("deck: 5-6 players get the 36-card deck, no half ranks", "DECK",
-          (("bottleimp.editions", "edition_deck", _no_half_ranks),
-           ("bottleimp.config", "edition_deck", _no_half_ranks)), (_S + "config.edition_deck",)),
+          (("bottleimp._editions", "edition_deck", _no_half_ranks),
+           ("bottleimp._config", "edition_deck", _no_half_ranks)), (_S + "config.edition_deck",)),
     Plant("config: 6 players refused (players < 6)", "CONFIG-PLAYERS",
-          _one("config", "check_players", _six_players_refused),
+          _one("_config", "check_players", _six_players_refused),
           (_S + "config.config_players",)),
     Plant("config: the classic deck refused for 4 players (players > 3)", "CONFIG-EDITION",
-          _one("config", "check_edition", _classic_refused_for_four),
+          _one("_config", "check_edition", _classic_refused_for_four),
           (_S + "config.config_edition",)),
     Plant("config: two bottles accepted for 4 players", "CONFIG-BOTTLES",
-          _one("config", "check_bottles", _two_bottles_for_four),
+          _one("_config", "check_bottles", _two_bottles_for_four),
           (_S + "config.config_bottles",)),
     Plant("config: teams of single players only accepted", "CONFIG-TEAMS",
-          _one("config", "check_teams", _teams_of_singles), (_S + "config.config_teams",)),
+          _one("_config", "check_teams", _teams_of_singles), (_S + "config.config_teams",)),
     Plant("config: both a round count and a target score accepted", "CONFIG-GAME-END",
-          _one("config", "check_game_end", _rounds_and_target),
+          _one("_config", "check_game_end", _rounds_and_target),
           (_S + "config.config_game_end",)),
     Plant("config: a custom deck holding the start card 19 accepted", "CONFIG-DECK",
-          _one("config", "check_deck", _deck_with_19), (_S + "config.config_deck",)),
+          _one("_config", "check_deck", _deck_with_19), (_S + "config.config_deck",)),
     # -- deal --
     Plant("deal: splitmix64 without its first mask", "DEAL-SHUFFLE",
           _per_exhaustive("deal: splitmix64 without its first mask"),
@@ -494,8 +494,8 @@ PLANTS: tuple[Plant, ...] = (
           (_W + "3p-8cards", _S + "game.game_is_over")),
     Plant("game: the lowest total wins", "WINNERS",
           (("bottleimp.rules.game", "winners", _lowest_total_wins),
-           ("bottleimp.view", "winners", _lowest_total_wins),
-           ("bottleimp.encoding", "_winners_of_totals", _lowest_total_wins)),
+           ("bottleimp._view", "winners", _lowest_total_wins),
+           ("bottleimp._encoding", "_winners_of_totals", _lowest_total_wins)),
           (_S + "game.winners", _W + "3p-8cards", _D + "3p-8cards")),
     Plant("game: any action admitted in any phase", "PHASE",
           _one("rules.game", "check_phase_admits", _any_action_admitted),
@@ -505,7 +505,7 @@ PLANTS: tuple[Plant, ...] = (
           (_S + "game.check_not_over",)),
     # -- views --
     Plant("view: a seat sees every setup card given, the Devil's Trick's among them",
-          "VIEW-HIDDEN", _one("view", "received_gives", _leaked_setup), (_W + "3p-8cards",)),
+          "VIEW-HIDDEN", _one("_view", "received_gives", _leaked_setup), (_W + "3p-8cards",)),
 )
 """Every plant, in the order of the rule catalogue."""
 

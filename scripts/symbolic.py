@@ -65,11 +65,11 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bottleimp.actions import Destination, Give, Play, StartRound  # noqa: E402
-from bottleimp.cards import Card, Colour  # noqa: E402
-from bottleimp.errors import IllegalActionError, ArgumentError# noqa: E402
+from bottleimp._actions import Destination, Give, Play, StartRound  # noqa: E402
+from bottleimp._cards import Card, Colour  # noqa: E402
+from bottleimp._errors import IllegalActionError, ArgumentError# noqa: E402
 from bottleimp.rules import deal, game, play, scoring, setup  # noqa: E402
-from bottleimp.state import Bottle, Phase  # noqa: E402
+from bottleimp._state import Bottle, Phase  # noqa: E402
 
 
 C: Any = Card
@@ -109,7 +109,7 @@ def _deck(size: int) -> tuple[int, ...]:
 def _refused_by(rule_id: str, make: Callable[[], object]) -> bool:
     """Whether ``make()`` is refused with an error naming ``rule_id`` (``False``: accepted; an
     error naming another rule fails the property)."""
-    from bottleimp.errors import BottleImpError
+    from bottleimp._errors import BottleImpError
 
     try:
         make()
@@ -124,7 +124,7 @@ def p_card_rank(whole: int, half: bool, as_float: bool) -> None:
     decimal": a card of rank ``whole`` (given as an int or a float) is equal to the other and its
     rank an ``int``; a card of rank ``whole + 0.5`` keeps its half, is above ``whole`` and below
     ``whole + 1``, and the two cards differ."""
-    from bottleimp.cards import Card, format_rank
+    from bottleimp._cards import Card, format_rank
 
     assert 1 <= whole <= 60
     value: float = whole + 0.5 if half else (float(whole) if as_float else whole)
@@ -145,7 +145,7 @@ def p_edition_deck(edition: str, players: int) -> None:
     coins; the Matagot 2024 deck red, blue and green, 127 coins. For 5 or 6 players the Matagot
     deck adds 18 half ranks, each with the colour and coins of the whole rank just below it: 54
     cards, 190 coins"; the classic deck serves 2-4 players only. In ascending rank order."""
-    from bottleimp.editions import edition_deck
+    from bottleimp._editions import edition_deck
 
     assert edition in ("classic", "matagot-2024") and 2 <= players <= 6
     try:
@@ -415,7 +415,7 @@ def p_shuffle_paths(size: int) -> int:
 
 def _real_deck(size: int) -> tuple[Any, ...]:
     """A custom deck of real cards for the properties that build real configurations."""
-    from bottleimp.cards import Card
+    from bottleimp._cards import Card
 
     colours = (Colour.YELLOW, Colour.BLUE, Colour.RED)
     ranks = [r for r in range(1, size + 2) if r != 19][:size]
@@ -480,7 +480,7 @@ def p_check_deal(players: int, size: int, dealer: int, seats: tuple[int, ...],
     if fault == "twice" and rows[0]:
         rows[1] = rows[1] + (rows[0][0],)
     elif fault == "foreign" and rows[0]:
-        from bottleimp.cards import Card
+        from bottleimp._cards import Card
 
         rows[0] = rows[0][1:] + (Card(99, Colour.RED, 1),)
     elif fault == "hands":
@@ -756,7 +756,7 @@ def p_next_leader(winner: int) -> None:
 @lru_cache(maxsize=None)
 def _card(rank: float, colour: Colour, coins: int) -> Any:
     """A real card (``Play`` takes no stand-in), built once."""
-    from bottleimp.cards import Card
+    from bottleimp._cards import Card
 
     return Card(rank, colour, coins)
 

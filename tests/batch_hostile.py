@@ -394,7 +394,7 @@ def play_refusal_checks_its_arguments() -> None:
 
 
 def give_refusal_checks_its_arguments() -> None:
-    from bottleimp.actions import Destination
+    from bottleimp._actions import Destination
 
     games = fresh()
     seat = int(games.to_act[0])
@@ -429,7 +429,7 @@ def refusal_checks_its_arguments() -> None:
 
 
 def per_game_queries_of_a_batch_never_reset_are_refused() -> None:
-    from bottleimp.actions import Destination
+    from bottleimp._actions import Destination
 
     games = BatchGames(CONFIG, B)
     refused(lambda: games.legal_cards())
@@ -464,7 +464,7 @@ def observe_without_observations_is_refused() -> None:
 def batches_of_neighbouring_seeds_share_no_game() -> None:
     """Slot seeds ``0..B-1`` and ``B..2B-1`` (or one root reset twice): no game of one batch is
     dealt from a seed of the other, over 50 games per slot."""
-    from bottleimp.batch.shuffle import game_seeds
+    from bottleimp.batch._shuffle import game_seeds
 
     def seeds_of(games: BatchGames) -> set[int]:
         generations = np.repeat(np.arange(50), B)
@@ -582,8 +582,8 @@ def a_batch_too_large_for_memory_is_refused_naming_its_size() -> None:
 
 
 def decks_the_engine_cannot_hold_exactly_are_refused_when_the_batch_is_made() -> None:
-    from bottleimp.cards import Card
-    from bottleimp.editions import CLASSIC
+    from bottleimp._cards import Card
+    from bottleimp._editions import CLASSIC
 
     def deck_with(index: int, rank: object = None, coins: object = None) -> Config:
         cards = list(CLASSIC[:15])
@@ -607,7 +607,7 @@ def decks_the_engine_cannot_hold_exactly_are_refused_when_the_batch_is_made() ->
 
 
 def every_call_after_close_raises() -> None:
-    from bottleimp.actions import Destination
+    from bottleimp._actions import Destination
 
     games = fresh()
     hands, face_up = _deal(CONFIG)
@@ -677,7 +677,7 @@ def one_game_resets_of_a_vector_env_keep_no_memory() -> None:
     64)."""
     import tracemalloc
 
-    from bottleimp.batch import kernel
+    from bottleimp.batch import _kernel as kernel
     from bottleimp.batch.vector import BottleImpVectorEnv
 
     size, resets = (4096, 300) if kernel.COMPILED else (64, 100)  # plain Python: slow
@@ -703,7 +703,7 @@ def one_game_resets_of_a_vector_env_keep_no_memory() -> None:
 def _pool(rng: np.random.Generator) -> list[object]:
     """Values a careless or hostile caller could pass anywhere: integers of every size and type,
     floats, bools, strings, containers and arrays of every kind, and plausible values too."""
-    from bottleimp.actions import Destination
+    from bottleimp._actions import Destination
 
     p, n = CONFIG.players, len(CONFIG.cards)
     a = 4 * n + 1

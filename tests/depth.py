@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from bottleimp.conformance.harness import MIN_REFUSALS
+from bottleimp.conformance._harness import MIN_REFUSALS
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
 """The profile's name; every name but ``ci`` (``dev``, Hypothesis's ``default``...) runs the

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from bottleimp import Config, GameState, apply, legal_actions, new_game
-from bottleimp.formats.records import record_from_state, record_to_json
+from bottleimp.formats._records import record_from_state, record_to_json
 
 Doc = dict[str, Any]
 """A record as a JSON document."""

@@ -26,7 +26,7 @@ from bottleimp import (
     apply,
     new_game,
 )
-from bottleimp.engine import with_deal
+from bottleimp._engine import with_deal
 from invariants import expected_dealt_counts, expected_setup_steps, seat_order_from
 
 Ranks = Sequence[Rank]

@@ -24,8 +24,8 @@ from bottleimp.adapters.openspiel import (
     action_text,
     config_from_params,
 )
-from bottleimp.encoding import observation_size
-from bottleimp.bots.worlds import resample, unseen_cards
+from bottleimp._encoding import observation_size
+from bottleimp.bots._worlds import resample, unseen_cards
 from depth import scaled
 from games import VARIANTS, random_game
 

@@ -129,7 +129,7 @@ def test_win_rates_count_the_games_won_reproducibly() -> None:
 def test_reset_takes_the_librarys_seeds_where_gymnasium_refuses_them() -> None:
     """Any integer, negative or numpy, taken mod ``2**64``; anything else is the library's
     ``ArgumentError`` naming the argument, never Gymnasium's error."""
-    from bottleimp.errors import ArgumentError
+    from bottleimp._errors import ArgumentError
 
     table = SingleSeatEnv(Config(players=3, rounds=1), opponents="random")
     negative = table.reset(seed=-1)[0]

@@ -12,12 +12,12 @@ import pytest
 
 from bottleimp import Config, apply, legal_actions, new_game, view
 from bottleimp.bots import BOTS, Bot, HeuristicBot, SearchBot, make_bot
-from bottleimp.bots.arena import play_arena
-from bottleimp.bots.search import playout_scores
-from bottleimp.bots.worlds import sample_world
-from bottleimp.cards import Card, Colour
-from bottleimp.errors import BotError, IllegalActionError
-from bottleimp.state import GameState, Phase
+from bottleimp.bots._arena import play_arena
+from bottleimp.bots._search import playout_scores
+from bottleimp.bots._worlds import sample_world
+from bottleimp._cards import Card, Colour
+from bottleimp._errors import BotError, IllegalActionError
+from bottleimp._state import GameState, Phase
 
 CONFIGS = [
     Config(players=2, rounds=1),

@@ -1,4 +1,4 @@
-"""The sampling bot (``bottleimp.bots.sampling``): worlds from the determinisation, each solved
+"""The sampling bot (``bottleimp.bots._sampling``): worlds from the determinisation, each solved
 open-hand. It plays legal cards, is deterministic for a seed, refuses a bad budget by name, and
 when every world it draws is the real deal it plays a card of the best open-hand value."""
 
@@ -9,7 +9,7 @@ import pytest
 from bottleimp import Config, Phase, Play, apply, legal_actions, new_game, view
 from bottleimp.analysis import card_values
 from bottleimp.bots import SamplingBot
-from bottleimp.errors import BotError
+from bottleimp._errors import BotError
 
 
 def test_the_sampling_bot_plays_a_whole_round_legally_and_deterministically() -> None:
@@ -30,7 +30,7 @@ def test_the_sampling_bot_plays_a_whole_round_legally_and_deterministically() ->
 def test_when_every_world_is_the_real_deal_the_bot_plays_a_best_open_hand_card(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from bottleimp.bots import sampling
+    from bottleimp.bots import _sampling as sampling
 
     state = new_game(Config(players=4, rounds=1), seed=3)
     while state.phase is Phase.SETUP or len(state.round.plays) < 24 or len(

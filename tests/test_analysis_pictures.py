@@ -12,7 +12,7 @@ import pytest
 
 from bottleimp.analysis.record import analyse_json, analysis_to_json
 from bottleimp.cli import main
-from bottleimp.pictures.replay import render_record
+from bottleimp.pictures._replay import render_record
 from test_analysis_record import SMALL_RECORD
 
 

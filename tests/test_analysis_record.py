@@ -22,7 +22,7 @@ from bottleimp.analysis import Solver, card_values, solve
 from bottleimp.analysis.record import analyse_json, analysis_to_json, analysis_to_text
 from bottleimp.bots import make_bot
 from bottleimp.cli import main
-from bottleimp.formats.records import record_from_state, record_to_json
+from bottleimp.formats._records import record_from_state, record_to_json
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = Draft202012Validator(json.loads(

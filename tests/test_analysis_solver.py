@@ -18,8 +18,8 @@ import pytest
 
 from bottleimp import Config, GameState, Phase
 from bottleimp.analysis import Solver, Valuation, card_values, solve
-from bottleimp.analysis import solver as solver_module
-from bottleimp.errors import ArgumentError
+from bottleimp.analysis import _solver as solver_module
+from bottleimp._errors import ArgumentError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from analysis_brute import VARIANTS, paranoid_value, random_endgames  # noqa: E402

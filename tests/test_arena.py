@@ -1,4 +1,4 @@
-"""``bottleimp arena`` and ``bottleimp.bots.arena``: seats rotated over the same deals, Wilson's
+"""``bottleimp arena`` and ``bottleimp.bots._arena``: seats rotated over the same deals, Wilson's
 interval, the table, the ``bottleimp-arena-report/1`` report against its schema, bad options."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import jsonschema  # type: ignore[import-untyped, unused-ignore]
 import pytest
 
 from bottleimp import Config
-from bottleimp.bots.arena import ARENA_REPORT_FORMAT, fill_lineup, play_arena, play_deal, wilson_interval
+from bottleimp.bots._arena import ARENA_REPORT_FORMAT, fill_lineup, play_arena, play_deal, wilson_interval
 from bottleimp.cli import main
-from bottleimp.errors import BotError
+from bottleimp._errors import BotError
 
 SCHEMA = json.loads(
     (Path(__file__).resolve().parent.parent / "spec" / "reports" / "arena-report.schema.json")

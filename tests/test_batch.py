@@ -21,18 +21,18 @@ from attrs import evolve
 
 import bottleimp
 from bottleimp import Config, IllegalActionError
-from bottleimp.actions import Destination
+from bottleimp._actions import Destination
 from bottleimp.batch import BatchError, BatchGames, bytes_per_game
-from bottleimp.batch import kernel
+from bottleimp.batch import _kernel as kernel
 from bottleimp.batch.check import VARIANTS, Mismatch, compare_games
-from bottleimp.batch.engine import fixed_bytes
-from bottleimp.batch.perft import perft_counts
-from bottleimp.batch.records import RecordingGames
-from bottleimp.batch.shuffle import game_seeds
-from bottleimp.encoding import setup_destinations
-from bottleimp.formats.config_json import config_from_json
+from bottleimp.batch._engine import fixed_bytes
+from bottleimp.batch._perft import perft_counts
+from bottleimp.batch._records import RecordingGames
+from bottleimp.batch._shuffle import game_seeds
+from bottleimp._encoding import setup_destinations
+from bottleimp.formats._config_json import config_from_json
 from bottleimp.rules.deal import shuffle
-from bottleimp.validation.replay import validate_json
+from bottleimp.validation._replay import validate_json
 from depth import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,7 +93,7 @@ def test_the_kernel_as_plain_python_agrees_with_the_reference_on_every_variant()
     game of every variant."""
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     run = subprocess.run([sys.executable, "-c", (
-        "import sys; from bottleimp.batch import kernel, check; assert not kernel.COMPILED; "
+        "import sys; from bottleimp.batch import _kernel as kernel, check; assert not kernel.COMPILED; "
         "sys.exit(check.main(['--games', '1', '--batch', '1', '--seed', '4']))")],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200)
     assert run.returncode == 0, run.stdout + run.stderr
@@ -215,8 +215,8 @@ def test_the_compact_observation_is_the_float_ones_0_1_cells_in_bytes(config: Co
     """``compact=True``: ``uint8`` in the same layout, every 0/1 cell equal to the float32
     observation's, the value cells 0, and ``observe_values`` the float32 value cells, at every
     step of games played through their ends."""
-    from bottleimp.batch.engine import VALUE_SEGMENTS
-    from bottleimp.encoding import observation_layout
+    from bottleimp.batch._engine import VALUE_SEGMENTS
+    from bottleimp._encoding import observation_layout
 
     values = np.zeros(sum(segment.size for segment in observation_layout(config)), dtype=np.bool_)
     for segment in observation_layout(config):
@@ -450,7 +450,7 @@ def test_a_game_plays_alike_in_any_chunk_of_a_batch() -> None:
 def test_the_bytes_per_game_of_the_docstring_are_what_a_batch_holds(
         config: Config, observations: bool, compact: bool, figure: int) -> None:
     assert bytes_per_game(config, observations, compact) == figure
-    assert f"{figure:,}" in (bottleimp.batch.engine.__doc__ or "")
+    assert f"{figure:,}" in (bottleimp.batch._engine.__doc__ or "")
     for size in (1, 300):
         games = batch_games(config, size, observations=observations, compact=compact)
         games.reset(np.arange(size))

@@ -14,7 +14,7 @@ import pytest
 import bottleimp
 from bottleimp import Config
 from bottleimp.batch import BatchGames
-from bottleimp.encoding import action_from_int
+from bottleimp._encoding import action_from_int
 from test_batch import ON_THE_KERNEL
 
 gymnasium = pytest.importorskip("gymnasium", minversion="1.0")

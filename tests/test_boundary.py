@@ -32,10 +32,10 @@ from bottleimp import (
     view,
 )
 from bottleimp.cli import main
-from bottleimp.conformance.protocol import serve
-from bottleimp.errors import ArgumentError
-from bottleimp.formats import state_json
-from bottleimp.formats.json_input import MAX_NESTING, check_json_value, loads_json
+from bottleimp.conformance._protocol import serve
+from bottleimp._errors import ArgumentError
+from bottleimp.formats import _state_json as state_json
+from bottleimp.formats._json_input import MAX_NESTING, check_json_value, loads_json
 from bottleimp.validation import UNREADABLE, validate_json
 
 from games import doc_of, random_game
@@ -152,7 +152,7 @@ def test_check_json_value_holds_python_values_to_the_readers_limits() -> None:
                                   '{"format": NaN}', "not json"])
 def test_state_json_reads_hostile_text_with_a_record_error(text: str) -> None:
     with pytest.raises(RecordError):
-        state_json.loads(text)
+        state_json.state_loads(text)
     with pytest.raises(RecordError):
         loads_json(text)
 

@@ -19,7 +19,7 @@ from bottleimp import (
     legal_actions,
     new_game,
 )
-from bottleimp.formats.state_json import (
+from bottleimp.formats._state_json import (
     STATE_FORMAT,
     action_from_json,
     action_to_json,
@@ -28,7 +28,7 @@ from bottleimp.formats.state_json import (
     state_from_json,
     state_to_json,
 )
-from bottleimp.engine import with_deal
+from bottleimp._engine import with_deal
 from helpers import card, deck, position
 
 

@@ -22,8 +22,8 @@ from bottleimp import (
     default_teams,
     new_game,
 )
-from bottleimp.cards import format_rank, normalize_rank
-from bottleimp.editions import edition_deck
+from bottleimp._cards import format_rank, normalize_rank
+from bottleimp._editions import edition_deck
 from helpers import deck
 
 

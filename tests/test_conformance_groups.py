@@ -12,16 +12,16 @@ from typing import Any, cast
 import pytest
 
 from bottleimp.cli import main
-from bottleimp.conformance.protocol import Capabilities, capabilities_from_json
-from bottleimp.conformance.harness import HarnessReport, run_harness
-from bottleimp.conformance.protocol import PROTOCOL, Referee
-from bottleimp.conformance.session import REFUSALS
-from bottleimp.conformance.cases import run_remote_vectors
-from bottleimp.errors import RecordError
-from bottleimp.cards import rank_key
-from bottleimp.config import Config
-from bottleimp.state import GameState
-from bottleimp.formats.json_input import JSON
+from bottleimp.conformance._protocol import Capabilities, capabilities_from_json
+from bottleimp.conformance._harness import HarnessReport, run_harness
+from bottleimp.conformance._protocol import PROTOCOL, Referee
+from bottleimp.conformance._session import REFUSALS
+from bottleimp.conformance._cases import run_remote_vectors
+from bottleimp._errors import RecordError
+from bottleimp._cards import rank_key
+from bottleimp._config import Config
+from bottleimp._state import GameState
+from bottleimp.formats._json_input import JSON
 from bottleimp.validation import validate_file
 from depth import MIN_SENT, scaled
 
@@ -69,7 +69,7 @@ def test_four_independent_bugs_give_four_groups_each_with_its_rule(tmp_path: Pat
 
 
 def read_extensions(path: Path) -> tuple[tuple[str, str], ...]:
-    from bottleimp.formats.records import read_record_file
+    from bottleimp.formats._records import read_record_file
 
     return read_record_file(path).extensions
 
@@ -168,8 +168,8 @@ def test_a_declared_deck_is_one_data_fault_and_the_logic_is_checked_on_it() -> N
 def test_new_round_carries_the_deck_and_the_referee_plays_it() -> None:
     referee = Referee()
     referee.handle({"op": "hello", "protocol": PROTOCOL})
-    from bottleimp.config import Config
-    from bottleimp.formats.config_json import deck_to_json
+    from bottleimp._config import Config
+    from bottleimp.formats._config_json import deck_to_json
     from bottleimp.rules.deal import deal
 
     config = Config(players=3)
@@ -205,7 +205,7 @@ def test_games_stay_inside_the_declared_capabilities() -> None:
 
 
 def test_no_variant_left_is_a_harness_error() -> None:
-    from bottleimp.errors import HarnessError
+    from bottleimp._errors import HarnessError
 
     with pytest.raises(HarnessError, match="no variant"):
         run_harness(PEER + ["--players", "3,4"], examples=2, players=[5])
@@ -277,7 +277,7 @@ def test_vectors_through_the_protocol_from_the_command_line(
 
 
 def test_a_case_names_the_keys_that_decide_it() -> None:
-    from bottleimp.conformance.vectors import cases_from_json
+    from bottleimp.conformance._vectors import cases_from_json
 
     value: JSON = {"format": "bottleimp-conformance/1", "kind": "scoring", "description": "x",
                    "groups": [{"description": "g", "config": {"players": 4}, "cases": [
@@ -352,12 +352,12 @@ LibraryExchange = tuple[GameState, dict[str, JSON], dict[str, JSON], GameState]
 def _library_round(players: int = 4, seed: int = 5) -> list[LibraryExchange]:
     """One round the library answers alone: per request the state before it, the request, the
     library's answer and the state after."""
-    from bottleimp.actions import Give, Play
-    from bottleimp.engine import apply, legal_actions
-    from bottleimp.formats.setup_entries import entry_from_gives
+    from bottleimp._actions import Give, Play
+    from bottleimp._engine import apply, legal_actions
+    from bottleimp.formats._setup_entries import entry_from_gives
     from bottleimp.rules.deal import deal
-    from bottleimp.conformance.session import round_request
-    from bottleimp.state import Phase
+    from bottleimp.conformance._session import round_request
+    from bottleimp._state import Phase
 
     config = Config(players=players)
     referee = Referee()
@@ -392,8 +392,8 @@ def _library_round(players: int = 4, seed: int = 5) -> list[LibraryExchange]:
 def _rule_of(exchange: LibraryExchange, change: dict[str, object]) -> tuple[str, str]:
     """The rule and message ``explain`` gives when the peer answers ``exchange``'s request with
     the library's answer changed by ``change`` (a key mapped to ``...`` is dropped)."""
-    from bottleimp.conformance.diagnose import explain
-    from bottleimp.conformance.protocol import compare
+    from bottleimp.conformance._diagnose import explain
+    from bottleimp.conformance._protocol import compare
 
     before, request, expected, after = exchange
     actual: Any = json.loads(json.dumps(expected))
@@ -490,8 +490,8 @@ def test_a_setup_message_names_each_duplicated_and_lost_card_SETUP_RESOLVE() -> 
 
 
 def test_legal_plays_answered_otherwise_name_the_seat_the_card_held_or_the_colour() -> None:
-    from bottleimp.conformance.diagnose import explain
-    from bottleimp.conformance.protocol import compare
+    from bottleimp.conformance._diagnose import explain
+    from bottleimp.conformance._protocol import compare
 
     exchanges = _library_round()
     following = next(e for e in exchanges if e[1]["op"] == "play" and "trick" not in e[2])
@@ -502,8 +502,8 @@ def test_legal_plays_answered_otherwise_name_the_seat_the_card_held_or_the_colou
     request: dict[str, JSON] = {"op": "legal_plays"}
 
     def rule(actual: dict[str, JSON]) -> str:
-        from bottleimp.actions import Play
-        from bottleimp.engine import legal_actions
+        from bottleimp._actions import Play
+        from bottleimp._engine import legal_actions
 
         legal: list[JSON] = [rank for rank in sorted(a.card.rank for a in legal_actions(state)
                                                      if isinstance(a, Play))]
@@ -594,7 +594,7 @@ peer.Peer.answer = named_answer
 
 def test_refusals_whose_messages_differ_in_a_random_name_are_deterministic(
         tmp_path: Path) -> None:
-    from bottleimp.conformance.groups import same_verdict
+    from bottleimp.conformance._groups import same_verdict
 
     command = _patched_peer(tmp_path, "random-names", RANDOM_NAMES_IN_REFUSALS)
     for seconds in (0, 2):
@@ -702,7 +702,7 @@ def test_the_pass_back_bug_names_every_card_it_duplicates_and_loses_SETUP_RESOLV
 
 
 def test_a_legal_plays_question_names_CARD_HELD_for_a_card_not_held_else_FOLLOW_SUIT() -> None:
-    from bottleimp.conformance.cases import _case, _rule
+    from bottleimp.conformance._cases import _case, _rule
 
     case = _case("legal_plays", Config(players=4), {"seat": 1, "hand": [1, 4, 11],
                                                     "trick": [[0, 2]]})

@@ -15,7 +15,7 @@ import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 
 from bottleimp.cli import main
-from bottleimp.conformance.report import REPORT_FORMAT
+from bottleimp.conformance._report import REPORT_FORMAT
 from depth import MIN_SENT, scaled
 
 ROOT = Path(__file__).resolve().parent.parent

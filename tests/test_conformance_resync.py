@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from bottleimp.conformance.harness import run_harness
-from bottleimp.conformance.session import Lost, follow_peer
-from bottleimp.conformance.vectors import ranks
-from bottleimp.formats.json_input import JSON
-from bottleimp.state import GameState, Phase
-from bottleimp.conformance.session import ANSWERS, LIBRARY, PEER, SET_POSITION
-from bottleimp.conformance.protocol import set_position_request
-from bottleimp.conformance.protocol import PROTOCOL, Referee
-from bottleimp.config import Config
-from bottleimp.engine import apply, legal_actions, new_game
+from bottleimp.conformance._harness import run_harness
+from bottleimp.conformance._session import Lost, follow_peer
+from bottleimp.conformance._vectors import ranks
+from bottleimp.formats._json_input import JSON
+from bottleimp._state import GameState, Phase
+from bottleimp.conformance._session import ANSWERS, LIBRARY, PEER, SET_POSITION
+from bottleimp.conformance._protocol import set_position_request
+from bottleimp.conformance._protocol import PROTOCOL, Referee
+from bottleimp._config import Config
+from bottleimp._engine import apply, legal_actions, new_game
 from depth import MIN_SENT, scaled
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -281,8 +281,8 @@ def test_a_one_round_no_dealer_two_stage_peer_with_no_bug_passes_every_game() ->
 
 
 def test_a_one_round_peer_is_sent_only_one_round_games() -> None:
-    from bottleimp.conformance.session import game_scripts
-    from bottleimp.conformance.protocol import Capabilities
+    from bottleimp.conformance._session import game_scripts
+    from bottleimp.conformance._protocol import Capabilities
     from hypothesis import given, settings
 
     @settings(max_examples=30, database=None)

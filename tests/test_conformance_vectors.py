@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from bottleimp.conformance.vectors import (
+from bottleimp.conformance._vectors import (
     CONFORMANCE_FORMAT,
     KINDS,
     Case,
@@ -20,8 +20,8 @@ from bottleimp.conformance.vectors import (
     read_suite,
     same_json,
 )
-from bottleimp.errors import RecordError
-from bottleimp.formats.json_input import JSON
+from bottleimp._errors import RecordError
+from bottleimp.formats._json_input import JSON
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "spec" / "conformance"

@@ -25,7 +25,7 @@ from bottleimp import (
     new_game,
     with_deal,
 )
-from bottleimp.formats.state_json import dumps, loads
+from bottleimp.formats._state_json import state_dumps as dumps, state_loads as loads
 from bottleimp.rules.deal import shuffle
 from bottleimp.perft import deal_at, deal_count, deals
 from depth import scaled
@@ -391,8 +391,8 @@ def test_a_first_dealer_the_game_does_not_have_is_refused_FIRST_DEALER(seat: obj
 def test_a_deal_that_is_not_one_tuple_of_cards_per_seat_is_an_argument_error(rows: object) -> None:
     """``with_deal`` names its argument for rows that are no sequence, or a sequence holding
     something that is no row, before any rule is consulted."""
-    from bottleimp.engine import with_deal
-    from bottleimp.errors import ArgumentError
+    from bottleimp._engine import with_deal
+    from bottleimp._errors import ArgumentError
 
     state = new_game(Config(players=3), seed=1)
     with pytest.raises(ArgumentError, match=r"with_deal\(hands\)"):

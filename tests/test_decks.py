@@ -1,7 +1,7 @@
 """Decks as data: ``spec/decks/*.json`` (``bottleimp-deck/1``) are what the library loads.
 
 The decks the library loads equal the cited values restated here, independently of the files
-(they were the Python literals of ``bottleimp/editions.py`` before the decks became data); the
+(they were the Python literals of ``bottleimp/_editions.py`` before the decks became data); the
 package ships the very files of ``spec/decks/``; the reader refuses a malformed deck file with
 an error naming the file and the JSON path; ``spec/deck.schema.json`` agrees with the reader;
 and the deck files, the deck tables of ``spec/conformance/README.md`` and rule
@@ -26,11 +26,11 @@ import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 
 from bottleimp import CLASSIC, EDITIONS, MATAGOT_2024, MATAGOT_2024_54, Config
-from bottleimp.cards import Card, Colour, Rank
-from bottleimp.editions import MATAGOT_2024_HALF_RANKS, edition_deck, every_deck
-from bottleimp.formats.decks import read_deck_file
-from bottleimp.errors import CatalogueError, ConfigError
-from bottleimp.formats.json_input import JSON
+from bottleimp._cards import Card, Colour, Rank
+from bottleimp._editions import MATAGOT_2024_HALF_RANKS, edition_deck, every_deck
+from bottleimp.formats._decks import read_deck_file
+from bottleimp._errors import CatalogueError, ConfigError
+from bottleimp.formats._json_input import JSON
 
 ROOT = Path(__file__).resolve().parent.parent
 DECKS = ROOT / "spec" / "decks"
@@ -245,8 +245,8 @@ def test_extension_keys_are_ignored_by_the_reader_and_the_schema() -> None:
 
 
 def test_read_deck_reads_one_deck_object_with_errors_at_its_path_DECK() -> None:
-    from bottleimp.formats.decks import read_deck
-    from bottleimp.errors import RecordError
+    from bottleimp.formats._decks import read_deck
+    from bottleimp._errors import RecordError
 
     value: dict[str, JSON] = {"name": "mine", "players": [3], "coins": 3,
                               "cards": [[1, "yellow", 1], [2.5, "red", 2]]}
@@ -272,7 +272,7 @@ def test_every_shipped_deck_file_passes_the_deck_file_reader_with_the_decks_the_
 def test_a_deck_file_or_deck_name_the_package_lacks_is_a_catalogue_error() -> None:
     """The package reads its decks when it is imported; a missing file or deck name is reported
     as such (these are what a broken installation or a renamed deck would meet)."""
-    from bottleimp import editions
+    from bottleimp import _editions as editions
 
     with pytest.raises(CatalogueError) as caught:
         editions._load("no-such-edition")

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import bottleimp
-from bottleimp.rules.registry import RULE_FUNCTIONS
+from bottleimp.rules._registry import RULE_FUNCTIONS
 
 pytest.importorskip("mkdocs", reason="the docs extra (mkdocs) is not installed")
 
@@ -44,7 +44,7 @@ spec = importlib.util.spec_from_file_location("hooks", sys.argv[2])
 hooks = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(hooks)
 hooks._import_rule_modules()
-from bottleimp.rules.registry import RULE_FUNCTIONS
+from bottleimp.rules._registry import RULE_FUNCTIONS
 print(json.dumps({rule: sorted(f.__module__ + "." + f.__qualname__ for f in functions)
                   for rule, functions in RULE_FUNCTIONS.items()}))
 """

@@ -38,7 +38,7 @@ from bottleimp import (
     winners,
     with_deal,
 )
-from bottleimp.encoding import observation_layout, observation_size, setup_destinations
+from bottleimp._encoding import observation_layout, observation_size, setup_destinations
 from games import VARIANTS, random_game
 
 SHORT = {name: config for name, config in VARIANTS.items()}

@@ -26,7 +26,7 @@ from bottleimp import (
     legal_actions,
     new_game,
 )
-from bottleimp.rules.registry import RULE_FUNCTIONS
+from bottleimp.rules._registry import RULE_FUNCTIONS
 
 
 def test_legal_actions_of_a_deep_copied_or_unpickled_state_PHASE() -> None:

@@ -8,9 +8,9 @@ import attrs
 import pytest
 
 from bottleimp import ArgumentError, Config, apply, check_action, legal_actions, new_game, view
-from bottleimp.engine import with_deal
-from bottleimp.phase import Phase
-from bottleimp.state import GameState
+from bottleimp._engine import with_deal
+from bottleimp._phase import Phase
+from bottleimp._state import GameState
 
 EYE = Config(players=2)
 

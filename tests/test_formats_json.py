@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bottleimp import Config, apply, legal_actions, new_game, with_deal
-from bottleimp.errors import RecordError
-from bottleimp.formats.state_json import (
+from bottleimp._errors import RecordError
+from bottleimp.formats._state_json import (
     action_from_json,
     action_to_json,
     dumps,
@@ -41,8 +41,8 @@ def test_a_first_dealer_the_game_does_not_have_is_refused_at_its_path() -> None:
 from collections.abc import Callable, Iterator  # noqa: E402
 
 from bottleimp import GameState, Phase, StartRound, view  # noqa: E402
-from bottleimp.formats.json_input import JSON  # noqa: E402
-from bottleimp.formats.view_json import (  # noqa: E402
+from bottleimp.formats._json_input import JSON  # noqa: E402
+from bottleimp.formats._view_json import (  # noqa: E402
     VIEW_FORMAT,
     view_dumps,
     view_from_json,

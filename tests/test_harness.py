@@ -19,29 +19,29 @@ from typing import cast
 from attrs import evolve
 
 from bottleimp.cli import main
-from bottleimp.conformance.protocol import GAME_ENDS, capabilities_from_json
-from bottleimp.conformance.harness import Failure, play_game, run_harness
-from bottleimp.conformance.session import is_convention
-from bottleimp.conformance.groups import Group
-from bottleimp.conformance.peer import Peer
-from bottleimp.conformance.session import REFUSALS
-from bottleimp.conformance.report import write_group
-from bottleimp.conformance.session import (
+from bottleimp.conformance._protocol import GAME_ENDS, capabilities_from_json
+from bottleimp.conformance._harness import Failure, play_game, run_harness
+from bottleimp.conformance._session import is_convention
+from bottleimp.conformance._groups import Group
+from bottleimp.conformance._peer import Peer
+from bottleimp.conformance._session import REFUSALS
+from bottleimp.conformance._report import write_group
+from bottleimp.conformance._session import (
     MAX_TARGET,
     GameScript,
     Mistake,
     RoundScript,
     game_scripts,
 )
-from bottleimp.errors import RecordError
-from bottleimp.formats.records import record_from_state, record_to_json
-from bottleimp.validation.replay import validate_json
-from bottleimp.conformance.protocol import PROTOCOL, Referee, compare
-from bottleimp.errors import HarnessError
-from bottleimp.formats.json_input import JSON
-from bottleimp.formats.records import read_record_file
+from bottleimp._errors import RecordError
+from bottleimp.formats._records import record_from_state, record_to_json
+from bottleimp.validation._replay import validate_json
+from bottleimp.conformance._protocol import PROTOCOL, Referee, compare
+from bottleimp._errors import HarnessError
+from bottleimp.formats._json_input import JSON
+from bottleimp.formats._records import read_record_file
 from bottleimp.rules.deal import deal
-from bottleimp.config import Config
+from bottleimp._config import Config
 from bottleimp.validation import validate_file
 from depth import MIN_SENT, scaled
 
@@ -140,7 +140,7 @@ def test_the_seed_alone_decides_the_games_whatever_else_is_imported() -> None:
         "import sys\n"
         "if sys.argv[1] == 'import':\n"
         "    import bottleimp.cli\n"
-        "from bottleimp.conformance.harness import run_harness\n"
+        "from bottleimp.conformance._harness import run_harness\n"
         f"report = run_harness({PEER + ['--bug', 'half-rank-int']!r},\n"
         f"                      examples={scaled(ci=20, dev=10)}, seed=5,\n"
         f"                      shrink_seconds=0.001, min_refusals={MIN_SENT})\n"

@@ -21,14 +21,14 @@ from typing import IO, Any
 
 import pytest
 
-from bottleimp.conformance.peer import MAX_LINE_BYTES, clip, limited_lines, printable
-from bottleimp.conformance.peer import (
+from bottleimp.conformance._peer import MAX_LINE_BYTES, clip, limited_lines, printable
+from bottleimp.conformance._peer import (
     RECORDED_ANSWER_CHARS,
     STDERR_LINE_BYTES,
     STDERR_LINES,
     answer_for_record,
 )
-from bottleimp.formats.json_input import JSON
+from bottleimp.formats._json_input import JSON
 from bottleimp.validation import validate_file
 from depth import scaled
 
@@ -44,7 +44,7 @@ _HARNESS = """
 import json, resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
 import hypothesis  # imported before the clock starts: the run is what is timed
-from bottleimp.conformance.harness import describe, run_harness
+from bottleimp.conformance._harness import describe, run_harness
 command, timeout, out = json.loads(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
 shrink_seconds = float(sys.argv[4])
 started = time.monotonic()
@@ -283,7 +283,7 @@ def test_a_peer_left_running_is_ended_with_its_children_when_the_harness_exits(
     command = _reference_peer_with_a_child(tmp_path, "")
     program = (
         "import json, sys\n"
-        "from bottleimp.conformance.peer import Peer\n"
+        "from bottleimp.conformance._peer import Peer\n"
         "peer = Peer(json.loads(sys.argv[1]), 2.0)\n"
         "print(json.dumps(peer.ask({'op': 'hello', 'protocol': 'bottleimp-protocol/3'})))\n"
     )

@@ -1,4 +1,4 @@
-"""The likely-cause search (``bottleimp.validation.causes``) on hostile records: records of more
+"""The likely-cause search (``bottleimp.validation._causes``) on hostile records: records of more
 than a hundred rounds are searched by their own round numbers and their causes count every
 round, and the search's work is bounded by ``MAX_SEARCH_VALUES`` JSON values replayed, the
 report saying when the bound cut it short (in text and in the JSON report)."""
@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 # No stubs unless types-jsonschema is installed; the ignore covers both cases.
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 
-import bottleimp.validation.replay as replay
-from bottleimp.formats.json_input import JSON
+import bottleimp.validation._replay as replay
+from bottleimp.formats._json_input import JSON
 from bottleimp.validation import ValidationReport, report_to_json, report_to_text, validate_json
-from bottleimp.formats.records import parse_record
-from bottleimp.validation.causes import MAX_SEARCH_VALUES, likely_causes
+from bottleimp.formats._records import parse_record
+from bottleimp.validation._causes import MAX_SEARCH_VALUES, likely_causes
 
 from depth import scaled
 from buggy_writer import Bugs, write_game

@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 
 from bottleimp.cli import main
-from bottleimp.errors import RecordError
-from bottleimp.formats.view_json import view_loads
-from bottleimp.pictures.replay import MAX_PAGE_ROUNDS, PageTooLargeError, render_record
+from bottleimp._errors import RecordError
+from bottleimp.formats._view_json import view_loads
+from bottleimp.pictures._replay import MAX_PAGE_ROUNDS, PageTooLargeError, render_record
 
 from depth import scaled
 from buggy_writer import write_game

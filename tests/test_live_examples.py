@@ -78,7 +78,7 @@ def test_an_illegal_action_shows_its_rule_and_an_expected_one_matches() -> None:
     (result,) = _run(play)
     error = result["items"][-1]["error"]
     assert not result["ok"] and error["rule"] == "PHASE"
-    assert error["line"] == ("bottleimp.errors.IllegalActionError: [PHASE] a Play is not "
+    assert error["line"] == ("bottleimp.IllegalActionError: [PHASE] a Play is not "
                              "possible in the setup phase; it needs a Give")
     expected = play + "Traceback (most recent call last):\n...\n" + error["line"] + "\n"
     (documented,) = _run(expected)

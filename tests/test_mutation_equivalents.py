@@ -26,8 +26,8 @@ from typing import Any
 
 import pytest
 
-from bottleimp.errors import BottleImpError
-from bottleimp.rules import registry
+from bottleimp._errors import BottleImpError
+from bottleimp.rules import _registry as registry
 from depth import scaled
 from test_exhaustive import BY_NAME, EXHAUSTIVE, EXPECTED
 from test_mutation_script import _script, mutants
@@ -106,14 +106,14 @@ def test_a_mutant_that_changes_behaviour_fails_the_walks() -> None:
 # -- the other targets: the engine, the record reader, the validator, the state JSON, config ----
 
 OTHER_MODULES = {
-    "engine": "bottleimp/engine.py",
-    "transitions": "bottleimp/transitions.py",
-    "json_input": "bottleimp/formats/json_input.py",
-    "records": "bottleimp/formats/records.py",
-    "setup_entries": "bottleimp/formats/setup_entries.py",
-    "state_json": "bottleimp/formats/state_json.py",
-    "replay": "bottleimp/validation/replay.py",
-    "config": "bottleimp/config.py",
+    "engine": "bottleimp/_engine.py",
+    "transitions": "bottleimp/_transitions.py",
+    "json_input": "bottleimp/formats/_json_input.py",
+    "records": "bottleimp/formats/_records.py",
+    "setup_entries": "bottleimp/formats/_setup_entries.py",
+    "state_json": "bottleimp/formats/_state_json.py",
+    "replay": "bottleimp/validation/_replay.py",
+    "config": "bottleimp/_config.py",
 }
 """Every module besides the rules that ``equivalent_mutants.toml`` lists mutants of."""
 
@@ -247,7 +247,7 @@ def _read(text: str) -> object:
     whether the value is within the reader's limits, and the record read from it or the
     record reader's error (the whole contract of ``formats/json_input``, ``records`` and
     ``setup_entries`` with the validator)."""
-    from bottleimp.formats import json_input, records
+    from bottleimp.formats import _json_input as json_input, _records as records
 
     try:
         value = json_input.loads_json(text)
@@ -269,8 +269,8 @@ def _outcome(number: int, text: str) -> object:
     """What the reader and the validator say of one text: the reader's error, or the whole JSON
     report of the validation (and, for every fourth text, of the engine replay too), read
     through the modules' attributes so that a swapped mutant is the one called."""
-    from bottleimp.formats import json_input
-    from bottleimp.validation import replay
+    from bottleimp.formats import _json_input as json_input
+    from bottleimp.validation import _replay as replay
 
     try:
         value = json_input.loads_json(text)
@@ -342,14 +342,14 @@ def _corpus_differences(mutant: Any, reader: bool, files_only: bool = False) -> 
 def _state_json_behaviour() -> list[object]:
     """Every 13th state (``dev``: 39th) of two small walks written and read back: the text and
     the equality."""
-    from bottleimp.formats import state_json
+    from bottleimp.formats import _state_json as state_json
 
     found: list[object] = []
     for name in ("3p-8cards-2rounds", "6p-23cards-2bottles"):
         for _, _, state in itertools.islice(EXHAUSTIVE.transitions(BY_NAME[name]), 0, None,
                                               _STATE_STRIDE):
-            text = state_json.dumps(state)
-            found.append((text, state_json.loads(text) == state))
+            text = state_json.state_dumps(state)
+            found.append((text, state_json.state_loads(text) == state))
     return found
 
 
@@ -357,7 +357,7 @@ def _setup_entries_behaviour() -> list[object]:
     """The gives read from setup entries (the conformance vectors' and the peer's reader, which
     no record reaches) at paths of every depth, and the errors of entries with a card of no deck."""
     from bottleimp import Config
-    from bottleimp.formats import setup_entries
+    from bottleimp.formats import _setup_entries as setup_entries
 
     found: list[object] = []
     entries: tuple[tuple[Config, Any], ...] = (
@@ -387,7 +387,8 @@ def _config_behaviour(config_class: Any) -> list[object]:
     """Configurations of every player count, edition and variant, and 2-player decks of every
     size: whether each is accepted (its repr) or refused (the error), which of them are equal,
     and that equal ones hash alike."""
-    from bottleimp import Card, Colour, editions
+    from bottleimp import Card, Colour
+    from bottleimp import _editions as editions
 
     options: list[dict[str, Any]] = []
     for players in range(1, 8):
@@ -442,7 +443,7 @@ def test_an_equivalent_mutant_of_another_module_changes_nothing_it_is_run_on(ide
     mutant = _other_mutant(ident)
     module = ident.split(":", 1)[0]
     if module == "config":
-        from bottleimp import config
+        from bottleimp import _config as config
 
         expected_configs = _config_behaviour(config.Config)
         with mutated_everywhere(mutant) as namespace:

@@ -88,7 +88,7 @@ def test_a_devils_eye_setup_entry_with_left_and_right_is_unreadable_not_broken()
     entry), not a record that breaks rule SETUP-STEPS (status 1): the inline reading of the
     usual entry is for 3-6 players only (kills records:_parse_setup ``players > 2`` -> ``>= 2``,
     once listed as equivalent)."""
-    from bottleimp.formats.records import parse_record, record_from_state, record_to_json
+    from bottleimp.formats._records import parse_record, record_from_state, record_to_json
     from bottleimp.validation import validate_json
     from games import random_game
 

@@ -79,9 +79,9 @@ def test_the_copy_holds_every_file_the_suite_reads(tmp_path: Path) -> None:
 
 def test_docstrings_annotations_and_type_variables_are_not_mutated() -> None:
     mutate = _script()
-    originals = {m.original for m in mutate.mutants_of("bottleimp/rules/registry.py")}
+    originals = {m.original for m in mutate.mutants_of("bottleimp/rules/_registry.py")}
     assert not any(line.startswith(('F = TypeVar', '"""')) for line in originals)
-    in_engine = {(m.function, m.original) for m in mutate.mutants_of("bottleimp/engine.py")}
+    in_engine = {(m.function, m.original) for m in mutate.mutants_of("bottleimp/_engine.py")}
     assert not any(original.endswith("tuple[Action, ...]") for _, original in in_engine)
 
 
@@ -126,10 +126,10 @@ def test_a_module_unparsed_statement_by_statement_is_the_module_unparsed_whole()
     # A top-level class is unparsed statement by statement of its body, so a method's mutant
     # re-unparses only that method: its pieces add up to the class, and its mutants' sources
     # are still what ast.unparse gives for the whole mutated module.
-    tree = ast.parse((ROOT / "bottleimp/state.py").read_text())
+    tree = ast.parse((ROOT / "bottleimp/_state.py").read_text())
     split = mutate._ModuleText(tree)
     assert split.classes and split.text == ast.unparse(tree)
-    methods = [m for m in mutate.mutants_of("bottleimp/state.py") if "." in m.function]
+    methods = [m for m in mutate.mutants_of("bottleimp/_state.py") if "." in m.function]
     assert len(methods) >= 10
     assert all(ast.unparse(ast.parse(mutant.source)) == mutant.source for mutant in methods)
 

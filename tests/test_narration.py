@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from bottleimp.cards import Colour
+from bottleimp._cards import Colour
 from bottleimp.cli import build_parser, main
-from bottleimp.cli.arguments import config_from_args
-from bottleimp.cli.simulate import play_game
-from bottleimp.cli.narrate import (
+from bottleimp.cli._arguments import config_from_args
+from bottleimp.cli._simulate import play_game
+from bottleimp.cli._narrate import (
     CARD_STYLES,
     Block,
     Paragraph,
@@ -230,8 +230,8 @@ def test_the_docs_number_rounds_tricks_and_plays_from_1() -> None:
 
 
 def test_the_messages_number_rounds_tricks_and_plays_from_1() -> None:
-    from bottleimp.conformance.vectors import read_suite
-    from bottleimp.pictures.replay import render_record_html
+    from bottleimp.conformance._vectors import read_suite
+    from bottleimp.pictures._replay import render_record_html
     from bottleimp.validation import validate_json
 
     records = [case.input["record"] for case in read_suite(REPO / "spec" / "conformance")

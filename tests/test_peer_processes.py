@@ -2,7 +2,7 @@
 group or session: a descendant that calls ``setsid`` (``setsid sleep 1000``), one that double
 forks into a session of its own and is orphaned, with the peer closed, crashed, timed out, or
 the harness itself killed with SIGKILL. Linux only: the launcher is a child subreaper
-(``bottleimp/conformance/peer.py``), and the processes are looked up in ``/proc``.
+(``bottleimp/conformance/_peer.py``), and the processes are looked up in ``/proc``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from bottleimp.conformance.peer import Peer
-from bottleimp.errors import PeerFault
+from bottleimp.conformance._peer import Peer
+from bottleimp._errors import PeerFault
 from depth import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -145,7 +145,7 @@ def test_no_descendant_survives_when_the_harness_is_killed(
     (``PR_SET_PDEATHSIG``) and ends the peer's subtree."""
     program = (
         "import json, sys, time\n"
-        "from bottleimp.conformance.peer import Peer\n"
+        "from bottleimp.conformance._peer import Peer\n"
         "peer = Peer(json.loads(sys.argv[1]), 30.0)\n"
         "print(json.dumps(peer.ask({'op': 'hello'})), flush=True)\n"
         "time.sleep(1000)\n"

@@ -30,9 +30,9 @@ from bottleimp.perft import (
     read_perft_file,
     remaining,
 )
-from bottleimp.cli.perft import DEFAULT_DEPTH, depth_argument
-from bottleimp.formats.json_input import JSON
-from bottleimp.formats.state_json import action_to_json
+from bottleimp.cli._perft import DEFAULT_DEPTH, depth_argument
+from bottleimp.formats._json_input import JSON
+from bottleimp.formats._state_json import action_to_json
 
 ROOT = Path(__file__).resolve().parent.parent
 FILE = ROOT / "spec" / "conformance" / "perft" / "counts.json"
@@ -116,7 +116,7 @@ def test_the_generated_file_is_up_to_date() -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    from bottleimp.conformance.vectors import format_case_file
+    from bottleimp.conformance._vectors import format_case_file
 
     def case(description: str, start: GameState, actions: list[Action], depths: list[int],
              to_end: bool, divide_depth: int | None) -> JSON:

@@ -271,7 +271,7 @@ def _all_pictures() -> list[str]:
 
 
 def test_every_picture_fits_a_phone_and_every_label_is_at_least_10_px() -> None:
-    from bottleimp.pictures.svg import MAX_WIDTH, MIN_FONT
+    from bottleimp.pictures._svg import MAX_WIDTH, MIN_FONT
 
     for svg in _all_pictures():
         root = parse(svg)

@@ -31,7 +31,7 @@ from bottleimp import Card, Colour, Config, apply, legal_actions, new_game, view
 PACKAGE = Path(bottleimp.__file__).resolve().parent
 SOURCE = Path(__file__).resolve().parent.parent / "bottleimp"
 
-REGISTRY = {"bottleimp.rules.registry.RULE_FUNCTIONS", "bottleimp.rules.registry.RULE_IDS"}
+REGISTRY = {"bottleimp.rules._registry.RULE_FUNCTIONS", "bottleimp.rules._registry.RULE_IDS"}
 """The one exception: rule ID <-> function, written by ``@rule`` at import and only read after."""
 
 

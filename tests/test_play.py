@@ -19,7 +19,7 @@ import pytest
 
 from bottleimp import Config, apply, legal_actions, new_game
 from bottleimp.cli import main
-from bottleimp.cli import play as play_command
+from bottleimp.cli import _play as play_command
 
 ROOT = Path(__file__).resolve().parent.parent
 PROMPT = re.compile(r"(q to quit\]|not to save\)): $")

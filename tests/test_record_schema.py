@@ -18,8 +18,8 @@ import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 
 from bottleimp import Config
-from bottleimp.errors import RecordError
-from bottleimp.formats.records import parse_record
+from bottleimp._errors import RecordError
+from bottleimp.formats._records import parse_record
 from bottleimp.validation import BROKEN, validate_json
 
 from games import VARIANTS, Doc, doc_of, random_game

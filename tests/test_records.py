@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from bottleimp import Config, Phase, new_game
-from bottleimp.errors import RecordError
-from bottleimp.formats.json_input import JSON, MAX_NESTING, MAX_RECORD_BYTES, loads_json
-from bottleimp.formats.records import (
+from bottleimp._errors import RecordError
+from bottleimp.formats._json_input import JSON, MAX_NESTING, MAX_RECORD_BYTES, loads_json
+from bottleimp.formats._records import (
     RECORD_FORMAT,
     EyeSetup,
     GameRecord,
@@ -460,7 +460,7 @@ def test_extension_value_built_in_python_that_is_not_json_is_a_record_error() ->
 def test_a_custom_deck_card_that_is_no_triple_is_refused_with_its_path(
     card: list[JSON], path: str, message: str
 ) -> None:
-    from bottleimp.formats.config_json import config_from_json
+    from bottleimp.formats._config_json import config_from_json
 
     others: list[JSON] = [[rank, "blue", 1] for rank in range(2, 13)]
     deck: list[JSON] = [card, *others]
@@ -477,7 +477,7 @@ def test_a_custom_deck_card_that_is_no_triple_is_refused_with_its_path(
 def test_a_bad_game_end_is_refused_at_the_key_that_breaks_it_CONFIG_GAME_END(
     game_end: dict[str, JSON], path: str
 ) -> None:
-    from bottleimp.formats.config_json import config_from_json
+    from bottleimp.formats._config_json import config_from_json
 
     with pytest.raises(RecordError) as caught:
         config_from_json({"players": 3, **game_end}, "$.config")
@@ -492,7 +492,7 @@ def test_a_bad_game_end_is_refused_at_the_key_that_breaks_it_CONFIG_GAME_END(
 def test_a_custom_deck_card_part_of_the_wrong_kind_is_refused_at_its_path(
     card: list[JSON], path: str
 ) -> None:
-    from bottleimp.formats.config_json import config_from_json
+    from bottleimp.formats._config_json import config_from_json
 
     others: list[JSON] = [[rank, "blue", 1] for rank in range(2, 13)]
     with pytest.raises(RecordError) as caught:
@@ -501,7 +501,7 @@ def test_a_custom_deck_card_part_of_the_wrong_kind_is_refused_at_its_path(
 
 
 def test_a_custom_deck_card_may_carry_no_coin() -> None:
-    from bottleimp.formats.config_json import config_from_json
+    from bottleimp.formats._config_json import config_from_json
 
     deck: list[JSON] = [[rank, "blue", 0] for rank in range(1, 13)]
     config = config_from_json({"players": 3, "deck": deck}, "$.config")
@@ -537,7 +537,7 @@ def test_a_custom_deck_card_may_carry_no_coin() -> None:
 def test_expect_int_takes_whole_numbers_and_names_what_it_found(
     value: JSON, low: int | None, high: int | None, expected: int | str
 ) -> None:
-    from bottleimp.formats.json_input import expect_int
+    from bottleimp.formats._json_input import expect_int
 
     if isinstance(expected, int):
         found = expect_int(value, "$.x", low, high)
@@ -555,7 +555,7 @@ def test_expect_int_takes_whole_numbers_and_names_what_it_found(
      (["a"], "expected a string, found an array")],
 )
 def test_expect_str_takes_strings_and_names_what_it_found(value: JSON, expected: str) -> None:
-    from bottleimp.formats.json_input import expect_str
+    from bottleimp.formats._json_input import expect_str
 
     if isinstance(value, str):
         assert expect_str(value, "$.x") == expected
@@ -600,7 +600,7 @@ def test_a_record_of_up_to_16_mib_is_read_and_one_byte_more_is_refused_unread() 
 def test_a_record_file_of_16_mib_is_read_and_one_byte_more_is_refused_unread(
     tmp_path: Path
 ) -> None:
-    from bottleimp.formats.json_input import read_json_file
+    from bottleimp.formats._json_input import read_json_file
 
     path = tmp_path / "big.json"
     with open(path, "wb") as handle:
@@ -615,7 +615,7 @@ def test_a_record_file_of_16_mib_is_read_and_one_byte_more_is_refused_unread(
 
 
 def test_a_python_value_takes_integers_of_up_to_100_digits() -> None:
-    from bottleimp.formats.json_input import check_json_value
+    from bottleimp.formats._json_input import check_json_value
 
     check_json_value([10**100 - 1, -(10**100) + 1])
     for number in (10**100, -(10**100)):
@@ -661,7 +661,7 @@ def _nested_objects(depth: int) -> dict[str, JSON]:
 def test_python_values_and_text_nest_to_the_same_limit(depth: int) -> None:
     """check_json_value (values built in Python) and loads_json (text) draw the line at the same
     depth, with an escape in the text or without, and count unclosed brackets alike."""
-    from bottleimp.formats.json_input import check_json_value
+    from bottleimp.formats._json_input import check_json_value
 
     inner = depth - 1  # the object around the lists is one level too
     texts = ["[" * depth + "]" * depth, '{"_a": "\\n", "b": ' + "[" * inner + "]" * inner + "}"]
@@ -682,7 +682,7 @@ def test_python_values_and_text_nest_to_the_same_limit(depth: int) -> None:
 
 
 def test_a_record_file_of_exactly_16_mib_is_read_whole(tmp_path: Path) -> None:
-    from bottleimp.formats.json_input import read_json_file
+    from bottleimp.formats._json_input import read_json_file
 
     path = tmp_path / "padded.json"
     path.write_bytes(b'{"a": ' + b" " * (MAX_RECORD_BYTES - 8) + b'1}')  # its last byte counts
@@ -707,8 +707,8 @@ def test_a_record_is_written_compact_or_laid_out_for_reading() -> None:
     object of at most four plain values (a setup entry) and arrays of plain values or of arrays
     of them (hands, plays), each on one line. Both texts are compared whole with files kept in
     tests/data/layout, and both read back as the same record."""
-    from bottleimp.cards import Card, Colour
-    from bottleimp.formats.records import dumps_record, loads_record, record_from_state
+    from bottleimp._cards import Card, Colour
+    from bottleimp.formats._records import dumps_record, loads_record, record_from_state
 
     from games import random_game
 
@@ -779,7 +779,7 @@ def test_extension_objects_compare_by_value_whatever_their_key_order() -> None:
 def test_a_record_file_is_written_laid_out_with_one_space_and_a_final_newline(
     tmp_path: Path,
 ) -> None:
-    from bottleimp.formats.records import dumps_record, write_record_file
+    from bottleimp.formats._records import dumps_record, write_record_file
 
     record = parse_record(_small_record_document())
     write_record_file(tmp_path / "r.json", record)
@@ -796,7 +796,7 @@ def test_a_record_file_is_written_laid_out_with_one_space_and_a_final_newline(
 def test_a_protocol_setup_entry_holds_only_its_keys(
     entry: dict[str, JSON], path: str, message: str
 ) -> None:
-    from bottleimp.formats.setup_entries import gives_from_entry
+    from bottleimp.formats._setup_entries import gives_from_entry
 
     with pytest.raises(RecordError) as caught:
         gives_from_entry(Config(players=3), 0, entry, "$.setup")
@@ -806,7 +806,7 @@ def test_a_protocol_setup_entry_holds_only_its_keys(
 def test_an_array_that_holds_an_object_is_laid_out_one_item_a_line() -> None:
     """Only an array of plain values (or of arrays of them) is written on one line: an extension
     ``[1, {"a": 2}]`` holds an object, so its items go one a line."""
-    from bottleimp.formats.records import dumps_record, loads_record
+    from bottleimp.formats._records import dumps_record, loads_record
 
     document = _small_record_document()
     document["_note"] = [1, {"a": 2}]

@@ -23,15 +23,15 @@ import pytest
 
 from bottleimp import Config, GameState, apply, legal_actions, new_game
 from bottleimp.cli import main
-from bottleimp.errors import RecordError
-from bottleimp.pictures.replay import (
+from bottleimp._errors import RecordError
+from bottleimp.pictures._replay import (
     render_record,
     render_record_html,
     replay_steps,
     unpack_pictures,
 )
-from bottleimp.formats.json_input import JSON
-from bottleimp.formats.records import record_from_state, record_to_json
+from bottleimp.formats._json_input import JSON
+from bottleimp.formats._records import record_from_state, record_to_json
 from bottleimp.validation import validate_json
 from browser import Chromium, find_chromium
 from depth import scaled

@@ -20,7 +20,7 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unus
 
 from bottleimp import Config, legal_actions, new_game
 from bottleimp.cli import main
-from bottleimp.formats.state_json import action_to_json
+from bottleimp.formats._state_json import action_to_json
 
 from games import VARIANTS, doc_of, random_game
 
@@ -245,7 +245,7 @@ def test_the_package_data_globs_ship_every_conformance_file() -> None:
     import fnmatch
     import tomllib
 
-    from bottleimp.conformance.vectors import conformance_data
+    from bottleimp.conformance._vectors import conformance_data
 
     root = Path(__file__).resolve().parent.parent
     pyproject = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))

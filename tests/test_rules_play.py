@@ -247,7 +247,7 @@ def test_the_leader_plays_any_card_FOLLOW_SUIT() -> None:
 
 def test_each_rule_function_knows_its_rule_id_and_other_functions_have_none() -> None:
     from bottleimp.rules import play as play_rules
-    from bottleimp.rules.registry import rule_id_of
+    from bottleimp.rules._registry import rule_id_of
 
     assert rule_id_of(play_rules.follow_suit) == "FOLLOW-SUIT"
     assert rule_id_of(play_rules.trick_winner) == "TRICK-WINNER"

@@ -17,7 +17,7 @@ from bottleimp import (
     legal_actions,
     new_game,
 )
-from bottleimp.engine import with_deal
+from bottleimp._engine import with_deal
 from bottleimp.rules.deal import shuffle, splitmix64
 from helpers import card, cards, dealt_game, give_setups, ranks_of
 

@@ -24,13 +24,13 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unused-ignore]
 
 from bottleimp import Config, apply, legal_actions, new_game
-from bottleimp.actions import Give, Play
+from bottleimp._actions import Give, Play
 from bottleimp.cli import main
-from bottleimp.conformance.protocol import set_position_request
-from bottleimp.conformance.protocol import PROTOCOL, serve
-from bottleimp.conformance.report import REPORT_FORMAT
-from bottleimp.formats.config_json import config_to_json, deck_to_json
-from bottleimp.state import GameState, Phase
+from bottleimp.conformance._protocol import set_position_request
+from bottleimp.conformance._protocol import PROTOCOL, serve
+from bottleimp.conformance._report import REPORT_FORMAT
+from bottleimp.formats._config_json import config_to_json, deck_to_json
+from bottleimp._state import GameState, Phase
 
 SCHEMA = Draft202012Validator(json.loads(
     (Path(__file__).resolve().parent.parent / "spec" / "protocol-set-position.schema.json")

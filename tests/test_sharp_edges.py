@@ -31,7 +31,7 @@ from bottleimp import (
     new_game,
     view,
 )
-from bottleimp.formats import state_json
+from bottleimp.formats import _state_json as state_json
 
 
 def _played(config: Config, seed: int, decisions: int) -> GameState:
@@ -56,13 +56,13 @@ def test_building_a_card_with_float_coins_changes_no_existing_card_or_state_CARD
     in place: every state changed and later games scored in floats."""
     config = Config(players=3)
     state = _played(config, 7, 20)
-    before = state_json.dumps(state)
+    before = state_json.state_dumps(state)
     card = config.cards[3]
     with pytest.raises(ArgumentError, match="Card.coins") as error:
         Card(card.rank, card.colour, float(card.coins))
     assert isinstance(error.value, BottleImpError) and error.value.field == "Card.coins"
     assert type(card.coins) is int
-    assert state_json.dumps(state) == before
+    assert state_json.state_dumps(state) == before
     assert all(type(total) is int for total in _finished(Config(players=3, rounds=1), 1).totals)
 
 
@@ -229,7 +229,7 @@ def test_scores_are_the_sum_of_every_scored_round_GAME_TOTALS(players: int) -> N
 
 
 def _hand_text(hand: tuple[Card, ...]) -> str:
-    return " ".join(f"{bottleimp.cards.format_rank(c.rank)}{c.colour.value[0]}" for c in hand)
+    return " ".join(f"{bottleimp._cards.format_rank(c.rank)}{c.colour.value[0]}" for c in hand)
 
 
 @pytest.mark.parametrize("players, decisions", [(2, 30), (3, 20), (4, 0), (5, 25)])
@@ -242,7 +242,7 @@ def test_the_printed_table_shows_every_hand_and_a_view_only_its_own(
     round_ = state.round
     for seat, hand in enumerate(round_.hands):
         assert f"seat {seat}: {_hand_text(hand)}" in text
-    price = bottleimp.cards.format_rank(max(b.price for b in round_.bottles))
+    price = bottleimp._cards.format_rank(max(b.price for b in round_.bottles))
     assert f"price {price}" in text
     seen = view(state, 0)
     shown = str(seen)
@@ -282,14 +282,14 @@ def test_states_are_slotted_frozen_attrs_values_with_no_instance_dict() -> None:
         assert not hasattr(value, "__dict__")
         with pytest.raises(AttributeError):
             value.seed = 3  # type: ignore[misc, union-attr]
-    rebuilt = state_json.loads(state_json.dumps(state))
+    rebuilt = state_json.state_loads(state_json.state_dumps(state))
     assert rebuilt == state and hash(rebuilt) == hash(state)
     assert isinstance(state.round, RoundState)
 
 
 def test_a_trick_is_resolved_into_the_one_trick_result_type() -> None:
     from bottleimp.rules.play import resolve_trick
-    from bottleimp.state import TrickResult
+    from bottleimp._state import TrickResult
 
     cards = Config(players=3).cards
     trick = tuple(Play(seat, card) for seat, card in enumerate(cards[:3]))

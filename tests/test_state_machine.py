@@ -50,9 +50,9 @@ from bottleimp import (
     new_game,
     winners,
 )
-from bottleimp.formats.state_json import dumps, loads
-from bottleimp.engine import with_deal
-from bottleimp.view import view
+from bottleimp.formats._state_json import state_dumps as dumps, state_loads as loads
+from bottleimp._engine import with_deal
+from bottleimp._view import view
 from invariants import (
     cards_per_trick,
     current_trick,

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 USER_SCRIPT = '''\
 import bottleimp
 from bottleimp.validation import validate_json
-from bottleimp.formats.records import record_from_state, record_to_json
+from bottleimp.formats import record_from_state, record_to_json
 
 state = bottleimp.new_game(bottleimp.Config(players=4), seed=7)
 while not state.is_over:

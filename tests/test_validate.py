@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from bottleimp import Config, GameState, Phase, catalogue
 from bottleimp.cli import main
-from bottleimp.cli import validate as validate_command
-from bottleimp.formats.json_input import check_json_value
+from bottleimp.cli import _validate as validate_command
+from bottleimp.formats._json_input import check_json_value
 from bottleimp.rules.game import winners
 from bottleimp.validation import (
     BROKEN,
@@ -586,7 +586,7 @@ def test_shape_fault_is_unreadable_with_its_path() -> None:
 
 def _events(doc: Doc) -> list[tuple[str, int, str | None]]:
     """The events of the engine replay of ``doc``: (event, cards played in the round, action)."""
-    from bottleimp.formats.records import parse_record
+    from bottleimp.formats._records import parse_record
     from bottleimp.validation import validate_record
 
     told: list[tuple[str, int, str | None]] = []
@@ -641,7 +641,7 @@ def test_validate_files_walks_no_value_the_json_reader_has_read(
 ) -> None:
     """A file's value comes from the JSON reader, within its limits: it is not walked again
     (``check_json_value``) before the replay; a value built in Python is."""
-    import bottleimp.validation.replay as replay
+    import bottleimp.validation._replay as replay
 
     walked = _Spy(calls=check_json_value)
     monkeypatch.setattr(replay, "check_json_value", walked)

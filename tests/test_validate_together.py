@@ -99,7 +99,7 @@ def test_an_archive_on_a_terminal_shows_a_progress_bar_and_every_report(
     it; with the reports redirected the bar goes to standard error; neither terminal, or one
     file, and the output is the reports alone."""
     pytest.importorskip("rich.progress", reason="the cli extra (rich) is not installed")
-    from bottleimp.cli import validate as command
+    from bottleimp.cli import _validate as command
 
     assert type(command._output(10).__enter__()).__name__ == "_Plain"  # no terminal here
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)

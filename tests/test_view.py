@@ -7,7 +7,7 @@ import random
 import pytest
 
 from bottleimp import Config, GameState, Phase, Play, apply, legal_actions, new_game
-from bottleimp.view import shown_voids, view
+from bottleimp._view import shown_voids, view
 from games import VARIANTS
 from helpers import position, ranks_of
 from invariants import visible_cards
@@ -121,12 +121,12 @@ def test_a_view_read_in_a_new_process_knows_its_legal_actions() -> None:
     import subprocess
     import sys
 
-    from bottleimp.formats.view_json import view_to_json
+    from bottleimp.formats._view_json import view_to_json
 
     program = (
         "import json, sys\n"
         "from bottleimp import legal_actions\n"
-        "from bottleimp.formats.view_json import view_from_json\n"
+        "from bottleimp.formats._view_json import view_from_json\n"
         "for line in sys.stdin:\n"
         "    print(json.dumps([str(a) for a in legal_actions(view_from_json(json.loads(line)))]))\n"
     )
@@ -156,8 +156,8 @@ def test_a_view_read_in_a_new_process_knows_its_legal_actions() -> None:
 def test_a_view_of_cards_no_state_has_dealt_knows_its_legal_actions() -> None:
     """A view read from JSON may hold cards that no state of this process has dealt (a custom
     deck seen first in a bot's input): the engine registers their actions as it meets them."""
-    from bottleimp.cards import Card, Colour
-    from bottleimp.formats.view_json import view_from_json, view_to_json
+    from bottleimp._cards import Card, Colour
+    from bottleimp.formats._view_json import view_from_json, view_to_json
 
     colours = (Colour.YELLOW, Colour.BLUE, Colour.RED)
     dealt = tuple(Card(rank, colours[rank % 3], 1) for rank in range(1, 13))

@@ -8,6 +8,6 @@
   environment, the others played by bots, with action masks for ``sb3_contrib.MaskablePPO``;
   ``win_rate`` of a policy against bots.
 
-They are built on ``bottleimp.encoding`` (action numbers, masks, observations) and import their
+They are built on ``bottleimp._encoding`` (action numbers, masks, observations) and import their
 framework when imported, so importing ``bottleimp`` alone never needs them.
 """

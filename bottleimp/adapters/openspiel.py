@@ -26,7 +26,7 @@ The game:
   face up). The outcome is the card's index in ``config.cards``, uniform over the cards not yet
   dealt, so search can sample deals. After a round is scored the next deal starts at once (the
   library's ``StartRound`` action is implied, never a decision).
-- **Decisions**: the action numbers of ``bottleimp.encoding`` (``num_actions(config)``).
+- **Decisions**: the action numbers of ``bottleimp._encoding`` (``num_actions(config)``).
 - **Observations**: the observation string and tensor are ``bottleimp.observation_string`` and
   ``bottleimp.observation`` of the player's ``SeatView``. The information state is by default
   the same view (it holds everything the seat has seen this round in order, the running totals
@@ -79,15 +79,15 @@ from .. import (
     view,
     with_deal,
 )
-from ..encoding import (
+from .._encoding import (
     action_table,
     observation_entries,
     observation_layout,
     observation_size,
     observation_string,
 )
-from ..cards import coins, format_rank
-from ..bots.worlds import resample
+from .._cards import coins, format_rank
+from ..bots._worlds import resample
 from ..rules.deal import deal_target, next_dealer
 from ..rules.setup import receiving_seat
 
@@ -417,7 +417,7 @@ class BottleImpState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> BottleImpState:
         """A state that ``player`` cannot tell from this one: the cards it has not seen dealt
-        anew, consistently with everything it has seen (see ``bottleimp.bots.worlds.resample``).
+        anew, consistently with everything it has seen (see ``bottleimp.bots._worlds.resample``).
         ``sampler`` is OpenSpiel's: a callable returning a float in [0, 1), such as
         ``pyspiel.UniformProbabilitySampler``; one draw of it seeds the deal, so a seeded
         sampler makes resampling reproducible. Without one, Python's ``random`` seeds it."""

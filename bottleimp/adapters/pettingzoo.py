@@ -17,7 +17,7 @@
 - **Agents** ``player_0`` ... ``player_{n-1}``, one per seat; the agent selected is the seat to
   act. Keyword arguments are those of ``bottleimp.Config`` (or pass ``config=``); with 5-6
   players and no edition, the ``matagot-2024`` deck.
-- **Actions** ``Discrete(num_actions(config))``: the action numbers of ``bottleimp.encoding``.
+- **Actions** ``Discrete(num_actions(config))``: the action numbers of ``bottleimp._encoding``.
   Between rounds the next dealer's ``StartRound`` is applied by the environment (it is never a
   choice), so every step is a setup card or a card played.
 - **Illegal actions**, as in PettingZoo's classic environments: ``env()`` ends the game at once
@@ -59,7 +59,7 @@ from .. import (
     returns,
     view,
 )
-from ..encoding import (
+from .._encoding import (
     action_from_int,
     legal_action_ints,
     num_actions,

@@ -44,8 +44,8 @@ from attrs import frozen
 from gymnasium import spaces
 
 from .. import Config, GameState, action_to_int, legal_actions, view, winners
-from ..arguments import integer
-from ..errors import ArgumentError
+from .._arguments import integer
+from .._errors import ArgumentError
 from ..bots import Bot, make_bot
 from .pettingzoo import BottleImpEnv, env
 

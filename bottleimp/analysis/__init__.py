@@ -1,4 +1,4 @@
-"""Analysis of play: the exact open-hand "paranoid" solver (``solver``) and, in
+"""Analysis of play: the exact open-hand "paranoid" solver (``_solver``; ``solve``, ``card_values``) and, in
 ``bottleimp.analysis.record``, the analysis of a recorded game (where each seat lost coins).
 
 This package's top level holds only the solver, which needs nothing but the core, so that a bot
@@ -6,7 +6,7 @@ can use it; the record analysis, which replays records with the validator and sa
 with the bots' determinisation, is imported from ``bottleimp.analysis.record``.
 """
 
-from .solver import (
+from ._solver import (
     DEFAULT_NODE_BUDGET,
     Solver,
     Valuation,

@@ -3,7 +3,7 @@
 The record is replayed by the validator (``bottleimp.validation.validate_record``, observed): a
 malformed record gets the validator's error and nothing is analysed; a record that breaks a rule
 is analysed up to the broken rule, which the analysis names. For every play of trick play that
-the replay accepted, the open-hand solver (``bottleimp.analysis.solver``) gives the value of each
+the replay accepted, the open-hand solver (``bottleimp.analysis._solver``) gives the value of each
 legal card for the acting seat's side: the side's round score when it plays best and every other
 seat plays against it, all hands visible (the *paranoid* value). The *loss* of a play is the
 value of the best card minus the value of the card played (0 for a best card). A seat's coins
@@ -17,7 +17,7 @@ budget and a share of the round's time budget; past either, a value is a bound (
 
 With ``worlds`` > 0 each decision also gets an *estimate*: the mean and spread of each card's
 value over that many deals drawn from what the acting seat could see
-(``bottleimp.bots.worlds.sample_world``), each solved open-hand. Sampling over open-hand solves
+(``bottleimp.bots._worlds.sample_world``), each solved open-hand. Sampling over open-hand solves
 suffers strategy fusion (the solver in each world knows the hidden cards), so it is an estimate,
 labelled so, and not a value.
 """
@@ -32,18 +32,18 @@ from typing import Any, Final
 
 from attrs import frozen
 
-from ..actions import Action, Play
-from ..cards import Rank
-from ..config import Config
-from ..engine import apply, legal_actions
-from ..formats.config_json import config_to_json
-from ..formats.json_input import JSON
-from ..formats.records import parse_record
-from ..state import GameState, Phase
+from .._actions import Action, Play
+from .._cards import Rank
+from .._config import Config
+from .._engine import apply, legal_actions
+from ..formats._config_json import config_to_json
+from ..formats._json_input import JSON
+from ..formats._records import parse_record
+from .._state import GameState, Phase
 from ..validation import UNREADABLE, Fault, validate_json, validate_record
-from ..bots.worlds import sample_world
-from ..view import view
-from .solver import DEFAULT_NODE_BUDGET, Solver, Valuation, card_values, side_of
+from ..bots._worlds import sample_world
+from .._view import view
+from ._solver import DEFAULT_NODE_BUDGET, Solver, Valuation, card_values, side_of
 
 __all__ = [
     "ANALYSIS_FORMAT", "Analysis", "CardEstimate", "PlayAnalysis", "RoundAnalysis",

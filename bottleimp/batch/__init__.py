@@ -3,7 +3,7 @@
 
 The library's fast implementation of the rules, for programs that learn or search:
 ``BatchGames`` resets B games from seeds (the reference's deals, bit for bit), gives the seat
-to act, the legal-action masks in ``bottleimp.encoding``'s action numbering and the
+to act, the legal-action masks in ``bottleimp._encoding``'s action numbering and the
 observations in its layout, and steps every game with one action number each, on every core.
 ``python -m bottleimp.batch.check`` compares it with the reference on every variant. See
 ``docs/guide/batch.md``.
@@ -17,8 +17,10 @@ except ImportError as missing:
         f"bottleimp.batch needs numpy and numba ({missing.name} is not installed): "
         f"pip install 'bottleimp[batch]'", name=missing.name) from None
 
-from .engine import (GAME_OVER, PLAY, ROUND_OVER, SETUP, BatchError, BatchGames, StepResult,
+from ._engine import (GAME_OVER, PLAY, ROUND_OVER, SETUP, BatchError, BatchGames, StepResult,
                      bytes_per_game)
+from ._perft import perft_counts
+from ._records import RecordingGames
 
-__all__ = ["BatchError", "BatchGames", "GAME_OVER", "PLAY", "ROUND_OVER", "SETUP", "StepResult",
-           "bytes_per_game"]
+__all__ = ["BatchError", "BatchGames", "GAME_OVER", "PLAY", "ROUND_OVER", "RecordingGames", "SETUP",
+           "StepResult", "bytes_per_game", "perft_counts"]

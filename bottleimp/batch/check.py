@@ -22,13 +22,18 @@ import time
 
 import numpy as np
 
-from ..config import Config
-from ..editions import CLASSIC
-from ..encoding import (action_from_int, legal_action_mask, observation, observation_layout,
+from .._config import Config
+from .._editions import CLASSIC
+from .._encoding import (action_from_int, legal_action_mask, observation, observation_layout,
                         returns)
-from ..engine import apply, new_game
-from ..view import view
-from .engine import GAME_OVER, BatchGames
+from .._engine import apply, new_game
+from .._view import view
+from ._engine import GAME_OVER, BatchGames
+
+__all__ = [
+    "Mismatch", "compare_games", "main",
+]
+
 
 VARIANTS: tuple[Config, ...] = (
     Config(players=2),
@@ -147,4 +152,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-

@@ -37,10 +37,15 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..config import Config
-from .arguments import BatchError, describe, games_of, is_integer
-from .engine import BatchGames, FloatArray
-from .observe import Observer
+from .._config import Config
+from ._arguments import BatchError, describe, games_of, is_integer
+from ._engine import BatchGames, FloatArray
+from ._observe import Observer
+
+__all__ = [
+    "BottleImpVectorEnv", "BottleImpEnv", "observation_space", "gymnasium_seed",
+]
+
 
 _SEEDS: Final = 1 << 64
 

@@ -1,13 +1,13 @@
 """The normative rules catalogue (``spec/rules.toml``) and the interpretations log
 (``spec/interpretations.md``) as frozen values, and the scan of rule IDs named in text and code.
 
-- ``loader``: reads and checks both files; ``rule("TRICK-WINNER")``, ``describe(...)``,
+- ``_loader``: reads and checks both files; ``rule("TRICK-WINNER")``, ``describe(...)``,
   ``is_convention("SETUP-ORDER")`` (a convention of the library, not a rule of the sources), ...
-- ``references``: finds the rule IDs a text or a Python source names (traceability, docs).
+- ``_references``: finds the rule IDs a text or a Python source names (traceability, docs).
 """
 
-from ..errors import CatalogueError, UnknownRuleError
-from .loader import (
+from .._errors import CatalogueError, UnknownRuleError
+from ._loader import (
     CATALOGUE_FORMAT,
     INTERPRETATION_ID,
     RULE_ID,
@@ -31,7 +31,7 @@ from .loader import (
     rule,
     rules,
 )
-from .references import (
+from ._references import (
     NOT_RULE_IDS,
     UNKNOWN_ID_PREFIX,
     Reference,

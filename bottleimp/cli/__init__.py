@@ -1,7 +1,7 @@
 """The ``bottleimp`` command line: ``simulate``, ``play``, ``arena``, ``validate``,
 ``conformance``, ``render``, ``perft``, ``analyse``.
 
-Each subcommand lives in ``bottleimp.cli.<name>`` and offers ``add_parser(subparsers)`` and
+Each subcommand lives in ``bottleimp.cli._<name>`` and offers ``add_parser(subparsers)`` and
 ``run(args) -> int``. A bad option value gets a clear message and exit status 2 (argparse's own);
 with ``--json``, a subcommand whose module offers ``usage_error_json(message)`` also prints that
 object on standard output, so that ``--json`` always prints one JSON object.
@@ -17,7 +17,16 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
 
-from . import analyse, arena, conformance, perft, play, render, simulate, validate
+from . import _analyse as analyse
+from . import _arena as arena
+from . import _conformance as conformance
+from . import _perft as perft
+from . import _play as play
+from . import _render as render
+from . import _simulate as simulate
+from . import _validate as validate
+
+__all__ = ["build_parser", "main"]
 
 
 def _commands() -> tuple[ModuleType, ...]:
@@ -46,7 +55,7 @@ def _usage_error(error: _UsageError, argv: Sequence[str]) -> int:
     error.parser.print_usage(sys.stderr)
     print(f"{error.parser.prog}: error: {error.message}", file=sys.stderr)
     if "--json" in argv:
-        names = {c.__name__.rsplit(".", 1)[-1]: c for c in _commands()}
+        names = {c.__name__.rsplit(".", 1)[-1].lstrip("_"): c for c in _commands()}
         command = next((names[a] for a in argv if a in names), None)
         answer = getattr(command, "usage_error_json", None)
         if answer is not None:

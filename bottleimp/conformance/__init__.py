@@ -2,20 +2,22 @@
 
 Its modules, each importing only those listed after it (an import-linter contract):
 
-- ``harness``: the entry point, one differential run (``run_harness``).
-- ``report``: the run's report, as text, JSON (``bottleimp-conformance-report/3``) and records.
-- ``groups``: disagreements grouped, a non-deterministic peer found, one game per group shrunk.
-- ``cases``: the ``case`` requests on one path: the vectors and the random position questions.
-- ``session``: one scripted game with its illegal requests and its resynchronisation.
-- ``diagnose``: the rule behind a difference, and the faults of a peer's deck data.
-- ``protocol``: the wire format, the referee (``Referee``), ``--serve`` and the capabilities.
-- ``peer``: the untrusted process: bounded reading, timeouts, the subtree kill.
-- ``vectors``: language-neutral cases (``spec/conformance/``) and the library's answers to them.
+- ``_harness``: the entry point, one differential run (``run_harness``).
+- ``_report``: the run's report, as text, JSON (``bottleimp-conformance-report/3``) and records.
+- ``_groups``: disagreements grouped, a non-deterministic peer found, one game per group shrunk.
+- ``_cases``: the ``case`` requests on one path: the vectors and the random position questions.
+- ``_session``: one scripted game with its illegal requests and its resynchronisation.
+- ``_diagnose``: the rule behind a difference, and the faults of a peer's deck data.
+- ``_protocol``: the wire format, the referee (``Referee``), ``--serve`` and the capabilities.
+- ``_peer``: the untrusted process: bounded reading, timeouts, the subtree kill.
+- ``_vectors``: language-neutral cases (``spec/conformance/``) and the library's answers to them.
 
-``perft`` (perft counts) is leaving this package for a module of its own.
+Perft counts live in ``bottleimp.perft``.
 """
 
-from .vectors import (
+from .._errors import HarnessError, PeerFault
+from ._harness import run_harness
+from ._vectors import (
     CONFORMANCE_FORMAT,
     KINDS,
     Case,
@@ -23,11 +25,16 @@ from .vectors import (
     answer,
     check_case,
     check_suite,
+    conformance_data,
     read_case_file,
     read_suite,
 )
 
 __all__ = [
+    "HarnessError",
+    "PeerFault",
+    "conformance_data",
+    "run_harness",
     "CONFORMANCE_FORMAT",
     "KINDS",
     "Case",

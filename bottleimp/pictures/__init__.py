@@ -11,7 +11,10 @@ values the engine computes, a picture cannot drift from the rules.
 - ``round_svg``: a round's zones: hands (and face-up rows in Devil's Eye), the face-down Devil's
   Trick, captured piles, the bottles, the trick in progress;
 - ``scores_svg``: a game's score sheet, round by round, with the totals and the winners;
-- ``deck_svg``: a deck as a coloured table, one row per colour.
+- ``deck_svg``: a deck as a coloured table, one row per colour;
+- ``render_record`` and ``render_record_html``: a game record's replay page, one self-contained
+  HTML file drawn from the validator's own replay (``replay_steps`` gives its steps; at most
+  ``MAX_PAGE_ROUNDS`` rounds, else ``PageTooLargeError``).
 
 Every function returns a complete ``<svg>`` element as a string, with no dependency beyond the
 standard library; every text in it is escaped. A picture is at most 320 px wide (what is wider
@@ -26,7 +29,7 @@ does on a desktop, never scaled down below its size.
 
 from __future__ import annotations
 
-from .svg import (
+from ._svg import (
     COLOUR_FILLS,
     COLOUR_LETTERS,
     bottles_svg,
@@ -37,7 +40,19 @@ from .svg import (
     trick_svg,
 )
 
+from ._replay import (
+    MAX_PAGE_ROUNDS,
+    PageTooLargeError,
+    Replay,
+    Step,
+    render_record,
+    render_record_html,
+    replay_steps,
+)
+
 __all__ = [
+    "MAX_PAGE_ROUNDS", "PageTooLargeError", "Replay", "Step", "render_record", "render_record_html",
+    "replay_steps",
     "COLOUR_FILLS",
     "COLOUR_LETTERS",
     "bottles_svg",

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..arguments import expect_seat
-from ..cards import Card, rank_key
-from ..config import Config
-from ..errors import IllegalActionError
-from .registry import rule
+from .._arguments import expect_seat
+from .._cards import Card, rank_key
+from .._config import Config
+from .._errors import IllegalActionError
+from ._registry import rule
+
+__all__ = [
+    "splitmix64", "shuffle", "deal_target", "deal", "dealt_counts", "check_deal",
+    "first_dealer", "next_dealer",
+]
+
 
 _MASK: Final = (1 << 64) - 1
 _ROUND_STREAM: Final = 0xD1B54A32D192ED03

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from ..actions import Give, Play, StartRound
-from ..config import Config
-from ..errors import IllegalActionError
-from ..phase import Phase
-from .registry import rule
+from .._actions import Give, Play, StartRound
+from .._config import Config
+from .._errors import IllegalActionError
+from .._phase import Phase
+from ._registry import rule
+
+__all__ = [
+    "check_not_over", "check_phase_admits", "add_totals", "game_is_over", "winners",
+]
+
 
 _ADMITS = MappingProxyType({Phase.SETUP: Give, Phase.PLAY: Play, Phase.ROUND_OVER: StartRound})
 

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from ..cards import Card, Colour, Rank, rank_key
-from ..config import Config
-from ..actions import Play
-from ..state import Bottle, TrickResult
-from .registry import rule
+from .._cards import Card, Colour, Rank, rank_key
+from .._config import Config
+from .._actions import Play
+from .._state import Bottle, TrickResult
+from ._registry import rule
+
+
+__all__ = [
+    "first_leader", "next_to_play", "led_colour", "holds", "follow_suit", "follows_suit",
+    "devils_eye_playable", "devils_eye_follows_suit", "trick_price", "trick_winner",
+    "buys_bottle", "bottle_after_purchase", "returned_price_card", "captured_by_winner",
+    "next_leader", "resolve_trick",
+]
 
 
 @rule("FIRST-LEADER")

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from ..cards import Card, coins
-from ..config import Config
-from ..state import Bottle
-from .registry import rule
+from .._cards import Card, coins
+from .._config import Config
+from .._state import Bottle
+from ._registry import rule
+
+
+__all__ = [
+    "captured_points", "bottle_penalty", "individual_scores", "team_scores", "round_scores",
+    "round_is_over",
+]
 
 
 @rule("SCORE-CAPTURED")

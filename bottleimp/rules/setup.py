@@ -5,10 +5,16 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Final
 
-from ..actions import Destination, Give
-from ..cards import Card, rank_key
-from ..config import Config
-from .registry import rule
+from .._actions import Destination, Give
+from .._cards import Card, rank_key
+from .._config import Config
+from ._registry import rule
+
+__all__ = [
+    "setup_steps", "setup_seat_order", "setup_to_act", "can_give", "resolve_setup",
+    "receiving_seat",
+]
+
 
 _EYE_STEPS: Final = (
     Destination.DEVILS_TRICK,

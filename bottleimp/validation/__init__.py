@@ -1,14 +1,15 @@
 """Validation of game records: the engine replay that names the broken rule, and its reports.
 Every record is replayed through the engine on its own, however many are given.
 
-- ``replay``: ``validate_json``, ``validate_file``, ``validate_record``, and for many records
+- ``_replay``: ``validate_json``, ``validate_file``, ``validate_record``, and for many records
   ``validate_values``, ``validate_files``; the report as text or JSON.
-- ``causes``: the likely root causes of a broken record's fault (the record replayed under the
+- ``_causes``: the likely root causes of a broken record's fault (the record replayed under the
   usual engine bugs: passes reversed, another deck's colours or coins, another dealer).
-- ``reports``: the statuses (0 valid, 1 broken, 2 unreadable) and the report types.
+- ``_reports``: the statuses (0 valid, 1 broken, 2 unreadable) and the report types.
 """
 
-from .replay import (
+from ._causes import MAX_SEARCH_VALUES
+from ._replay import (
     report_to_json,
     report_to_text,
     validate_file,
@@ -17,7 +18,7 @@ from .replay import (
     validate_record,
     validate_values,
 )
-from .reports import (
+from ._reports import (
     BROKEN,
     UNREADABLE,
     VALID,
@@ -29,6 +30,7 @@ from .reports import (
 )
 
 __all__ = [
+    "MAX_SEARCH_VALUES",
     "BROKEN",
     "Cause",
     "Fault",

@@ -27,14 +27,14 @@ from bottleimp import (
     new_game,
     view,
 )
-from bottleimp.actions import Action, Destination, Give, Play
+from bottleimp._actions import Action, Destination, Give, Play
 from bottleimp.bots import BOTS, make_bot
-from bottleimp.cards import Card, format_rank
+from bottleimp._cards import Card, format_rank
 from bottleimp.cli import build_parser
-from bottleimp.cli.narrate import Narrator, PlainRenderer, ScoreTable
-from bottleimp.cli.arguments import config_from_args
-from bottleimp.errors import BottleImpError
-from bottleimp.formats.records import record_from_state, record_to_json
+from bottleimp.cli._narrate import Narrator, PlainRenderer, ScoreTable
+from bottleimp.cli._arguments import config_from_args
+from bottleimp._errors import BottleImpError
+from bottleimp.formats._records import record_from_state, record_to_json
 from bottleimp.pictures import card_svg, round_svg, scores_svg
 
 SEAT = 0

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bottleimp import Config
-from bottleimp.formats.records import dumps_record, parse_record
+from bottleimp.formats._records import dumps_record, parse_record
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))  # the tests folder, for its seeded games

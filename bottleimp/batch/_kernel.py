@@ -1,0 +1,927 @@
+"""The batch engine's compiled kernel, the one source of its rules: ``BatchGames.step``,
+``legal_mask`` and ``observe`` as loops over games, compiled by numba (``nopython``, cached on
+disk; a step runs chunks of games in parallel, ``numba.prange``).
+
+Every function here is plain Python over numpy arrays and scalars, in the subset numba
+compiles; ``BatchGames`` (``bottleimp/batch/_engine.py``) calls the entry points on its state
+arrays. With ``NUMBA_DISABLE_JIT=1`` numba compiles nothing and these functions run as plain
+Python (``COMPILED`` is False: the intrinsics below fall back to their Python forms), slowly but
+step by step in a debugger; the tests run both. The rules, game by game:
+``deal`` (DEAL, DEAL-SHUFFLE: one SplitMix64 step per draw, the rejected draws included),
+``give`` and ``resolve_setup`` (SETUP-STEPS, SETUP-ORDER, SETUP-RESOLVE), ``play``,
+``end_trick`` (TRICK-PRICE, TRICK-WINNER, BOTTLE-PURCHASE, PRICE-CARD-RETURN, TRICK-CAPTURE,
+NEXT-LEADER), ``end_round`` (SCORE-ROUND, SCORE-TEAMS, GAME-TOTALS, GAME-END), ``mask_row``
+(FOLLOW-SUIT, EYE-FOLLOW-SUIT; with each game's legal actions as one block and a bit word,
+``LegalSets``, which ``random_actions`` reads) and ``observe_row`` (``encoding.observation``'s
+layout, written from the state).
+
+A game's result never depends on the number of threads: each game is stepped by one thread,
+reads and writes only its own rows, and the one piece of shared scratch, the shuffled deck, is
+one row per chunk of games (``State.order``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final, NamedTuple, TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from ._tables import GAME_OVER, PLAY, ROUND_OVER, SETUP, BoolArray, FloatArray, IntArray
+
+import numba
+from numba import prange
+
+COMPILED: Final = not numba.config.DISABLE_JIT  # type: ignore[attr-defined]
+"""Whether the kernel is compiled (else plain Python: ``NUMBA_DISABLE_JIT=1``)."""
+
+Function = TypeVar("Function", bound=Callable[..., Any])
+
+_OPTIONS: Final[dict[str, Any]] = {"cache": True, "nogil": True, "_nrt": False,
+                                    "no_cfunc_wrapper": True}
+"""How every kernel function is compiled: nopython (``njit``), cached on disk, without numba's
+reference counting (``_nrt``: the kernel allocates nothing; with it, each call between kernel
+functions counted references to every array of the state and cost more than the work; the one
+exception is the parallel ``step``, ``jit_parallel``) and without the C-callable wrapper no
+caller uses."""
+
+_INLINED: Final[dict[str, Any]] = {"inline": "always"}
+"""``jit``: inlined into each caller in numba's own IR, so the caller compiles as one function
+(re-typed and lowered again at every call site: a cost at compile time only)."""
+
+_APART: Final[dict[str, Any]] = {"inline": "never", "no_cpython_wrapper": True}
+"""``jit_apart``: compiled once, alone, and called (LLVM may still inline it); no Python
+wrapper, since only kernel functions call it."""
+
+
+def jit(function: Function) -> Function:
+    """``function`` compiled in nopython mode, cached on disk (``__pycache__``,
+    or numba's user cache directory where the package is read-only), inlined into its callers;
+    as is without numba."""
+    if not COMPILED:
+        return function
+    return cast(Function, numba.njit(**_OPTIONS, **_INLINED)(function))
+
+
+def jit_apart(function: Function) -> Function:
+    """As ``jit``, but compiled once on its own and called, not inlined: for a large function
+    that several entry points reach (``deal``, ``mask_games``, ``observe_games``). Inlined, its
+    code is typed, lowered and optimised once per call site (``benchmarks/kernel_compile.py``
+    measures the compile time)."""
+    if not COMPILED:
+        return function
+    return cast(Function, numba.njit(**_OPTIONS, **_APART)(function))
+
+
+def jit_parallel(function: Function) -> Function:
+    """As ``jit``, an entry point whose ``prange`` loops run on numba's threads (as many as
+    ``numba.set_num_threads`` last set)."""
+    if not COMPILED:
+        return function
+    options = {**_OPTIONS, "_nrt": True}  # a parallel loop allocates its reduction's cells
+    return cast(Function, numba.njit(**options, parallel=True)(function))
+
+
+def _copy_bytes_python(dst: npt.NDArray[Any], dst_at: int, src: npt.NDArray[Any], src_at: int,
+                       count: int) -> None:
+    """Copy ``count`` items of C-contiguous ``src`` from item ``src_at`` to item ``dst_at`` of
+    C-contiguous ``dst`` (arrays of one item type)."""
+    dst.reshape(-1)[dst_at:dst_at + count] = src.reshape(-1)[src_at:src_at + count]
+
+
+def _put_bits_python(dst: npt.NDArray[Any], dst_at: int, src: npt.NDArray[Any], src_at: int,
+                     count: int) -> None:
+    """Write ``count`` bytes (0/1) of C-contiguous ``src`` from byte ``src_at`` to item
+    ``dst_at`` of C-contiguous ``dst`` (float32: widened; bytes: copied)."""
+    dst.reshape(-1)[dst_at:dst_at + count] = src.reshape(-1)[src_at:src_at + count]
+
+
+def _clear_items_python(dst: npt.NDArray[Any], dst_at: int, count: int) -> None:
+    """Set ``count`` items of C-contiguous ``dst`` from item ``dst_at`` to zero (False)."""
+    dst.reshape(-1)[dst_at:dst_at + count] = 0
+
+
+def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..., None]]:
+    """``_copy_bytes_python`` as one ``llvm.memcpy``, ``_clear_items_python`` as one
+    ``llvm.memset``, ``_put_bits_python`` as a loop of 16-byte vectors widened to float32 (into
+    a float32 array; into an array of bytes, one ``llvm.memcpy``).
+    Numba's own loops move an item at a time (the arrays may alias, so LLVM does not vectorise
+    them): written so, an observation cost several times more than the whole step; and a
+    slice set to one value (``plane[g] = False``) is a compile of its own for numba, each."""
+    from llvmlite import ir
+    from numba.core import cgutils as typed_cgutils
+    from numba.core import types
+    from numba.extending import intrinsic
+    from numba.np import arrayobj
+
+    cgutils: Any = typed_cgutils  # numba's code generation helpers are untyped
+    make_array: Any = cast(Any, arrayobj).make_array
+
+    def pointers(context: Any, builder: Any, signature: Any, args: Any,
+                 target: Any) -> tuple[Any, Any, Any]:
+        dst_value, dst_at, src_value, src_at, count = args
+        dst = make_array(signature.args[0])(context, builder, dst_value)
+        src = make_array(signature.args[2])(context, builder, src_value)
+        to = builder.gep(builder.bitcast(dst.data, target.as_pointer()), [dst_at])
+        from_ = builder.gep(builder.bitcast(src.data, ir.IntType(8).as_pointer()), [src_at])
+        return to, from_, count
+
+    @intrinsic
+    def copy_items(typingctx: Any, dst: Any, dst_at: Any, src: Any, src_at: Any,
+                   count: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            item = context.get_data_type(signature.args[0].dtype)
+            to, from_, count = pointers(context, builder, signature, args, item)
+            to = builder.bitcast(to, cgutils.voidptr_t)
+            cgutils.raw_memcpy(builder, to, from_, count, context.get_abi_sizeof(item))
+            return context.get_dummy_value()
+
+        return types.void(dst, dst_at, src, src_at, count), codegen
+
+    @intrinsic
+    def clear_items(typingctx: Any, dst: Any, dst_at: Any,
+                    count: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            dst_value, dst_at, count = args
+            item = context.get_data_type(signature.args[0].dtype)
+            size = context.get_abi_sizeof(item)
+            data = make_array(signature.args[0])(context, builder, dst_value).data
+            to = builder.gep(builder.bitcast(data, item.as_pointer()), [dst_at])
+            cgutils.memset(builder, to, builder.mul(count, ir.Constant(count.type, size)), 0)
+            return context.get_dummy_value()
+
+        return types.void(dst, dst_at, count), codegen
+
+    @intrinsic
+    def put_bits(typingctx: Any, dst: Any, dst_at: Any, src: Any, src_at: Any,
+                 count: Any) -> tuple[Any, Callable[..., Any]]:
+        def copy(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            to, from_, count = pointers(context, builder, signature, args, ir.IntType(8))
+            cgutils.raw_memcpy(builder, builder.bitcast(to, cgutils.voidptr_t), from_, count, 1)
+            return context.get_dummy_value()
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            f32, i8, i64 = ir.FloatType(), ir.IntType(8), ir.IntType(64)
+            to, from_, count = pointers(context, builder, signature, args, f32)
+            bytes16, floats16 = ir.VectorType(i8, 16), ir.VectorType(f32, 16)
+            whole = builder.and_(count, ir.Constant(i64, ~15))
+            with cgutils.for_range_slice(builder, ir.Constant(i64, 0), whole,
+                                         ir.Constant(i64, 16)) as (i, _):
+                vector = builder.load(builder.bitcast(builder.gep(from_, [i]),
+                                                      bytes16.as_pointer()), align=1)
+                builder.store(builder.uitofp(vector, floats16),
+                              builder.bitcast(builder.gep(to, [i]), floats16.as_pointer()),
+                              align=4)
+            with cgutils.for_range_slice(builder, whole, count, ir.Constant(i64, 1)) as (i, _):
+                builder.store(builder.uitofp(builder.load(builder.gep(from_, [i])), f32),
+                              builder.gep(to, [i]))
+            return context.get_dummy_value()
+
+        widened = dst.dtype == types.float32
+        return types.void(dst, dst_at, src, src_at, count), codegen if widened else copy
+
+    return (cast(Callable[..., None], copy_items), cast(Callable[..., None], clear_items),
+            cast(Callable[..., None], put_bits))
+
+
+def _count_bits_python(word: np.uint64) -> int:
+    """The set bits of ``word`` (a 64-bit unsigned)."""
+    return bin(int(word)).count("1")
+
+
+def _lowest_bit_python(word: np.uint64) -> int:
+    """The index of ``word``'s lowest set bit (``word`` not 0)."""
+    value = int(word)
+    return (value & -value).bit_length() - 1
+
+
+def _bit_intrinsics() -> tuple[Callable[..., int], Callable[..., int]]:
+    """``_count_bits_python`` as LLVM's ``ctpop`` (one instruction), ``_lowest_bit_python`` as
+    its ``cttz``."""
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def count_bits(typingctx: Any, word: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.zext(builder.ctpop(args[0]), context.get_value_type(types.int64))
+
+        return types.int64(types.uint64), codegen
+
+    @intrinsic
+    def lowest_bit(typingctx: Any, word: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            from llvmlite import ir
+
+            zero_undefined = ir.Constant(ir.IntType(1), 1)
+            return builder.zext(builder.cttz(args[0], zero_undefined),
+                                context.get_value_type(types.int64))
+
+        return types.int64(types.uint64), codegen
+
+    return cast(Callable[..., int], count_bits), cast(Callable[..., int], lowest_bit)
+
+
+copy_items: Callable[[npt.NDArray[Any], int, npt.NDArray[Any], int, int], None]
+clear_items: Callable[[npt.NDArray[Any], int, int], None]
+put_bits: Callable[[npt.NDArray[Any], int, npt.NDArray[Any], int, int], None]
+count_bits: Callable[[np.uint64], int]
+lowest_bit: Callable[[np.uint64], int]
+if COMPILED:
+    copy_items, clear_items, put_bits = _intrinsics()
+    count_bits, lowest_bit = _bit_intrinsics()
+else:
+    copy_items, clear_items, put_bits = (_copy_bytes_python, _clear_items_python,
+                                         _put_bits_python)
+    count_bits, lowest_bit = _count_bits_python, _lowest_bit_python
+
+
+
+# Offsets of the observation segments in ``Consts.at`` (encoding.observation_layout's names).
+SEGMENTS: Final = ("hand", "face_up", "my_setup", "received", "trick", "trick_leader", "played",
+                   "captured", "bottle_price", "bottle_owner", "devils_trick",
+                   "devils_trick_size", "hand_sizes", "setup_given", "phase", "to_act", "dealer",
+                   "team", "scores", "totals", "progress")
+AT_HAND, AT_FACE_UP, AT_MY_SETUP, AT_RECEIVED, AT_TRICK, AT_LEADER, AT_PLAYED = range(7)
+AT_CAPTURED, AT_PRICE, AT_OWNER, AT_DEVILS_TRICK, AT_DEVILS_TRICK_SIZE, AT_HAND_SIZES = range(7, 13)
+AT_SETUP_GIVEN, AT_PHASE, AT_TO_ACT, AT_DEALER, AT_TEAM, AT_SCORES, AT_TOTALS = range(13, 20)
+AT_PROGRESS: Final = 20
+
+STEP_CHUNK: Final = 256
+"""Games a step takes, masks and observes together on one thread: a chunk's state is
+still in the cache when its masks and observations are written (at B = 8192 the state and the
+observations of the whole batch are tens of megabytes). Chunks run in parallel."""
+
+_ROUND_STREAM: Final = np.uint64(0xD1B54A32D192ED03)
+_GAMMA: Final = np.uint64(0x9E3779B97F4A7C15)
+_MIX1: Final = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2: Final = np.uint64(0x94D049BB133111EB)
+_ZERO: Final = np.uint64(0)
+_ONE: Final = np.uint64(1)
+_S30: Final = np.uint64(30)
+_S27: Final = np.uint64(27)
+_S31: Final = np.uint64(31)
+
+
+Fields = tuple[Any, ...]
+"""A ``State`` or ``Consts`` as a plain tuple, as the entry points take them: numba types a
+plain tuple of arrays in C, a named tuple in Python (slower to pass at every call)."""
+
+
+class Consts(NamedTuple):
+    """A configuration's numbers and tables (``games.Tables``) as the kernel reads them."""
+
+    players: int
+    cards: int
+    bottles: int
+    trick_size: int
+    devils_eye: bool
+    hidden_count: int
+    round_limit: int
+    """``-1`` without a round limit."""
+    target_score: int
+    """``-1`` without a target score."""
+    coins_total: float
+    rank: npt.NDArray[np.float64]
+    colour: IntArray
+    coins: IntArray
+    step_slot: IntArray
+    step_count: IntArray
+    same_team: IntArray
+    team_factor: IntArray
+    colour_bits: npt.NDArray[np.uint64]
+    """Per colour, the cards of that colour as a word (bit ``card``)."""
+    at: IntArray
+    """The observation segments' offsets, in ``SEGMENTS`` order."""
+
+
+class State(NamedTuple):
+    """The state arrays of a batch (``BatchGames``'s, the same objects)."""
+
+    hand: BoolArray
+    face_up: BoolArray
+    captured: BoolArray
+    trick: BoolArray
+    given: npt.NDArray[np.bool_]
+    played: BoolArray
+    devils_trick: BoolArray
+    bottle_card: IntArray
+    bottle_owner: IntArray
+    trick_cards: IntArray
+    trick_seats: IntArray
+    trick_length: IntArray
+    phase: IntArray
+    to_act: IntArray
+    dealer: IntArray
+    leader: IntArray
+    round_index: IntArray
+    setup_given: IntArray
+    hand_count: IntArray
+    scores: IntArray
+    totals: IntArray
+    last_winner: IntArray
+    last_card: IntArray
+    last_bottle: IntArray
+    seeds: npt.NDArray[np.uint64]
+    generation: IntArray
+    first_dealer: IntArray
+    base_seeds: npt.NDArray[np.uint64]
+    slot_keys: npt.NDArray[np.uint64]
+    order: IntArray
+    """Scratch: one shuffled deck per chunk of games (``STEP_CHUNK``), row ``g // STEP_CHUNK``
+    for game ``g``: chunks stepped in parallel never share one."""
+
+
+class LegalSets(NamedTuple):
+    """Each game's legal actions as the random choice reads them (written with the mask)."""
+
+    bases: IntArray
+    """The first action number of the block holding game ``b``'s legal actions."""
+    bits: npt.NDArray[np.uint64]
+    """Bit ``i`` set: action ``bases[b] + i`` is legal."""
+    counts: IntArray
+    """How many actions are legal."""
+
+
+# -- the deal ----------------------------------------------------------------------------------
+
+
+@jit
+def shuffle_into(order: IntArray, size: int, seed: np.uint64, round_index: int) -> None:
+    """``order[:size]``: the shuffled deck of ``seed``'s round ``round_index`` (DEAL-SHUFFLE,
+    as ``shuffle.shuffle_one``: a draw at or above the largest multiple of ``i + 1`` that fits in
+    64 bits is rejected and the next one drawn)."""
+    state = seed ^ (np.uint64(round_index) * _ROUND_STREAM)
+    for i in range(size):
+        order[i] = i
+    for i in range(size - 1, 0, -1):
+        bound = np.uint64(i + 1)
+        surplus = (_ZERO - bound) % bound  # 2**64 mod bound: the draws to reject at the top
+        while True:
+            state = state + _GAMMA
+            z = state
+            z = (z ^ (z >> _S30)) * _MIX1
+            z = (z ^ (z >> _S27)) * _MIX2
+            draw = z ^ (z >> _S31)
+            if surplus == _ZERO or draw < _ZERO - surplus:
+                break
+        j = int(draw % bound)
+        held = order[i]
+        order[i] = order[j]
+        order[j] = held
+
+
+@jit_apart
+def deal(s: State, c: Consts, g: int) -> None:
+    """Deal game ``g``'s current round (DEAL: card ``k`` to seat ``(dealer + 1 + k) % P``; in
+    Devil's Eye the last third face up, again from the dealer's left) and start it."""
+    p, n = c.players, c.cards
+    order = s.order[g // STEP_CHUNK]
+    shuffle_into(order, n, s.seeds[g], s.round_index[g])
+    dealer = s.dealer[g]
+    clear_items(s.hand, g * p * n, p * n)
+    clear_items(s.face_up, g * p * n, p * n)
+    for k in range(c.hidden_count):
+        s.hand[g, (dealer + 1 + k) % p, order[k]] = True
+    for k in range(n - c.hidden_count):
+        s.face_up[g, (dealer + 1 + k) % p, order[c.hidden_count + k]] = True
+    begin_round(s, c, g)
+
+
+@jit
+def begin_round(s: State, c: Consts, g: int) -> None:
+    """Clear game ``g``'s round state; the dealer's left acts first (FIRST-LEADER, SETUP-ORDER)."""
+    p, n = c.players, c.cards
+    for seat in range(p):
+        count = 0
+        for card in range(n):
+            count += s.hand[g, seat, card]
+        s.hand_count[g, seat] = count
+        s.setup_given[g, seat] = 0
+        s.scores[g, seat] = 0
+    clear_items(s.captured, g * p * n, p * n)
+    clear_items(s.trick, g * p * n, p * n)
+    clear_items(s.given, g * p * 3 * n, p * 3 * n)
+    clear_items(s.played, g * n, n)
+    clear_items(s.devils_trick, g * n, n)
+    for index in range(c.bottles):
+        s.bottle_card[g, index] = -1
+        s.bottle_owner[g, index] = -1
+    s.trick_length[g] = 0
+    s.last_winner[g] = -1
+    s.last_card[g] = -1
+    s.last_bottle[g] = -1
+    first = (s.dealer[g] + 1) % p
+    s.leader[g] = first
+    s.to_act[g] = first
+    s.phase[g] = SETUP
+
+
+@jit
+def game_seed(base: np.uint64, key: np.uint64, generation: int) -> np.uint64:
+    """The seed of a slot's game ``generation`` (as ``shuffle.game_seeds``): game 0 the slot's
+    first seed ``base``; game ``k`` SplitMix64's output at ``key + k * GAMMA``."""
+    if generation == 0:
+        return base
+    z = key + np.uint64(generation) * _GAMMA
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@jit
+def start_game(s: State, c: Consts, g: int) -> None:
+    """A new game in slot ``g``, of its generation's seed (``game_seed``), dealt first by
+    ``first_dealer[g]``."""
+    s.seeds[g] = game_seed(s.base_seeds[g], s.slot_keys[g], s.generation[g])
+    s.round_index[g] = 0
+    s.dealer[g] = s.first_dealer[g]
+    for seat in range(c.players):
+        s.totals[g, seat] = 0
+    deal(s, c, g)
+
+
+# -- setup and trick play ------------------------------------------------------------------------
+
+
+@jit
+def give(s: State, c: Consts, g: int, slot: int, card: int) -> bool:
+    """The seat to act gives ``card`` to setup slot ``slot`` (SETUP-STEPS, SETUP-ORDER); the
+    dealer's last give resolves the setup (SETUP-RESOLVE). Returns whether it did."""
+    p, n = c.players, c.cards
+    seat = s.to_act[g]
+    s.hand[g, seat, card] = False
+    s.hand_count[g, seat] -= 1
+    s.given[g, seat, slot, card] = True
+    s.setup_given[g, seat] += 1
+    dealer = s.dealer[g]
+    if s.setup_given[g, seat] != c.step_count[dealer, seat]:
+        return False
+    s.to_act[g] = (seat + 1) % p
+    if seat != dealer:
+        return False
+    resolve_setup(s, c, g)
+    return True
+
+
+@jit
+def resolve_setup(s: State, c: Consts, g: int) -> None:
+    """Every given card moves at once (SETUP-RESOLVE): left to the next seat, right to the one
+    before; in Devil's Eye to the opponent's face-up cards and hidden hand. The Devil's Trick
+    is formed; the dealer's left leads (FIRST-LEADER)."""
+    p, n = c.players, c.cards
+    for seat in range(p):
+        for card in range(n):
+            if c.devils_eye:
+                opponent = p - 1 - seat
+                if s.given[g, opponent, 1, card]:
+                    s.face_up[g, seat, card] = True
+                if s.given[g, opponent, 2, card]:
+                    s.hand[g, seat, card] = True
+            else:
+                if s.given[g, (seat + p - 1) % p, 1, card] or s.given[g, (seat + 1) % p, 2, card]:
+                    s.hand[g, seat, card] = True
+    for seat in range(p):
+        count = 0
+        for card in range(n):
+            count += s.hand[g, seat, card]
+        s.hand_count[g, seat] = count
+    for card in range(n):
+        taken = False
+        for seat in range(p):
+            taken = taken or s.given[g, seat, 0, card]
+        s.devils_trick[g, card] = taken
+    s.phase[g] = PLAY
+    s.to_act[g] = s.leader[g]
+
+
+@jit
+def play(s: State, c: Consts, g: int, card: int) -> int:
+    """The seat to act plays ``card`` (TURN-ORDER); a completed trick is resolved. Returns 2 when
+    the game ended, 1 when the round ended, else 0."""
+    p, n = c.players, c.cards
+    seat = s.to_act[g]
+    if s.hand[g, seat, card]:
+        s.hand_count[g, seat] -= 1
+    s.hand[g, seat, card] = False
+    s.face_up[g, seat, card] = False
+    s.trick[g, seat, card] = True
+    s.played[g, card] = True
+    length = s.trick_length[g]
+    s.trick_cards[g, length] = card
+    s.trick_seats[g, length] = seat
+    s.trick_length[g] = length + 1
+    s.to_act[g] = (seat + 1) % p
+    if length + 1 < c.trick_size:
+        return 0
+    return end_trick(s, c, g)
+
+
+@jit
+def end_trick(s: State, c: Consts, g: int) -> int:
+    """Resolve game ``g``'s completed trick: the highest price is judged, the first bottle on a
+    tie (TRICK-PRICE); the highest card below it wins, else the highest card (TRICK-WINNER); a
+    winning card below the price buys the bottle (BOTTLE-PURCHASE) and the old price card goes
+    to its former owner (PRICE-CARD-RETURN); the winner takes the rest (TRICK-CAPTURE) and leads
+    (NEXT-LEADER). Returns as ``play``."""
+    p, n = c.players, c.cards
+    at = c.at
+    bottle = 0
+    price = -1.0
+    for index in range(c.bottles):
+        held = s.bottle_card[g, index]
+        value = c.rank[held] if held >= 0 else 19.0  # START_PRICE: the start card 19
+        if value > price:
+            bottle, price = index, value
+    winning = 0
+    best = -1.0
+    for position in range(c.trick_size):
+        rank = c.rank[s.trick_cards[g, position]]
+        key = rank + 1000.0 if rank < price else rank  # any card below the price beats the rest
+        if key > best:
+            winning, best = position, key
+    won_card = s.trick_cards[g, winning]
+    winner = s.trick_seats[g, winning]
+    buys = c.rank[won_card] < price
+    for position in range(c.trick_size):
+        card = s.trick_cards[g, position]
+        if not (buys and card == won_card):
+            s.captured[g, winner, card] = True
+    if buys:
+        old_card = s.bottle_card[g, bottle]
+        old_owner = s.bottle_owner[g, bottle]
+        if old_card >= 0 and old_owner >= 0:
+            s.captured[g, old_owner, old_card] = True
+        s.bottle_card[g, bottle] = won_card
+        s.bottle_owner[g, bottle] = winner
+    for position in range(c.trick_size):
+        s.trick[g, s.trick_seats[g, position], s.trick_cards[g, position]] = False
+    s.trick_length[g] = 0
+    s.leader[g] = winner
+    s.to_act[g] = winner
+    s.last_winner[g] = winner
+    s.last_card[g] = won_card
+    s.last_bottle[g] = bottle if buys else -1
+    for seat in range(p):
+        if s.hand_count[g, seat] > 0:
+            return 0
+        if c.devils_eye:
+            for card in range(n):
+                if s.face_up[g, seat, card]:
+                    return 0
+    return end_round(s, c, g)
+
+
+@jit
+def end_round(s: State, c: Consts, g: int) -> int:
+    """Score game ``g``'s round (SCORE-ROUND: a seat owning no bottle scores its captured coins,
+    an owner minus the Devil's Trick's coins once per bottle; SCORE-TEAMS: teammates share the
+    team's result, a player without a partner doubles it), add the totals (GAME-TOTALS) and end
+    the game when its end has come (GAME-END). Returns 2 when the game ended, else 1."""
+    p, n = c.players, c.cards
+    penalty = 0
+    for card in range(n):
+        if s.devils_trick[g, card]:
+            penalty += c.coins[card]
+    best = -(1 << 62)
+    for seat in range(p):
+        team_owned = 0
+        team_gained = 0
+        for mate in range(p):
+            if c.same_team[mate, seat]:
+                for index in range(c.bottles):
+                    team_owned += s.bottle_owner[g, index] == mate
+                for card in range(n):
+                    if s.captured[g, mate, card]:
+                        team_gained += c.coins[card]
+        result = -penalty * team_owned if team_owned > 0 else team_gained
+        score = result * c.team_factor[seat]
+        s.scores[g, seat] = score
+        s.totals[g, seat] += score
+        best = max(best, s.totals[g, seat])
+    if c.target_score >= 0:
+        ending = best >= c.target_score
+    else:
+        ending = s.round_index[g] + 1 >= c.round_limit
+    if ending:
+        s.phase[g] = GAME_OVER
+        s.to_act[g] = -1
+        return 2
+    s.phase[g] = ROUND_OVER
+    s.to_act[g] = (s.dealer[g] + 1) % p
+    return 1
+
+
+# -- what the seat to act may do -----------------------------------------------------------------
+
+
+@jit
+def seat_bits(plane: BoolArray, g: int, seat: int, n: int) -> np.uint64:
+    """Seat ``seat``'s row of a ``(B, P, N)`` plane in game ``g`` as a word: bit ``card`` set
+    where the plane is."""
+    bits = _ZERO
+    for card in range(n):
+        bits |= np.uint64(plane[g, seat, card]) << np.uint64(card)
+    return bits
+
+
+@jit
+def legal_set(s: State, c: Consts, g: int) -> tuple[int, np.uint64]:
+    """Game ``g``'s legal actions (as ``BatchGames.legal_mask``) as ``(base, bits)``: every
+    legal action lies in one block, action ``base + i`` for each set bit ``i`` of ``bits``
+    (``N <= 64``: a block fits one word). The setup cards of the seat's next step's block; the
+    playable cards (FOLLOW-SUIT: the cards of the led colour when the seat holds one, else every
+    card; EYE-FOLLOW-SUIT: hidden cards always, face-up ones follow) in block 3; or the next
+    round's start."""
+    n = c.cards
+    phase = s.phase[g]
+    if phase == ROUND_OVER:
+        return 4 * n, _ONE
+    if phase == GAME_OVER:  # the mask's one action of a game over (BatchGames.legal_mask)
+        return 4 * n, _ONE
+    seat = s.to_act[g]
+    hand = seat_bits(s.hand, g, seat, n)
+    if phase == SETUP:
+        return c.step_slot[s.dealer[g], seat, min(s.setup_given[g, seat], 4)] * n, hand
+    led = c.colour_bits[c.colour[s.trick_cards[g, 0]]] if s.trick_length[g] > 0 else _ZERO
+    if c.devils_eye:
+        up = seat_bits(s.face_up, g, seat, n)
+        following = up & led
+        return 3 * n, hand | (following if following != _ZERO else up)
+    following = hand & led
+    return 3 * n, following if following != _ZERO else hand
+
+
+@jit
+def mask_game(s: State, c: Consts, g: int, mask: BoolArray, blank: BoolArray,
+              legal: LegalSets) -> None:
+    """Game ``g``'s row of ``mask`` (cleared from ``blank``, a row of False, then its legal
+    actions set) and of each array of ``legal`` (``legal_set``'s base and bits, and how many
+    actions are legal)."""
+    base, bits = legal_set(s, c, g)
+    legal.bases[g] = base
+    legal.bits[g] = bits
+    legal.counts[g] = count_bits(bits)
+    width = mask.shape[1]
+    copy_items(mask, g * width, blank, 0, width)
+    row = mask[g]
+    while bits != _ZERO:
+        row[base + lowest_bit(bits)] = True
+        bits &= bits - _ONE
+
+
+@jit_apart
+def mask_games(s: State, c: Consts, games: IntArray, mask: BoolArray, blank: BoolArray,
+               legal: LegalSets) -> None:
+    """The rows of ``games`` of ``mask`` and ``legal`` (``mask_game``): compiled once, for
+    ``masks``, ``step`` and ``start_games`` alike."""
+    for i in range(len(games)):
+        mask_game(s, c, games[i], mask, blank, legal)
+
+
+@jit
+def masks(state: Fields, consts: Fields, games: IntArray, mask: BoolArray, blank: BoolArray,
+          sets: Fields) -> None:
+    """Every game's legal-action mask into ``mask`` (``(B, 4N + 1)``) and ``sets`` (a
+    ``LegalSets``; ``games``: every game's index, ``0`` to ``B - 1``); ``blank``: a row of
+    False."""
+    mask_games(State(*state), Consts(*consts), games, mask, blank, LegalSets(*sets))
+
+
+@jit
+def random_actions(sets: Fields, uniforms: npt.NDArray[np.float64], out: IntArray) -> None:
+    """``out[b]``: legal action ``floor(uniforms[b] * count)`` of game ``b`` in ascending order
+    (a uniformly random one for uniforms in [0, 1)), ``-1`` in a game with none: read from the
+    legal set's bits (``sets``, a ``LegalSets``) by clearing that many lowest bits, not from the
+    mask."""
+    legal = LegalSets(*sets)
+    for g in range(len(out)):
+        count = legal.counts[g]
+        if count == 0:
+            out[g] = -1
+            continue
+        bits = legal.bits[g]
+        for _ in range(int(uniforms[g] * count)):
+            bits &= bits - _ONE
+        out[g] = legal.bases[g] + lowest_bit(bits)
+
+
+# -- a step --------------------------------------------------------------------------------------
+
+
+
+@jit_parallel
+def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewards: FloatArray,
+         done: BoolArray, actors: IntArray, games: IntArray, blank: BoolArray, sets: Fields,
+         observer: IntArray, zeros: npt.NDArray[Any], gaps: IntArray, out: npt.NDArray[Any],
+         values: bool) -> int:
+    """Take ``actions[b]`` in every game not over (as ``BatchGames._apply``: no auto-reset;
+    ``mask``: the batch's private mask, up to date), then write what the next decision reads:
+    every game's mask and legal set (``masks``) and, unless ``out`` has no columns, every game's
+    observation of its seat to act (seat 0 once over) into ``out`` (``observe``; ``observer``:
+    scratch for the seats). ``STEP_CHUNK`` games at a time, the chunks in parallel.
+    ``actors[b]``: the seat that acted in game ``b`` (``-1`` in a game over); ``games``: every
+    game's index, ``0`` to ``B - 1``. One call instead of three: each call from Python unpacks
+    the state's 30 arrays again. Returns the first game whose action is not in its mask, having
+    changed no game (and written nothing); else ``-1 - k``, ``k`` the number of games that
+    ended."""
+    s, c = State(*state), Consts(*consts)
+    size, n = len(actions), c.cards
+    for g in range(size):
+        action = actions[g]
+        if s.phase[g] != GAME_OVER and not (0 <= action < 4 * n + 1 and mask[g, action]):
+            return g
+    clear_items(rewards, 0, rewards.size)
+    clear_items(done, 0, size)
+    legal = LegalSets(*sets)
+    chunks = (size + STEP_CHUNK - 1) // STEP_CHUNK
+    ended = 0
+    for chunk in prange(chunks):
+        start = chunk * STEP_CHUNK
+        stop = min(size, start + STEP_CHUNK)
+        ended += step_chunk(s, c, actions, rewards, done, actors, start, stop)
+        mask_games(s, c, games[start:stop], mask, blank, legal)
+        if out.shape[1] > 0:
+            for g in range(start, stop):
+                observer[g] = max(s.to_act[g], 0)
+            observe_games(s, c, games[start:stop], observer[start:stop], zeros, gaps,
+                          out[start:stop], values)
+    return -1 - ended
+
+
+@jit_apart
+def step_chunk(s: State, c: Consts, actions: IntArray, rewards: FloatArray, done: BoolArray,
+               actors: IntArray, start: int, stop: int) -> int:
+    """Take the actions of games ``start`` to ``stop - 1`` (``step``); returns how many ended."""
+    n = c.cards
+    ended = 0
+    for g in range(start, stop):
+        phase = s.phase[g]
+        action = actions[g]
+        actors[g] = s.to_act[g]
+        if phase == SETUP:
+            give(s, c, g, action // n, action % n)
+        elif phase == PLAY:
+            if play(s, c, g, action - 3 * n) == 2:
+                done[g] = True
+                ended += 1
+                best = s.totals[g, 0]
+                for seat in range(c.players):
+                    best = max(best, s.totals[g, seat])
+                for seat in range(c.players):
+                    rewards[g, seat] = 1.0 if s.totals[g, seat] == best else -1.0
+        elif phase == ROUND_OVER:
+            s.round_index[g] += 1
+            s.dealer[g] = (s.dealer[g] + 1) % c.players
+            deal(s, c, g)
+    return ended
+
+
+@jit_apart
+def observe_games(s: State, c: Consts, games: IntArray, observer: IntArray,
+                  zeros: npt.NDArray[Any], gaps: IntArray, out: npt.NDArray[Any],
+                  values: bool) -> None:
+    """``out[i]``: seat ``observer[i]``'s observation in game ``games[i]`` (``observe_row``):
+    compiled once per type of ``out``, for ``observe`` and ``step`` alike."""
+    for i in range(len(games)):
+        observe_row(s, c, games[i], observer[i], zeros, gaps, out, i, values)
+
+
+@jit
+def observe(state: Fields, consts: Fields, games: IntArray, observer: IntArray,
+            zeros: npt.NDArray[Any], gaps: IntArray, out: npt.NDArray[Any], values: bool) -> None:
+    """``out[i]``: seat ``observer[i]``'s observation in game ``games[i]`` (``observe_row``):
+    float32 with ``values``, or in an ``out`` of bytes the compact observation, its 0/1 cells
+    (``values`` False; compiled apart, on first use)."""
+    observe_games(State(*state), Consts(*consts), games, observer, zeros, gaps, out, values)
+
+
+@jit
+def observe_row(s: State, c: Consts, g: int, o: int, zeros: npt.NDArray[Any], gaps: IntArray,
+                out: npt.NDArray[Any], r: int, values: bool) -> None:
+    """``out[r]``: seat ``o``'s observation in game ``g`` (as ``BatchGames.observe``:
+    ``encoding.observation``'s layout, seats relative to the observer, only what the observer
+    may see, rule VIEW-HIDDEN): the 0/1 part as ``Observer.binary`` writes it, widened to float32
+    a block at a time from the state planes, then the values. Only the ``gaps`` (``(start,
+    length)`` rows: the cells that no plane below writes whole) are cleared first, from ``zeros``
+    (a row of zeros): clearing whole rows wrote half as many bytes again. ``out`` is float32, or
+    bytes for the compact observation (``values`` False: the value cells are left as they are,
+    zero)."""
+    p, n = c.players, c.cards
+    at = c.at
+    at_hand, at_face_up, at_my_setup = at[AT_HAND], at[AT_FACE_UP], at[AT_MY_SETUP]
+    at_received, at_trick, at_leader = at[AT_RECEIVED], at[AT_TRICK], at[AT_LEADER]
+    at_played, at_captured, at_price = at[AT_PLAYED], at[AT_CAPTURED], at[AT_PRICE]
+    at_owner, at_devils_trick, at_phase = at[AT_OWNER], at[AT_DEVILS_TRICK], at[AT_PHASE]
+    at_to_act, at_dealer, at_team = at[AT_TO_ACT], at[AT_DEALER], at[AT_TEAM]
+    row = r * out.shape[1]
+    seat_row = (g * p + o) * n  # seat o's row of a (B, P, N) plane
+    first = g * p * n
+    for gap in range(len(gaps)):
+        copy_items(out, row + gaps[gap, 0], zeros, 0, gaps[gap, 1])
+    put_bits(out, row + at_hand, s.hand, seat_row, n)
+    put_bits(out, row + at_my_setup, s.given, seat_row * 3, 3 * n)
+    put_bits(out, row + at_played, s.played, g * n, n)
+    # Seat-relative planes: the observer's row and those after it, then those before it.
+    after, before = (p - o) * n, o * n
+    put_bits(out, row + at_trick, s.trick, seat_row, after)
+    put_bits(out, row + at_trick + after, s.trick, first, before)
+    put_bits(out, row + at_captured, s.captured, seat_row, after)
+    put_bits(out, row + at_captured + after, s.captured, first, before)
+    if c.devils_eye:
+        put_bits(out, row + at_face_up, s.face_up, seat_row, after)
+        put_bits(out, row + at_face_up + after, s.face_up, first, before)
+    phase = s.phase[g]
+    if phase >= ROUND_OVER:
+        put_bits(out, row + at_devils_trick, s.devils_trick, g * n, n)
+    bits = out[r]
+    if phase != SETUP:  # the cards received, once the setup resolved
+        left, right = (o + 1) % p, (o + p - 1) % p
+        if c.devils_eye or p == 2:
+            for card in range(n):
+                if c.devils_eye:
+                    got = s.given[g, left, 1, card] or s.given[g, left, 2, card]
+                else:  # the one opponent passed left and right
+                    got = s.given[g, left, 2, card] or s.given[g, right, 1, card]
+                bits[at_received + n + card] = 1.0 if got else 0.0
+        else:  # passed right by the next seat, passed left by the one before
+            put_bits(out, row + at_received + n, s.given, ((g * p + left) * 3 + 2) * n, n)
+            put_bits(out, row + at_received + (p - 1) * n, s.given,
+                     ((g * p + right) * 3 + 1) * n, n)
+    if s.trick_length[g] > 0:
+        bits[at_leader + (s.trick_seats[g, 0] - o + p) % p] = 1.0
+    for bottle in range(c.bottles):
+        card = s.bottle_card[g, bottle]
+        if card >= 0:
+            bits[at_price + bottle * n + card] = 1.0
+        owner = s.bottle_owner[g, bottle]
+        if owner >= 0:
+            bits[at_owner + bottle * p + (owner - o + p) % p] = 1.0
+    bits[at_phase + phase] = 1.0
+    if s.to_act[g] >= 0:
+        bits[at_to_act + (s.to_act[g] - o + p) % p] = 1.0
+    bits[at_dealer + (s.dealer[g] - o + p) % p] = 1.0
+    for k in range(p):
+        bits[at_team + k] = c.same_team[o, (o + k) % p]
+    if values:
+        observe_values(s, c, g, o, bits)
+
+
+@jit
+def observe_values(s: State, c: Consts, g: int, o: int, row: FloatArray) -> None:
+    """Write the value segments of seat ``o``'s observation in game ``g`` into ``row`` (as
+    ``Observer.values``, with its roundings): hand sizes and setup cards given per seat, scores
+    once revealed, totals, the Devil's Trick's size, the game's progress."""
+    p = c.players
+    at = c.at
+    at_hand_sizes, at_setup_given = at[AT_HAND_SIZES], at[AT_SETUP_GIVEN]
+    at_scores, at_totals = at[AT_SCORES], at[AT_TOTALS]
+    at_size, at_progress = at[AT_DEVILS_TRICK_SIZE], at[AT_PROGRESS]
+    n32 = np.float32(c.cards)
+    four = np.float32(4)
+    coins32 = np.float32(c.coins_total)
+    revealed = s.phase[g] >= ROUND_OVER
+    shown = (1.0 if revealed else 0.0) / c.coins_total
+    for r in range(p):
+        seat = (o + r) % p
+        row[at_hand_sizes + r] = np.float32(s.hand_count[g, seat]) / n32
+        row[at_setup_given + r] = np.float32(s.setup_given[g, seat]) / four
+        row[at_scores + r] = np.float32(float(s.scores[g, seat]) * shown)
+        row[at_totals + r] = np.float32(s.totals[g, seat]) / coins32
+    trick_size = 0  # the Devil's Trick's cards given so far: each seat's steps to slot 0
+    dealer = s.dealer[g]
+    for seat in range(p):
+        for done in range(s.setup_given[g, seat]):
+            trick_size += c.step_slot[dealer, seat, done] == 0
+    row[at_size] = np.float32(trick_size / c.cards)
+    if c.target_score >= 0:
+        best = s.totals[g, 0]
+        for seat in range(p):
+            best = max(best, s.totals[g, seat])
+        row[at_progress] = np.float32(min(1.0, best / c.target_score))
+    else:
+        row[at_progress] = np.float32((s.round_index[g] + (1 if revealed else 0))
+                                      / c.round_limit)
+
+
+@jit
+def start_games(state: Fields, consts: Fields, games: IntArray, mask: BoolArray,
+                blank: BoolArray, sets: Fields) -> None:
+    """A new game in each slot of ``games`` (as ``start_game``), and its rows of ``mask`` and
+    ``sets`` (``mask_games``)."""
+    s, c = State(*state), Consts(*consts)
+    for g in games:
+        start_game(s, c, g)
+    mask_games(s, c, games, mask, blank, LegalSets(*sets))
+
+
+@jit
+def begin_rounds(state: Fields, consts: Fields, games: IntArray, mask: BoolArray,
+                 blank: BoolArray, sets: Fields) -> None:
+    """Start the round of each of ``games`` whose hands (and face-up cards) were loaded
+    (``begin_round``), and its rows of ``mask`` and ``sets`` (``mask_games``)."""
+    s, c = State(*state), Consts(*consts)
+    for g in games:
+        begin_round(s, c, g)
+    mask_games(s, c, games, mask, blank, LegalSets(*sets))

@@ -1,0 +1,1198 @@
+"""The rule behind a difference, and the faults of a peer's deck data.
+
+``explain`` looks at one request, the library's answer and the peer's, with the library's game
+just before the request, and names a rule ID of ``spec/rules.toml`` (or ``PROTOCOL``) with a
+``detail`` object that holds only what differs: for a setup, which cards went where (each card
+the peer duplicated or lost named); for legal plays, the led card, the colours and the cards
+only one side allows; for scores, the cards and coins behind each seat's number; for a trick,
+the winner, the price and the bottle. An answer that differs only in ``to_act`` names the rule
+that decides the seat to act there (after the last setup FIRST-LEADER, after a trick
+NEXT-LEADER, within a trick TURN-ORDER, and ROUND-END when one side ends the round).
+
+``declared_deck_faults`` compares the deck data a peer declares with the library's;
+``infer_deck_faults`` infers the colours and coins that explain several disagreements at once,
+only where no rule fault explains the same differences (see its docstring)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+from math import gcd
+from typing import TYPE_CHECKING, Final, Protocol
+
+from attrs import evolve, field, frozen
+
+from .._actions import Give, Play
+from .._cards import Card, Colour, coins, rank_key
+from .._config import Config
+from .._editions import edition_deck
+from .._engine import legal_actions
+from ..formats._json_input import JSON
+from ..rules.play import follow_suit, trick_price
+from ..rules._registry import RULE_FUNCTIONS
+from ..rules.scoring import round_scores
+from ..rules.setup import setup_to_act
+from .._state import Bottle, GameState, Phase
+from ._peer import plural
+from ._vectors import Case, answer, same_json
+
+if TYPE_CHECKING:
+    from ._protocol import Capabilities
+
+__all__ = ['CardFault', 'DeckFault', 'Disagreement', 'WORK', 'card_json', 'card_named', 'cards_named', 'declared_deck_faults', 'explain', 'infer_deck_faults']
+
+
+# --- the rule of a disagreement ---------------------------------------------------------
+
+
+@frozen
+class Disagreement:
+    """The rule a disagreement touches, a sentence, and the minimal difference as JSON."""
+
+    rule: str
+    message: str
+    detail: dict[str, JSON]
+
+
+def card_json(card: Card) -> dict[str, JSON]:
+    """A card with its data: rank, colour, coins."""
+    return {"card": card.rank, "colour": card.colour.value, "coins": card.coins}
+
+
+def card_named(config: Config, item: JSON) -> Card | None:
+    """The card of the deck a number names, ``None`` for anything else."""
+    if isinstance(item, bool) or not isinstance(item, (int, float)):
+        return None
+    return config.cards_by_rank.get(item)
+
+
+def cards_named(config: Config, value: JSON) -> tuple[Card, ...] | None:
+    """The cards a list of ranks names, ``None`` when it is no such list."""
+    cards = [card_named(config, item) for item in value] if isinstance(value, list) else [None]
+    return None if None in cards else tuple(card for card in cards if card is not None)
+
+
+def _ranks_text(cards: Sequence[Card]) -> str:
+    return ", ".join(f"{card.rank} {card.colour.value}" for card in sorted(cards, key=rank_key))
+
+
+def explain(before: GameState | None, after: GameState | None, request: dict[str, JSON],
+            expected: dict[str, JSON], actual: dict[str, JSON], problem: str) -> Disagreement:
+    """Name the rule of the disagreement ``problem`` (from ``compare``) between ``expected`` (the
+    library's answer) and ``actual`` (the peer's) to ``request``, made in state ``before``
+    (``after``: the library's state once it answered)."""
+    op = str(request.get("op"))
+    if expected.get("ok") is False:
+        rule = str(expected.get("rule"))
+        return Disagreement(rule, problem, {"library_refuses": rule,
+                                            "peer": actual.get("rule") if actual.get("ok") is False
+                                            else "accepts"})
+    if actual.get("ok") is False:
+        named = actual.get("rule")
+        rule = named if isinstance(named, str) and named in RULE_FUNCTIONS else "PROTOCOL"
+        return Disagreement(rule, problem, {"library": "accepts", "peer_refuses": named})
+    if op == "new_round" and after is not None:
+        return _new_round(after, request, expected, actual, problem)
+    if before is None or op == "hello":
+        return Disagreement("PROTOCOL", problem, {})
+    if op == "setup":
+        return _setup(after or before, expected, actual, problem)
+    if op == "legal_plays":
+        return _legal_plays(before, expected, actual, problem)
+    if op == "play":
+        return _play(before, expected, actual, problem)
+    if op == "scores":
+        return _scores(before, expected, actual, problem)
+    if op == "end_round":
+        return _end_round(before, expected, actual, problem)
+    return Disagreement("PROTOCOL", problem, {})
+
+
+def _end_round(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
+               problem: str) -> Disagreement:
+    """The end of a round: whether the game is over (rule GAME-END), else who deals
+    next (rule DEALER-ROTATION)."""
+    dealer = before.round.dealer
+    if not same_json(expected.get("game_over"), actual.get("game_over")):
+        return Disagreement("GAME-END", problem, {"library_game_over": expected.get("game_over"),
+                                                  "peer_game_over": actual.get("game_over"),
+                                                  "rounds_played": before.round.index + 1})
+    want, got = expected.get("dealer"), actual.get("dealer")
+    return Disagreement(
+        "DEALER-ROTATION",
+        f"seat {dealer} dealt this round: the deal passes clockwise to seat {want}; the peer "
+        f"says seat {json.dumps(got)} deals next",
+        {"dealt": dealer, "library_next_dealer": want, "peer_next_dealer": got})
+
+
+def _new_round(before: GameState, request: dict[str, JSON], expected: dict[str, JSON],
+               actual: dict[str, JSON], problem: str) -> Disagreement:
+    players = before.config.players
+    got = actual.get("to_act")
+    dealer = before.round.dealer
+    if "dealer" in expected and not same_json(expected["dealer"], actual.get("dealer")):
+        # The peer says who deals. The first round's dealer is the one named
+        # (FIRST-DEALER); a later round's is the rotation's (DEALER-ROTATION).
+        first = request.get("round", 0) == 0
+        return Disagreement(
+            "FIRST-DEALER" if first else "DEALER-ROTATION",
+            f"seat {dealer} deals this round" + (" (named by the request)" if "dealer" in request
+                                                 else "") + f"; the peer says seat "
+            f"{json.dumps(actual.get('dealer'))}",
+            {"library_dealer": dealer, "peer_dealer": actual.get("dealer"),
+             "dealer_named": "dealer" in request})
+    detail: dict[str, JSON] = {"dealer": dealer, "dealer_named": "dealer" in request,
+                               "library_first": expected.get("to_act"), "peer_first": got}
+    # The dealer whose first seat to choose (rule SETUP-ORDER) is the one the peer named.
+    nobody: tuple[tuple[Give, ...], ...] = ((),) * players
+    seems = next((seat for seat in range(players)
+                  if setup_to_act(before.config, seat, nobody) == got), None)
+    if seems is not None:
+        detail["peer_dealer_seems"] = seems
+        problem = (f"the first seat to give its setup is the dealer's left: seat "
+                   f"{expected.get('to_act')}; the peer says seat {got}, as if seat "
+                   f"{seems} dealt, not seat {dealer}")
+    return Disagreement("SETUP-ORDER", problem, detail)
+
+
+def _setup(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
+           problem: str) -> Disagreement:
+    """A setup answered otherwise, decided over what differs: the next seat while the setup goes
+    on (rule SETUP-ORDER); whether the setup is over (SETUP-RESOLVE: it resolves when every
+    seat has chosen); once it is, where the cards went (SETUP-RESOLVE), else only the seat that
+    leads (FIRST-LEADER)."""
+    library_over, peer_over = "hands" in expected, "hands" in actual
+    if not library_over and not peer_over:
+        return Disagreement("SETUP-ORDER", problem, {"library_next": expected.get("to_act"),
+                                                      "peer_next": actual.get("to_act")})
+    if library_over != peer_over:
+        said = "resolves it" if peer_over else "waits for another setup"
+        return Disagreement(
+            "SETUP-RESOLVE",
+            f"the setup {'is over' if library_over else 'goes on'} after this one: the library "
+            f"{'resolves it' if library_over else 'waits for another setup'}, the peer {said}",
+            {"library_resolves": library_over, "peer_resolves": peer_over})
+    zones = ("hands", "face_up", "devils_trick")
+    if all(same_json(expected.get(key), actual.get(key)) for key in zones):
+        return Disagreement("FIRST-LEADER", problem, {"library_leader": expected.get("to_act"),
+                                                       "peer_leader": actual.get("to_act")})
+    return _setup_resolved(before, expected, actual)
+
+
+def _places(config: Config, answer: dict[str, JSON]) -> tuple[dict[Card, list[str]], list[JSON]]:
+    """Where an answer to the last setup puts each card (a card may be in several places, or in
+    none), and the numbers in it that are no card of the deck."""
+    places: dict[Card, list[str]] = {}
+    strays: list[JSON] = []
+    for key in ("hands", "face_up", "devils_trick"):
+        value = answer.get(key)
+        rows = [value] if key == "devils_trick" else value
+        if not isinstance(rows, list):
+            continue
+        for seat, row in enumerate(rows):
+            if not isinstance(row, list):
+                continue
+            where = key if key == "devils_trick" else f"{key}[{seat}]"
+            for item in row:
+                card = card_named(config, item)
+                if card is None:
+                    strays.append(item)
+                else:
+                    places.setdefault(card, []).append(where)
+    return places, strays
+
+
+def _setup_resolved(before: GameState, expected: dict[str, JSON],
+                    actual: dict[str, JSON]) -> Disagreement:
+    """The last setup resolved otherwise (rule SETUP-RESOLVE): every card the two sides put in
+    different places, who gave it and which way, each card the peer duplicated (puts in two
+    places) or lost (puts nowhere) named."""
+    config = before.config
+    gives = {give.card: give for seat_gives in before.round.setup for give in seat_gives}
+    library, _ = _places(config, expected)
+    peer, strays = _places(config, actual)
+    moved: list[JSON] = []
+    duplicated: list[str] = []
+    lost: list[str] = []
+    others: list[str] = []
+    for card in sorted(set(library) | set(peer), key=rank_key):
+        mine, theirs = library.get(card, []), peer.get(card, [])
+        if sorted(mine) == sorted(theirs):
+            continue
+        item: dict[str, JSON] = {"card": card.rank, "library": " and ".join(mine) or None,
+                                 "peer": " and ".join(theirs) or None}
+        give = gives.get(card)
+        given = ""
+        if give is not None:
+            item["given_by"] = give.seat
+            item["given_to"] = give.to.value
+            given = f" (seat {give.seat} gives it {give.to.value})"
+        library_text = f"the library puts it in {' and '.join(mine)}" if mine else \
+            "the library has no such card"
+        if len(theirs) > 1:
+            item["peer_copies"] = len(theirs)
+            duplicated.append(f"{card.rank}{given} is duplicated: the peer puts it in "
+                              f"{' and '.join(theirs)}, {library_text}")
+        elif not theirs:
+            item["peer_copies"] = 0
+            lost.append(f"{card.rank}{given} is lost: the peer puts it nowhere, {library_text}")
+        else:
+            others.append(f"{card.rank}{given}: {library_text}, the peer in {theirs[0]}")
+        moved.append(item)
+    shown = others[:6] + ([f"and {plural(len(others) - 6, 'more card')}"] if len(others) > 6
+                          else [])
+    stray_text = [f"the peer's answer holds {json.dumps(item)}, which is no card"
+                  for item in strays]
+    text = "; ".join(duplicated + lost + stray_text + shown)
+    detail: dict[str, JSON] = {"cards": moved}
+    if strays:
+        detail["not_cards"] = strays
+    return Disagreement("SETUP-RESOLVE", f"the setup resolves differently: {text}", detail)
+
+
+def _legal_plays(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
+                 problem: str) -> Disagreement:
+    """Legal plays answered otherwise, decided over what differs: the seat to play (rule
+    TURN-ORDER); a card the peer allows that the seat does not hold, or a number that is no
+    card (CARD-HELD); else which cards follow the led colour (FOLLOW-SUIT, EYE-FOLLOW-SUIT in
+    Devil's Eye), the led card, the colours held and only the cards one side allows shown."""
+    config = before.config
+    seat = before.to_act
+    if not same_json(expected.get("seat"), actual.get("seat")) or seat is None:
+        return Disagreement("TURN-ORDER", problem, {"library_seat": expected.get("seat"),
+                                                     "peer_seat": actual.get("seat")})
+    rule = "EYE-FOLLOW-SUIT" if config.devils_eye else "FOLLOW-SUIT"
+    round_ = before.round
+    trick = before.current_trick()
+    led_card = trick[0].card if trick else None
+    library = {a.card for a in legal_actions(before) if isinstance(a, Play)}
+    listed = actual.get("cards")
+    items = listed if isinstance(listed, list) else []
+    peer = {card for item in items if (card := card_named(config, item)) is not None}
+    strays = [item for item in items if card_named(config, item) is None]
+    hand = round_.hands[seat] + (round_.face_up[seat] if round_.face_up else ())
+    only_library = sorted(library - peer, key=rank_key)
+    only_peer = sorted(peer - library, key=rank_key)
+    detail: dict[str, JSON] = {
+        "seat": seat,
+        "led": None if led_card is None else card_json(led_card),
+        "colours": [colour for colour in sorted({card.colour.value for card in hand})],
+        "only_library": [card_json(c) for c in only_library],
+        "only_peer": [card_json(c) for c in only_peer],
+    }
+    if round_.face_up is not None:
+        detail["face_up"] = [card.rank for card in round_.face_up[seat]]
+    led = "it leads" if led_card is None else (
+        f"{led_card.rank} {led_card.colour.value} was led")
+    if strays or any(card not in hand for card in only_peer):
+        rule = "CARD-HELD"  # the peer lets the seat play a card it does not hold
+        if strays:
+            detail["not_cards"] = strays
+    text = (f"seat {seat} ({led}): only the library allows {_ranks_text(only_library) or 'nothing'}"
+            f"; only the peer allows {_ranks_text(only_peer) or 'nothing'}")
+    return Disagreement(rule, text, detail)
+
+
+def _play(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
+          problem: str) -> Disagreement:
+    """A play answered otherwise, decided over the fields that differ, the trick's result
+    before the seat to act (a wrong winner also names the wrong leader):
+
+    - one side ends the trick and the other not: TURN-ORDER (a trick is one card per seat,
+      four cards in Devil's Eye);
+    - the winner or the winning card: TRICK-WINNER;
+    - the bottle bought: TRICK-PRICE when the two sides buy different bottles (which one is
+      judged), else BOTTLE-PURCHASE (whether the winning card buys it);
+    - a bottle's price after the trick: TRICK-PRICE; its owner: BOTTLE-PURCHASE;
+    - only ``to_act``: ROUND-END when one side ends the round (``null``) and the other not;
+      after a trick NEXT-LEADER (the winner leads), within one TURN-ORDER (clockwise)."""
+    want, got = expected.get("trick"), actual.get("trick")
+    next_seats: dict[str, JSON] = {"library_next": expected.get("to_act"),
+                                   "peer_next": actual.get("to_act")}
+    if isinstance(want, dict) != isinstance(got, dict):
+        return Disagreement(
+            "TURN-ORDER",
+            f"a trick holds {plural(before.config.trick_size, 'card')}: the "
+            f"{'library' if isinstance(want, dict) else 'peer'} ends the trick with this card, "
+            f"the {'peer' if isinstance(want, dict) else 'library'} does not",
+            {"library_trick": want, "peer_trick": got, **next_seats})
+    if isinstance(want, dict) and isinstance(got, dict):
+        found = _trick_result(before, want, got, problem)
+        if found is not None:
+            return found
+    if same_json(expected.get("to_act"), actual.get("to_act")):
+        return Disagreement("PROTOCOL", problem, {})
+    library_next, peer_next = expected.get("to_act"), actual.get("to_act")
+    if library_next is None or peer_next is None:
+        text = ("the last trick ends the round: no one plays next; the peer says seat "
+                f"{json.dumps(peer_next)} plays" if library_next is None else
+                f"cards remain: seat {json.dumps(library_next)} plays next; the peer ends the "
+                "round")
+        return Disagreement("ROUND-END", text, next_seats)
+    if isinstance(want, dict):
+        return Disagreement(
+            "NEXT-LEADER", f"seat {json.dumps(want.get('winner'))} won the trick and leads the "
+            f"next; the peer says seat {json.dumps(peer_next)} plays next", next_seats)
+    return Disagreement("TURN-ORDER", f"play goes clockwise: seat {json.dumps(library_next)} "
+                        f"plays next; the peer says seat {json.dumps(peer_next)}", next_seats)
+
+
+def _trick_result(before: GameState, want: dict[str, JSON], got: dict[str, JSON],
+                  problem: str) -> Disagreement | None:
+    """The rule of a trick's result that differs (see ``_play``), ``None`` when it agrees."""
+    price, index = trick_price(before.round.bottles)
+    detail: dict[str, JSON] = {"price": price, "bottle_judged": index,
+                               "library": want, "peer": got}
+    if not (same_json(want.get("winner"), got.get("winner"))
+            and same_json(want.get("card"), got.get("card"))):
+        return Disagreement("TRICK-WINNER", f"the trick judged against price {price}: " + problem,
+                            detail)
+    bought, peer_bought = want.get("bottle"), got.get("bottle")
+    if not same_json(bought, peer_bought):
+        rule = "BOTTLE-PURCHASE" if bought is None or peer_bought is None else "TRICK-PRICE"
+        return Disagreement(rule, f"the trick judged against price {price}: the library's "
+                            f"winning card buys bottle {json.dumps(bought)}, the peer's bottle "
+                            f"{json.dumps(peer_bought)}", detail)
+    bottles_want, bottles_got = want.get("bottles"), got.get("bottles")
+    if not (isinstance(bottles_want, list) and isinstance(bottles_got, list)
+            and len(bottles_want) == len(bottles_got)):
+        # The bottles are the game's: a list of another length is no answer the protocol allows.
+        return Disagreement("PROTOCOL", problem, detail)
+    for b, (w, g) in enumerate(zip(bottles_want, bottles_got)):
+        if not (isinstance(w, dict) and isinstance(g, dict)):
+            continue
+        if not same_json(w.get("price"), g.get("price")):
+            detail["bottle"] = b
+            return Disagreement("TRICK-PRICE", f"bottle {b}'s price after the trick: the "
+                                f"library says {w.get('price')}, the peer {g.get('price')}",
+                                detail)
+        if not same_json(w.get("owner"), g.get("owner")):
+            detail["bottle"] = b
+            return Disagreement("BOTTLE-PURCHASE", f"bottle {b}'s owner after the trick: the "
+                                f"library says seat {json.dumps(w.get('owner'))}, the peer seat "
+                                f"{json.dumps(g.get('owner'))}", detail)
+    if not same_json(want, got):
+        return Disagreement("PROTOCOL", problem, detail)  # keys the protocol does not define
+    return None
+
+
+def _scores(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
+            problem: str) -> Disagreement:
+    config = before.config
+    round_ = before.round
+    want, got = expected.get("scores"), actual.get("scores")
+    if not isinstance(want, list) or not isinstance(got, list) or len(want) != len(got):
+        return Disagreement("SCORE-ROUND", problem, {"library": want, "peer": got})
+    penalty = coins(round_.devils_trick)
+    seats: list[JSON] = []
+    rules: list[str] = []
+    for seat in range(config.players):
+        if same_json(want[seat], got[seat]):
+            continue
+        team = config.team_of(seat)
+        owned = sum(1 for bottle in round_.bottles if bottle.owner in team)
+        row: dict[str, JSON] = {"seat": seat, "library": want[seat], "peer": got[seat]}
+        if config.teams is not None:
+            row["team"] = list(team)
+            row["doubled"] = len(team) == 1
+        if owned:
+            rules.append("SCORE-BOTTLE-PENALTY")
+            row["owns_bottles"] = owned
+            row["devils_trick"] = [card_json(c) for c in sorted(round_.devils_trick, key=rank_key)]
+            row["devils_trick_coins"] = penalty
+        else:
+            rules.append("SCORE-TEAMS" if config.teams is not None else "SCORE-CAPTURED")
+            pile = sorted((c for s in team for c in round_.captured[s]), key=rank_key)
+            row["captured"] = [card_json(c) for c in pile]
+            row["captured_coins"] = coins(pile)
+        seats.append(row)
+    rule = rules[0] if rules else "SCORE-ROUND"
+    if "SCORE-BOTTLE-PENALTY" in rules:
+        rule = "SCORE-BOTTLE-PENALTY"
+    text = "; ".join(f"seat {row['seat']}: the library {row['library']}, the peer {row['peer']}"
+                     + (f" (owns {plural(row['owns_bottles'], 'bottle')}; the Devil's Trick "
+                        f"holds {plural(row['devils_trick_coins'], 'coin')})"
+                        if "owns_bottles" in row else
+                        f" ({plural(row.get('captured_coins'), 'coin')} captured)")
+                     for row in seats if isinstance(row, dict))
+    return Disagreement(rule, f"the scores differ: {text}" if text else problem, {"seats": seats})
+
+
+def to_text(value: JSON) -> str:
+    """JSON as one line."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+__all__ += ["to_text"]
+
+
+# --- deck faults, declared or inferred ----------------------------------------------------
+
+
+class _Exchange(Protocol):
+    """What the inference reads of one exchange of a failed game."""
+
+    @property
+    def request(self) -> dict[str, JSON]: ...
+
+    @property
+    def expected(self) -> dict[str, JSON]: ...
+
+    @property
+    def actual(self) -> dict[str, JSON] | None: ...
+
+
+class Failure(Protocol):
+    """What the inference reads of a game's disagreement (``Failure`` of the session): the
+    library's state before the failing request, the exchanges and the disagreement. A protocol,
+    so that this module needs nothing of the session, which imports it."""
+
+    @property
+    def before(self) -> GameState | None: ...
+
+    @property
+    def state(self) -> GameState | None: ...
+
+    @property
+    def exchanges(self) -> Sequence[_Exchange]: ...
+
+    @property
+    def disagreement(self) -> Disagreement | None: ...
+
+
+class QuestionFailure(Protocol):
+    """What the inference reads of a position question the peer answered otherwise
+    (``questions.QuestionFailure``): the case, with the library's answer, and the peer's output.
+    A protocol, so that this module needs nothing of ``questions``, which imports it."""
+
+    @property
+    def case(self) -> Case: ...
+
+    @property
+    def output(self) -> JSON: ...
+
+WORK: Final = 2_000_000
+"""The bound of each inference (colours, coins): how many elementary steps it may take (a pair
+of cards checked against a colour, a coefficient of an equation updated), a second or two of
+one core. Past it the inference keeps what it found so far and says it stopped."""
+
+MAX_COINS: Final = 12
+"""The most coins an inferred card may carry (a card's coins are a few, never negative)."""
+
+_COLOUR_RULES: Final = ("FOLLOW-SUIT", "EYE-FOLLOW-SUIT")
+_SCORE_RULES: Final = ("SCORE-CAPTURED", "SCORE-BOTTLE-PENALTY", "SCORE-TEAMS", "SCORE-ROUND")
+
+
+@frozen
+class CardFault:
+    """One card whose data differ: the library's colour and coins and the peer's (``None``:
+    unknown, or the peer lacks the rank)."""
+
+    edition: str | None
+    rank: float
+    library_colour: str | None
+    library_coins: int | None
+    peer_colour: str | None
+    peer_coins: int | None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"edition": self.edition, "card": self.rank,
+                "library": None if self.library_colour is None else
+                {"colour": self.library_colour, "coins": self.library_coins},
+                "peer": {"colour": self.peer_colour, "coins": self.peer_coins}}
+
+    def inferred_text(self) -> str:
+        """What the games show of the card: the colour it follows or the coins it scores."""
+        if self.peer_colour is not None:
+            return (f"card {self.rank} follows the library's {self.peer_colour} cards; the deck "
+                    f"makes it {self.library_colour}")
+        return (f"card {self.rank} scores as {plural(self.peer_coins, 'coin')}, the deck gives "
+                f"{self.library_coins}")
+
+    @property
+    def text(self) -> str:
+        library = "no such card" if self.library_colour is None else \
+            f"{self.library_colour}, {plural(self.library_coins, 'coin')}"
+        if self.peer_colour is None and self.peer_coins is None:
+            peer = "unknown"
+        else:
+            peer = ", ".join(part for part in (
+                self.peer_colour, None if self.peer_coins is None else plural(self.peer_coins, "coin"))
+                if part)
+        where = f"{self.edition} " if self.edition else ""
+        return f"{where}{self.rank}: the library {library}; the peer {peer}"
+
+
+@frozen
+class DeckFault:
+    """The cards whose data differ (``source``: ``declared`` or ``inferred``; ``kind``:
+    ``colours`` or ``coins``), and for an inferred fault the colours and coin changes that
+    explain the failed games."""
+
+    source: str
+    cards: tuple[CardFault, ...]
+    colours: tuple[tuple[Card, Colour], ...] = ()
+    coins: tuple[tuple[Card, int], ...] = ()
+    explained: frozenset[int] = field(factory=frozenset, eq=False)
+    kind: str = "colours"
+    stopped: bool = field(default=False, eq=False)
+    """The inference stopped at its bound (``WORK``): more cards may be wrong."""
+
+    def explains(self, failure: Failure) -> bool:
+        """Whether the failed game is one this data fault explains."""
+        return id(failure) in self.explained or _explained(failure, dict(self.colours),
+                                                          dict(self.coins))
+
+    def explains_question(self, question: QuestionFailure) -> bool:
+        """Whether the position question the peer answered otherwise is one this data fault
+        explains."""
+        return id(question) in self.explained or _question_explained(
+            question, dict(self.colours), dict(self.coins))
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"source": self.source, "kind": self.kind,
+                "cards": [card.to_json() for card in self.cards]}
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """One line per card, as a person reads it."""
+        if self.source == "inferred":
+            stopped = ("the inference stopped at its bound of work: more cards may be wrong",) \
+                if self.stopped else ()
+            return tuple(card.inferred_text() for card in self.cards) + stopped
+        if self.kind == "colours":
+            return tuple(card.text if card.library_colour is None or card.peer_colour is None
+                         else f"{card.edition} {card.rank}: the library {card.library_colour}; "
+                         f"the peer's deck puts it with the library's {card.peer_colour} cards"
+                         for card in self.cards)
+        return tuple(card.text for card in self.cards)
+
+    @property
+    def text(self) -> str:
+        return "; ".join(self.lines)
+
+
+def _renaming(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """The library colour -> peer colour naming that most cards follow (one to one)."""
+    counts = Counter(pairs)
+    naming: dict[str, str] = {}
+    for (mine, theirs), _ in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        if mine not in naming and theirs not in naming.values():
+            naming[mine] = theirs
+    return naming
+
+
+def declared_deck_faults(capabilities: Capabilities,
+                         editions: Iterable[str]) -> tuple[tuple[DeckFault, ...], tuple[str, ...]]:
+    """The differences between the decks the peer declared and the library's, for ``editions``:
+    a ``colours`` fault (cards that share a colour in one deck and not in the other, and ranks
+    one deck lacks), a ``coins`` fault, and notes for a consistent renaming of colours."""
+    colour_faults: list[CardFault] = []
+    coin_faults: list[CardFault] = []
+    notes: list[str] = []
+    declared = dict(capabilities.decks)
+    for edition in sorted(editions):
+        cards = declared.get(edition)
+        if cards is None:
+            continue
+        library = {card.rank: card for card in edition_deck(edition, 6 if edition != "classic" else 4)}
+        peer = {card.rank: card for card in cards}
+        both = sorted(set(library) & set(peer))
+        naming = _renaming([(library[r].colour.value, peer[r].colour.value) for r in both])
+        renamed = {mine: theirs for mine, theirs in naming.items() if mine != theirs}
+        if renamed:
+            notes.append(f"{edition}: the peer's deck names the colours otherwise ("
+                         + ", ".join(f"the library's {m} is its {p}" for m, p in sorted(renamed.items()))
+                         + "); play cannot show a renaming, so it is no failure")
+        back = {theirs: mine for mine, theirs in naming.items()}
+        for rank in sorted(set(library) | set(peer)):
+            mine, theirs = library.get(rank), peer.get(rank)
+            if mine is None or theirs is None:
+                colour_faults.append(CardFault(
+                    edition, rank,
+                    None if mine is None else mine.colour.value, None if mine is None else mine.coins,
+                    None if theirs is None else theirs.colour.value,
+                    None if theirs is None else theirs.coins))
+                continue
+            plays_as = back.get(theirs.colour.value, theirs.colour.value)
+            if plays_as != mine.colour.value:
+                colour_faults.append(CardFault(edition, rank, mine.colour.value, mine.coins,
+                                               plays_as, None))
+            if theirs.coins != mine.coins:
+                coin_faults.append(CardFault(edition, rank, mine.colour.value, mine.coins,
+                                             None, theirs.coins))
+    faults = tuple(DeckFault("declared", tuple(found), kind=kind)
+                   for kind, found in (("colours", colour_faults), ("coins", coin_faults)) if found)
+    return faults, tuple(notes)
+
+
+# --- inference --------------------------------------------------------------------------------
+#
+# Evidence: what one disagreement (of a game, or of a position question) shows of the peer's
+# deck. A legal-plays answer after a lead shows which cards the peer takes for the led colour
+# (``_Follows``); a scores answer shows, per seat, the coins of the cards behind its number
+# (``_Scores``). Each holds the check that a candidate data fault explains it exactly.
+
+
+@frozen
+class _Follows:
+    """A legal-plays answer after a lead: the led card, the cards judged (the hand; in Devil's
+    Eye the face-up row), those the peer takes for the led colour, and the check that given
+    colours make the library answer as the peer did."""
+
+    source: object
+    config: Config
+    led: Card | None
+    judged: frozenset[Card]
+    peer_follows: frozenset[Card]
+    check: Callable[[dict[Card, Colour]], bool]
+    chosen: frozenset[Card] = frozenset()
+    """The cards of ``judged`` the peer allows."""
+
+
+@frozen
+class _Scores:
+    """A scores answer: the round's zones, the library's scores and the peer's."""
+
+    source: object
+    config: Config
+    captured: tuple[tuple[Card, ...], ...]
+    bottles: tuple[Bottle, ...]
+    devils_trick: tuple[Card, ...]
+    library: tuple[int, ...]
+    peer: tuple[int, ...]
+
+    def equations(self) -> list[tuple[dict[Card, int], int]]:
+        """Per seat: how many times each card's coins count in its number (negative for a
+        penalty, doubled for a player without a partner) and the difference, peer less
+        library."""
+        config = self.config
+        rows = []
+        for seat in range(config.players):
+            team = config.team_of(seat)
+            owned = sum(1 for bottle in self.bottles if bottle.owner in team)
+            times = 2 if config.teams is not None and len(team) == 1 else 1
+            if owned:
+                cards, times = self.devils_trick, -owned * times
+            else:
+                cards = tuple(c for s in team for c in self.captured[s])
+            coefficients: dict[Card, int] = {}
+            for card in cards:
+                coefficients[card] = coefficients.get(card, 0) + times
+            rows.append((coefficients, self.peer[seat] - self.library[seat]))
+        return rows
+
+    def explained(self, coins: dict[Card, int]) -> bool:
+        """Whether the cards' coins changed by ``coins`` give the peer's scores."""
+        if not coins:
+            return False
+
+        def swap(card: Card) -> Card:
+            delta = coins.get(card)
+            return card if delta is None else Card(card.rank, card.colour, card.coins + delta)
+
+        try:
+            scores = round_scores(self.config, tuple(tuple(map(swap, p)) for p in self.captured),
+                                  self.bottles, tuple(map(swap, self.devils_trick)))
+        except Exception:  # changed coins the scoring rejects explain nothing
+            return False
+        return tuple(scores) == self.peer
+
+
+def _follows_from_failure(failure: Failure) -> _Follows | None:
+    """The colour evidence of a game's disagreement: a legal-plays answer after a lead (the
+    cards the peer takes for the led colour), or a play refused or accepted for following
+    (only checked, it says nothing of other cards)."""
+    before = failure.before
+    last = failure.exchanges[-1]
+    if before is None:
+        return _follows_from_answers(failure)
+    if (failure.disagreement is None or failure.disagreement.rule not in _COLOUR_RULES
+            or before.phase is not Phase.PLAY or last.actual is None):
+        return None
+    if last.request.get("op") == "play":
+        return _Follows(failure, before.config, None, frozenset(), frozenset(),
+                        lambda colours: _play_refusal_explained(failure, colours))
+    pairs = _colour_pairs(failure)
+    if pairs is None:
+        return None
+    led, judged, follows, chosen = pairs
+    return _Follows(failure, before.config, led, judged, follows,
+                    lambda colours: _colours_explain(failure, colours), chosen)
+
+
+def _scores_from_failure(failure: Failure) -> _Scores | None:
+    """The coin evidence of a game's disagreement on the scores."""
+    before = failure.before
+    last = failure.exchanges[-1]
+    if before is None:
+        return _scores_from_answers(failure)
+    if (failure.disagreement is None or failure.disagreement.rule not in _SCORE_RULES
+            or last.actual is None or last.request.get("op") != "scores"):
+        return None
+    library, peer = _numbers(last.expected.get("scores")), _numbers(last.actual.get("scores"))
+    round_ = before.round
+    if library is None or peer is None or len(peer) != len(library) \
+            or len(library) != before.config.players:
+        return None
+    return _Scores(failure, before.config, round_.captured, round_.bottles, round_.devils_trick,
+                   library, peer)
+
+
+def _scores_from_answers(failure: Failure) -> _Scores | None:
+    """The coin evidence of a scores fault judged on the peer's own answers (no position): the
+    piles its trick results give, the bottles it named, its Devil's Trick, the scores the rules
+    give them and the peer's."""
+    detail = failure.disagreement.detail if failure.disagreement is not None else {}
+    state = failure.state
+    if failure.disagreement is None or failure.disagreement.rule not in _SCORE_RULES \
+            or state is None:
+        return None
+    return _scores_from_json(failure, state.config, detail.get("captured"),
+                             detail.get("devils_trick"), detail.get("bottles"),
+                             detail.get("rules_give"), detail.get("peer"))
+
+
+def _scores_from_json(source: object, config: Config, captured: JSON, devils_trick: JSON,
+                      bottles: JSON, library: JSON, peer: JSON) -> _Scores | None:
+    """Coin evidence from the round's zones as ranks (the bottles as price and owner) and both
+    sides' scores; ``None`` when they name no such zones or scores."""
+    piles = [cards_named(config, pile) for pile in captured] \
+        if isinstance(captured, list) else [None]
+    trick = cards_named(config, devils_trick)
+    mine, theirs = _numbers(library), _numbers(peer)
+    if not isinstance(bottles, list) or not all(isinstance(item, dict) for item in bottles) \
+            or trick is None or None in piles or len(piles) != config.players \
+            or mine is None or theirs is None or len(theirs) != len(mine):
+        return None
+    owned = [(item.get("price"), item.get("owner")) for item in bottles if isinstance(item, dict)]
+    return _Scores(source, config, tuple(pile for pile in piles if pile is not None),
+                   tuple(Bottle(card_named(config, price),
+                                owner if isinstance(owner, int) else None)
+                         for price, owner in owned), trick, mine, theirs)
+
+
+def _numbers(value: JSON) -> tuple[int, ...] | None:
+    if not isinstance(value, list) or not all(
+            isinstance(item, int) and not isinstance(item, bool) for item in value):
+        return None
+    return tuple(item for item in value if isinstance(item, int))
+
+
+def _follows_from_question(question: QuestionFailure) -> _Follows | None:
+    """The colour evidence of a legal-plays question the peer answered otherwise."""
+    case, output = question.case, question.output
+    config, input_ = case.config, case.input
+    if case.kind != "legal_plays" or not isinstance(input_, dict) or not isinstance(output, dict):
+        return None
+    trick = input_.get("trick")
+    hand = cards_named(config, input_.get("hand"))
+    face_up = cards_named(config, input_.get("face_up") or [])
+    legal = cards_named(config, output.get("legal"))
+    if not isinstance(trick, list) or not trick or hand is None or face_up is None \
+            or legal is None:
+        return None
+    first = trick[0]
+    led = config.cards_by_rank.get(first[1]) if isinstance(first, list) and len(first) == 2 \
+        and isinstance(first[1], (int, float)) else None
+    if led is None:
+        return None
+    allowed = set(legal)
+    if config.devils_eye:
+        if not set(hand) <= allowed or not allowed <= set(hand) | set(face_up):
+            return None
+        judged, chosen = frozenset(face_up), frozenset(allowed & set(face_up))
+    else:
+        if not allowed <= set(hand):
+            return None
+        judged, chosen = frozenset(hand), frozenset(allowed)
+    follows = _peer_follows(led, judged, chosen)
+
+    def check(colours: dict[Card, Colour]) -> bool:
+        if not colours:
+            return False
+        recoloured = tuple(card if card not in colours else
+                           Card(card.rank, colours[card], card.coins) for card in config.cards)
+        try:
+            found = answer(evolve(case, config=evolve(config, deck=recoloured)))
+        except Exception:  # a recoloured deck the library rejects explains nothing
+            return False
+        return isinstance(found, dict) and same_json(found.get("legal"), output.get("legal"))
+
+    return _Follows(question, config, led, judged, follows, check, chosen)
+
+
+def _scores_from_question(question: QuestionFailure) -> _Scores | None:
+    """The coin evidence of a scoring question the peer answered otherwise."""
+    case, output = question.case, question.output
+    input_ = case.input
+    if case.kind != "scoring" or not isinstance(input_, dict) or not isinstance(output, dict) \
+            or not isinstance(case.expected, dict):
+        return None
+    return _scores_from_json(question, case.config, input_.get("captured"),
+                             input_.get("devils_trick"), input_.get("bottles"),
+                             case.expected.get("scores"), output.get("scores"))
+
+
+def _peer_follows(led: Card, judged: frozenset[Card], chosen: frozenset[Card]) -> frozenset[Card]:
+    """The cards of ``judged`` the peer takes for ``led``'s colour, from the ones it allows: all
+    of them, when it allows a part; when it allows every card, either all follow or none does,
+    whichever differs from the library's colours in fewer cards (none on a tie)."""
+    if chosen != judged:
+        return chosen
+    same = sum(1 for card in judged if card.colour is led.colour)
+    return judged if same > len(judged) - same else frozenset()
+
+
+
+def _colour_pairs(failure: Failure
+                  ) -> tuple[Card, frozenset[Card], frozenset[Card], frozenset[Card]] | None:
+    """For a legal-plays disagreement after a lead: the led card, the cards judged against it
+    (the hand; in Devil's Eye the face-up row) and those the peer takes for its colour."""
+    before = failure.before
+    last = failure.exchanges[-1]
+    if (failure.disagreement is None or failure.disagreement.rule not in _COLOUR_RULES
+            or before is None or before.phase is not Phase.PLAY or last.actual is None
+            or last.request.get("op") != "legal_plays" or before.to_act is None):
+        return None
+    trick = before.current_trick()
+    if not trick:
+        return None
+    led = trick[0].card
+    seat = before.to_act
+    listed = cards_named(before.config, last.actual.get("cards"))
+    if listed is None:
+        return None
+    peer = set(listed)
+    round_ = before.round
+    if round_.face_up is not None:
+        hidden, judged = set(round_.hands[seat]), set(round_.face_up[seat])
+        if not hidden <= peer or not peer <= hidden | judged:
+            return None
+        chosen = peer & judged
+    else:
+        judged = set(round_.hands[seat])
+        if not peer <= judged:
+            return None
+        chosen = peer
+    return (led, frozenset(judged), _peer_follows(led, frozenset(judged), frozenset(chosen)),
+            frozenset(chosen))
+
+
+def _recoloured(state: GameState, colours: dict[Card, Colour]) -> GameState:
+    """``state`` with some cards given other colours (the legal plays then follow them)."""
+    def swap(card: Card) -> Card:
+        colour = colours.get(card)
+        return card if colour is None else Card(card.rank, colour, card.coins)
+
+    round_ = state.round
+    return evolve(state, round=evolve(
+        round_,
+        hands=tuple(tuple(map(swap, hand)) for hand in round_.hands),
+        face_up=None if round_.face_up is None else tuple(tuple(map(swap, f)) for f in round_.face_up),
+        plays=tuple(Play(p.seat, swap(p.card)) for p in round_.plays),
+    ))
+
+
+def _play_refusal_explained(failure: Failure, colours: dict[Card, Colour]) -> bool:
+    """A play the two sides judge otherwise for following the led colour, which the peer's
+    judgement follows once the cards have the given colours."""
+    before = failure.before
+    last = failure.exchanges[-1]
+    if before is None or last.actual is None or failure.disagreement is None \
+            or failure.disagreement.rule not in _COLOUR_RULES or before.phase is not Phase.PLAY:
+        return False
+    card = before.config.cards_by_rank.get(last.request.get("card"))  # type: ignore[arg-type]
+    if card is None:
+        return False
+    try:
+        legal = {a.card.rank for a in legal_actions(_recoloured(before, colours))
+                 if isinstance(a, Play)}
+    except Exception:  # a recoloured state the engine rejects explains nothing
+        return False
+    return (card.rank in legal) == (last.actual.get("ok") is True)
+
+
+def _colours_explain(failure: Failure, colours: dict[Card, Colour]) -> bool:
+    before = failure.before
+    last = failure.exchanges[-1]
+    if before is None or last.actual is None or not colours:
+        return False
+    if last.request.get("op") == "play":
+        return _play_refusal_explained(failure, colours)
+    if _colour_pairs(failure) is None:
+        return False
+    try:
+        legal: list[JSON] = [a.card.rank for a in legal_actions(_recoloured(before, colours))
+                             if isinstance(a, Play)]
+    except Exception:  # a recoloured state the engine rejects explains nothing
+        return False
+    return same_json(sorted(legal, key=lambda rank: float(rank) if isinstance(rank, (int, float))
+                            else 0.0), last.actual.get("cards"))
+
+
+def _follows_from_answers(failure: Failure) -> _Follows | None:
+    """The colour evidence of a FOLLOW-SUIT fault judged on the peer's own answers (no
+    position): the led card, the hand the peer described and the cards it allowed."""
+    detail = failure.disagreement.detail if failure.disagreement is not None else {}
+    state = failure.state
+    if failure.disagreement is None or failure.disagreement.rule != "FOLLOW-SUIT" \
+            or state is None or not isinstance(detail.get("hand"), list) \
+            or not isinstance(detail.get("peer"), list):
+        return None
+    config = state.config
+    led = card_named(config, detail.get("led"))
+    hand = cards_named(config, detail["hand"])
+    allowed = cards_named(config, detail["peer"])
+    if led is None or hand is None or allowed is None:
+        return None
+
+    def check(colours: dict[Card, Colour]) -> bool:
+        def recolour(card: Card) -> Card:
+            return Card(card.rank, colours[card], card.coins) if card in colours else card
+        wanted = follow_suit(tuple(recolour(card) for card in hand), recolour(led).colour)
+        return {card.rank for card in wanted} == {card.rank for card in allowed}
+
+    judged, chosen = frozenset(hand), frozenset(allowed)
+    return _Follows(failure, config, led, judged, _peer_follows(led, judged, chosen), check,
+                    chosen)
+
+
+def _explained(failure: Failure, colours: dict[Card, Colour], coins: dict[Card, int]) -> bool:
+    """Whether the cards given ``colours`` and ``coins`` make the library answer as the peer
+    did in ``failure``."""
+    if colours and failure.before is None:
+        answers = _follows_from_answers(failure)
+        return answers is not None and answers.check(colours)
+    if colours and _colours_explain(failure, colours):
+        return True
+    scores = _scores_from_failure(failure) if coins else None
+    return scores is not None and scores.explained(coins)
+
+
+def _question_explained(question: QuestionFailure, colours: dict[Card, Colour],
+                        coins: dict[Card, int]) -> bool:
+    follows = _follows_from_question(question) if colours else None
+    if follows is not None and follows.check(colours):
+        return True
+    scores = _scores_from_question(question) if coins else None
+    return scores is not None and scores.explained(coins)
+
+
+# --- colours: the cards the peer takes for one colour ------------------------------------------
+
+
+def _infer_colours(evidence: Sequence[_Follows]) -> tuple[dict[Card, Colour], bool]:
+    """Other colours for a few cards that make the peer's judgements consistent.
+
+    Every judgement is a pair: the led card and a judged card, of one colour for the peer or
+    not (the same pair judged the same way again counts again). Starting from the library's
+    colours, the change of one card to another colour of its deck that makes the most
+    judgements agree is made, while it makes at least two more agree (one can be a
+    coincidence); any number of cards may change. The search stops when no change helps or
+    after ``WORK`` pair checks (then ``True``: stopped at the bound)."""
+    pairs: Counter[tuple[Card, Card, bool]] = Counter(
+        (item.led, card, card in item.peer_follows)
+        for item in evidence if item.led is not None for card in item.judged)
+    touching: dict[Card, list[tuple[Card, Card, bool]]] = {}
+    palette: dict[Card, set[Colour]] = {}
+    for pair in pairs:
+        for card in pair[:2]:
+            touching.setdefault(card, []).append(pair)
+    for item in evidence:
+        if item.led is not None:
+            for card in item.judged | {item.led}:
+                palette.setdefault(card, set()).update(c.colour for c in item.config.cards)
+    colour = {card: card.colour for card in touching}
+    work = 0
+    stopped = False
+
+    def disagreeing(card: Card, option: Colour) -> int:
+        """How many judgements touching ``card`` disagree with ``card`` of colour ``option``."""
+        total = 0
+        for pair in touching[card]:
+            led, judged, same = pair
+            a = option if led == card else colour[led]
+            b = option if judged == card else colour[judged]
+            if (a is b) != same:
+                total += pairs[pair]
+        return total
+
+    while not (stopped := work > WORK):
+        best: tuple[int, Card, Colour] | None = None
+        for card in sorted(touching, key=rank_key):
+            now = disagreeing(card, colour[card])
+            work += len(touching[card])
+            if now < 2:
+                continue
+            for option in sorted(palette.get(card, set()) - {colour[card]},
+                                 key=lambda c: c.value):
+                gain = now - disagreeing(card, option)
+                work += len(touching[card])
+                if gain >= 2 and (best is None or gain > best[0]):
+                    best = (gain, card, option)
+        if best is None:
+            break
+        colour[best[1]] = best[2]
+    return {card: c for card, c in colour.items() if c is not card.colour}, stopped
+
+
+# --- coins: the coins that make the peer's scores --------------------------------------------
+
+
+def _reduce(row: dict[Card, int], rhs: int, pivots: dict[Card, tuple[dict[Card, int], int]]
+            ) -> tuple[dict[Card, int], int, int]:
+    """``row = rhs`` with every pivot eliminated (integer row operations), and the work done."""
+    work = 0
+    for pivot in [card for card in row if card in pivots]:
+        factor = row.get(pivot, 0)
+        if not factor:
+            continue
+        prow, prhs = pivots[pivot]
+        lead = prow[pivot]
+        merged = {card: row.get(card, 0) * lead - factor * prow.get(card, 0)
+                  for card in set(row) | set(prow)}
+        row = {card: value for card, value in merged.items() if value}
+        rhs = rhs * lead - factor * prhs
+        work += len(merged)
+        divisor = gcd(rhs, *row.values()) if row else 0
+        if divisor > 1:
+            row = {card: value // divisor for card, value in row.items()}
+            rhs //= divisor
+    return row, rhs, work
+
+
+def _solve_coins(rows: Sequence[tuple[dict[Card, int], int]], frequency: Counter[Card]
+                 ) -> tuple[dict[Card, Fraction], bool]:
+    """A solution of as many of ``rows`` as agree, in order (a row the earlier ones contradict
+    is left out), with every card the rows leave free at no change; the pivot of each row is its
+    card most often behind a differing number. Stops after ``WORK`` row operations (then
+    ``True``)."""
+    pivots: dict[Card, tuple[dict[Card, int], int]] = {}
+    work = 0
+    for coefficients, rhs in rows:
+        if work > WORK:
+            return _values(pivots), True
+        row, rhs, spent = _reduce({c: v for c, v in coefficients.items() if v}, rhs, pivots)
+        work += spent
+        if row:
+            pivot = max(row, key=lambda card: (frequency[card], -rank_key(card)))
+            for other, (prow, prhs) in list(pivots.items()):
+                if prow.get(pivot):
+                    reduced, reduced_rhs, spent = _reduce(prow, prhs, {pivot: (row, rhs)})
+                    pivots[other] = (reduced, reduced_rhs)
+                    work += spent
+            pivots[pivot] = (row, rhs)
+    return _values(pivots), False
+
+
+def _values(pivots: dict[Card, tuple[dict[Card, int], int]]) -> dict[Card, Fraction]:
+    """Each pivot's value with the free cards at no change: its right-hand side over its
+    coefficient."""
+    return {pivot: Fraction(rhs, row[pivot]) for pivot, (row, rhs) in pivots.items()}
+
+
+def _infer_coins(evidence: Sequence[_Scores]) -> tuple[dict[Card, int], bool]:
+    """Coin changes for some cards that give the peer's scores (any number of cards).
+
+    Each seat of each scores answer is a linear equation in the cards' coin changes. Two
+    solutions are tried: one that first takes every card behind a number the two sides agree
+    on as right (most cards are: the sparse answer), one from the equations alone (many wrong
+    cards, whose changes may cancel out in one number); each keeps the equations the earlier
+    ones do not contradict (a logic fault's are left out). A solution is kept if its changes
+    are whole coins a card can have and it gives the peer's scores in more numbers that differ
+    than it changes cards, by at least two (a fit no larger than its data is no finding); the
+    one that explains more answers wins, the sparse one on a tie."""
+    equations = {id(item): item.equations() for item in evidence}
+    rows = [row for item in evidence for row in equations[id(item)]]
+    frequency: Counter[Card] = Counter(card for coefficients, diff in rows if diff
+                                       for card in coefficients)
+    agreeing = sorted({card for coefficients, diff in rows if not diff for card in coefficients},
+                      key=rank_key)
+    sparse = [({card: 1}, 0) for card in agreeing] + \
+        sorted(rows, key=lambda row: row[1] == 0)
+    dense = sorted(rows, key=lambda row: row[1] == 0)
+    best: tuple[int, dict[Card, int]] = (0, {})
+    stopped = False
+    for ordered in (sparse, dense):
+        solution, bound = _solve_coins(ordered, frequency)
+        stopped = stopped or bound
+        coins = {card: int(delta) for card, delta in solution.items()
+                 if delta and delta.denominator == 1 and 0 <= card.coins + delta <= MAX_COINS}
+        coins = _needed(coins, evidence, frequency)
+        explained = [item for item in evidence if item.explained(coins)]
+        differing = sum(1 for item in explained for _, diff in equations[id(item)] if diff)
+        if coins and len(explained) >= 2 and differing >= len(coins) + 2 \
+                and len(explained) > best[0]:
+            best = (len(explained), coins)
+    return best[1], stopped
+
+
+def _needed(coins: dict[Card, int], evidence: Sequence[_Scores],
+            frequency: Counter[Card]) -> dict[Card, int]:
+    """``coins`` less the changes no explained answer needs: each is dropped in turn (the card
+    least often behind a differing number first) when as many answers stay explained."""
+    explained = sum(1 for item in evidence if item.explained(coins))
+    for card in sorted(coins, key=lambda c: (frequency[c], rank_key(c))):
+        trial = {c: d for c, d in coins.items() if c != card}
+        count = sum(1 for item in evidence if item.explained(trial))
+        if count >= explained:
+            coins, explained = trial, count
+    return coins
+
+
+# --- the faults ------------------------------------------------------------------------------
+
+
+def infer_deck_faults(failures: Sequence[Failure],
+                      questions: Sequence[QuestionFailure] = (),
+                      declared: frozenset[str] = frozenset()) -> tuple[DeckFault, ...]:
+    """The data faults that explain several of ``failures`` and of the position ``questions``
+    the peer answered otherwise (see the module): a ``colours`` fault, a ``coins`` fault,
+    either, both or none. Colours and coins are inferred apart, each with any number of cards,
+    within ``WORK`` steps each.
+
+    A fault is inferred only where no rule fault explains the same differences: not for an
+    edition whose deck the peer ``declared`` (the games are played on its data, compared with
+    the library's apart), and not from a legal-plays answer that allows every card judged (a
+    peer that ignores the led colour, rule FOLLOW-SUIT, answers so whatever the colours)."""
+    follows = [item for item in [*map(_follows_from_failure, failures),
+                                 *map(_follows_from_question, questions)]
+               if item is not None and item.config.edition not in declared
+               and not (item.led is not None and item.judged and item.chosen == item.judged)]
+    scores = [item for item in [*map(_scores_from_failure, failures),
+                                *map(_scores_from_question, questions)]
+              if item is not None and item.config.edition not in declared]
+    faults: list[DeckFault] = []
+    colours, colours_stopped = _infer_colours(follows)
+    explained: list[_Follows | _Scores] = [item for item in follows if item.check(colours)]
+    if colours and len(explained) >= 2:
+        faults.append(_fault("colours", explained, colours, {}, colours_stopped))
+    coins, coins_stopped = _infer_coins(scores)
+    explained = [item for item in scores if item.explained(coins)]
+    if coins and len(explained) >= 2:
+        faults.append(_fault("coins", explained, {}, coins, coins_stopped))
+    return tuple(faults)
+
+
+def _fault(kind: str, explained: Sequence[_Follows | _Scores], colours: dict[Card, Colour],
+           coins: dict[Card, int], stopped: bool) -> DeckFault:
+    """The inferred fault of ``kind``, with the games' failures and questions it explains."""
+    configs = [item.config for item in explained]
+    cards: list[CardFault] = []
+    for changed in sorted(set(colours) | set(coins),
+                          key=lambda card: (rank_key(card), card.colour.value, card.coins)):
+        new_colour, new_delta = colours.get(changed), coins.get(changed)
+        editions = sorted({config.edition for config in configs
+                           if changed in config.cards_by_rank.values()})
+        cards.append(CardFault(", ".join(editions) or None, changed.rank,
+                               changed.colour.value, changed.coins,
+                               None if new_colour is None else new_colour.value,
+                               None if new_delta is None else changed.coins + new_delta))
+    cards.sort(key=lambda fault: (fault.rank, fault.edition or ""))
+    return DeckFault("inferred", tuple(cards),
+                     tuple(sorted(colours.items(), key=lambda i: rank_key(i[0]))),
+                     tuple(sorted(coins.items(), key=lambda i: rank_key(i[0]))),
+                     frozenset(id(item.source) for item in explained), kind, stopped)

@@ -1,0 +1,683 @@
+"""Conformance vectors: read the language-neutral cases in ``spec/conformance`` and check them.
+
+A case file (``bottleimp-conformance/1``, described in ``spec/conformance/README.md``) holds one
+kind of case, in groups that share a configuration. Each case has an ``input`` and the
+``expected`` answer; an implementation passes a case when its answer, written in the same JSON
+shape, equals ``expected``. This module computes the library's answer for every kind, through the
+engine, so the same files check the library (``tests/test_conformance_vectors.py``) and any other
+implementation that reads them.
+
+Kinds:
+
+- ``trick``: the bottles before a trick and the trick's cards in play order -> the winner, the
+  bottle bought, the bottles after it, what the winner takes and where the old price card goes.
+- ``legal_plays``: a seat's hand (and face-up cards), the trick so far -> the cards it may play,
+  and for cards it tries, the rule that refuses each one.
+- ``setup``: a deal and every seat's setup choices -> the hands after the passes, the Devil's
+  Trick and the first leader, or the rule the setup breaks.
+- ``scoring``: captured piles, bottles, the Devil's Trick -> each seat's round score.
+- ``record``: a whole ``bottleimp-record/1`` record -> the validator's verdict.
+
+Cards are written as their ranks; the group's configuration names the edition and the player
+count, from which each card's colour and coins follow.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Final
+
+from attrs import evolve, frozen
+
+from .._actions import Give, Play
+from .._cards import START_PRICE, Card, rank_key
+from .._config import Config
+from .._engine import apply, check_action, legal_actions, new_game, with_deal
+from .._errors import ConfigError, IllegalActionError, RecordError
+from ..formats._config_json import config_from_json
+from ..formats._json_input import (
+    JSON,
+    check_keys,
+    child,
+    expect_card,
+    expect_int,
+    expect_list,
+    expect_object,
+    expect_rank,
+    expect_str,
+    read_json_file,
+)
+from ..formats._setup_entries import gives_from_entry
+from ..rules.play import next_to_play, returned_price_card
+from ..rules._registry import RULE_FUNCTIONS
+from ..rules.scoring import round_scores
+from ..rules.setup import setup_steps
+from .._state import Bottle, GameState, Phase, RoundState
+
+__all__ = [
+    "CONFORMANCE_FORMAT",
+    "KINDS",
+    "CASE_INPUT_KEYS",
+    "TrickInput",
+    "LegalPlaysInput",
+    "SetupInput",
+    "ScoringInput",
+    "read_trick_input",
+    "read_legal_plays_input",
+    "read_setup_input",
+    "read_scoring_input",
+    "conformance_data",
+    "Case",
+    "Outcome",
+    "read_case_file",
+    "read_suite",
+    "answer",
+    "check_case",
+    "check_suite",
+    "format_case_file",
+    "apply_setup_entry",
+    "same_json",
+    "trick_outcome",
+    "ranks",
+    "bottles_to_json",
+]
+
+CONFORMANCE_FORMAT: Final = "bottleimp-conformance/1"
+"""The value of a case file's ``format`` key."""
+
+KINDS: Final = ("trick", "legal_plays", "setup", "scoring", "record")
+"""The kinds of case, each in its own folder of ``spec/conformance``."""
+
+CASE_INPUT_KEYS: Final[dict[str, tuple[set[str], set[str]]]] = {
+    "trick": ({"bottles", "trick"}, set()),
+    "legal_plays": ({"seat", "hand", "trick"}, {"face_up", "attempts"}),
+    "setup": ({"dealer", "hands", "setup"}, {"face_up"}),
+    "scoring": ({"captured", "bottles", "devils_trick"}, set()),
+    "record": ({"record"}, set()),
+}
+"""The keys of each kind's ``input``: required, optional (``spec/conformance/README.md``)."""
+
+
+def conformance_data() -> Path:
+    """The conformance cases shipped with the package (``bottleimp/data/conformance``, a link
+    to ``spec/conformance`` in the repository, copied into a wheel): one folder per kind, and
+    ``perft``. What ``bottleimp conformance --vectors`` and ``bottleimp perft --check`` read when
+    given no path, so that an installed package checks an implementation without a clone."""
+    return Path(str(resources.files("bottleimp") / "data" / "conformance"))
+
+
+@frozen
+class Case:
+    """One conformance case as read from its file.
+
+    ``where`` names the file and the JSON path of the case in it; ``group`` is the description
+    of its group; ``rules`` the rule IDs it exercises; ``bug`` the known bug of another
+    implementation it guards against, if any."""
+
+    where: str
+    kind: str
+    group: str
+    description: str
+    rules: tuple[str, ...]
+    bug: str | None
+    config: Config
+    input: JSON
+    expected: JSON
+    decides: tuple[str, ...] | None = None
+    """The keys of ``expected`` that decide the case (``None``: every key)."""
+
+    @property
+    def deciding_keys(self) -> tuple[str, ...]:
+        """The keys an answer is compared on: ``decides``, else every key of ``expected``."""
+        if self.decides is not None:
+            return self.decides
+        return tuple(self.expected) if isinstance(self.expected, dict) else ()
+
+
+@frozen
+class Outcome:
+    """A case and the library's answer to it; ``passed`` when the answer equals ``expected``.
+
+    ``actual`` is ``None`` and ``message`` explains when the library could not answer at all."""
+
+    case: Case
+    actual: JSON
+    message: str | None
+
+    @property
+    def passed(self) -> bool:
+        """True when the library's answer equals the expected one (see ``same_json``)."""
+        return self.message is None and same_json(self.case.expected, self.actual)
+
+
+def same_json(expected: JSON, actual: JSON) -> bool:
+    """JSON equality as the cases and the protocol define it: numbers by value (17 equals 17.0),
+    booleans only equal booleans, object keys that start with ``_`` in ``actual`` ignored."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        return expected == actual
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and all(map(same_json, expected, actual))
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        keys = {key for key in actual if not key.startswith("_")}
+        return keys == set(expected) and all(same_json(expected[k], actual[k]) for k in expected)
+    return type(expected) is type(actual) and expected == actual
+
+
+# --- reading case files ----------------------------------------------------------------------
+
+_FILE_KEYS: Final = ({"format", "kind", "description", "groups"}, {"generated_by"})
+_GROUP_KEYS: Final = ({"description", "config", "cases"}, set[str]())
+_CASE_KEYS: Final = ({"description", "input", "expected"}, {"rules", "bug", "decides"})
+
+
+def read_case_file(path: str | Path) -> tuple[Case, ...]:
+    """Every case in the case file at ``path``; a malformed file raises ``RecordError`` whose
+    path starts with the file name."""
+    name = str(path)
+    try:
+        value = read_json_file(path)  # the one JSON reader: size, nesting and numbers bounded
+    except RecordError as error:
+        raise RecordError(f"{name}:{error.path}",
+                          f"not a readable JSON file: {error.message}") from None
+    return cases_from_json(value, name)
+
+
+def cases_from_json(value: JSON, name: str = "<cases>") -> tuple[Case, ...]:
+    """Every case in a parsed case file; faults raise ``RecordError`` at ``name:$.path``."""
+    obj = expect_object(value, f"{name}:$")
+    check_keys(obj, f"{name}:$", *_FILE_KEYS)
+    if obj["format"] != CONFORMANCE_FORMAT:
+        raise RecordError(f"{name}:$.format", f"expected {CONFORMANCE_FORMAT!r}")
+    kind = expect_str(obj["kind"], f"{name}:$.kind")
+    if kind not in KINDS:
+        raise RecordError(f"{name}:$.kind", f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+    cases: list[Case] = []
+    groups_path = f"{name}:$.groups"
+    for g, group_value in enumerate(expect_list(obj["groups"], groups_path)):
+        group_path = child(groups_path, g)
+        group = expect_object(group_value, group_path)
+        check_keys(group, group_path, *_GROUP_KEYS)
+        description = expect_str(group["description"], child(group_path, "description"))
+        config = config_from_json(group["config"], child(group_path, "config"))
+        cases_path = child(group_path, "cases")
+        for c, case_value in enumerate(expect_list(group["cases"], cases_path)):
+            case_path = child(cases_path, c)
+            case = expect_object(case_value, case_path)
+            check_keys(case, case_path, *_CASE_KEYS)
+            rules = tuple(
+                _expect_rule_id(item, child(child(case_path, "rules"), i))
+                for i, item in enumerate(expect_list(case.get("rules", []), child(case_path, "rules")))
+            )
+            bug = case.get("bug")
+            decides = None
+            if case.get("decides") is not None:
+                decides_path = child(case_path, "decides")
+                decides = tuple(expect_str(item, child(decides_path, i))
+                                for i, item in enumerate(expect_list(case["decides"], decides_path)))
+            cases.append(
+                Case(
+                    where=case_path,
+                    kind=kind,
+                    group=description,
+                    description=expect_str(case["description"], child(case_path, "description")),
+                    rules=rules,
+                    bug=None if bug is None else expect_str(bug, child(case_path, "bug")),
+                    config=config,
+                    input=expect_object(case["input"], child(case_path, "input")),
+                    expected=expect_object(case["expected"], child(case_path, "expected")),
+                    decides=decides,
+                )
+            )
+    return tuple(cases)
+
+
+def _expect_rule_id(value: JSON, path: str) -> str:
+    rule_id = expect_str(value, path)
+    if rule_id not in RULE_FUNCTIONS:
+        raise RecordError(path, f"{rule_id!r} is not a rule ID of bottleimp")
+    return rule_id
+
+
+def read_suite(directory: str | Path) -> tuple[Case, ...]:
+    """Every case of every ``*.json`` file under ``directory``'s kind folders, in path order."""
+    root = Path(directory)
+    if not root.is_dir():
+        raise RecordError(str(root), "not a directory of conformance cases")
+    cases: list[Case] = []
+    for kind in KINDS:
+        for path in sorted((root / kind).glob("*.json")):
+            found = read_case_file(path)
+            for case in found:
+                if case.kind != kind:
+                    raise RecordError(f"{path}:$.kind", f"a {case.kind} file in the {kind} folder")
+            cases.extend(found)
+    return tuple(cases)
+
+
+# --- the library's answers -------------------------------------------------------------------
+
+
+def answer(case: Case) -> JSON:
+    """The library's answer to ``case``, in the shape of its ``expected`` object.
+
+    Malformed input raises ``RecordError`` at the case's path; an input the rules forbid where
+    the kind does not expect a refusal raises ``IllegalActionError``."""
+    input_ = expect_object(case.input, child(case.where, "input"))
+    return _ANSWERS[case.kind](case.config, input_, child(case.where, "input"))
+
+
+def check_case(case: Case) -> Outcome:
+    """The library's answer to ``case`` and whether it is the expected one."""
+    try:
+        actual = answer(case)
+    except (RecordError, IllegalActionError, ConfigError) as error:
+        return Outcome(case, None, str(error))
+    return Outcome(case, actual, None)
+
+
+def check_suite(directory: str | Path) -> tuple[Outcome, ...]:
+    """Check every case under ``directory`` against the library."""
+    return tuple(check_case(case) for case in read_suite(directory))
+
+
+class _Deck:
+    """The cards of a configuration by rank, read with path-aware errors."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+
+    def card(self, value: JSON, path: str) -> Card:
+        return expect_card(value, self.config, path)
+
+    def cards(self, value: JSON, path: str) -> tuple[Card, ...]:
+        cards = tuple(self.card(item, child(path, i)) for i, item in enumerate(expect_list(value, path)))
+        if len(set(cards)) != len(cards):
+            raise RecordError(path, "a card appears twice")
+        return cards
+
+    def rows(self, value: JSON, path: str) -> tuple[tuple[Card, ...], ...]:
+        rows = expect_list(value, path)
+        if len(rows) != self.config.players:
+            raise RecordError(path, f"expected one list per seat ({self.config.players})")
+        return tuple(self.cards(row, child(path, seat)) for seat, row in enumerate(rows))
+
+    def seat(self, value: JSON, path: str) -> int:
+        return expect_int(value, path, 0, self.config.players - 1)
+
+
+def ranks(cards: Sequence[Card]) -> list[JSON]:
+    """Card ranks in ascending order, as the cases write them."""
+    return [card.rank for card in sorted(cards, key=rank_key)]
+
+
+def _bottles_from_json(deck: _Deck, value: JSON, path: str) -> tuple[Bottle, ...]:
+    items = expect_list(value, path)
+    if len(items) != deck.config.bottles:
+        raise RecordError(path, f"expected {deck.config.bottles} bottle(s)")
+    bottles = []
+    for index, item in enumerate(items):
+        item_path = child(path, index)
+        obj = expect_object(item, item_path)
+        check_keys(obj, item_path, {"price", "owner"}, set())
+        owner = obj["owner"]
+        if expect_rank(obj["price"], child(item_path, "price")) == START_PRICE:
+            if owner is not None:
+                raise RecordError(child(item_path, "owner"), "a bottle at 19 has no owner")
+            bottles.append(Bottle())
+            continue
+        if owner is None:
+            raise RecordError(child(item_path, "owner"), "a bottle below 19 has an owner")
+        bottles.append(
+            Bottle(
+                deck.card(obj["price"], child(item_path, "price")),
+                deck.seat(owner, child(item_path, "owner")),
+            )
+        )
+    return tuple(bottles)
+
+
+def bottles_to_json(bottles: Sequence[Bottle]) -> list[JSON]:
+    """Bottles as the cases write them: price and owner."""
+    return [{"price": bottle.price, "owner": bottle.owner} for bottle in bottles]
+
+
+def _plays_from_json(deck: _Deck, value: JSON, path: str) -> tuple[Play, ...]:
+    plays = []
+    for index, item in enumerate(expect_list(value, path)):
+        item_path = child(path, index)
+        pair = expect_list(item, item_path)
+        if len(pair) != 2:
+            raise RecordError(item_path, "expected [seat, card]")
+        plays.append(Play(deck.seat(pair[0], child(item_path, 0)), deck.card(pair[1], child(item_path, 1))))
+    if len({play.card for play in plays}) != len(plays):
+        raise RecordError(path, "a card is played twice")
+    return tuple(plays)
+
+
+def _check_turns(config: Config, plays: Sequence[Play], path: str) -> None:
+    """A trick's seats go clockwise from its leader (A, B, A, B in Devil's Eye: TURN-ORDER)."""
+    for index in range(1, len(plays)):
+        wanted = next_to_play(config, plays[index - 1].seat)
+        if plays[index].seat != wanted:
+            raise RecordError(child(child(path, index), 0), f"seat {wanted} plays here")
+
+
+def _play_state(
+    config: Config,
+    hands: tuple[tuple[Card, ...], ...],
+    face_up: tuple[tuple[Card, ...], ...] | None,
+    bottles: tuple[Bottle, ...],
+    plays: tuple[Play, ...],
+    leader: int,
+) -> GameState:
+    """A state in trick play: seats hold ``hands`` (and ``face_up``), ``plays`` are the current
+    trick so far, ``leader`` led it; the seat after the last play (or the leader) is to act."""
+    base = new_game(config, 0)
+    to_act = next_to_play(config, plays[-1].seat) if plays else leader
+    round_ = evolve(
+        base.round,
+        hands=tuple(tuple(sorted(hand, key=rank_key)) for hand in hands),
+        face_up=face_up,
+        devils_trick=(),
+        plays=plays,
+        leader=leader,
+        bottles=bottles,
+        captured=((),) * config.players,
+        tricks=(),
+        scores=None,
+    )
+    return evolve(base, phase=Phase.PLAY, to_act=to_act, round=round_)
+
+
+@frozen
+class TrickInput:
+    """A ``trick`` case's input, read: the bottles before the trick, its plays in order."""
+
+    bottles: tuple[Bottle, ...]
+    trick: tuple[Play, ...]
+
+
+def read_trick_input(config: Config, input_: dict[str, JSON], path: str) -> TrickInput:
+    """A ``trick`` case's input, or a ``RecordError`` at the path of what is malformed."""
+    deck = _Deck(config)
+    check_keys(input_, path, *CASE_INPUT_KEYS["trick"])
+    bottles = _bottles_from_json(deck, input_["bottles"], child(path, "bottles"))
+    trick = _plays_from_json(deck, input_["trick"], child(path, "trick"))
+    if len(trick) != config.trick_size:
+        raise RecordError(child(path, "trick"), f"a trick has {config.trick_size} cards")
+    _check_turns(config, trick, child(path, "trick"))
+    price_cards = {bottle.price_card for bottle in bottles if bottle.price_card is not None}
+    if price_cards & {play.card for play in trick}:
+        raise RecordError(child(path, "trick"), "a card under a bottle cannot be played")
+    return TrickInput(bottles, trick)
+
+
+def _answer_trick(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+    read = read_trick_input(config, input_, path)
+    bottles, trick = read.bottles, read.trick
+    hands: list[tuple[Card, ...]] = [() for _ in range(config.players)]
+    for play in trick:
+        hands[play.seat] += (play.card,)
+    face_up = ((),) * config.players if config.devils_eye else None
+    state = _play_state(config, tuple(hands), face_up, bottles, (), trick[0].seat)
+    for play in trick:
+        state = apply(state, play)
+    return trick_outcome(bottles, ((),) * config.players, state.round)
+
+
+def trick_outcome(
+    bottles_before: Sequence[Bottle],
+    captured_before: Sequence[Sequence[Card]],
+    after: RoundState,
+) -> dict[str, JSON]:
+    """A trick case's expected answer for the last trick of ``after``: winner, winning card,
+    bottle bought, bottles after, what the winner takes and where the old price card goes."""
+    result = after.tricks[-1]
+    gained = [
+        [card for card in after.captured[seat] if card not in captured_before[seat]]
+        for seat in range(len(after.captured))
+    ]
+    returned: JSON = None
+    back = None if result.bottle is None else returned_price_card(bottles_before[result.bottle])
+    if back is not None:
+        owner, price_card = back
+        returned = {"seat": owner, "card": price_card.rank}
+        gained[owner].remove(price_card)
+    return {
+        "winner": result.winner,
+        "winning_card": result.winning_card.rank,
+        "bottle": result.bottle,
+        "bottles": bottles_to_json(after.bottles),
+        "winner_takes": ranks(gained[result.winner]),
+        "returned_price_card": returned,
+    }
+
+
+@frozen
+class LegalPlaysInput:
+    """A ``legal_plays`` case's input, read: the seat, its hand and face-up cards, the trick so
+    far, and the cards it tries (``None`` when none are given)."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    face_up: tuple[Card, ...]
+    trick: tuple[Play, ...]
+    attempts: tuple[Card, ...] | None
+
+
+def read_legal_plays_input(config: Config, input_: dict[str, JSON], path: str) -> LegalPlaysInput:
+    """A ``legal_plays`` case's input, or a ``RecordError`` at the path of what is malformed."""
+    deck = _Deck(config)
+    check_keys(input_, path, *CASE_INPUT_KEYS["legal_plays"])
+    seat = deck.seat(input_["seat"], child(path, "seat"))
+    hand = deck.cards(input_["hand"], child(path, "hand"))
+    own_face_up: tuple[Card, ...] = ()
+    if input_.get("face_up") is not None:
+        if not config.devils_eye:
+            raise RecordError(child(path, "face_up"), "face-up cards are for 2 players only")
+        own_face_up = deck.cards(input_["face_up"], child(path, "face_up"))
+    trick = _plays_from_json(deck, input_["trick"], child(path, "trick"))
+    if len(trick) >= config.trick_size:
+        raise RecordError(child(path, "trick"), "the trick so far is already complete")
+    _check_turns(config, trick, child(path, "trick"))
+    if trick and seat != next_to_play(config, trick[-1].seat):
+        raise RecordError(child(path, "seat"), "it is not this seat's turn after the trick so far")
+    if set(hand) & set(own_face_up) or (set(hand) | set(own_face_up)) & {p.card for p in trick}:
+        raise RecordError(path, "a card is both held and played")
+    attempts = None
+    if "attempts" in input_:
+        attempts_path = child(path, "attempts")
+        attempts = tuple(deck.card(item, child(attempts_path, index)) for index, item
+                         in enumerate(expect_list(input_["attempts"], attempts_path)))
+    return LegalPlaysInput(seat, hand, own_face_up, trick, attempts)
+
+
+def _answer_legal_plays(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+    read = read_legal_plays_input(config, input_, path)
+    seat, hand, own_face_up, trick = read.seat, read.hand, read.face_up, read.trick
+    hands = tuple(hand if s == seat else () for s in range(config.players))
+    face_up = (
+        tuple(tuple(sorted(own_face_up, key=rank_key)) if s == seat else () for s in range(config.players))
+        if config.devils_eye
+        else None
+    )
+    leader = trick[0].seat if trick else seat
+    state = _play_state(config, hands, face_up, tuple(Bottle() for _ in range(config.bottles)), trick, leader)
+    legal = [action.card for action in legal_actions(state) if isinstance(action, Play)]
+    result: dict[str, JSON] = {"legal": ranks(legal)}
+    if read.attempts is not None:
+        refusals: list[JSON] = []
+        for card in read.attempts:
+            try:
+                check_action(state, Play(seat, card))
+            except IllegalActionError as error:
+                refusals.append(error.rule_id)
+            else:
+                refusals.append(None)
+        result["attempts"] = refusals
+    return result
+
+
+def apply_setup_entry(state: GameState, seat: int, gives: Sequence[Give]) -> GameState:
+    """``state`` after ``seat`` gives its whole setup, one ``Give`` at a time; an illegal give, or
+    an entry that leaves the seat's setup unfinished, raises ``IllegalActionError``."""
+    for give in gives:
+        state = apply(state, give)
+    wanted = setup_steps(state.config, state.round.dealer, seat)
+    if len(state.round.setup[seat]) < len(wanted):
+        raise IllegalActionError(
+            "SETUP-STEPS",
+            f"seat {seat} gives {len(state.round.setup[seat])} setup cards, not {len(wanted)}: "
+            f"{', '.join(step.value for step in wanted)}",
+        )
+    return state
+
+
+@frozen
+class SetupInput:
+    """A ``setup`` case's input, read: the dealer, the deal, and each seat's setup entry (as
+    JSON, for ``gives_from_entry``)."""
+
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    face_up: tuple[tuple[Card, ...], ...] | None
+    entries: list[JSON]
+
+
+def read_setup_input(config: Config, input_: dict[str, JSON], path: str) -> SetupInput:
+    """A ``setup`` case's input, or a ``RecordError`` at the path of what is malformed."""
+    deck = _Deck(config)
+    check_keys(input_, path, *CASE_INPUT_KEYS["setup"])
+    dealer = deck.seat(input_["dealer"], child(path, "dealer"))
+    hands = deck.rows(input_["hands"], child(path, "hands"))
+    face_up = None
+    if input_.get("face_up") is not None:
+        face_up = deck.rows(input_["face_up"], child(path, "face_up"))
+    entries = expect_list(input_["setup"], child(path, "setup"))
+    if len(entries) != config.players:
+        raise RecordError(child(path, "setup"), f"expected one entry per seat ({config.players})")
+    return SetupInput(dealer, hands, face_up, entries)
+
+
+def _answer_setup(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+    read = read_setup_input(config, input_, path)
+    dealer, hands, face_up, entries = read.dealer, read.hands, read.face_up, read.entries
+    try:
+        state = with_deal(new_game(config, 0, first_dealer=dealer), hands, face_up)
+        while state.phase is Phase.SETUP:
+            seat = state.to_act
+            assert seat is not None
+            entry_path = child(child(path, "setup"), seat)
+            gives = gives_from_entry(config, seat, entries[seat], entry_path)
+            state = apply_setup_entry(state, seat, [give for give, _ in gives])
+    except IllegalActionError as error:
+        return {"error": error.rule_id}
+    except RecordError as error:
+        if error.rule_id is None:
+            raise
+        return {"error": error.rule_id}
+    round_ = state.round
+    return {
+        "hands": [ranks(hand) for hand in round_.hands],
+        "face_up": None if round_.face_up is None else [ranks(cards) for cards in round_.face_up],
+        "devils_trick": ranks(round_.devils_trick),
+        "leader": state.to_act,
+    }
+
+
+@frozen
+class ScoringInput:
+    """A ``scoring`` case's input, read: each seat's captured cards, the bottles, the Devil's
+    Trick."""
+
+    captured: tuple[tuple[Card, ...], ...]
+    bottles: tuple[Bottle, ...]
+    devils_trick: tuple[Card, ...]
+
+
+def read_scoring_input(config: Config, input_: dict[str, JSON], path: str) -> ScoringInput:
+    """A ``scoring`` case's input, or a ``RecordError`` at the path of what is malformed."""
+    deck = _Deck(config)
+    check_keys(input_, path, *CASE_INPUT_KEYS["scoring"])
+    captured = deck.rows(input_["captured"], child(path, "captured"))
+    bottles = _bottles_from_json(deck, input_["bottles"], child(path, "bottles"))
+    devils_trick = deck.cards(input_["devils_trick"], child(path, "devils_trick"))
+    zones = [card for pile in captured for card in pile] + list(devils_trick)
+    zones += [bottle.price_card for bottle in bottles if bottle.price_card is not None]
+    if len(set(zones)) != len(zones):
+        raise RecordError(path, "a card is in two places")
+    return ScoringInput(captured, bottles, devils_trick)
+
+
+def _answer_scoring(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+    read = read_scoring_input(config, input_, path)
+    return {"scores": list(round_scores(config, read.captured, read.bottles, read.devils_trick))}
+
+
+_VERDICTS: Final = {0: "valid", 1: "broken", 2: "unreadable"}
+
+
+def _answer_record(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+    """The validator's verdict: ``{"verdict": "valid"}``; ``{"verdict": "broken", "rule",
+    "round", "play", "seat"}`` for the first broken rule (``play``/``seat`` null where they do not
+    apply); ``{"verdict": "unreadable", "rule"}`` (the configuration rule, or null)."""
+    from ..validation._replay import validate_json
+
+    check_keys(input_, path, *CASE_INPUT_KEYS["record"])
+    report = validate_json(input_["record"])
+    verdict: dict[str, JSON] = {"verdict": _VERDICTS[report.status]}
+    if report.errors:
+        fault = report.errors[0]
+        verdict["rule"] = fault.rule
+        if report.status == 1:
+            verdict.update({"round": fault.round, "play": fault.play, "seat": fault.seat})
+    return verdict
+
+
+_ANSWERS: Final[dict[str, Callable[[Config, dict[str, JSON], str], JSON]]] = {
+    "trick": _answer_trick,
+    "legal_plays": _answer_legal_plays,
+    "setup": _answer_setup,
+    "scoring": _answer_scoring,
+    "record": _answer_record,
+}
+
+
+# --- writing case files ----------------------------------------------------------------------
+
+
+def format_case_file(value: Mapping[str, JSON]) -> str:
+    """A case file as text: its header keys one per line, each group's description and config
+    on their own lines, each case on one line; deterministic, so regenerated files diff cleanly."""
+
+    def dump(item: JSON) -> str:
+        return json.dumps(item, ensure_ascii=False, allow_nan=False)
+
+    lines = ["{"]
+    header = [key for key in value if key != "groups"]
+    for key in header:
+        lines.append(f"  {dump(key)}: {dump(value[key])},")
+    lines.append('  "groups": [')
+    groups = value.get("groups")
+    assert isinstance(groups, list)
+    for g, group in enumerate(groups):
+        assert isinstance(group, dict)
+        lines.append("    {")
+        lines.append(f'      "description": {dump(group["description"])},')
+        lines.append(f'      "config": {dump(group["config"])},')
+        lines.append('      "cases": [')
+        cases = group["cases"]
+        assert isinstance(cases, list)
+        for c, case in enumerate(cases):
+            comma = "," if c < len(cases) - 1 else ""
+            lines.append(f"        {dump(case)}{comma}")
+        lines.append("      ]")
+        lines.append("    }" + ("," if g < len(groups) - 1 else ""))
+    lines.append("  ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
