@@ -23,8 +23,8 @@ from bottleimp.formats._state_json import (
     STATE_FORMAT,
     action_from_json,
     action_to_json,
-    dumps,
-    loads,
+    state_dumps as dumps,
+    state_loads as loads,
     state_from_json,
     state_to_json,
 )
