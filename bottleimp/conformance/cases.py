@@ -218,7 +218,7 @@ def _row(kind: str, counts: dict[str, int], failures: Sequence[QuestionFailure],
     rules: dict[str, int] = {}
     example: dict[str, JSON] | None = None
     for failure in failures:
-        rule = "DECK" if any(fault.explains_question(failure) for fault in faults) \
+        rule = "DECK" if any(fault.explains(failure) for fault in faults) \
             else failure.rule
         rules[rule] = rules.get(rule, 0) + 1
         if example is None:
