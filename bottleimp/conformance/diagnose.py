@@ -420,12 +420,6 @@ def _scores(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON
     return Disagreement(rule, f"the scores differ: {text}" if text else problem, {"seats": seats})
 
 
-def to_text(value: JSON) -> str:
-    """JSON as one line."""
-    return json.dumps(value, ensure_ascii=False)
-
-
-__all__ += ["to_text"]
 
 
 # --- deck faults, declared or inferred ----------------------------------------------------

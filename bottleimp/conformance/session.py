@@ -71,7 +71,7 @@ from .vectors import ranks
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-__all__ = ['ANSWERS', 'ANY_ORDER_LEGAL', 'Exchange', 'Failure', 'Fault', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'follow_scores', 'game_scripts', 'is_convention', 'negotiate', 'play_game', 'refusal_kind', 'round_request', 'with_end']
+__all__ = ['ANSWERS', 'ANY_ORDER_LEGAL', 'Exchange', 'Failure', 'Fault', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'follow_scores', 'game_scripts', 'is_convention', 'negotiate', 'play_game', 'round_request', 'with_end']
 
 
 # --- illegal requests -------------------------------------------------------------------
@@ -125,53 +125,26 @@ def round_request(config: Config, dealer: int, hands: tuple[tuple[Card, ...], ..
 
 
 def _copy(request: dict[str, JSON]) -> dict[str, JSON]:
-    import json
-
     value = json.loads(json.dumps(request))
     assert isinstance(value, dict)
     return value
 
 
-def _with_config(moment: Moment, **changes: JSON) -> dict[str, JSON]:
-    request = _copy(moment.new_round)
-    config = request["config"]
-    assert isinstance(config, dict)
-    config.update(changes)
-    return request
+def _pick(*options: dict[str, JSON]) -> Builder:
+    """A builder of one of ``options`` (a copy), chosen by the pick."""
+    return lambda moment, pick: _copy(options[pick % len(options)])
 
 
-# --- protocol ---------------------------------------------------------------------------------
-
-
-def _hello_version(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return {"op": "hello", "protocol": f"bottleimp-protocol/{90 + pick % 9}"}
-
-
-def _before_round(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return {"op": ("legal_plays", "scores")[pick % 2]}
-
-
-def _unknown_op(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return {"op": ("dance", "undo", "deal")[pick % 3]}
-
-
-def _missing_key(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    options: list[dict[str, JSON]] = [{"op": "play", "seat": 0}, {"op": "setup", "discard": []},
-                                      {"op": "hello"}]
-    return options[pick % 3]
-
-
-def _wrong_type(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    options: list[dict[str, JSON]] = [{"op": "play", "seat": "one", "card": 1},
-                                      {"op": "play", "seat": 0, "card": "1"},
-                                      {"op": "setup", "seat": 0, "discard": 3}]
-    return options[pick % 3]
-
-
-def _unknown_key(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    options: list[dict[str, JSON]] = [{"op": "legal_plays", "seat": 0},
-                                      {"op": "scores", "round": 0}]
-    return options[pick % 2]
+def _config(*changes: dict[str, JSON]) -> Builder:
+    """A builder of the round's ``new_round`` with one of ``changes`` made to its
+    configuration, chosen by the pick."""
+    def builder(moment: Moment, pick: int) -> dict[str, JSON]:
+        request = _copy(moment.new_round)
+        config = request["config"]
+        assert isinstance(config, dict)
+        config.update(changes[pick % len(changes)])
+        return request
+    return builder
 
 
 # --- new_round --------------------------------------------------------------------------------
@@ -179,19 +152,13 @@ def _unknown_key(moment: Moment, pick: int) -> dict[str, JSON] | None:
 
 def _config_players(moment: Moment, pick: int) -> dict[str, JSON] | None:
     # One fault only: seat 0, a dealer every player count from 1 has.
-    request = _with_config(moment, players=(1, 7, 8)[pick % 3])
-    request["dealer"] = 0
-    return request
-
-
-def _config_edition(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return _with_config(moment, edition=("standard", "classic-1952", "")[pick % 3])
+    request = _config({"players": 1}, {"players": 7}, {"players": 8})(moment, pick)
+    return None if request is None else {**request, "dealer": 0}
 
 
 def _config_bottles(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    if moment.config.players < 5 and pick % 2:
-        return _with_config(moment, bottles=2)
-    return _with_config(moment, bottles=(0, 3)[pick % 2])
+    wrong = 0 if pick % 2 == 0 else 2 if moment.config.players < 5 else 3
+    return _config({"bottles": wrong})(moment, pick)
 
 
 def _config_teams(moment: Moment, pick: int) -> dict[str, JSON] | None:
@@ -201,22 +168,11 @@ def _config_teams(moment: Moment, pick: int) -> dict[str, JSON] | None:
     singles: list[JSON] = [[seat] for seat in range(3, players)]
     if players < 4:
         few: list[JSON] = [[0, 1], [2]]
-        return _with_config(moment, teams=few[:players] if pick % 2 else [list(range(players))])
+        return _config({"teams": few[:players] if pick % 2 else [list(range(players))]})(
+            moment, pick)
     # A team of three, or a seat named twice.
     bad: list[JSON] = [[0, 1, 2], *singles] if pick % 2 else [[0, 1], [1, 2], *singles]
-    return _with_config(moment, teams=bad, bottles=1)
-
-
-def _config_game_end(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    ends: list[dict[str, JSON]] = [{"rounds": 0, "target_score": None},
-                                   {"rounds": 3, "target_score": 50},
-                                   {"rounds": None, "target_score": -5}]
-    return _with_config(moment, **ends[pick % len(ends)])
-
-
-def _target_zero(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    # The boundary below the lowest target the rules allow (1, which the games play).
-    return _with_config(moment, rounds=None, target_score=0)
+    return _config({"teams": bad, "bottles": 1})(moment, pick)
 
 
 def _config_deck(moment: Moment, pick: int) -> dict[str, JSON] | None:
@@ -361,14 +317,6 @@ def _play_in_setup(state: GameState, seat: int, pick: int) -> dict[str, JSON] | 
     return {"op": "play", "seat": seat, "card": hand[pick % len(hand)].rank} if hand else None
 
 
-def _legal_plays_query(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return {"op": "legal_plays"}
-
-
-def _scores_query(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return {"op": "scores"}
-
-
 # --- trick play -------------------------------------------------------------------------------
 
 
@@ -425,44 +373,56 @@ def _not_following(state: GameState, seat: int, pick: int) -> dict[str, JSON] | 
 # --- after the round --------------------------------------------------------------------------
 
 
-def _after_play(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    state = moment.state
-    if state is None:
-        return None
-    card = state.config.cards[pick % len(state.config.cards)]
-    return {"op": "play", "seat": pick % state.config.players, "card": card.rank}
-
-
-def _after_setup(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    state = moment.state
-    if state is None:
-        return None
-    card = state.config.cards[pick % len(state.config.cards)]
-    return {"op": "setup", "seat": pick % state.config.players, "discard": [card.rank]}
+def _after_round(op: str) -> Builder:
+    """A builder of a ``play`` or a ``setup`` (a discard) of some seat and card once the round
+    is over."""
+    def builder(moment: Moment, pick: int) -> dict[str, JSON] | None:
+        state = moment.state
+        if state is None:
+            return None
+        rank = state.config.cards[pick % len(state.config.cards)].rank
+        seat = pick % state.config.players
+        return {"op": op, "seat": seat, **({"card": rank} if op == "play" else {"discard": [rank]})}
+    return builder
 
 
 _FOLLOW: Final = ("FOLLOW-SUIT", "EYE-FOLLOW-SUIT")
 
 REFUSALS: Final[tuple[RefusalKind, ...]] = (
-    RefusalKind("hello-version", ("PROTOCOL",), "start", _hello_version,
+    RefusalKind("hello-version", ("PROTOCOL",), "start", lambda moment, pick: {
+                    "op": "hello", "protocol": f"bottleimp-protocol/{90 + pick % 9}"},
                 "hello naming a protocol version nobody speaks"),
-    RefusalKind("before-round", ("PROTOCOL",), "fresh", _before_round,
+    RefusalKind("before-round", ("PROTOCOL",), "fresh",
+                _pick({"op": "legal_plays"}, {"op": "scores"}),
                 "a round request before any new_round (sent to a freshly started peer)"),
-    RefusalKind("unknown-op", ("PROTOCOL",), "any", _unknown_op, "an op the protocol lacks"),
-    RefusalKind("missing-key", ("PROTOCOL",), "any", _missing_key, "a required key left out"),
-    RefusalKind("wrong-type", ("PROTOCOL",), "any", _wrong_type, "a key of the wrong JSON type"),
-    RefusalKind("unknown-key", ("PROTOCOL",), "any", _unknown_key, "a key the request lacks"),
+    RefusalKind("unknown-op", ("PROTOCOL",), "any",
+                _pick({"op": "dance"}, {"op": "undo"}, {"op": "deal"}),
+                "an op the protocol lacks"),
+    RefusalKind("missing-key", ("PROTOCOL",), "any", _pick(
+                {"op": "play", "seat": 0}, {"op": "setup", "discard": []}, {"op": "hello"}),
+                "a required key left out"),
+    RefusalKind("wrong-type", ("PROTOCOL",), "any", _pick(
+                {"op": "play", "seat": "one", "card": 1}, {"op": "play", "seat": 0, "card": "1"},
+                {"op": "setup", "seat": 0, "discard": 3}),
+                "a key of the wrong JSON type"),
+    RefusalKind("unknown-key", ("PROTOCOL",), "any", _pick(
+                {"op": "legal_plays", "seat": 0}, {"op": "scores", "round": 0}),
+                "a key the request lacks"),
     RefusalKind("config-players", ("CONFIG-PLAYERS",), "deal", _config_players,
                 "new_round for 1, 7 or 8 players"),
-    RefusalKind("config-edition", ("CONFIG-EDITION",), "deal", _config_edition,
+    RefusalKind("config-edition", ("CONFIG-EDITION",), "deal", _config(
+                {"edition": "standard"}, {"edition": "classic-1952"}, {"edition": ""}),
                 "new_round with an edition no source defines"),
     RefusalKind("config-bottles", ("CONFIG-BOTTLES",), "deal", _config_bottles,
                 "new_round with 0 or 3 bottles, or 2 bottles for 2-4 players"),
     RefusalKind("config-teams", ("CONFIG-TEAMS",), "deal", _config_teams,
                 "new_round with teams that are no partition into pairs and singles"),
-    RefusalKind("config-game-end", ("CONFIG-GAME-END",), "deal", _config_game_end,
+    RefusalKind("config-game-end", ("CONFIG-GAME-END",), "deal", _config(
+                {"rounds": 0, "target_score": None}, {"rounds": 3, "target_score": 50},
+                {"rounds": None, "target_score": -5}),
                 "new_round whose rounds or target score no source allows"),
-    RefusalKind("config-target-zero", ("CONFIG-GAME-END",), "deal", _target_zero,
+    RefusalKind("config-target-zero", ("CONFIG-GAME-END",), "deal",
+                _config({"rounds": None, "target_score": 0}),
                 "new_round with a target score of 0 (the lowest allowed is 1)"),
     RefusalKind("config-deck", ("CONFIG-DECK",), "deal", _config_deck,
                 "new_round whose deck holds the start card 19 or a rank twice"),
@@ -481,9 +441,9 @@ REFUSALS: Final[tuple[RefusalKind, ...]] = (
     RefusalKind("setup-wrong-step", ("SETUP-STEPS",), "setup", _wrong_step,
                 "a setup with a discard too many or too few, or the other variant's pass"),
     RefusalKind("play-in-setup", ("PHASE",), "setup", _play_in_setup, "a play during the setup"),
-    RefusalKind("legal-plays-in-setup", ("PHASE",), "setup", _legal_plays_query,
+    RefusalKind("legal-plays-in-setup", ("PHASE",), "setup", _pick({"op": "legal_plays"}),
                 "legal_plays during the setup"),
-    RefusalKind("scores-in-setup", ("ROUND-END",), "setup", _scores_query,
+    RefusalKind("scores-in-setup", ("ROUND-END",), "setup", _pick({"op": "scores"}),
                 "scores during the setup"),
     RefusalKind("setup-in-play", ("PHASE",), "play", _setup_in_play, "a setup during trick play"),
     RefusalKind("play-wrong-seat", ("TURN-ORDER",), "play", _wrong_turn,
@@ -494,38 +454,16 @@ REFUSALS: Final[tuple[RefusalKind, ...]] = (
                 "a card the seat does not hold (or no card at all)"),
     RefusalKind("play-not-following", _FOLLOW, "play", _not_following,
                 "a card that does not follow the led colour though it must"),
-    RefusalKind("scores-in-play", ("ROUND-END",), "play", _scores_query,
+    RefusalKind("scores-in-play", ("ROUND-END",), "play", _pick({"op": "scores"}),
                 "scores while cards remain"),
-    RefusalKind("play-after-round", ("PHASE",), "after", _after_play,
+    RefusalKind("play-after-round", ("PHASE",), "after", _after_round("play"),
                 "a play once the round is over"),
-    RefusalKind("legal-plays-after-round", ("PHASE",), "after", _legal_plays_query,
+    RefusalKind("legal-plays-after-round", ("PHASE",), "after", _pick({"op": "legal_plays"}),
                 "legal_plays once the round is over"),
-    RefusalKind("setup-after-round", ("PHASE",), "after", _after_setup,
+    RefusalKind("setup-after-round", ("PHASE",), "after", _after_round("setup"),
                 "a setup once the round is over"),
 )
 """Every kind of illegal request the harness sends, in the order of the coverage table."""
-
-
-def refusal_kind(name: str) -> RefusalKind:
-    """The refusal kind called ``name``."""
-    for kind in REFUSALS:
-        if kind.name == name:
-            return kind
-    raise KeyError(name)
-
-
-def moment_phase(state: GameState | None) -> str:
-    """The moment a state is in: ``setup``, ``play`` or ``after``."""
-    if state is None:
-        return "deal"
-    if state.phase is Phase.SETUP:
-        return "setup"
-    if state.phase is Phase.PLAY:
-        return "play"
-    return "after"
-
-
-__all__ += ["moment_phase"]
 
 
 # --- the generated games ----------------------------------------------------------------
