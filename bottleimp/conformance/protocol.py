@@ -344,7 +344,7 @@ class Referee:
                 "winner": result.winner,
                 "card": result.winning_card.rank,
                 "bottle": result.bottle,
-                "bottles": [{"price": b.price, "owner": b.owner} for b in after.round.bottles],
+                "bottles": bottles_to_json(after.round.bottles),
             }
         return answer
 

@@ -52,7 +52,7 @@ from ..rules.play import (
 from ..rules.registry import rule_id_of
 from ..rules.scoring import round_is_over, round_scores
 from ..rules.setup import setup_steps
-from ..state import GameState, Phase, RoundState, TrickResult
+from ..state import Bottle, GameState, Phase, RoundState, TrickResult
 from .diagnose import Disagreement, card_named, cards_named, explain
 from .peer import Peer, PeerSlot, clip
 from .protocol import (
@@ -66,7 +66,7 @@ from .protocol import (
     compare,
     set_position_request,
 )
-from .vectors import ranks
+from .vectors import bottles_to_json, ranks
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -637,6 +637,37 @@ def _same_cards(mine: Sequence[Card], theirs: Sequence[Card], what: str) -> Lost
     return Lost(f"the peer's {what} {' and '.join(parts)}: no position of the rules has them")
 
 
+def _zones(config: Config, answer: dict[str, JSON], face_up: bool
+           ) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...] | None,
+                      tuple[Card, ...]] | Lost:
+    """The hands, face-up rows (where the round has them) and Devil's Trick an answer to the
+    last setup describes."""
+    hands = _rows(config, answer.get("hands"), "hands after the setup")
+    rows = _rows(config, answer.get("face_up"), "face-up cards after the setup") if face_up \
+        else None
+    trick = _rows(config, [answer.get("devils_trick")] + [[]] * (config.players - 1),
+                  "Devil's Trick")
+    for zone in (hands, rows, trick):
+        if isinstance(zone, Lost):
+            return zone
+    assert not isinstance(hands, Lost) and not isinstance(rows, Lost) \
+        and not isinstance(trick, Lost)
+    return hands, rows, trick[0]
+
+
+def _take_trick(bottles: list[Bottle], captured: list[list[Card]], cards: tuple[Card, ...],
+                winner: int, winning: Card, bottle: int | None) -> None:
+    """A trick's result applied to the zones: its cards to the winner (TRICK-CAPTURE) and, when
+    it bought ``bottle``, the old price card back to its owner (PRICE-CARD-RETURN) and the
+    bottle the winner's at the winning card (BOTTLE-PURCHASE)."""
+    if bottle is not None:
+        returned = returned_price_card(bottles[bottle])
+        if returned is not None:
+            captured[returned[0]].append(returned[1])
+        bottles[bottle] = bottle_after_purchase(winner, winning)
+    captured[winner].extend(captured_by_winner(cards, cards.index(winning), bottle is not None))
+
+
 def follow_peer(before: GameState, after: GameState, request: dict[str, JSON],
                 answer: dict[str, JSON]) -> GameState | Lost:
     """The library's state ``after`` (its answer to ``request``, made in ``before``) moved to the
@@ -662,20 +693,10 @@ def _follow_setup(after: GameState, answer: dict[str, JSON]) -> GameState | Lost
     round_ = after.round
     if "hands" not in answer:
         return Lost("the peer goes on with the setup where every seat has given it")
-    hands = _rows(config, answer.get("hands"), "hands after the setup")
-    if isinstance(hands, Lost):
-        return hands
-    face_up: tuple[tuple[Card, ...], ...] | None = None
-    if round_.face_up is not None:
-        rows = _rows(config, answer.get("face_up"), "face-up cards after the setup")
-        if isinstance(rows, Lost):
-            return rows
-        face_up = rows
-    trick = _rows(config, [answer.get("devils_trick")] + [[]] * (config.players - 1),
-                  "Devil's Trick")
-    if isinstance(trick, Lost):
-        return trick
-    devils_trick = trick[0]
+    zones = _zones(config, answer, round_.face_up is not None)
+    if isinstance(zones, Lost):
+        return zones
+    hands, face_up, devils_trick = zones
     mine = [c for h in round_.hands for c in h] + [c for r in round_.face_up or () for c in r] \
         + list(round_.devils_trick)
     theirs = [c for h in hands for c in h] + [c for r in face_up or () for c in r] \
@@ -739,20 +760,15 @@ def _trick_result(before: GameState, after: GameState, result: dict[str, JSON],
     bottle = result.get("bottle")
     bottles = list(old.bottles)
     captured = [list(pile) for pile in old.captured]
-    if bottle is not None:
-        if isinstance(bottle, bool) or not isinstance(bottle, int) \
-                or not 0 <= bottle < len(bottles):
-            return Lost(f"the peer buys bottle {bottle!r}, which the game lacks")
-        returned = returned_price_card(bottles[bottle])
-        if returned is not None:
-            captured[returned[0]].append(returned[1])
-        bottles[bottle] = bottle_after_purchase(winner, winning)
+    if bottle is not None and (isinstance(bottle, bool) or not isinstance(bottle, int)
+                               or not 0 <= bottle < len(bottles)):
+        return Lost(f"the peer buys bottle {bottle!r}, which the game lacks")
+    _take_trick(bottles, captured, cards, winner, winning, bottle)
     claimed = result.get("bottles")
-    wanted = [{"price": b.price, "owner": b.owner} for b in bottles]
+    wanted = bottles_to_json(bottles)
     if claimed != wanted:
         return Lost(f"the peer's bottles after the trick, {claimed!r}, are not the ones its "
                     f"winner and bottle make ({wanted!r})")
-    captured[winner].extend(captured_by_winner(cards, cards.index(winning), bottle is not None))
     piles = tuple(tuple(sorted(pile, key=rank_key)) for pile in captured)
     over = after.phase is not Phase.PLAY
     if over != (to_act is None):
@@ -824,10 +840,6 @@ class PeerRound:
     def _card(self, value: JSON) -> Card | None:
         return card_named(self.config, value)
 
-    def _rows(self, value: JSON) -> list[list[Card]] | None:
-        rows = _rows(self.config, value, "zones")
-        return None if isinstance(rows, Lost) else [list(row) for row in rows]
-
     def _fault(self, function: Callable[..., object], message: str, rules_give: JSON,
                peer_says: JSON, **seen: JSON) -> None:
         self.faults.append(Fault(_rule(function), message,
@@ -837,12 +849,12 @@ class PeerRound:
     def take_setup(self, answer: dict[str, JSON]) -> bool:
         """The peer's zones after the last setup, and its first leader (FIRST-LEADER). False
         when they are no card lists (nothing left to judge on)."""
-        hands = self._rows(answer.get("hands"))
-        trick = self._rows([answer.get("devils_trick")] + [[]] * (self.config.players - 1))
-        face_up = None if self.face_up is None else self._rows(answer.get("face_up"))
-        if hands is None or trick is None or (self.face_up is not None and face_up is None):
+        zones = _zones(self.config, answer, self.face_up is not None)
+        if isinstance(zones, Lost):
             return False
-        self.hands, self.face_up, self.devils_trick = hands, face_up, trick[0]
+        self.hands = [list(hand) for hand in zones[0]]
+        self.face_up = None if zones[1] is None else [list(row) for row in zones[1]]
+        self.devils_trick = list(zones[2])
         leader = first_leader(self.config, self.dealer)
         to_act = answer.get("to_act")
         if to_act != leader:
@@ -936,17 +948,10 @@ class PeerRound:
         if peer_card is None or peer_card not in cards or not isinstance(peer_winner, int) \
                 or isinstance(peer_winner, bool) or not 0 <= peer_winner < self.config.players:
             peer_card, peer_winner = card, winner
-        peer_index = cards.index(peer_card)
         bottle = claimed.get("bottle")
-        peer_bought = isinstance(bottle, int) and not isinstance(bottle, bool) \
-            and 0 <= bottle < len(self.bottles)
-        self.captured[peer_winner] += captured_by_winner(cards, peer_index, peer_bought)
-        if peer_bought:
-            assert isinstance(bottle, int)
-            returned = returned_price_card(self.bottles[bottle])
-            if returned is not None:
-                self.captured[returned[0]].append(returned[1])
-            self.bottles[bottle] = bottle_after_purchase(peer_winner, peer_card)
+        peer_bottle = bottle if isinstance(bottle, int) and not isinstance(bottle, bool) \
+            and 0 <= bottle < len(self.bottles) else None
+        _take_trick(self.bottles, self.captured, cards, peer_winner, peer_card, peer_bottle)
         self.trick = []
         over = round_is_over(self.hands, self.face_up)
         if over != (to_act is None):
@@ -974,7 +979,7 @@ class PeerRound:
                         f"bottles owned by {owners}, the scores are {list(wanted)}; the peer "
                         f"says {scores!r}", list(wanted), scores,
                         captured=[ranks(pile) for pile in piles],
-                        bottles=[{"price": b.price, "owner": b.owner} for b in self.bottles],
+                        bottles=bottles_to_json(self.bottles),
                         devils_trick=ranks(self.devils_trick))
 
     def judge_end_round(self, answer: dict[str, JSON]) -> None:
