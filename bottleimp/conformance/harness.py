@@ -216,7 +216,7 @@ def _trajectories(groups: Sequence[Group], results: Sequence[GameResult]
                   ) -> tuple[tuple[int, tuple[tuple[str, int], ...]], ...]:
     """For each group, how many of its disagreements were compared on each trajectory (a
     disagreement falls in a deck group its data fault explains, else in its request's and
-    rule's, as ``group_failures`` puts them)."""
+    rule's, as ``group_run`` puts them)."""
     decks = [g for g in groups if g.rule == "DECK" and g.deck is not None and g.failure is not None]
     by_key = {(g.op, g.rule): g for g in groups if g.rule != "DECK"}
     counts: dict[int, Counter[str]] = {g.number: Counter() for g in groups}
