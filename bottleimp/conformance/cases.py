@@ -23,7 +23,7 @@ from ..formats.config_json import config_to_json
 from ..formats.json_input import JSON
 from ..formats.setup_entries import entry_from_gives
 from ..state import GameState, Phase
-from .diagnose import DeckFault
+from .diagnose import DeckFault, QuestionFailure
 from .peer import DEFAULT_TIMEOUT, Peer
 from .protocol import UNSUPPORTED, Capabilities, Variant, with_deck
 from .session import negotiate
@@ -36,24 +36,6 @@ __all__ = ['QUESTION_KINDS', 'QuestionFailure', 'QuestionRow', 'RemoteOutcome', 
 
 QUESTION_KINDS = ("legal_plays", "trick", "setup", "scoring")
 """The kinds of position question, in the order of the report's table."""
-
-
-@frozen(eq=False)
-class QuestionFailure:
-    """A question the peer answered otherwise: the case (with the library's answer), the peer's
-    output, the keys that differ, the rule they touch, and the request and reply."""
-
-    case: Case
-    output: JSON
-    differs: tuple[str, ...]
-    rule: str
-    request: dict[str, JSON]
-    reply: dict[str, JSON]
-
-    def example(self, rule: str) -> dict[str, JSON]:
-        """The failure as the report's example, under ``rule``."""
-        return {"request": self.request, "library": self.case.expected, "peer": self.reply,
-                "differs": list(self.differs), "rule": rule}
 
 
 @frozen

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from math import gcd
-from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Final, Protocol
 
 from attrs import evolve, field, frozen
 
@@ -41,7 +41,7 @@ from .vectors import Case, answer, same_json
 if TYPE_CHECKING:
     from .protocol import Capabilities
 
-__all__ = ['CardFault', 'DeckFault', 'Disagreement', 'WORK', 'card_json', 'card_named', 'cards_named', 'declared_deck_faults', 'explain', 'infer_deck_faults']
+__all__ = ['CardFault', 'DeckFault', 'Disagreement', 'Exchange', 'QuestionFailure', 'WORK', 'card_json', 'card_named', 'cards_named', 'declared_deck_faults', 'explain', 'infer_deck_faults']
 
 
 # --- the rule of a disagreement ---------------------------------------------------------
@@ -425,17 +425,15 @@ def _scores(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON
 # --- deck faults, declared or inferred ----------------------------------------------------
 
 
-class _Exchange(Protocol):
-    """What the inference reads of one exchange of a failed game."""
+@frozen
+class Exchange:
+    """One request, the library's answer and the peer's (``None`` when it gave none);
+    ``refusal`` names the kind of illegal request it was, if it was one."""
 
-    @property
-    def request(self) -> dict[str, JSON]: ...
-
-    @property
-    def expected(self) -> dict[str, JSON]: ...
-
-    @property
-    def actual(self) -> dict[str, JSON] | None: ...
+    request: dict[str, JSON]
+    expected: dict[str, JSON]
+    actual: dict[str, JSON] | None
+    refusal: str | None = None
 
 
 class Failure(Protocol):
@@ -450,23 +448,29 @@ class Failure(Protocol):
     def state(self) -> GameState | None: ...
 
     @property
-    def exchanges(self) -> Sequence[_Exchange]: ...
+    def exchanges(self) -> Sequence[Exchange]: ...
 
     @property
     def disagreement(self) -> Disagreement | None: ...
 
 
-@runtime_checkable
-class QuestionFailure(Protocol):
-    """What the inference reads of a position question the peer answered otherwise
-    (``questions.QuestionFailure``): the case, with the library's answer, and the peer's output.
-    A protocol, so that this module needs nothing of ``questions``, which imports it."""
+@frozen(eq=False)
+class QuestionFailure:
+    """A position question the peer answered otherwise: the case (with the library's answer),
+    the peer's output, the keys that differ, the rule they touch, and the request and reply."""
 
-    @property
-    def case(self) -> Case: ...
+    case: Case
+    output: JSON
+    differs: tuple[str, ...]
+    rule: str
+    request: dict[str, JSON]
+    reply: dict[str, JSON]
 
-    @property
-    def output(self) -> JSON: ...
+    def example(self, rule: str) -> dict[str, JSON]:
+        """The failure as the report's example, under ``rule``."""
+        return {"request": self.request, "library": self.case.expected, "peer": self.reply,
+                "differs": list(self.differs), "rule": rule}
+
 
 WORK: Final = 2_000_000
 """The bound of each inference (colours, coins): how many elementary steps it may take (a pair

@@ -53,7 +53,7 @@ from ..rules.registry import rule_id_of
 from ..rules.scoring import round_is_over, round_scores
 from ..rules.setup import setup_steps
 from ..state import Bottle, GameState, Phase, RoundState, TrickResult
-from .diagnose import Disagreement, card_named, cards_named, explain
+from .diagnose import Disagreement, Exchange, card_named, cards_named, explain
 from .peer import Peer, PeerSlot, clip
 from .protocol import (
     GAME_ENDS,
@@ -1021,17 +1021,6 @@ def is_convention(rule_id: str) -> bool:
         return catalogue_is_convention(rule_id)
     except UnknownRuleError:
         return False
-
-
-@frozen
-class Exchange:
-    """One request, the library's answer and the peer's (``None`` when it gave none);
-    ``refusal`` names the kind of illegal request it was, if it was one."""
-
-    request: dict[str, JSON]
-    expected: dict[str, JSON]
-    actual: dict[str, JSON] | None
-    refusal: str | None = None
 
 
 @frozen
