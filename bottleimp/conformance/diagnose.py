@@ -22,7 +22,7 @@ from fractions import Fraction
 from math import gcd
 from typing import TYPE_CHECKING, Final, Protocol
 
-from attrs import evolve, field, frozen
+from attrs import field, frozen
 
 from ..actions import Give, Play
 from ..cards import Card, Colour, coins, rank_key
@@ -36,7 +36,7 @@ from ..rules.scoring import round_scores
 from ..rules.setup import setup_to_act
 from ..state import Bottle, GameState, Phase
 from .peer import plural
-from .vectors import Case, answer, same_json
+from .vectors import Case, same_json
 
 if TYPE_CHECKING:
     from .protocol import Capabilities

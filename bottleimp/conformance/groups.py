@@ -9,16 +9,14 @@ from pathlib import Path
 
 from attrs import evolve, frozen
 
-from .protocol import Capabilities, Variant
-from .diagnose import DeckFault, declared_deck_faults, infer_deck_faults
-from .session import Exchange, Failure, GameResult
-from ..formats.json_input import JSON
-from .peer import plural
-from .cases import QuestionRow, question_failures, questions_under_deck
-from .session import REFUSALS
-from .vectors import same_json
-from .session import GameScript, RoundScript
 from ..config import Config
+from ..formats.json_input import JSON
+from .cases import QuestionRow, question_failures, questions_under_deck
+from .diagnose import DeckFault, declared_deck_faults, infer_deck_faults
+from .peer import plural
+from .protocol import Capabilities, Variant
+from .session import REFUSALS, Exchange, Failure, GameResult, GameScript, RoundScript
+from .vectors import same_json
 
 __all__ = ["Group", "Grouping", "Nondeterminism", "group_run", "check_determinism", "same_verdict",
            "shrink_groups"]

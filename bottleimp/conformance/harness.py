@@ -21,63 +21,17 @@ from collections.abc import Callable, Iterator, Sequence
 from ..config import Config
 from ..errors import HarnessError, PeerFault
 from ..formats.json_input import JSON
-from .protocol import Capabilities, Variant
-from .session import (
-    Exchange,
-    Failure,
-    GameResult,
-    Refusal,
-    negotiate,
-    play_game,
-    GameRunner,
-)
-from .groups import (
-    Group,
-    Nondeterminism,
-    check_determinism,
-    group_run,
-    shrink_groups,
-)
-from .peer import DEFAULT_TIMEOUT, PeerSlot
-from .protocol import PROTOCOL, Referee
 from .cases import QuestionRow, ask_questions, position_questions
-from .session import REFUSALS
-from .report import (
-    ConventionNote,
-    CoverageRow,
-    HarnessReport,
-    applicable,
-    coverage,
-    describe,
-    failure_to_json,
-    report_to_json,
-    peer_fault_record_problem,
-    write_group,
-    write_peer_fault,
-)
-from .session import GameScript, Mistake, RoundScript, draw_script, game_scripts
+from .groups import Group, Nondeterminism, check_determinism, group_run, shrink_groups
+from .peer import DEFAULT_TIMEOUT, PeerSlot
+from .protocol import PROTOCOL, Capabilities, Referee, Variant
+from .report import (ConventionNote, HarnessReport, applicable, coverage, describe,
+                     peer_fault_record_problem, report_to_json, write_group, write_peer_fault)
+from .session import (REFUSALS, Exchange, Failure, GameResult, GameRunner, GameScript, Mistake,
+                      draw_script, negotiate, play_game)
 
-__all__ = [
-    "Mistake",
-    "RoundScript",
-    "GameScript",
-    "draw_script",
-    "game_scripts",
-    "Exchange",
-    "Failure",
-    "GameResult",
-    "Refusal",
-    "play_game",
-    "Group",
-    "CoverageRow",
-    "HarnessReport",
-    "run_harness",
-    "negotiate",
-    "describe",
-    "failure_to_json",
-    "report_to_json",
-    "MIN_REFUSALS",
-]
+__all__ = ["Failure", "HarnessReport", "MIN_REFUSALS", "describe", "play_game", "report_to_json",
+           "run_harness"]
 
 
 MIN_REFUSALS = 3

@@ -13,14 +13,12 @@ from attrs import evolve, frozen
 
 from ..config import Config
 from ..formats.json_input import JSON
-from .protocol import Capabilities
-from .session import ANSWERS, PEER, SET_POSITION, Failure, GameResult, Refusal
-from .groups import Group, Nondeterminism
-from .peer import clip, plural
-from .peer import answer_for_record
-from .protocol import PROTOCOL
 from .cases import QuestionRow
-from .session import ANY_ORDER_LEGAL, REFUSALS, RefusalKind
+from .groups import Group, Nondeterminism
+from .peer import answer_for_record, clip, plural
+from .protocol import PROTOCOL, Capabilities
+from .session import (ANSWERS, ANY_ORDER_LEGAL, PEER, REFUSALS, SET_POSITION, Failure, GameResult,
+                      Refusal, RefusalKind)
 
 if TYPE_CHECKING:
     from ..formats.records import GameRecord
