@@ -25,7 +25,7 @@ from .cases import QuestionRow, ask_questions, position_questions
 from .groups import Group, Nondeterminism, check_determinism, group_run, shrink_groups
 from .peer import DEFAULT_TIMEOUT, PeerSlot
 from .protocol import PROTOCOL, Capabilities, Referee, Variant
-from .report import (ConventionNote, HarnessReport, applicable, coverage, describe,
+from .report import (ConventionNote, HarnessReport, coverage, describe, not_applicable,
                      peer_fault_record_problem, report_to_json, write_group, write_peer_fault)
 from .session import (REFUSALS, Exchange, Failure, GameResult, GameRunner, GameScript, Mistake,
                       draw_script, negotiate, play_game)
@@ -129,7 +129,7 @@ def run_harness(
         grouped = group_run(results, capabilities, variants, asked)
         groups, notes, asked = grouped.groups, grouped.notes, grouped.questions
         if not peer_fault:
-            groups, nondeterministic = check_determinism(groups, runner.replay)
+            groups, nondeterministic = check_determinism(groups, runner.play)
             groups = shrink_groups(groups, runner.play, variants, shrink_seconds, say)
     finally:
         slot.discard()
@@ -228,7 +228,7 @@ def _top_up(results: Sequence[GameResult], variants: Sequence[Variant], seed: in
         sent = Counter(refusal.kind for result in results for refusal in result.refusals)
         wanted = [Mistake(rng.randrange(60), index, rng.randrange(256))
                   for index, kind in enumerate(REFUSALS)
-                  if applicable(kind, capabilities) and kind.when != "fresh"
+                  if not_applicable(kind, capabilities) is None and kind.when != "fresh"
                   for _ in range(max(0, minimum - sent[kind.name]))]
         if not wanted:
             return

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ..formats.records import GameRecord
 
 __all__ = ["REPORT_FORMAT", "error_to_json", "CoverageRow", "ConventionNote", "HarnessReport", "describe", "failure_to_json", "report_to_json",
-           "coverage", "applicable", "write_group", "write_peer_fault",
+           "coverage", "not_applicable", "write_group", "write_peer_fault",
            "peer_fault_record_problem"]
 
 
@@ -164,13 +164,9 @@ def peer_fault_record_problem(failure: Failure) -> str | None:
     return None
 
 
-def applicable(kind: RefusalKind, capabilities: Capabilities) -> bool:
-    """Whether the harness sends illegal requests of ``kind`` to a peer of ``capabilities``."""
-    return _not_applicable(kind, capabilities) is None
-
-
-def _not_applicable(kind: RefusalKind, capabilities: Capabilities) -> str | None:
-    """Why ``kind`` is not sent to the peer, or ``None`` when it is."""
+def not_applicable(kind: RefusalKind, capabilities: Capabilities) -> str | None:
+    """Why the harness sends no illegal request of ``kind`` to a peer of ``capabilities``, or
+    ``None`` when it does."""
     if kind.name == "config-teams" and not capabilities.teams:
         return "the peer plays no teams"
     if kind.name == ANY_ORDER_LEGAL and capabilities.setups_any_order:
@@ -189,7 +185,7 @@ def coverage(results: Sequence[GameResult], capabilities: Capabilities) -> tuple
         rules = sorted({refusal.rule for refusal in sent}) or list(kind.rules)
         unsupported = sum(1 for refusal in sent if refusal.unsupported)
         agreed = sum(1 for refusal in sent if refusal.agreed)
-        why = _not_applicable(kind, capabilities)
+        why = not_applicable(kind, capabilities)
         note = kind.note if why is None else "not applicable: " + why
         rows.append(CoverageRow(kind.name, tuple(rules), len(sent), agreed, unsupported, note))
     return tuple(rows)

@@ -523,11 +523,6 @@ MAX_TARGET = 100
 """The highest target score a generated game has (1 is the lowest the rules allow)."""
 
 
-def _team_partitions(players: int, order: Sequence[int], pairs: int) -> list[list[int]]:
-    teams = [list(order[2 * i: 2 * i + 2]) for i in range(pairs)]
-    return teams + [[seat] for seat in order[2 * pairs:]]
-
-
 def with_end(config: Config, end: str, rounds: int, target: int) -> Config:
     """``config`` ending as ``end`` says: after ``rounds`` rounds, at ``target`` points, or by
     default."""
@@ -558,7 +553,8 @@ def draw_script(rng: random.Random, variants: Sequence[Variant], ends: Sequence[
     if variant.teams and rng.randrange(2):
         order = list(range(players))
         rng.shuffle(order)
-        teams = _team_partitions(players, order, 1 + rng.randrange(players // 2))
+        pairs = 1 + rng.randrange(players // 2)
+        teams = [order[2 * i: 2 * i + 2] for i in range(pairs)] + [[s] for s in order[2 * pairs:]]
     config = Config(players=players, edition=variant.edition, bottles=variant.bottles,
                     teams=teams)
     dealer = rng.randrange(players)
@@ -1005,11 +1001,12 @@ SET_POSITION: Final = "library-set-position"
 ``set_position`` after an earlier disagreement."""
 
 PEER: Final = "peer"
+"""A disagreement met on the peer's trajectory: after an earlier disagreement, the library was
+put into the position the peer's answers described, and went on from there."""
+
 ANSWERS: Final = "peer-answers"
 """Judged on the peer's own answers, by the rules that need no whole position (its answers
 described none the rules reach: a card twice, a card lost)."""
-"""A disagreement met on the peer's trajectory: after an earlier disagreement, the library was
-put into the position the peer's answers described, and went on from there."""
 
 
 def is_convention(rule_id: str) -> bool:
@@ -1700,17 +1697,9 @@ class GameRunner:
         self.capabilities = capabilities
         self.greeted: set[int] = set()
 
-    def play(self, script: GameScript) -> GameResult:
-        """Play ``script`` against the peer."""
-        return self._play(script)
-
-    def replay(self, script: GameScript, requests: int) -> GameResult:
-        """Play ``script`` again up to its first ``requests`` requests, keeping every exchange
-        (to compare the peer's answers)."""
-        return self._play(script, until=requests)
-
-    def _play(self, script: GameScript, until: int | None = None) -> GameResult:
-        """A game, or with ``until`` a replay, which keeps its exchanges."""
+    def play(self, script: GameScript, until: int | None = None) -> GameResult:
+        """Play ``script`` against the peer; with ``until``, play it again up to its first so
+        many requests, keeping every exchange (to compare the peer's answers)."""
         peer = self.slot.get()
         fresh = id(peer) not in self.greeted
         self.greeted.add(id(peer))
