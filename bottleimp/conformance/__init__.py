@@ -11,8 +11,6 @@ Its modules, each importing only those listed after it (an import-linter contrac
 - ``protocol``: the wire format, the referee (``Referee``), ``--serve`` and the capabilities.
 - ``peer``: the untrusted process: bounded reading, timeouts, the subtree kill.
 - ``vectors``: language-neutral cases (``spec/conformance/``) and the library's answers to them.
-
-``perft`` (perft counts) is leaving this package for a module of its own.
 """
 
 from .vectors import (
