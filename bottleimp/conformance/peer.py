@@ -210,7 +210,7 @@ class Peer:
 
     def _end_group(self) -> None:
         """End every process the peer started, then SIGKILL the peer's process group (POSIX;
-        elsewhere the process) and reap the peer. On Linux the launcher (``reaper.py``) is told
+        elsewhere the process) and reap the peer. On Linux the launcher (``become_launcher``) is told
         first (SIGTERM) and kills its whole subtree, sessions of their own included; it is
         given a moment, since killing it first would orphan that subtree to init."""
         if _USE_REAPER and self.process.poll() is None:
@@ -260,7 +260,7 @@ def _wait_for_exit(process: subprocess.Popen[bytes], timeout: float) -> None:
 
 
 def _launch(command: tuple[str, ...], cwd: str | os.PathLike[str] | None) -> subprocess.Popen[bytes]:
-    """Start the peer, on Linux as the child of a launcher (``reaper.become_launcher``) that
+    """Start the peer, on Linux as the child of a launcher (``become_launcher``) that
     ends its whole subtree; ``HarnessError`` when it cannot start."""
     try:
         return subprocess.Popen(

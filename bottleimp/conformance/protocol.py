@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import IO, Final, Protocol
+from typing import IO, Final
 
 from attrs import evolve, field, frozen
 
@@ -356,23 +356,16 @@ class Referee:
         return {"ok": True, "scores": list(scores)}
 
 
-class Handler(Protocol):
-    """What answers one parsed protocol request (``Referee``, the batch engine's ``BatchPeer``):
-    an answer object, a refusal rather than an exception for bad input."""
-
-    def handle(self, request: JSON) -> dict[str, JSON]: ...
-
-
-def serve(stdin: IO[str] | IO[bytes], stdout: IO[str], handler: Handler | None = None) -> int:
-    """Answer protocol requests from ``stdin`` on ``stdout`` until ``quit`` or the end of input,
-    with ``handler`` (by default the library's ``Referee``).
+def serve(stdin: IO[str] | IO[bytes], stdout: IO[str]) -> int:
+    """Answer protocol requests from ``stdin`` on ``stdout`` with the library's ``Referee``,
+    until ``quit`` or the end of input.
 
     Lines are read under a cap (``MAX_LINE_BYTES``): a longer line is refused with rule
     ``PROTOCOL`` as soon as its first ``MAX_LINE_BYTES + 1`` characters are read, and the rest of
     it is dropped unread into memory. A line that is not UTF-8, not JSON or too deep is refused
     the same way; serving goes on with the next line. Ends quietly when the other side stops
     reading."""
-    referee = Referee() if handler is None else handler
+    referee = Referee()
     for line, overlong in limited_lines(stdin.readline, MAX_LINE_BYTES):
         request: JSON = None
         if overlong:
