@@ -211,27 +211,9 @@ def _write_failure(failure: Failure, out_dir: Path, seed: int, group: Group | No
     from ..formats.records import freeze_extensions, write_record_file
 
     record = _failure_record(failure)
-    last = failure.exchanges[-1]
-    details: dict[str, JSON] = {
-        "protocol": PROTOCOL,
-        "seed": seed,
-        "kind": failure.kind,
-        "rule": failure.rule,
-        # What came from the peer is cut to a few KB (and a hostile answer kept as text), so
-        # that the record stays small and readable by any record reader.
-        "message": clip(failure.message, 4000),
-        "request": last.request,
-        "library": last.expected,
-        "peer": answer_for_record(last.actual),
-        "exchanges": len(failure.exchanges),
-    }
-    if failure.disagreement is not None:
-        details["detail"] = failure.disagreement.detail
-    details["trajectory"] = failure.trajectory
-    if failure.followed_from is not None:
-        # The failing request came after the library followed the peer: the record holds the
-        # game the library's rules reach, up to the request whose answer it followed.
-        details["followed_from"] = failure.followed_from
+    # The failure as --json writes it (what came from the peer cut to a few KB), with the run's
+    # protocol and seed; ``followed_from``: the record holds the game up to that request.
+    details: dict[str, JSON] = {"protocol": PROTOCOL, "seed": seed, **failure_to_json(failure)}
     if group is not None:
         details["group"] = group.number
         details["games_in_group"] = len(group.games)
@@ -319,6 +301,8 @@ def _trajectory_text(failure: Failure) -> str:
 def failure_to_json(failure: Failure) -> dict[str, JSON]:
     """A failure as JSON (``--json``)."""
     last = failure.exchanges[-1]
+    # What came from the peer is cut to a few KB (and a hostile answer kept as text), so that a
+    # record holding it stays small and readable by any record reader.
     return {
         "kind": failure.kind,
         "rule": failure.rule,
