@@ -29,7 +29,7 @@ from .protocol import UNSUPPORTED, Capabilities, Variant, with_deck
 from .session import negotiate
 from .vectors import KINDS, Case, answer, bottles_to_json, ranks, read_suite, same_json
 
-__all__ = ['QUESTION_KINDS', 'QuestionFailure', 'QuestionRow', 'RemoteOutcome', 'RemoteReport', 'ask_questions', 'case_outcome', 'position_questions', 'question_failures', 'questions_under_deck', 'run_remote_vectors']
+__all__ = ['QUESTION_KINDS', 'QuestionFailure', 'QuestionRow', 'RemoteOutcome', 'RemoteReport', 'ask_questions', 'case_outcome', 'case_request', 'position_questions', 'question_failures', 'questions_under_deck', 'run_remote_vectors']
 
 
 # --- position questions -----------------------------------------------------------------
@@ -169,14 +169,19 @@ def _rule(case: Case, differs: Sequence[str], output: JSON) -> str:
     return "SCORE-ROUND"
 
 
+def case_request(case: Case) -> dict[str, JSON]:
+    """The ``case`` request that asks the peer ``case``."""
+    return {"op": "case", "kind": case.kind, "config": config_to_json(case.config),
+            "input": case.input}
+
+
 def ask_questions(peer: Peer, cases: Sequence[Case], ignore: Sequence[str]) -> tuple[QuestionRow, ...]:
     """Ask the peer every question; a peer fault raises ``PeerFault`` (``errors``)."""
     counts = {kind: {"asked": 0, "agreed": 0, "failed": 0, "unsupported": 0}
               for kind in QUESTION_KINDS}
     failures: dict[str, list[QuestionFailure]] = {kind: [] for kind in QUESTION_KINDS}
     for case in cases:
-        request: dict[str, JSON] = {"op": "case", "kind": case.kind,
-                                    "config": config_to_json(case.config), "input": case.input}
+        request = case_request(case)
         reply = peer.ask(request)
         outcome = case_outcome(case, reply, ignore)
         row = counts[case.kind]
@@ -307,11 +312,8 @@ def run_remote_vectors(command: Sequence[str], directory: str | Path, *,
                 outcomes.append(RemoteOutcome(case, "skipped", None, (), (),
                                               "outside the peer's capabilities"))
                 continue
-            request: dict[str, JSON] = {"op": "case", "kind": case.kind,
-                                        "config": config_to_json(case.config),
-                                        "input": case.input}
             try:
-                answer = peer.ask(request)
+                answer = peer.ask(case_request(case))
             except PeerFault as fault:
                 raise HarnessError(f"{case.where}: the peer fails ({fault.kind}): "
                                    f"{fault.message}") from None
