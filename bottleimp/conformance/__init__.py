@@ -11,8 +11,6 @@ Its modules, each importing only those listed after it (an import-linter contrac
 - ``_protocol``: the wire format, the referee (``Referee``), ``--serve`` and the capabilities.
 - ``_peer``: the untrusted process: bounded reading, timeouts, the subtree kill.
 - ``_vectors``: language-neutral cases (``spec/conformance/``) and the library's answers to them.
-
-Perft counts live in ``bottleimp.perft``.
 """
 
 from .._errors import HarnessError, PeerFault

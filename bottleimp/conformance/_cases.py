@@ -23,37 +23,19 @@ from ..formats._config_json import config_to_json
 from ..formats._json_input import JSON
 from ..formats._setup_entries import entry_from_gives
 from .._state import GameState, Phase
-from ._diagnose import DeckFault
+from ._diagnose import DeckFault, QuestionFailure
 from ._peer import DEFAULT_TIMEOUT, Peer
 from ._protocol import UNSUPPORTED, Capabilities, Variant, with_deck
 from ._session import negotiate
 from ._vectors import KINDS, Case, answer, bottles_to_json, ranks, read_suite, same_json
 
-__all__ = ['QUESTION_KINDS', 'QuestionFailure', 'QuestionRow', 'RemoteOutcome', 'RemoteReport', 'ask_questions', 'case_outcome', 'position_questions', 'question_failures', 'questions_under_deck', 'run_remote_vectors']
+__all__ = ['QUESTION_KINDS', 'QuestionFailure', 'QuestionRow', 'RemoteOutcome', 'RemoteReport', 'ask_questions', 'case_outcome', 'case_request', 'position_questions', 'question_failures', 'questions_under_deck', 'run_remote_vectors']
 
 
 # --- position questions -----------------------------------------------------------------
 
 QUESTION_KINDS = ("legal_plays", "trick", "setup", "scoring")
 """The kinds of position question, in the order of the report's table."""
-
-
-@frozen(eq=False)
-class QuestionFailure:
-    """A question the peer answered otherwise: the case (with the library's answer), the peer's
-    output, the keys that differ, the rule they touch, and the request and reply."""
-
-    case: Case
-    output: JSON
-    differs: tuple[str, ...]
-    rule: str
-    request: dict[str, JSON]
-    reply: dict[str, JSON]
-
-    def example(self, rule: str) -> dict[str, JSON]:
-        """The failure as the report's example, under ``rule``."""
-        return {"request": self.request, "library": self.case.expected, "peer": self.reply,
-                "differs": list(self.differs), "rule": rule}
 
 
 @frozen
@@ -187,14 +169,19 @@ def _rule(case: Case, differs: Sequence[str], output: JSON) -> str:
     return "SCORE-ROUND"
 
 
+def case_request(case: Case) -> dict[str, JSON]:
+    """The ``case`` request that asks the peer ``case``."""
+    return {"op": "case", "kind": case.kind, "config": config_to_json(case.config),
+            "input": case.input}
+
+
 def ask_questions(peer: Peer, cases: Sequence[Case], ignore: Sequence[str]) -> tuple[QuestionRow, ...]:
     """Ask the peer every question; a peer fault raises ``PeerFault`` (``errors``)."""
     counts = {kind: {"asked": 0, "agreed": 0, "failed": 0, "unsupported": 0}
               for kind in QUESTION_KINDS}
     failures: dict[str, list[QuestionFailure]] = {kind: [] for kind in QUESTION_KINDS}
     for case in cases:
-        request: dict[str, JSON] = {"op": "case", "kind": case.kind,
-                                    "config": config_to_json(case.config), "input": case.input}
+        request = case_request(case)
         reply = peer.ask(request)
         outcome = case_outcome(case, reply, ignore)
         row = counts[case.kind]
@@ -218,7 +205,7 @@ def _row(kind: str, counts: dict[str, int], failures: Sequence[QuestionFailure],
     rules: dict[str, int] = {}
     example: dict[str, JSON] | None = None
     for failure in failures:
-        rule = "DECK" if any(fault.explains_question(failure) for fault in faults) \
+        rule = "DECK" if any(fault.explains(failure) for fault in faults) \
             else failure.rule
         rules[rule] = rules.get(rule, 0) + 1
         if example is None:
@@ -325,11 +312,8 @@ def run_remote_vectors(command: Sequence[str], directory: str | Path, *,
                 outcomes.append(RemoteOutcome(case, "skipped", None, (), (),
                                               "outside the peer's capabilities"))
                 continue
-            request: dict[str, JSON] = {"op": "case", "kind": case.kind,
-                                        "config": config_to_json(case.config),
-                                        "input": case.input}
             try:
-                answer = peer.ask(request)
+                answer = peer.ask(case_request(case))
             except PeerFault as fault:
                 raise HarnessError(f"{case.where}: the peer fails ({fault.kind}): "
                                    f"{fault.message}") from None

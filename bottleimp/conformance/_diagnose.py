@@ -22,7 +22,7 @@ from fractions import Fraction
 from math import gcd
 from typing import TYPE_CHECKING, Final, Protocol
 
-from attrs import evolve, field, frozen
+from attrs import field, frozen
 
 from .._actions import Give, Play
 from .._cards import Card, Colour, coins, rank_key
@@ -30,18 +30,18 @@ from .._config import Config
 from .._editions import edition_deck
 from .._engine import legal_actions
 from ..formats._json_input import JSON
-from ..rules.play import follow_suit, trick_price
+from ..rules.play import devils_eye_playable, follow_suit, trick_price
 from ..rules._registry import RULE_FUNCTIONS
 from ..rules.scoring import round_scores
 from ..rules.setup import setup_to_act
 from .._state import Bottle, GameState, Phase
 from ._peer import plural
-from ._vectors import Case, answer, same_json
+from ._vectors import Case, same_json
 
 if TYPE_CHECKING:
     from ._protocol import Capabilities
 
-__all__ = ['CardFault', 'DeckFault', 'Disagreement', 'WORK', 'card_json', 'card_named', 'cards_named', 'declared_deck_faults', 'explain', 'infer_deck_faults']
+__all__ = ['CardFault', 'DeckFault', 'Disagreement', 'Exchange', 'QuestionFailure', 'WORK', 'card_json', 'card_named', 'cards_named', 'declared_deck_faults', 'explain', 'infer_deck_faults']
 
 
 # --- the rule of a disagreement ---------------------------------------------------------
@@ -420,28 +420,20 @@ def _scores(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON
     return Disagreement(rule, f"the scores differ: {text}" if text else problem, {"seats": seats})
 
 
-def to_text(value: JSON) -> str:
-    """JSON as one line."""
-    return json.dumps(value, ensure_ascii=False)
-
-
-__all__ += ["to_text"]
 
 
 # --- deck faults, declared or inferred ----------------------------------------------------
 
 
-class _Exchange(Protocol):
-    """What the inference reads of one exchange of a failed game."""
+@frozen
+class Exchange:
+    """One request, the library's answer and the peer's (``None`` when it gave none);
+    ``refusal`` names the kind of illegal request it was, if it was one."""
 
-    @property
-    def request(self) -> dict[str, JSON]: ...
-
-    @property
-    def expected(self) -> dict[str, JSON]: ...
-
-    @property
-    def actual(self) -> dict[str, JSON] | None: ...
+    request: dict[str, JSON]
+    expected: dict[str, JSON]
+    actual: dict[str, JSON] | None
+    refusal: str | None = None
 
 
 class Failure(Protocol):
@@ -456,22 +448,29 @@ class Failure(Protocol):
     def state(self) -> GameState | None: ...
 
     @property
-    def exchanges(self) -> Sequence[_Exchange]: ...
+    def exchanges(self) -> Sequence[Exchange]: ...
 
     @property
     def disagreement(self) -> Disagreement | None: ...
 
 
-class QuestionFailure(Protocol):
-    """What the inference reads of a position question the peer answered otherwise
-    (``questions.QuestionFailure``): the case, with the library's answer, and the peer's output.
-    A protocol, so that this module needs nothing of ``questions``, which imports it."""
+@frozen(eq=False)
+class QuestionFailure:
+    """A position question the peer answered otherwise: the case (with the library's answer),
+    the peer's output, the keys that differ, the rule they touch, and the request and reply."""
 
-    @property
-    def case(self) -> Case: ...
+    case: Case
+    output: JSON
+    differs: tuple[str, ...]
+    rule: str
+    request: dict[str, JSON]
+    reply: dict[str, JSON]
 
-    @property
-    def output(self) -> JSON: ...
+    def example(self, rule: str) -> dict[str, JSON]:
+        """The failure as the report's example, under ``rule``."""
+        return {"request": self.request, "library": self.case.expected, "peer": self.reply,
+                "differs": list(self.differs), "rule": rule}
+
 
 WORK: Final = 2_000_000
 """The bound of each inference (colours, coins): how many elementary steps it may take (a pair
@@ -540,16 +539,11 @@ class DeckFault:
     stopped: bool = field(default=False, eq=False)
     """The inference stopped at its bound (``WORK``): more cards may be wrong."""
 
-    def explains(self, failure: Failure) -> bool:
-        """Whether the failed game is one this data fault explains."""
-        return id(failure) in self.explained or _explained(failure, dict(self.colours),
-                                                          dict(self.coins))
-
-    def explains_question(self, question: QuestionFailure) -> bool:
-        """Whether the position question the peer answered otherwise is one this data fault
-        explains."""
-        return id(question) in self.explained or _question_explained(
-            question, dict(self.colours), dict(self.coins))
+    def explains(self, item: Failure | QuestionFailure) -> bool:
+        """Whether the failed game or the position question the peer answered otherwise is
+        one this data fault explains."""
+        return id(item) in self.explained or _explained(item, dict(self.colours),
+                                                       dict(self.coins))
 
     def to_json(self) -> dict[str, JSON]:
         return {"source": self.source, "kind": self.kind,
@@ -631,25 +625,80 @@ def declared_deck_faults(capabilities: Capabilities,
 # --- inference --------------------------------------------------------------------------------
 #
 # Evidence: what one disagreement (of a game, or of a position question) shows of the peer's
-# deck. A legal-plays answer after a lead shows which cards the peer takes for the led colour
-# (``_Follows``); a scores answer shows, per seat, the coins of the cards behind its number
-# (``_Scores``). Each holds the check that a candidate data fault explains it exactly.
+# deck. An answer on the legal plays after a lead shows which cards the peer takes for the led
+# colour (``_Follows``); a scores answer shows, per seat, the coins of the cards behind its
+# number (``_Scores``). Each holds the check that a candidate data fault explains it exactly,
+# by the rule function the library judges with.
+
+
+def _recolour(colours: dict[Card, Colour]) -> Callable[[Card], Card]:
+    return lambda card: Card(card.rank, colours[card], card.coins) if card in colours else card
 
 
 @frozen
 class _Follows:
-    """A legal-plays answer after a lead: the led card, the cards judged (the hand; in Devil's
-    Eye the face-up row), those the peer takes for the led colour, and the check that given
-    colours make the library answer as the peer did."""
+    """A judgement of the peer's on following the led colour: the led card, the seat's hidden
+    hand and (Devil's Eye) its face-up row, the cards judged (the hand; in Devil's Eye the
+    face-up row; for a play, its card alone) and those of them the peer allows. ``pairs``: the
+    judged cards are all the seat's, so each shows whether it shares the led card's colour for
+    the peer (not so for one play)."""
 
     source: object
     config: Config
-    led: Card | None
+    led: Card
+    hand: tuple[Card, ...]
+    face_up: tuple[Card, ...] | None
     judged: frozenset[Card]
-    peer_follows: frozenset[Card]
-    check: Callable[[dict[Card, Colour]], bool]
-    chosen: frozenset[Card] = frozenset()
-    """The cards of ``judged`` the peer allows."""
+    chosen: frozenset[Card]
+    pairs: bool = True
+
+    @property
+    def peer_follows(self) -> frozenset[Card]:
+        """The judged cards the peer takes for the led colour, from the ones it allows: all of
+        them, when it allows a part; when it allows every card, either all follow or none does,
+        whichever differs from the library's colours in fewer cards (none on a tie)."""
+        if self.chosen != self.judged:
+            return self.chosen
+        same = sum(1 for card in self.judged if card.colour is self.led.colour)
+        return self.judged if same > len(self.judged) - same else frozenset()
+
+    def check(self, colours: dict[Card, Colour]) -> bool:
+        """Whether the cards given ``colours`` make the rule allow what the peer allowed."""
+        if not colours:
+            return False
+        swap = _recolour(colours)
+        hand, led = tuple(map(swap, self.hand)), swap(self.led).colour
+        playable = follow_suit(hand, led) if self.face_up is None else \
+            devils_eye_playable(hand, tuple(map(swap, self.face_up)), led)
+        judged = {card.rank for card in self.judged}
+        return {card.rank for card in playable} & judged == {card.rank for card in self.chosen}
+
+
+def _follows(source: object, config: Config, led: Card | None, hand: Sequence[Card] | None,
+             face_up: Sequence[Card] | None, allowed: Sequence[Card] | None,
+             play: Card | None = None) -> _Follows | None:
+    """The colour evidence of the cards a seat holding ``hand`` (and ``face_up`` in Devil's Eye)
+    is allowed after ``led``: ``allowed``, or for one ``play`` whether it was accepted
+    (``allowed`` holds it or not). ``None`` when the answer is no such judgement (nothing led,
+    a card the seat does not hold)."""
+    if led is None or hand is None or allowed is None or (config.devils_eye and face_up is None):
+        return None
+    hidden, row = frozenset(hand), frozenset(face_up or ())
+    peer = frozenset(allowed)
+    if play is not None:
+        if play not in hidden | row:
+            return None
+        judged, chosen = frozenset({play}), peer & {play}
+    elif face_up is not None:
+        if not hidden <= peer <= hidden | row:
+            return None
+        judged, chosen = row, peer & row
+    else:
+        if not peer <= hidden:
+            return None
+        judged, chosen = hidden, peer
+    return _Follows(source, config, led, tuple(hand),
+                    None if face_up is None else tuple(face_up), judged, chosen, play is None)
 
 
 @frozen
@@ -664,114 +713,35 @@ class _Scores:
     library: tuple[int, ...]
     peer: tuple[int, ...]
 
+    def _scores(self, coins: dict[Card, int]) -> tuple[int, ...]:
+        """The rule's scores with the cards' coins changed by ``coins``."""
+        def swap(card: Card) -> Card:
+            delta = coins.get(card)
+            return card if delta is None else Card(card.rank, card.colour, card.coins + delta)
+
+        return round_scores(self.config, tuple(tuple(map(swap, p)) for p in self.captured),
+                            self.bottles, tuple(map(swap, self.devils_trick)))
+
     def equations(self) -> list[tuple[dict[Card, int], int]]:
-        """Per seat: how many times each card's coins count in its number (negative for a
-        penalty, doubled for a player without a partner) and the difference, peer less
+        """Per seat: how many times each card's coins count in its number (the rule's score
+        with one more coin on the card, less its score) and the difference, peer less
         library."""
-        config = self.config
-        rows = []
-        for seat in range(config.players):
-            team = config.team_of(seat)
-            owned = sum(1 for bottle in self.bottles if bottle.owner in team)
-            times = 2 if config.teams is not None and len(team) == 1 else 1
-            if owned:
-                cards, times = self.devils_trick, -owned * times
-            else:
-                cards = tuple(c for s in team for c in self.captured[s])
-            coefficients: dict[Card, int] = {}
-            for card in cards:
-                coefficients[card] = coefficients.get(card, 0) + times
-            rows.append((coefficients, self.peer[seat] - self.library[seat]))
-        return rows
+        base = self._scores({})
+        cards = sorted({card for pile in (*self.captured, self.devils_trick) for card in pile},
+                       key=rank_key)
+        bumped = {card: self._scores({card: 1}) for card in cards}
+        return [({card: bumped[card][seat] - base[seat] for card in cards
+                  if bumped[card][seat] != base[seat]}, self.peer[seat] - self.library[seat])
+                for seat in range(self.config.players)]
 
     def explained(self, coins: dict[Card, int]) -> bool:
         """Whether the cards' coins changed by ``coins`` give the peer's scores."""
         if not coins:
             return False
-
-        def swap(card: Card) -> Card:
-            delta = coins.get(card)
-            return card if delta is None else Card(card.rank, card.colour, card.coins + delta)
-
         try:
-            scores = round_scores(self.config, tuple(tuple(map(swap, p)) for p in self.captured),
-                                  self.bottles, tuple(map(swap, self.devils_trick)))
+            return self._scores(coins) == self.peer
         except Exception:  # changed coins the scoring rejects explain nothing
             return False
-        return tuple(scores) == self.peer
-
-
-def _follows_from_failure(failure: Failure) -> _Follows | None:
-    """The colour evidence of a game's disagreement: a legal-plays answer after a lead (the
-    cards the peer takes for the led colour), or a play refused or accepted for following
-    (only checked, it says nothing of other cards)."""
-    before = failure.before
-    last = failure.exchanges[-1]
-    if before is None:
-        return _follows_from_answers(failure)
-    if (failure.disagreement is None or failure.disagreement.rule not in _COLOUR_RULES
-            or before.phase is not Phase.PLAY or last.actual is None):
-        return None
-    if last.request.get("op") == "play":
-        return _Follows(failure, before.config, None, frozenset(), frozenset(),
-                        lambda colours: _play_refusal_explained(failure, colours))
-    pairs = _colour_pairs(failure)
-    if pairs is None:
-        return None
-    led, judged, follows, chosen = pairs
-    return _Follows(failure, before.config, led, judged, follows,
-                    lambda colours: _colours_explain(failure, colours), chosen)
-
-
-def _scores_from_failure(failure: Failure) -> _Scores | None:
-    """The coin evidence of a game's disagreement on the scores."""
-    before = failure.before
-    last = failure.exchanges[-1]
-    if before is None:
-        return _scores_from_answers(failure)
-    if (failure.disagreement is None or failure.disagreement.rule not in _SCORE_RULES
-            or last.actual is None or last.request.get("op") != "scores"):
-        return None
-    library, peer = _numbers(last.expected.get("scores")), _numbers(last.actual.get("scores"))
-    round_ = before.round
-    if library is None or peer is None or len(peer) != len(library) \
-            or len(library) != before.config.players:
-        return None
-    return _Scores(failure, before.config, round_.captured, round_.bottles, round_.devils_trick,
-                   library, peer)
-
-
-def _scores_from_answers(failure: Failure) -> _Scores | None:
-    """The coin evidence of a scores fault judged on the peer's own answers (no position): the
-    piles its trick results give, the bottles it named, its Devil's Trick, the scores the rules
-    give them and the peer's."""
-    detail = failure.disagreement.detail if failure.disagreement is not None else {}
-    state = failure.state
-    if failure.disagreement is None or failure.disagreement.rule not in _SCORE_RULES \
-            or state is None:
-        return None
-    return _scores_from_json(failure, state.config, detail.get("captured"),
-                             detail.get("devils_trick"), detail.get("bottles"),
-                             detail.get("rules_give"), detail.get("peer"))
-
-
-def _scores_from_json(source: object, config: Config, captured: JSON, devils_trick: JSON,
-                      bottles: JSON, library: JSON, peer: JSON) -> _Scores | None:
-    """Coin evidence from the round's zones as ranks (the bottles as price and owner) and both
-    sides' scores; ``None`` when they name no such zones or scores."""
-    piles = [cards_named(config, pile) for pile in captured] \
-        if isinstance(captured, list) else [None]
-    trick = cards_named(config, devils_trick)
-    mine, theirs = _numbers(library), _numbers(peer)
-    if not isinstance(bottles, list) or not all(isinstance(item, dict) for item in bottles) \
-            or trick is None or None in piles or len(piles) != config.players \
-            or mine is None or theirs is None or len(theirs) != len(mine):
-        return None
-    owned = [(item.get("price"), item.get("owner")) for item in bottles if isinstance(item, dict)]
-    return _Scores(source, config, tuple(pile for pile in piles if pile is not None),
-                   tuple(Bottle(card_named(config, price),
-                                owner if isinstance(owner, int) else None)
-                         for price, owner in owned), trick, mine, theirs)
 
 
 def _numbers(value: JSON) -> tuple[int, ...] | None:
@@ -781,205 +751,98 @@ def _numbers(value: JSON) -> tuple[int, ...] | None:
     return tuple(item for item in value if isinstance(item, int))
 
 
-def _follows_from_question(question: QuestionFailure) -> _Follows | None:
-    """The colour evidence of a legal-plays question the peer answered otherwise."""
+def _score_evidence(source: object, config: Config, captured: JSON, devils_trick: JSON, bottles: JSON,
+            library: JSON, peer: JSON) -> _Scores | None:
+    """Coin evidence from the round's zones as ranks (the bottles as price and owner) and both
+    sides' scores; ``None`` when they name no such zones or scores."""
+    piles = [cards_named(config, pile) for pile in captured] \
+        if isinstance(captured, list) else [None]
+    trick = cards_named(config, devils_trick)
+    mine, theirs = _numbers(library), _numbers(peer)
+    if not isinstance(bottles, list) or not all(isinstance(item, dict) for item in bottles) \
+            or trick is None or None in piles or len(piles) != config.players \
+            or mine is None or theirs is None or len(theirs) != len(mine) \
+            or len(mine) != config.players:
+        return None
+    owned = [(item.get("price"), item.get("owner")) for item in bottles if isinstance(item, dict)]
+    return _Scores(source, config, tuple(pile for pile in piles if pile is not None),
+                   tuple(Bottle(card_named(config, price),
+                                owner if isinstance(owner, int) else None)
+                         for price, owner in owned), trick, mine, theirs)
+
+
+def _evidence(item: Failure | QuestionFailure) -> tuple[_Follows | None, _Scores | None]:
+    """What a game's disagreement or a position question the peer answered otherwise shows of
+    its deck: colour evidence, coin evidence, or neither."""
+    if isinstance(item, QuestionFailure):
+        return _question_evidence(item)
+    failure = item
+    rule = None if failure.disagreement is None else failure.disagreement.rule
+    detail = {} if failure.disagreement is None else failure.disagreement.detail
+    last, before, state = failure.exchanges[-1], failure.before, failure.state
+    if before is None:
+        # Judged on the peer's own answers (no position): the detail holds what it described.
+        if state is None:
+            return None, None
+        config = state.config
+        if rule == "FOLLOW-SUIT":
+            return _follows(failure, config, card_named(config, detail.get("led")),
+                            cards_named(config, detail.get("hand")), None,
+                            cards_named(config, detail.get("peer"))), None
+        if rule in _SCORE_RULES:
+            return None, _score_evidence(failure, config, detail.get("captured"),
+                                         detail.get("devils_trick"), detail.get("bottles"),
+                                         detail.get("rules_give"), detail.get("peer"))
+        return None, None
+    op, actual, config = last.request.get("op"), last.actual, before.config
+    if actual is None:
+        return None, None
+    if rule in _COLOUR_RULES and before.phase is Phase.PLAY and before.to_act is not None \
+            and op in ("legal_plays", "play"):
+        trick, round_, seat = before.current_trick(), before.round, before.to_act
+        play = card_named(config, last.request.get("card")) if op == "play" else None
+        allowed = cards_named(config, actual.get("cards")) if op == "legal_plays" else \
+            (() if play is None or actual.get("ok") is not True else (play,))
+        return _follows(failure, config, trick[0].card if trick else None, round_.hands[seat],
+                        None if round_.face_up is None else round_.face_up[seat], allowed,
+                        play), None
+    if rule in _SCORE_RULES and op == "scores":
+        round_ = before.round
+        library, peer = _numbers(last.expected.get("scores")), _numbers(actual.get("scores"))
+        if library is None or peer is None or len(peer) != len(library) \
+                or len(library) != config.players:
+            return None, None
+        return None, _Scores(failure, config, round_.captured, round_.bottles,
+                             round_.devils_trick, library, peer)
+    return None, None
+
+
+def _question_evidence(question: QuestionFailure) -> tuple[_Follows | None, _Scores | None]:
     case, output = question.case, question.output
     config, input_ = case.config, case.input
-    if case.kind != "legal_plays" or not isinstance(input_, dict) or not isinstance(output, dict):
-        return None
+    if not isinstance(input_, dict) or not isinstance(output, dict):
+        return None, None
+    if case.kind == "scoring" and isinstance(case.expected, dict):
+        return None, _score_evidence(question, config, input_.get("captured"),
+                                     input_.get("devils_trick"), input_.get("bottles"),
+                                     case.expected.get("scores"), output.get("scores"))
     trick = input_.get("trick")
-    hand = cards_named(config, input_.get("hand"))
-    face_up = cards_named(config, input_.get("face_up") or [])
-    legal = cards_named(config, output.get("legal"))
-    if not isinstance(trick, list) or not trick or hand is None or face_up is None \
-            or legal is None:
-        return None
-    first = trick[0]
-    led = config.cards_by_rank.get(first[1]) if isinstance(first, list) and len(first) == 2 \
-        and isinstance(first[1], (int, float)) else None
-    if led is None:
-        return None
-    allowed = set(legal)
-    if config.devils_eye:
-        if not set(hand) <= allowed or not allowed <= set(hand) | set(face_up):
-            return None
-        judged, chosen = frozenset(face_up), frozenset(allowed & set(face_up))
-    else:
-        if not allowed <= set(hand):
-            return None
-        judged, chosen = frozenset(hand), frozenset(allowed)
-    follows = _peer_follows(led, judged, chosen)
-
-    def check(colours: dict[Card, Colour]) -> bool:
-        if not colours:
-            return False
-        recoloured = tuple(card if card not in colours else
-                           Card(card.rank, colours[card], card.coins) for card in config.cards)
-        try:
-            found = answer(evolve(case, config=evolve(config, deck=recoloured)))
-        except Exception:  # a recoloured deck the library rejects explains nothing
-            return False
-        return isinstance(found, dict) and same_json(found.get("legal"), output.get("legal"))
-
-    return _Follows(question, config, led, judged, follows, check, chosen)
+    if case.kind != "legal_plays" or not isinstance(trick, list) or not trick \
+            or not isinstance(trick[0], list) or len(trick[0]) != 2:
+        return None, None
+    face_up = cards_named(config, input_.get("face_up") or []) if config.devils_eye else None
+    return _follows(question, config, card_named(config, trick[0][1]),
+                    cards_named(config, input_.get("hand")), face_up,
+                    cards_named(config, output.get("legal"))), None
 
 
-def _scores_from_question(question: QuestionFailure) -> _Scores | None:
-    """The coin evidence of a scoring question the peer answered otherwise."""
-    case, output = question.case, question.output
-    input_ = case.input
-    if case.kind != "scoring" or not isinstance(input_, dict) or not isinstance(output, dict) \
-            or not isinstance(case.expected, dict):
-        return None
-    return _scores_from_json(question, case.config, input_.get("captured"),
-                             input_.get("devils_trick"), input_.get("bottles"),
-                             case.expected.get("scores"), output.get("scores"))
-
-
-def _peer_follows(led: Card, judged: frozenset[Card], chosen: frozenset[Card]) -> frozenset[Card]:
-    """The cards of ``judged`` the peer takes for ``led``'s colour, from the ones it allows: all
-    of them, when it allows a part; when it allows every card, either all follow or none does,
-    whichever differs from the library's colours in fewer cards (none on a tie)."""
-    if chosen != judged:
-        return chosen
-    same = sum(1 for card in judged if card.colour is led.colour)
-    return judged if same > len(judged) - same else frozenset()
-
-
-
-def _colour_pairs(failure: Failure
-                  ) -> tuple[Card, frozenset[Card], frozenset[Card], frozenset[Card]] | None:
-    """For a legal-plays disagreement after a lead: the led card, the cards judged against it
-    (the hand; in Devil's Eye the face-up row) and those the peer takes for its colour."""
-    before = failure.before
-    last = failure.exchanges[-1]
-    if (failure.disagreement is None or failure.disagreement.rule not in _COLOUR_RULES
-            or before is None or before.phase is not Phase.PLAY or last.actual is None
-            or last.request.get("op") != "legal_plays" or before.to_act is None):
-        return None
-    trick = before.current_trick()
-    if not trick:
-        return None
-    led = trick[0].card
-    seat = before.to_act
-    listed = cards_named(before.config, last.actual.get("cards"))
-    if listed is None:
-        return None
-    peer = set(listed)
-    round_ = before.round
-    if round_.face_up is not None:
-        hidden, judged = set(round_.hands[seat]), set(round_.face_up[seat])
-        if not hidden <= peer or not peer <= hidden | judged:
-            return None
-        chosen = peer & judged
-    else:
-        judged = set(round_.hands[seat])
-        if not peer <= judged:
-            return None
-        chosen = peer
-    return (led, frozenset(judged), _peer_follows(led, frozenset(judged), frozenset(chosen)),
-            frozenset(chosen))
-
-
-def _recoloured(state: GameState, colours: dict[Card, Colour]) -> GameState:
-    """``state`` with some cards given other colours (the legal plays then follow them)."""
-    def swap(card: Card) -> Card:
-        colour = colours.get(card)
-        return card if colour is None else Card(card.rank, colour, card.coins)
-
-    round_ = state.round
-    return evolve(state, round=evolve(
-        round_,
-        hands=tuple(tuple(map(swap, hand)) for hand in round_.hands),
-        face_up=None if round_.face_up is None else tuple(tuple(map(swap, f)) for f in round_.face_up),
-        plays=tuple(Play(p.seat, swap(p.card)) for p in round_.plays),
-    ))
-
-
-def _play_refusal_explained(failure: Failure, colours: dict[Card, Colour]) -> bool:
-    """A play the two sides judge otherwise for following the led colour, which the peer's
-    judgement follows once the cards have the given colours."""
-    before = failure.before
-    last = failure.exchanges[-1]
-    if before is None or last.actual is None or failure.disagreement is None \
-            or failure.disagreement.rule not in _COLOUR_RULES or before.phase is not Phase.PLAY:
-        return False
-    card = before.config.cards_by_rank.get(last.request.get("card"))  # type: ignore[arg-type]
-    if card is None:
-        return False
-    try:
-        legal = {a.card.rank for a in legal_actions(_recoloured(before, colours))
-                 if isinstance(a, Play)}
-    except Exception:  # a recoloured state the engine rejects explains nothing
-        return False
-    return (card.rank in legal) == (last.actual.get("ok") is True)
-
-
-def _colours_explain(failure: Failure, colours: dict[Card, Colour]) -> bool:
-    before = failure.before
-    last = failure.exchanges[-1]
-    if before is None or last.actual is None or not colours:
-        return False
-    if last.request.get("op") == "play":
-        return _play_refusal_explained(failure, colours)
-    if _colour_pairs(failure) is None:
-        return False
-    try:
-        legal: list[JSON] = [a.card.rank for a in legal_actions(_recoloured(before, colours))
-                             if isinstance(a, Play)]
-    except Exception:  # a recoloured state the engine rejects explains nothing
-        return False
-    return same_json(sorted(legal, key=lambda rank: float(rank) if isinstance(rank, (int, float))
-                            else 0.0), last.actual.get("cards"))
-
-
-def _follows_from_answers(failure: Failure) -> _Follows | None:
-    """The colour evidence of a FOLLOW-SUIT fault judged on the peer's own answers (no
-    position): the led card, the hand the peer described and the cards it allowed."""
-    detail = failure.disagreement.detail if failure.disagreement is not None else {}
-    state = failure.state
-    if failure.disagreement is None or failure.disagreement.rule != "FOLLOW-SUIT" \
-            or state is None or not isinstance(detail.get("hand"), list) \
-            or not isinstance(detail.get("peer"), list):
-        return None
-    config = state.config
-    led = card_named(config, detail.get("led"))
-    hand = cards_named(config, detail["hand"])
-    allowed = cards_named(config, detail["peer"])
-    if led is None or hand is None or allowed is None:
-        return None
-
-    def check(colours: dict[Card, Colour]) -> bool:
-        def recolour(card: Card) -> Card:
-            return Card(card.rank, colours[card], card.coins) if card in colours else card
-        wanted = follow_suit(tuple(recolour(card) for card in hand), recolour(led).colour)
-        return {card.rank for card in wanted} == {card.rank for card in allowed}
-
-    judged, chosen = frozenset(hand), frozenset(allowed)
-    return _Follows(failure, config, led, judged, _peer_follows(led, judged, chosen), check,
-                    chosen)
-
-
-def _explained(failure: Failure, colours: dict[Card, Colour], coins: dict[Card, int]) -> bool:
+def _explained(item: Failure | QuestionFailure, colours: dict[Card, Colour],
+               coins: dict[Card, int]) -> bool:
     """Whether the cards given ``colours`` and ``coins`` make the library answer as the peer
-    did in ``failure``."""
-    if colours and failure.before is None:
-        answers = _follows_from_answers(failure)
-        return answers is not None and answers.check(colours)
-    if colours and _colours_explain(failure, colours):
-        return True
-    scores = _scores_from_failure(failure) if coins else None
-    return scores is not None and scores.explained(coins)
-
-
-def _question_explained(question: QuestionFailure, colours: dict[Card, Colour],
-                        coins: dict[Card, int]) -> bool:
-    follows = _follows_from_question(question) if colours else None
-    if follows is not None and follows.check(colours):
-        return True
-    scores = _scores_from_question(question) if coins else None
-    return scores is not None and scores.explained(coins)
-
+    did in ``item``."""
+    follows, scores = _evidence(item)
+    return bool(follows is not None and follows.check(colours)
+                or scores is not None and scores.explained(coins))
 
 # --- colours: the cards the peer takes for one colour ------------------------------------------
 
@@ -995,14 +858,14 @@ def _infer_colours(evidence: Sequence[_Follows]) -> tuple[dict[Card, Colour], bo
     after ``WORK`` pair checks (then ``True``: stopped at the bound)."""
     pairs: Counter[tuple[Card, Card, bool]] = Counter(
         (item.led, card, card in item.peer_follows)
-        for item in evidence if item.led is not None for card in item.judged)
+        for item in evidence if item.pairs for card in item.judged)
     touching: dict[Card, list[tuple[Card, Card, bool]]] = {}
     palette: dict[Card, set[Colour]] = {}
     for pair in pairs:
         for card in pair[:2]:
             touching.setdefault(card, []).append(pair)
     for item in evidence:
-        if item.led is not None:
+        if item.pairs:
             for card in item.judged | {item.led}:
                 palette.setdefault(card, set()).update(c.colour for c in item.config.cards)
     colour = {card: card.colour for card in touching}
@@ -1158,12 +1021,12 @@ def infer_deck_faults(failures: Sequence[Failure],
     edition whose deck the peer ``declared`` (the games are played on its data, compared with
     the library's apart), and not from a legal-plays answer that allows every card judged (a
     peer that ignores the led colour, rule FOLLOW-SUIT, answers so whatever the colours)."""
-    follows = [item for item in [*map(_follows_from_failure, failures),
-                                 *map(_follows_from_question, questions)]
+    items: list[Failure | QuestionFailure] = [*failures, *questions]
+    evidence = [_evidence(item) for item in items]
+    follows = [item for item, _ in evidence
                if item is not None and item.config.edition not in declared
-               and not (item.led is not None and item.judged and item.chosen == item.judged)]
-    scores = [item for item in [*map(_scores_from_failure, failures),
-                                *map(_scores_from_question, questions)]
+               and not (item.pairs and item.judged and item.chosen == item.judged)]
+    scores = [item for _, item in evidence
               if item is not None and item.config.edition not in declared]
     faults: list[DeckFault] = []
     colours, colours_stopped = _infer_colours(follows)

@@ -1,4 +1,4 @@
-"""Failed games put together by their disagreement (``Group``, ``group_failures``), and one game
+"""Failed games put together by their disagreement (``Group``, ``group_run``), and one game
 per group shrunk step by step within a time budget (``shrink_groups``)."""
 
 from __future__ import annotations
@@ -9,18 +9,16 @@ from pathlib import Path
 
 from attrs import evolve, frozen
 
-from ._protocol import Capabilities, Variant
-from ._diagnose import DeckFault, declared_deck_faults, infer_deck_faults
-from ._session import Exchange, Failure, GameResult
-from ..formats._json_input import JSON
-from ._peer import plural
-from ._cases import QuestionRow, question_failures, questions_under_deck
-from ._session import REFUSALS
-from ._vectors import same_json
-from ._session import GameScript, RoundScript
 from .._config import Config
+from ..formats._json_input import JSON
+from ._cases import QuestionRow, question_failures, questions_under_deck
+from ._diagnose import DeckFault, declared_deck_faults, infer_deck_faults
+from ._peer import plural
+from ._protocol import Capabilities, Variant
+from ._session import REFUSALS, Exchange, Failure, GameResult, GameScript, RoundScript
+from ._vectors import same_json
 
-__all__ = ["Group", "Grouping", "Nondeterminism", "group_failures", "group_run", "check_determinism", "same_verdict",
+__all__ = ["Group", "Grouping", "Nondeterminism", "group_run", "check_determinism", "same_verdict",
            "shrink_groups"]
 
 REPLAYS = 4
@@ -77,23 +75,12 @@ class Grouping:
 
 def group_run(results: Sequence[GameResult], capabilities: Capabilities,
               variants: Sequence[Variant], questions: Sequence[QuestionRow] = ()) -> Grouping:
-    """``group_failures`` with the position questions: the deck is inferred from the games'
-    disagreements and the questions the peer answered otherwise together, and the questions a
-    data fault explains are counted under ``DECK``."""
-    groups, notes = group_failures(results, capabilities, variants, questions)
-    faults = [group.deck for group in groups
-              if group.deck is not None and group.deck.source == "inferred"]
-    return Grouping(groups, notes, questions_under_deck(questions, faults))
-
-
-def group_failures(results: Sequence[GameResult], capabilities: Capabilities,
-                   variants: Sequence[Variant], questions: Sequence[QuestionRow] = ()
-                   ) -> tuple[list[Group], tuple[str, ...]]:
     """Every disagreement of every game grouped by its request and rule, the deck's data faults
     as groups of their own (``colours``, ``coins``: inferred from the games' disagreements and
-    the failed position ``questions`` together); and notes (a consistent renaming of the
-    colours in a declared deck, which is no failure). An inferred fault that explains no game's
-    disagreement (only questions) is a group with no game."""
+    the failed position ``questions`` together, which are counted under ``DECK`` where a data
+    fault explains them); and notes (a consistent renaming of the colours in a declared deck,
+    which is no failure). An inferred fault that explains no game's disagreement (only
+    questions) is a group with no game."""
     failures = [(number, failure) for number, result in enumerate(results, 1)
                 for failure in result.disagreements]
     groups: list[Group] = []
@@ -123,7 +110,8 @@ def group_failures(results: Sequence[GameResult], capabilities: Capabilities,
             groups.append(Group(0, fault.kind, "DECK", (), None, deck=fault,
                                 not_shrunk="seen in the position questions only: no game to "
                                            "shrink"))
-    return [evolve(group, number=i) for i, group in enumerate(groups, 1)], notes
+    return Grouping([evolve(group, number=i) for i, group in enumerate(groups, 1)], notes,
+                    questions_under_deck(questions, inferred))
 
 
 @frozen

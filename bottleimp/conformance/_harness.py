@@ -21,63 +21,17 @@ from collections.abc import Callable, Iterator, Sequence
 from .._config import Config
 from .._errors import HarnessError, PeerFault
 from ..formats._json_input import JSON
-from ._protocol import Capabilities, Variant
-from ._session import (
-    Exchange,
-    Failure,
-    GameResult,
-    Refusal,
-    negotiate,
-    play_game,
-    GameRunner,
-)
-from ._groups import (
-    Group,
-    Nondeterminism,
-    check_determinism,
-    group_run,
-    shrink_groups,
-)
-from ._peer import DEFAULT_TIMEOUT, PeerSlot
-from ._protocol import PROTOCOL, Referee
 from ._cases import QuestionRow, ask_questions, position_questions
-from ._session import REFUSALS
-from ._report import (
-    ConventionNote,
-    CoverageRow,
-    HarnessReport,
-    applicable,
-    coverage,
-    describe,
-    failure_to_json,
-    report_to_json,
-    peer_fault_record_problem,
-    write_group,
-    write_peer_fault,
-)
-from ._session import GameScript, Mistake, RoundScript, draw_script, game_scripts
+from ._groups import Group, Nondeterminism, check_determinism, group_run, shrink_groups
+from ._peer import DEFAULT_TIMEOUT, PeerSlot
+from ._protocol import PROTOCOL, Capabilities, Referee, Variant
+from ._report import (ConventionNote, HarnessReport, coverage, describe, not_applicable,
+                     peer_fault_record_problem, report_to_json, write_group, write_peer_fault)
+from ._session import (REFUSALS, Exchange, Failure, GameResult, GameRunner, GameScript, Mistake,
+                      draw_script, negotiate, play_game)
 
-__all__ = [
-    "Mistake",
-    "RoundScript",
-    "GameScript",
-    "draw_script",
-    "game_scripts",
-    "Exchange",
-    "Failure",
-    "GameResult",
-    "Refusal",
-    "play_game",
-    "Group",
-    "CoverageRow",
-    "HarnessReport",
-    "run_harness",
-    "negotiate",
-    "describe",
-    "failure_to_json",
-    "report_to_json",
-    "MIN_REFUSALS",
-]
+__all__ = ["Failure", "HarnessReport", "MIN_REFUSALS", "describe", "play_game", "report_to_json",
+           "run_harness"]
 
 
 MIN_REFUSALS = 3
@@ -175,7 +129,7 @@ def run_harness(
         grouped = group_run(results, capabilities, variants, asked)
         groups, notes, asked = grouped.groups, grouped.notes, grouped.questions
         if not peer_fault:
-            groups, nondeterministic = check_determinism(groups, runner.replay)
+            groups, nondeterministic = check_determinism(groups, runner.play)
             groups = shrink_groups(groups, runner.play, variants, shrink_seconds, say)
     finally:
         slot.discard()
@@ -216,7 +170,7 @@ def _trajectories(groups: Sequence[Group], results: Sequence[GameResult]
                   ) -> tuple[tuple[int, tuple[tuple[str, int], ...]], ...]:
     """For each group, how many of its disagreements were compared on each trajectory (a
     disagreement falls in a deck group its data fault explains, else in its request's and
-    rule's, as ``group_failures`` puts them)."""
+    rule's, as ``group_run`` puts them)."""
     decks = [g for g in groups if g.rule == "DECK" and g.deck is not None and g.failure is not None]
     by_key = {(g.op, g.rule): g for g in groups if g.rule != "DECK"}
     counts: dict[int, Counter[str]] = {g.number: Counter() for g in groups}
@@ -274,7 +228,7 @@ def _top_up(results: Sequence[GameResult], variants: Sequence[Variant], seed: in
         sent = Counter(refusal.kind for result in results for refusal in result.refusals)
         wanted = [Mistake(rng.randrange(60), index, rng.randrange(256))
                   for index, kind in enumerate(REFUSALS)
-                  if applicable(kind, capabilities) and kind.when != "fresh"
+                  if not_applicable(kind, capabilities) is None and kind.when != "fresh"
                   for _ in range(max(0, minimum - sent[kind.name]))]
         if not wanted:
             return

@@ -210,7 +210,7 @@ class Peer:
 
     def _end_group(self) -> None:
         """End every process the peer started, then SIGKILL the peer's process group (POSIX;
-        elsewhere the process) and reap the peer. On Linux the launcher (``reaper.py``) is told
+        elsewhere the process) and reap the peer. On Linux the launcher (``become_launcher``) is told
         first (SIGTERM) and kills its whole subtree, sessions of their own included; it is
         given a moment, since killing it first would orphan that subtree to init."""
         if _USE_REAPER and self.process.poll() is None:
@@ -260,7 +260,7 @@ def _wait_for_exit(process: subprocess.Popen[bytes], timeout: float) -> None:
 
 
 def _launch(command: tuple[str, ...], cwd: str | os.PathLike[str] | None) -> subprocess.Popen[bytes]:
-    """Start the peer, on Linux as the child of a launcher (``reaper.become_launcher``) that
+    """Start the peer, on Linux as the child of a launcher (``become_launcher``) that
     ends its whole subtree; ``HarnessError`` when it cannot start."""
     try:
         return subprocess.Popen(
@@ -427,16 +427,16 @@ def _prctl(option: int, value: int) -> bool:
     return int(_PRCTL(option, value, 0, 0, 0)) == 0
 
 
-def _state(pid: int) -> str | None:
-    """A process's state letter (``Z`` for a zombie), or ``None`` once it is gone."""
+def _stat(pid: int | str) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command name (the state letter, ``Z`` for a
+    zombie, then the parent), none once the process is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
             text = handle.read().decode("ascii", "replace")
     except OSError:
-        return None
+        return []
     # pid (comm) state ppid ...; comm may hold spaces and parentheses: split after the last ")".
-    fields = text[text.rfind(")") + 2:].split()
-    return fields[0] if fields else None
+    return text[text.rfind(")") + 2:].split()
 
 
 def _children(pid: int) -> list[int] | None:
@@ -464,14 +464,7 @@ def _all_children() -> dict[int, list[int]]:
     """Every process's children, from the parent field of every ``/proc/PID/stat``."""
     children: dict[int, list[int]] = {}
     for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as handle:
-                text = handle.read().decode("ascii", "replace")
-        except OSError:
-            continue
-        fields = text[text.rfind(")") + 2:].split()
+        fields = _stat(name) if name.isdigit() else []
         if len(fields) >= 2:
             children.setdefault(int(fields[1]), []).append(int(name))
     return children
@@ -486,7 +479,7 @@ def descendants(root: int) -> list[int]:
     stack = [root]
     while stack:
         pid = stack.pop()
-        if pid != root and _state(pid) not in (None, "Z"):
+        if pid != root and _stat(pid)[:1] not in ([], ["Z"]):
             below.append(pid)
         children = _children(pid) if scanned is None else None
         if children is None:

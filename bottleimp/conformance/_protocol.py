@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import IO, Final, Protocol
+from typing import IO, Final
 
 from attrs import evolve, field, frozen
 
@@ -344,7 +344,7 @@ class Referee:
                 "winner": result.winner,
                 "card": result.winning_card.rank,
                 "bottle": result.bottle,
-                "bottles": [{"price": b.price, "owner": b.owner} for b in after.round.bottles],
+                "bottles": bottles_to_json(after.round.bottles),
             }
         return answer
 
@@ -356,23 +356,16 @@ class Referee:
         return {"ok": True, "scores": list(scores)}
 
 
-class Handler(Protocol):
-    """What answers one parsed protocol request (``Referee``, the batch engine's ``BatchPeer``):
-    an answer object, a refusal rather than an exception for bad input."""
-
-    def handle(self, request: JSON) -> dict[str, JSON]: ...
-
-
-def serve(stdin: IO[str] | IO[bytes], stdout: IO[str], handler: Handler | None = None) -> int:
-    """Answer protocol requests from ``stdin`` on ``stdout`` until ``quit`` or the end of input,
-    with ``handler`` (by default the library's ``Referee``).
+def serve(stdin: IO[str] | IO[bytes], stdout: IO[str]) -> int:
+    """Answer protocol requests from ``stdin`` on ``stdout`` with the library's ``Referee``,
+    until ``quit`` or the end of input.
 
     Lines are read under a cap (``MAX_LINE_BYTES``): a longer line is refused with rule
     ``PROTOCOL`` as soon as its first ``MAX_LINE_BYTES + 1`` characters are read, and the rest of
     it is dropped unread into memory. A line that is not UTF-8, not JSON or too deep is refused
     the same way; serving goes on with the next line. Ends quietly when the other side stops
     reading."""
-    referee = Referee() if handler is None else handler
+    referee = Referee()
     for line, overlong in limited_lines(stdin.readline, MAX_LINE_BYTES):
         request: JSON = None
         if overlong:
@@ -488,7 +481,8 @@ class Capabilities:
                  editions: Iterable[str] | None = None, bottles: Iterable[int] | None = None,
                  teams: bool | None = None) -> Capabilities:
         """These capabilities, narrowed by the command line's options (``None``: unchanged)."""
-        return Capabilities(
+        return evolve(
+            self,
             players=self.players if players is None else tuple(
                 p for p in self.players if p in set(players)),
             editions=self.editions if editions is None else tuple(
@@ -496,13 +490,6 @@ class Capabilities:
             bottles=self.bottles if bottles is None else tuple(
                 b for b in self.bottles if b in set(bottles)),
             teams=self.teams if teams is None else self.teams and teams,
-            decks=dict(self.decks),
-            ignore=self.ignore,
-            set_position=self.set_position,
-            game_ends=self.game_ends,
-            setups_any_order=self.setups_any_order,
-            one_round=self.one_round,
-            dealer=self.dealer,
         )
 
     def declared_deck(self, config: Config) -> tuple[Card, ...] | None:
@@ -627,14 +614,9 @@ def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabil
     bottles = tuple(sorted({expect_int(item, child(child(path, "bottles"), i), 1, 2)
                             for i, item in enumerate(expect_list(obj.get("bottles", [1, 2]),
                                                                  child(path, "bottles")))}))
-    teams = obj.get("teams", True)
-    if not isinstance(teams, bool):
-        raise RecordError(child(path, "teams"), "expected true or false")
-    set_position = obj.get("set_position", False)
-    if not isinstance(set_position, bool):
-        raise RecordError(child(path, "set_position"), "expected true or false")
     flags = {}
-    for key, default in (("setups_any_order", False), ("one_round", False), ("dealer", True)):
+    for key, default in (("teams", True), ("set_position", False), ("setups_any_order", False),
+                         ("one_round", False), ("dealer", True)):
         flags[key] = obj.get(key, default)
         if not isinstance(flags[key], bool):
             raise RecordError(child(path, key), "expected true or false")
@@ -662,11 +644,9 @@ def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabil
             _check_declared_deck(edition, decks[edition], players, where)
     ignore = tuple(expect_str(item, child(child(path, "ignore"), i))
                    for i, item in enumerate(expect_list(obj.get("ignore", []), child(path, "ignore"))))
-    return Capabilities(players=players, editions=tuple(editions), bottles=bottles, teams=teams,
-                        decks=decks, ignore=ignore, set_position=set_position,
-                        game_ends=tuple(e for e in GAME_ENDS if e in game_ends),
-                        setups_any_order=flags["setups_any_order"] is True,
-                        one_round=flags["one_round"] is True, dealer=flags["dealer"] is True)
+    return Capabilities(players=players, editions=tuple(editions), bottles=bottles, decks=decks,
+                        ignore=ignore, game_ends=tuple(e for e in GAME_ENDS if e in game_ends),
+                        **{key: value is True for key, value in flags.items()})
 
 
 # --- position ---------------------------------------------------------------------------

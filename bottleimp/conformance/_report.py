@@ -13,20 +13,18 @@ from attrs import evolve, frozen
 
 from .._config import Config
 from ..formats._json_input import JSON
-from ._protocol import Capabilities
-from ._session import ANSWERS, PEER, SET_POSITION, Failure, GameResult, Refusal
-from ._groups import Group, Nondeterminism
-from ._peer import clip, plural
-from ._peer import answer_for_record
-from ._protocol import PROTOCOL
 from ._cases import QuestionRow
-from ._session import ANY_ORDER_LEGAL, REFUSALS, RefusalKind
+from ._groups import Group, Nondeterminism
+from ._peer import answer_for_record, clip, plural
+from ._protocol import PROTOCOL, Capabilities
+from ._session import (ANSWERS, ANY_ORDER_LEGAL, PEER, REFUSALS, SET_POSITION, Failure, GameResult,
+                      Refusal, RefusalKind)
 
 if TYPE_CHECKING:
     from ..formats._records import GameRecord
 
 __all__ = ["REPORT_FORMAT", "error_to_json", "CoverageRow", "ConventionNote", "HarnessReport", "describe", "failure_to_json", "report_to_json",
-           "coverage", "applicable", "write_group", "write_peer_fault",
+           "coverage", "not_applicable", "write_group", "write_peer_fault",
            "peer_fault_record_problem"]
 
 
@@ -166,13 +164,9 @@ def peer_fault_record_problem(failure: Failure) -> str | None:
     return None
 
 
-def applicable(kind: RefusalKind, capabilities: Capabilities) -> bool:
-    """Whether the harness sends illegal requests of ``kind`` to a peer of ``capabilities``."""
-    return _not_applicable(kind, capabilities) is None
-
-
-def _not_applicable(kind: RefusalKind, capabilities: Capabilities) -> str | None:
-    """Why ``kind`` is not sent to the peer, or ``None`` when it is."""
+def not_applicable(kind: RefusalKind, capabilities: Capabilities) -> str | None:
+    """Why the harness sends no illegal request of ``kind`` to a peer of ``capabilities``, or
+    ``None`` when it does."""
     if kind.name == "config-teams" and not capabilities.teams:
         return "the peer plays no teams"
     if kind.name == ANY_ORDER_LEGAL and capabilities.setups_any_order:
@@ -191,7 +185,7 @@ def coverage(results: Sequence[GameResult], capabilities: Capabilities) -> tuple
         rules = sorted({refusal.rule for refusal in sent}) or list(kind.rules)
         unsupported = sum(1 for refusal in sent if refusal.unsupported)
         agreed = sum(1 for refusal in sent if refusal.agreed)
-        why = _not_applicable(kind, capabilities)
+        why = not_applicable(kind, capabilities)
         note = kind.note if why is None else "not applicable: " + why
         rows.append(CoverageRow(kind.name, tuple(rules), len(sent), agreed, unsupported, note))
     return tuple(rows)
@@ -217,27 +211,9 @@ def _write_failure(failure: Failure, out_dir: Path, seed: int, group: Group | No
     from ..formats._records import freeze_extensions, write_record_file
 
     record = _failure_record(failure)
-    last = failure.exchanges[-1]
-    details: dict[str, JSON] = {
-        "protocol": PROTOCOL,
-        "seed": seed,
-        "kind": failure.kind,
-        "rule": failure.rule,
-        # What came from the peer is cut to a few KB (and a hostile answer kept as text), so
-        # that the record stays small and readable by any record reader.
-        "message": clip(failure.message, 4000),
-        "request": last.request,
-        "library": last.expected,
-        "peer": answer_for_record(last.actual),
-        "exchanges": len(failure.exchanges),
-    }
-    if failure.disagreement is not None:
-        details["detail"] = failure.disagreement.detail
-    details["trajectory"] = failure.trajectory
-    if failure.followed_from is not None:
-        # The failing request came after the library followed the peer: the record holds the
-        # game the library's rules reach, up to the request whose answer it followed.
-        details["followed_from"] = failure.followed_from
+    # The failure as --json writes it (what came from the peer cut to a few KB), with the run's
+    # protocol and seed; ``followed_from``: the record holds the game up to that request.
+    details: dict[str, JSON] = {"protocol": PROTOCOL, "seed": seed, **failure_to_json(failure)}
     if group is not None:
         details["group"] = group.number
         details["games_in_group"] = len(group.games)
@@ -325,6 +301,8 @@ def _trajectory_text(failure: Failure) -> str:
 def failure_to_json(failure: Failure) -> dict[str, JSON]:
     """A failure as JSON (``--json``)."""
     last = failure.exchanges[-1]
+    # What came from the peer is cut to a few KB (and a hostile answer kept as text), so that a
+    # record holding it stays small and readable by any record reader.
     return {
         "kind": failure.kind,
         "rule": failure.rule,

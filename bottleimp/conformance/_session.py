@@ -52,8 +52,8 @@ from ..rules.play import (
 from ..rules._registry import rule_id_of
 from ..rules.scoring import round_is_over, round_scores
 from ..rules.setup import setup_steps
-from .._state import GameState, Phase, RoundState, TrickResult
-from ._diagnose import Disagreement, card_named, cards_named, explain
+from .._state import Bottle, GameState, Phase, RoundState, TrickResult
+from ._diagnose import Disagreement, Exchange, card_named, cards_named, explain
 from ._peer import Peer, PeerSlot, clip
 from ._protocol import (
     GAME_ENDS,
@@ -66,12 +66,12 @@ from ._protocol import (
     compare,
     set_position_request,
 )
-from ._vectors import ranks
+from ._vectors import bottles_to_json, ranks
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-__all__ = ['ANSWERS', 'ANY_ORDER_LEGAL', 'Exchange', 'Failure', 'Fault', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'follow_scores', 'game_scripts', 'is_convention', 'negotiate', 'play_game', 'refusal_kind', 'round_request', 'with_end']
+__all__ = ['ANSWERS', 'ANY_ORDER_LEGAL', 'Exchange', 'Failure', 'Fault', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'follow_scores', 'game_scripts', 'is_convention', 'negotiate', 'play_game', 'round_request', 'with_end']
 
 
 # --- illegal requests -------------------------------------------------------------------
@@ -125,53 +125,26 @@ def round_request(config: Config, dealer: int, hands: tuple[tuple[Card, ...], ..
 
 
 def _copy(request: dict[str, JSON]) -> dict[str, JSON]:
-    import json
-
     value = json.loads(json.dumps(request))
     assert isinstance(value, dict)
     return value
 
 
-def _with_config(moment: Moment, **changes: JSON) -> dict[str, JSON]:
-    request = _copy(moment.new_round)
-    config = request["config"]
-    assert isinstance(config, dict)
-    config.update(changes)
-    return request
+def _pick(*options: dict[str, JSON]) -> Builder:
+    """A builder of one of ``options`` (a copy), chosen by the pick."""
+    return lambda moment, pick: _copy(options[pick % len(options)])
 
 
-# --- protocol ---------------------------------------------------------------------------------
-
-
-def _hello_version(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return {"op": "hello", "protocol": f"bottleimp-protocol/{90 + pick % 9}"}
-
-
-def _before_round(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return {"op": ("legal_plays", "scores")[pick % 2]}
-
-
-def _unknown_op(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return {"op": ("dance", "undo", "deal")[pick % 3]}
-
-
-def _missing_key(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    options: list[dict[str, JSON]] = [{"op": "play", "seat": 0}, {"op": "setup", "discard": []},
-                                      {"op": "hello"}]
-    return options[pick % 3]
-
-
-def _wrong_type(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    options: list[dict[str, JSON]] = [{"op": "play", "seat": "one", "card": 1},
-                                      {"op": "play", "seat": 0, "card": "1"},
-                                      {"op": "setup", "seat": 0, "discard": 3}]
-    return options[pick % 3]
-
-
-def _unknown_key(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    options: list[dict[str, JSON]] = [{"op": "legal_plays", "seat": 0},
-                                      {"op": "scores", "round": 0}]
-    return options[pick % 2]
+def _config(*changes: dict[str, JSON]) -> Builder:
+    """A builder of the round's ``new_round`` with one of ``changes`` made to its
+    configuration, chosen by the pick."""
+    def builder(moment: Moment, pick: int) -> dict[str, JSON]:
+        request = _copy(moment.new_round)
+        config = request["config"]
+        assert isinstance(config, dict)
+        config.update(changes[pick % len(changes)])
+        return request
+    return builder
 
 
 # --- new_round --------------------------------------------------------------------------------
@@ -179,19 +152,13 @@ def _unknown_key(moment: Moment, pick: int) -> dict[str, JSON] | None:
 
 def _config_players(moment: Moment, pick: int) -> dict[str, JSON] | None:
     # One fault only: seat 0, a dealer every player count from 1 has.
-    request = _with_config(moment, players=(1, 7, 8)[pick % 3])
-    request["dealer"] = 0
-    return request
-
-
-def _config_edition(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return _with_config(moment, edition=("standard", "classic-1952", "")[pick % 3])
+    request = _config({"players": 1}, {"players": 7}, {"players": 8})(moment, pick)
+    return None if request is None else {**request, "dealer": 0}
 
 
 def _config_bottles(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    if moment.config.players < 5 and pick % 2:
-        return _with_config(moment, bottles=2)
-    return _with_config(moment, bottles=(0, 3)[pick % 2])
+    wrong = 0 if pick % 2 == 0 else 2 if moment.config.players < 5 else 3
+    return _config({"bottles": wrong})(moment, pick)
 
 
 def _config_teams(moment: Moment, pick: int) -> dict[str, JSON] | None:
@@ -201,22 +168,11 @@ def _config_teams(moment: Moment, pick: int) -> dict[str, JSON] | None:
     singles: list[JSON] = [[seat] for seat in range(3, players)]
     if players < 4:
         few: list[JSON] = [[0, 1], [2]]
-        return _with_config(moment, teams=few[:players] if pick % 2 else [list(range(players))])
+        return _config({"teams": few[:players] if pick % 2 else [list(range(players))]})(
+            moment, pick)
     # A team of three, or a seat named twice.
     bad: list[JSON] = [[0, 1, 2], *singles] if pick % 2 else [[0, 1], [1, 2], *singles]
-    return _with_config(moment, teams=bad, bottles=1)
-
-
-def _config_game_end(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    ends: list[dict[str, JSON]] = [{"rounds": 0, "target_score": None},
-                                   {"rounds": 3, "target_score": 50},
-                                   {"rounds": None, "target_score": -5}]
-    return _with_config(moment, **ends[pick % len(ends)])
-
-
-def _target_zero(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    # The boundary below the lowest target the rules allow (1, which the games play).
-    return _with_config(moment, rounds=None, target_score=0)
+    return _config({"teams": bad, "bottles": 1})(moment, pick)
 
 
 def _config_deck(moment: Moment, pick: int) -> dict[str, JSON] | None:
@@ -361,14 +317,6 @@ def _play_in_setup(state: GameState, seat: int, pick: int) -> dict[str, JSON] | 
     return {"op": "play", "seat": seat, "card": hand[pick % len(hand)].rank} if hand else None
 
 
-def _legal_plays_query(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return {"op": "legal_plays"}
-
-
-def _scores_query(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    return {"op": "scores"}
-
-
 # --- trick play -------------------------------------------------------------------------------
 
 
@@ -425,44 +373,56 @@ def _not_following(state: GameState, seat: int, pick: int) -> dict[str, JSON] | 
 # --- after the round --------------------------------------------------------------------------
 
 
-def _after_play(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    state = moment.state
-    if state is None:
-        return None
-    card = state.config.cards[pick % len(state.config.cards)]
-    return {"op": "play", "seat": pick % state.config.players, "card": card.rank}
-
-
-def _after_setup(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    state = moment.state
-    if state is None:
-        return None
-    card = state.config.cards[pick % len(state.config.cards)]
-    return {"op": "setup", "seat": pick % state.config.players, "discard": [card.rank]}
+def _after_round(op: str) -> Builder:
+    """A builder of a ``play`` or a ``setup`` (a discard) of some seat and card once the round
+    is over."""
+    def builder(moment: Moment, pick: int) -> dict[str, JSON] | None:
+        state = moment.state
+        if state is None:
+            return None
+        rank = state.config.cards[pick % len(state.config.cards)].rank
+        seat = pick % state.config.players
+        return {"op": op, "seat": seat, **({"card": rank} if op == "play" else {"discard": [rank]})}
+    return builder
 
 
 _FOLLOW: Final = ("FOLLOW-SUIT", "EYE-FOLLOW-SUIT")
 
 REFUSALS: Final[tuple[RefusalKind, ...]] = (
-    RefusalKind("hello-version", ("PROTOCOL",), "start", _hello_version,
+    RefusalKind("hello-version", ("PROTOCOL",), "start", lambda moment, pick: {
+                    "op": "hello", "protocol": f"bottleimp-protocol/{90 + pick % 9}"},
                 "hello naming a protocol version nobody speaks"),
-    RefusalKind("before-round", ("PROTOCOL",), "fresh", _before_round,
+    RefusalKind("before-round", ("PROTOCOL",), "fresh",
+                _pick({"op": "legal_plays"}, {"op": "scores"}),
                 "a round request before any new_round (sent to a freshly started peer)"),
-    RefusalKind("unknown-op", ("PROTOCOL",), "any", _unknown_op, "an op the protocol lacks"),
-    RefusalKind("missing-key", ("PROTOCOL",), "any", _missing_key, "a required key left out"),
-    RefusalKind("wrong-type", ("PROTOCOL",), "any", _wrong_type, "a key of the wrong JSON type"),
-    RefusalKind("unknown-key", ("PROTOCOL",), "any", _unknown_key, "a key the request lacks"),
+    RefusalKind("unknown-op", ("PROTOCOL",), "any",
+                _pick({"op": "dance"}, {"op": "undo"}, {"op": "deal"}),
+                "an op the protocol lacks"),
+    RefusalKind("missing-key", ("PROTOCOL",), "any", _pick(
+                {"op": "play", "seat": 0}, {"op": "setup", "discard": []}, {"op": "hello"}),
+                "a required key left out"),
+    RefusalKind("wrong-type", ("PROTOCOL",), "any", _pick(
+                {"op": "play", "seat": "one", "card": 1}, {"op": "play", "seat": 0, "card": "1"},
+                {"op": "setup", "seat": 0, "discard": 3}),
+                "a key of the wrong JSON type"),
+    RefusalKind("unknown-key", ("PROTOCOL",), "any", _pick(
+                {"op": "legal_plays", "seat": 0}, {"op": "scores", "round": 0}),
+                "a key the request lacks"),
     RefusalKind("config-players", ("CONFIG-PLAYERS",), "deal", _config_players,
                 "new_round for 1, 7 or 8 players"),
-    RefusalKind("config-edition", ("CONFIG-EDITION",), "deal", _config_edition,
+    RefusalKind("config-edition", ("CONFIG-EDITION",), "deal", _config(
+                {"edition": "standard"}, {"edition": "classic-1952"}, {"edition": ""}),
                 "new_round with an edition no source defines"),
     RefusalKind("config-bottles", ("CONFIG-BOTTLES",), "deal", _config_bottles,
                 "new_round with 0 or 3 bottles, or 2 bottles for 2-4 players"),
     RefusalKind("config-teams", ("CONFIG-TEAMS",), "deal", _config_teams,
                 "new_round with teams that are no partition into pairs and singles"),
-    RefusalKind("config-game-end", ("CONFIG-GAME-END",), "deal", _config_game_end,
+    RefusalKind("config-game-end", ("CONFIG-GAME-END",), "deal", _config(
+                {"rounds": 0, "target_score": None}, {"rounds": 3, "target_score": 50},
+                {"rounds": None, "target_score": -5}),
                 "new_round whose rounds or target score no source allows"),
-    RefusalKind("config-target-zero", ("CONFIG-GAME-END",), "deal", _target_zero,
+    RefusalKind("config-target-zero", ("CONFIG-GAME-END",), "deal",
+                _config({"rounds": None, "target_score": 0}),
                 "new_round with a target score of 0 (the lowest allowed is 1)"),
     RefusalKind("config-deck", ("CONFIG-DECK",), "deal", _config_deck,
                 "new_round whose deck holds the start card 19 or a rank twice"),
@@ -481,9 +441,9 @@ REFUSALS: Final[tuple[RefusalKind, ...]] = (
     RefusalKind("setup-wrong-step", ("SETUP-STEPS",), "setup", _wrong_step,
                 "a setup with a discard too many or too few, or the other variant's pass"),
     RefusalKind("play-in-setup", ("PHASE",), "setup", _play_in_setup, "a play during the setup"),
-    RefusalKind("legal-plays-in-setup", ("PHASE",), "setup", _legal_plays_query,
+    RefusalKind("legal-plays-in-setup", ("PHASE",), "setup", _pick({"op": "legal_plays"}),
                 "legal_plays during the setup"),
-    RefusalKind("scores-in-setup", ("ROUND-END",), "setup", _scores_query,
+    RefusalKind("scores-in-setup", ("ROUND-END",), "setup", _pick({"op": "scores"}),
                 "scores during the setup"),
     RefusalKind("setup-in-play", ("PHASE",), "play", _setup_in_play, "a setup during trick play"),
     RefusalKind("play-wrong-seat", ("TURN-ORDER",), "play", _wrong_turn,
@@ -494,38 +454,16 @@ REFUSALS: Final[tuple[RefusalKind, ...]] = (
                 "a card the seat does not hold (or no card at all)"),
     RefusalKind("play-not-following", _FOLLOW, "play", _not_following,
                 "a card that does not follow the led colour though it must"),
-    RefusalKind("scores-in-play", ("ROUND-END",), "play", _scores_query,
+    RefusalKind("scores-in-play", ("ROUND-END",), "play", _pick({"op": "scores"}),
                 "scores while cards remain"),
-    RefusalKind("play-after-round", ("PHASE",), "after", _after_play,
+    RefusalKind("play-after-round", ("PHASE",), "after", _after_round("play"),
                 "a play once the round is over"),
-    RefusalKind("legal-plays-after-round", ("PHASE",), "after", _legal_plays_query,
+    RefusalKind("legal-plays-after-round", ("PHASE",), "after", _pick({"op": "legal_plays"}),
                 "legal_plays once the round is over"),
-    RefusalKind("setup-after-round", ("PHASE",), "after", _after_setup,
+    RefusalKind("setup-after-round", ("PHASE",), "after", _after_round("setup"),
                 "a setup once the round is over"),
 )
 """Every kind of illegal request the harness sends, in the order of the coverage table."""
-
-
-def refusal_kind(name: str) -> RefusalKind:
-    """The refusal kind called ``name``."""
-    for kind in REFUSALS:
-        if kind.name == name:
-            return kind
-    raise KeyError(name)
-
-
-def moment_phase(state: GameState | None) -> str:
-    """The moment a state is in: ``setup``, ``play`` or ``after``."""
-    if state is None:
-        return "deal"
-    if state.phase is Phase.SETUP:
-        return "setup"
-    if state.phase is Phase.PLAY:
-        return "play"
-    return "after"
-
-
-__all__ += ["moment_phase"]
 
 
 # --- the generated games ----------------------------------------------------------------
@@ -585,11 +523,6 @@ MAX_TARGET = 100
 """The highest target score a generated game has (1 is the lowest the rules allow)."""
 
 
-def _team_partitions(players: int, order: Sequence[int], pairs: int) -> list[list[int]]:
-    teams = [list(order[2 * i: 2 * i + 2]) for i in range(pairs)]
-    return teams + [[seat] for seat in order[2 * pairs:]]
-
-
 def with_end(config: Config, end: str, rounds: int, target: int) -> Config:
     """``config`` ending as ``end`` says: after ``rounds`` rounds, at ``target`` points, or by
     default."""
@@ -620,7 +553,8 @@ def draw_script(rng: random.Random, variants: Sequence[Variant], ends: Sequence[
     if variant.teams and rng.randrange(2):
         order = list(range(players))
         rng.shuffle(order)
-        teams = _team_partitions(players, order, 1 + rng.randrange(players // 2))
+        pairs = 1 + rng.randrange(players // 2)
+        teams = [order[2 * i: 2 * i + 2] for i in range(pairs)] + [[s] for s in order[2 * pairs:]]
     config = Config(players=players, edition=variant.edition, bottles=variant.bottles,
                     teams=teams)
     dealer = rng.randrange(players)
@@ -699,6 +633,37 @@ def _same_cards(mine: Sequence[Card], theirs: Sequence[Card], what: str) -> Lost
     return Lost(f"the peer's {what} {' and '.join(parts)}: no position of the rules has them")
 
 
+def _zones(config: Config, answer: dict[str, JSON], face_up: bool
+           ) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...] | None,
+                      tuple[Card, ...]] | Lost:
+    """The hands, face-up rows (where the round has them) and Devil's Trick an answer to the
+    last setup describes."""
+    hands = _rows(config, answer.get("hands"), "hands after the setup")
+    rows = _rows(config, answer.get("face_up"), "face-up cards after the setup") if face_up \
+        else None
+    trick = _rows(config, [answer.get("devils_trick")] + [[]] * (config.players - 1),
+                  "Devil's Trick")
+    for zone in (hands, rows, trick):
+        if isinstance(zone, Lost):
+            return zone
+    assert not isinstance(hands, Lost) and not isinstance(rows, Lost) \
+        and not isinstance(trick, Lost)
+    return hands, rows, trick[0]
+
+
+def _take_trick(bottles: list[Bottle], captured: list[list[Card]], cards: tuple[Card, ...],
+                winner: int, winning: Card, bottle: int | None) -> None:
+    """A trick's result applied to the zones: its cards to the winner (TRICK-CAPTURE) and, when
+    it bought ``bottle``, the old price card back to its owner (PRICE-CARD-RETURN) and the
+    bottle the winner's at the winning card (BOTTLE-PURCHASE)."""
+    if bottle is not None:
+        returned = returned_price_card(bottles[bottle])
+        if returned is not None:
+            captured[returned[0]].append(returned[1])
+        bottles[bottle] = bottle_after_purchase(winner, winning)
+    captured[winner].extend(captured_by_winner(cards, cards.index(winning), bottle is not None))
+
+
 def follow_peer(before: GameState, after: GameState, request: dict[str, JSON],
                 answer: dict[str, JSON]) -> GameState | Lost:
     """The library's state ``after`` (its answer to ``request``, made in ``before``) moved to the
@@ -724,20 +689,10 @@ def _follow_setup(after: GameState, answer: dict[str, JSON]) -> GameState | Lost
     round_ = after.round
     if "hands" not in answer:
         return Lost("the peer goes on with the setup where every seat has given it")
-    hands = _rows(config, answer.get("hands"), "hands after the setup")
-    if isinstance(hands, Lost):
-        return hands
-    face_up: tuple[tuple[Card, ...], ...] | None = None
-    if round_.face_up is not None:
-        rows = _rows(config, answer.get("face_up"), "face-up cards after the setup")
-        if isinstance(rows, Lost):
-            return rows
-        face_up = rows
-    trick = _rows(config, [answer.get("devils_trick")] + [[]] * (config.players - 1),
-                  "Devil's Trick")
-    if isinstance(trick, Lost):
-        return trick
-    devils_trick = trick[0]
+    zones = _zones(config, answer, round_.face_up is not None)
+    if isinstance(zones, Lost):
+        return zones
+    hands, face_up, devils_trick = zones
     mine = [c for h in round_.hands for c in h] + [c for r in round_.face_up or () for c in r] \
         + list(round_.devils_trick)
     theirs = [c for h in hands for c in h] + [c for r in face_up or () for c in r] \
@@ -801,20 +756,15 @@ def _trick_result(before: GameState, after: GameState, result: dict[str, JSON],
     bottle = result.get("bottle")
     bottles = list(old.bottles)
     captured = [list(pile) for pile in old.captured]
-    if bottle is not None:
-        if isinstance(bottle, bool) or not isinstance(bottle, int) \
-                or not 0 <= bottle < len(bottles):
-            return Lost(f"the peer buys bottle {bottle!r}, which the game lacks")
-        returned = returned_price_card(bottles[bottle])
-        if returned is not None:
-            captured[returned[0]].append(returned[1])
-        bottles[bottle] = bottle_after_purchase(winner, winning)
+    if bottle is not None and (isinstance(bottle, bool) or not isinstance(bottle, int)
+                               or not 0 <= bottle < len(bottles)):
+        return Lost(f"the peer buys bottle {bottle!r}, which the game lacks")
+    _take_trick(bottles, captured, cards, winner, winning, bottle)
     claimed = result.get("bottles")
-    wanted = [{"price": b.price, "owner": b.owner} for b in bottles]
+    wanted = bottles_to_json(bottles)
     if claimed != wanted:
         return Lost(f"the peer's bottles after the trick, {claimed!r}, are not the ones its "
                     f"winner and bottle make ({wanted!r})")
-    captured[winner].extend(captured_by_winner(cards, cards.index(winning), bottle is not None))
     piles = tuple(tuple(sorted(pile, key=rank_key)) for pile in captured)
     over = after.phase is not Phase.PLAY
     if over != (to_act is None):
@@ -886,10 +836,6 @@ class PeerRound:
     def _card(self, value: JSON) -> Card | None:
         return card_named(self.config, value)
 
-    def _rows(self, value: JSON) -> list[list[Card]] | None:
-        rows = _rows(self.config, value, "zones")
-        return None if isinstance(rows, Lost) else [list(row) for row in rows]
-
     def _fault(self, function: Callable[..., object], message: str, rules_give: JSON,
                peer_says: JSON, **seen: JSON) -> None:
         self.faults.append(Fault(_rule(function), message,
@@ -899,12 +845,12 @@ class PeerRound:
     def take_setup(self, answer: dict[str, JSON]) -> bool:
         """The peer's zones after the last setup, and its first leader (FIRST-LEADER). False
         when they are no card lists (nothing left to judge on)."""
-        hands = self._rows(answer.get("hands"))
-        trick = self._rows([answer.get("devils_trick")] + [[]] * (self.config.players - 1))
-        face_up = None if self.face_up is None else self._rows(answer.get("face_up"))
-        if hands is None or trick is None or (self.face_up is not None and face_up is None):
+        zones = _zones(self.config, answer, self.face_up is not None)
+        if isinstance(zones, Lost):
             return False
-        self.hands, self.face_up, self.devils_trick = hands, face_up, trick[0]
+        self.hands = [list(hand) for hand in zones[0]]
+        self.face_up = None if zones[1] is None else [list(row) for row in zones[1]]
+        self.devils_trick = list(zones[2])
         leader = first_leader(self.config, self.dealer)
         to_act = answer.get("to_act")
         if to_act != leader:
@@ -998,17 +944,10 @@ class PeerRound:
         if peer_card is None or peer_card not in cards or not isinstance(peer_winner, int) \
                 or isinstance(peer_winner, bool) or not 0 <= peer_winner < self.config.players:
             peer_card, peer_winner = card, winner
-        peer_index = cards.index(peer_card)
         bottle = claimed.get("bottle")
-        peer_bought = isinstance(bottle, int) and not isinstance(bottle, bool) \
-            and 0 <= bottle < len(self.bottles)
-        self.captured[peer_winner] += captured_by_winner(cards, peer_index, peer_bought)
-        if peer_bought:
-            assert isinstance(bottle, int)
-            returned = returned_price_card(self.bottles[bottle])
-            if returned is not None:
-                self.captured[returned[0]].append(returned[1])
-            self.bottles[bottle] = bottle_after_purchase(peer_winner, peer_card)
+        peer_bottle = bottle if isinstance(bottle, int) and not isinstance(bottle, bool) \
+            and 0 <= bottle < len(self.bottles) else None
+        _take_trick(self.bottles, self.captured, cards, peer_winner, peer_card, peer_bottle)
         self.trick = []
         over = round_is_over(self.hands, self.face_up)
         if over != (to_act is None):
@@ -1036,7 +975,7 @@ class PeerRound:
                         f"bottles owned by {owners}, the scores are {list(wanted)}; the peer "
                         f"says {scores!r}", list(wanted), scores,
                         captured=[ranks(pile) for pile in piles],
-                        bottles=[{"price": b.price, "owner": b.owner} for b in self.bottles],
+                        bottles=bottles_to_json(self.bottles),
                         devils_trick=ranks(self.devils_trick))
 
     def judge_end_round(self, answer: dict[str, JSON]) -> None:
@@ -1062,11 +1001,12 @@ SET_POSITION: Final = "library-set-position"
 ``set_position`` after an earlier disagreement."""
 
 PEER: Final = "peer"
+"""A disagreement met on the peer's trajectory: after an earlier disagreement, the library was
+put into the position the peer's answers described, and went on from there."""
+
 ANSWERS: Final = "peer-answers"
 """Judged on the peer's own answers, by the rules that need no whole position (its answers
 described none the rules reach: a card twice, a card lost)."""
-"""A disagreement met on the peer's trajectory: after an earlier disagreement, the library was
-put into the position the peer's answers described, and went on from there."""
 
 
 def is_convention(rule_id: str) -> bool:
@@ -1078,17 +1018,6 @@ def is_convention(rule_id: str) -> bool:
         return catalogue_is_convention(rule_id)
     except UnknownRuleError:
         return False
-
-
-@frozen
-class Exchange:
-    """One request, the library's answer and the peer's (``None`` when it gave none);
-    ``refusal`` names the kind of illegal request it was, if it was one."""
-
-    request: dict[str, JSON]
-    expected: dict[str, JSON]
-    actual: dict[str, JSON] | None
-    refusal: str | None = None
 
 
 @frozen
@@ -1768,17 +1697,9 @@ class GameRunner:
         self.capabilities = capabilities
         self.greeted: set[int] = set()
 
-    def play(self, script: GameScript) -> GameResult:
-        """Play ``script`` against the peer."""
-        return self._play(script)
-
-    def replay(self, script: GameScript, requests: int) -> GameResult:
-        """Play ``script`` again up to its first ``requests`` requests, keeping every exchange
-        (to compare the peer's answers)."""
-        return self._play(script, until=requests)
-
-    def _play(self, script: GameScript, until: int | None = None) -> GameResult:
-        """A game, or with ``until`` a replay, which keeps its exchanges."""
+    def play(self, script: GameScript, until: int | None = None) -> GameResult:
+        """Play ``script`` against the peer; with ``until``, play it again up to its first so
+        many requests, keeping every exchange (to compare the peer's answers)."""
         peer = self.slot.get()
         fresh = id(peer) not in self.greeted
         self.greeted.add(id(peer))

@@ -61,14 +61,6 @@ __all__ = [
     "CONFORMANCE_FORMAT",
     "KINDS",
     "CASE_INPUT_KEYS",
-    "TrickInput",
-    "LegalPlaysInput",
-    "SetupInput",
-    "ScoringInput",
-    "read_trick_input",
-    "read_legal_plays_input",
-    "read_setup_input",
-    "read_scoring_input",
     "conformance_data",
     "Case",
     "Outcome",
@@ -394,16 +386,7 @@ def _play_state(
     return evolve(base, phase=Phase.PLAY, to_act=to_act, round=round_)
 
 
-@frozen
-class TrickInput:
-    """A ``trick`` case's input, read: the bottles before the trick, its plays in order."""
-
-    bottles: tuple[Bottle, ...]
-    trick: tuple[Play, ...]
-
-
-def read_trick_input(config: Config, input_: dict[str, JSON], path: str) -> TrickInput:
-    """A ``trick`` case's input, or a ``RecordError`` at the path of what is malformed."""
+def _answer_trick(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     deck = _Deck(config)
     check_keys(input_, path, *CASE_INPUT_KEYS["trick"])
     bottles = _bottles_from_json(deck, input_["bottles"], child(path, "bottles"))
@@ -414,12 +397,6 @@ def read_trick_input(config: Config, input_: dict[str, JSON], path: str) -> Tric
     price_cards = {bottle.price_card for bottle in bottles if bottle.price_card is not None}
     if price_cards & {play.card for play in trick}:
         raise RecordError(child(path, "trick"), "a card under a bottle cannot be played")
-    return TrickInput(bottles, trick)
-
-
-def _answer_trick(config: Config, input_: dict[str, JSON], path: str) -> JSON:
-    read = read_trick_input(config, input_, path)
-    bottles, trick = read.bottles, read.trick
     hands: list[tuple[Card, ...]] = [() for _ in range(config.players)]
     for play in trick:
         hands[play.seat] += (play.card,)
@@ -458,20 +435,7 @@ def trick_outcome(
     }
 
 
-@frozen
-class LegalPlaysInput:
-    """A ``legal_plays`` case's input, read: the seat, its hand and face-up cards, the trick so
-    far, and the cards it tries (``None`` when none are given)."""
-
-    seat: int
-    hand: tuple[Card, ...]
-    face_up: tuple[Card, ...]
-    trick: tuple[Play, ...]
-    attempts: tuple[Card, ...] | None
-
-
-def read_legal_plays_input(config: Config, input_: dict[str, JSON], path: str) -> LegalPlaysInput:
-    """A ``legal_plays`` case's input, or a ``RecordError`` at the path of what is malformed."""
+def _answer_legal_plays(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     deck = _Deck(config)
     check_keys(input_, path, *CASE_INPUT_KEYS["legal_plays"])
     seat = deck.seat(input_["seat"], child(path, "seat"))
@@ -494,12 +458,6 @@ def read_legal_plays_input(config: Config, input_: dict[str, JSON], path: str) -
         attempts_path = child(path, "attempts")
         attempts = tuple(deck.card(item, child(attempts_path, index)) for index, item
                          in enumerate(expect_list(input_["attempts"], attempts_path)))
-    return LegalPlaysInput(seat, hand, own_face_up, trick, attempts)
-
-
-def _answer_legal_plays(config: Config, input_: dict[str, JSON], path: str) -> JSON:
-    read = read_legal_plays_input(config, input_, path)
-    seat, hand, own_face_up, trick = read.seat, read.hand, read.face_up, read.trick
     hands = tuple(hand if s == seat else () for s in range(config.players))
     face_up = (
         tuple(tuple(sorted(own_face_up, key=rank_key)) if s == seat else () for s in range(config.players))
@@ -510,9 +468,9 @@ def _answer_legal_plays(config: Config, input_: dict[str, JSON], path: str) -> J
     state = _play_state(config, hands, face_up, tuple(Bottle() for _ in range(config.bottles)), trick, leader)
     legal = [action.card for action in legal_actions(state) if isinstance(action, Play)]
     result: dict[str, JSON] = {"legal": ranks(legal)}
-    if read.attempts is not None:
+    if attempts is not None:
         refusals: list[JSON] = []
-        for card in read.attempts:
+        for card in attempts:
             try:
                 check_action(state, Play(seat, card))
             except IllegalActionError as error:
@@ -538,19 +496,7 @@ def apply_setup_entry(state: GameState, seat: int, gives: Sequence[Give]) -> Gam
     return state
 
 
-@frozen
-class SetupInput:
-    """A ``setup`` case's input, read: the dealer, the deal, and each seat's setup entry (as
-    JSON, for ``gives_from_entry``)."""
-
-    dealer: int
-    hands: tuple[tuple[Card, ...], ...]
-    face_up: tuple[tuple[Card, ...], ...] | None
-    entries: list[JSON]
-
-
-def read_setup_input(config: Config, input_: dict[str, JSON], path: str) -> SetupInput:
-    """A ``setup`` case's input, or a ``RecordError`` at the path of what is malformed."""
+def _answer_setup(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     deck = _Deck(config)
     check_keys(input_, path, *CASE_INPUT_KEYS["setup"])
     dealer = deck.seat(input_["dealer"], child(path, "dealer"))
@@ -561,12 +507,6 @@ def read_setup_input(config: Config, input_: dict[str, JSON], path: str) -> Setu
     entries = expect_list(input_["setup"], child(path, "setup"))
     if len(entries) != config.players:
         raise RecordError(child(path, "setup"), f"expected one entry per seat ({config.players})")
-    return SetupInput(dealer, hands, face_up, entries)
-
-
-def _answer_setup(config: Config, input_: dict[str, JSON], path: str) -> JSON:
-    read = read_setup_input(config, input_, path)
-    dealer, hands, face_up, entries = read.dealer, read.hands, read.face_up, read.entries
     try:
         state = with_deal(new_game(config, 0, first_dealer=dealer), hands, face_up)
         while state.phase is Phase.SETUP:
@@ -590,18 +530,7 @@ def _answer_setup(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     }
 
 
-@frozen
-class ScoringInput:
-    """A ``scoring`` case's input, read: each seat's captured cards, the bottles, the Devil's
-    Trick."""
-
-    captured: tuple[tuple[Card, ...], ...]
-    bottles: tuple[Bottle, ...]
-    devils_trick: tuple[Card, ...]
-
-
-def read_scoring_input(config: Config, input_: dict[str, JSON], path: str) -> ScoringInput:
-    """A ``scoring`` case's input, or a ``RecordError`` at the path of what is malformed."""
+def _answer_scoring(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     deck = _Deck(config)
     check_keys(input_, path, *CASE_INPUT_KEYS["scoring"])
     captured = deck.rows(input_["captured"], child(path, "captured"))
@@ -611,12 +540,7 @@ def read_scoring_input(config: Config, input_: dict[str, JSON], path: str) -> Sc
     zones += [bottle.price_card for bottle in bottles if bottle.price_card is not None]
     if len(set(zones)) != len(zones):
         raise RecordError(path, "a card is in two places")
-    return ScoringInput(captured, bottles, devils_trick)
-
-
-def _answer_scoring(config: Config, input_: dict[str, JSON], path: str) -> JSON:
-    read = read_scoring_input(config, input_, path)
-    return {"scores": list(round_scores(config, read.captured, read.bottles, read.devils_trick))}
+    return {"scores": list(round_scores(config, captured, bottles, devils_trick))}
 
 
 _VERDICTS: Final = {0: "valid", 1: "broken", 2: "unreadable"}
