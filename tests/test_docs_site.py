@@ -441,12 +441,11 @@ def test_a_reader_plays_a_whole_game_in_the_browser_against_the_bots(
 def test_the_api_reference_starts_where_a_reader_starts(site: Path) -> None:
     core = (site / "reference" / "api" / "core" / "index.html").read_text(encoding="utf-8")
     headings = re.findall(r'<h[23] id="([^"]+)"', core)
-    assert headings[:5] == ["playing-a-game", "bottleimp._engine.new_game",
-                            "bottleimp._engine.legal_actions", "bottleimp._engine.apply",
-                            "bottleimp._engine.check_action"]
-    assert headings.index("bottleimp._view.view") < headings.index("bottleimp._config.Config")
+    assert headings[:5] == ["playing-a-game", "bottleimp.new_game", "bottleimp.legal_actions",
+                            "bottleimp.apply", "bottleimp.check_action"]
+    assert headings.index("bottleimp.view") < headings.index("bottleimp.Config")
     for name in ("new_game", "legal_actions", "apply", "check_action", "is_legal", "with_deal"):
-        start = core.index(f'id="bottleimp._engine.{name}"')
+        start = core.index(f'id="bottleimp.{name}"')
         section = core[start:core.index("<h3", start + 10)]
         assert "&gt;&gt;&gt;" in section, f"{name} has no example"
     for page in sorted((site / "reference" / "api").rglob("index.html")):
@@ -501,7 +500,7 @@ def test_every_example_of_the_api_reference_is_drawn_as_code(
     assert not problems, "\n".join(problems)
     assert sessions >= 12
     core = (site / "reference" / "api" / "core" / "index.html").read_text(encoding="utf-8")
-    start = core.index('id="bottleimp._engine.new_game"')
+    start = core.index('id="bottleimp.new_game"')
     assert "new_game</span><span class=\"p\">(</span><span class=\"mi\">4" in core[start:]
 
 
