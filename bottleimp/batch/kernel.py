@@ -903,27 +903,41 @@ def step(memory: npt.NDArray[np.uint8], actions: IntArray, out: npt.NDArray[Any]
         if s.phase[g] != GAME_OVER and not (
                 inside and (legal.bits[g] >> np.uint64(offset if inside else 0)) & _ONE):
             return g
+    chunks = (size + STEP_CHUNK - 1) // STEP_CHUNK
+    ended = np.zeros(chunks, dtype=np.int64)
+    for chunk in prange(chunks):
+        ended[chunk] = run_chunk(memory, actions, out, values, chunk)
+    return -1 - int(ended.sum())
+
+
+@jit_apart
+def run_chunk(memory: npt.NDArray[np.uint8], actions: IntArray, out: npt.NDArray[Any],
+              values: bool, chunk: int) -> int:
+    """``step``'s work on chunk ``chunk`` (games ``chunk * STEP_CHUNK`` to the next chunk's
+    first): its rewards and ``done`` cleared, its actions taken (``step_chunk``), its masks,
+    legal sets and observations written; returns how many of its games ended. Its arrays are
+    made here from ``memory``, so the parallel loop hands each thread five values, not the
+    state's arrays."""
+    layout = layout_of(memory)
+    s, c = state_at(memory, layout), consts_at(memory, layout)
+    size = len(actions)
     mask, blank = mask_at(memory, layout)
     rewards = array_at(memory, layout[_B + 2], (size, c.players), np.float32)
     done = array_at(memory, layout[_B + 3], (size,), np.bool_)
     actors, games, observer = (ints_at(memory, layout, 4), ints_at(memory, layout, 5),
                                ints_at(memory, layout, 6))
-    gaps = gaps_at(memory, layout)
-    chunks = (size + STEP_CHUNK - 1) // STEP_CHUNK
-    ended = np.zeros(chunks, dtype=np.int64)
-    for chunk in prange(chunks):
-        start = chunk * STEP_CHUNK
-        stop = min(size, start + STEP_CHUNK)
-        clear_items(rewards, start * c.players, (stop - start) * c.players)
-        clear_items(done, start, stop - start)
-        ended[chunk] = step_chunk(s, c, actions, rewards, done, actors, start, stop)
-        mask_games(s, c, games[start:stop], mask, blank, legal)
-        if out.shape[1] > 0:
-            for g in range(start, stop):
-                observer[g] = max(s.to_act[g], 0)
-            observe_games(s, c, games[start:stop], observer[start:stop], gaps, out[start:stop],
-                          values)
-    return -1 - int(ended.sum())
+    start = chunk * STEP_CHUNK
+    stop = min(size, start + STEP_CHUNK)
+    clear_items(rewards, start * c.players, (stop - start) * c.players)
+    clear_items(done, start, stop - start)
+    ended = step_chunk(s, c, actions, rewards, done, actors, start, stop)
+    mask_games(s, c, games[start:stop], mask, blank, legal_at(memory, layout))
+    if out.shape[1] > 0:
+        for g in range(start, stop):
+            observer[g] = max(s.to_act[g], 0)
+        observe_games(s, c, games[start:stop], observer[start:stop], gaps_at(memory, layout),
+                      out[start:stop], values)
+    return ended
 
 
 @jit_apart
