@@ -24,7 +24,9 @@ without (6 players, 2 bottles, 54 cards: 10,291, 4,909 and 3,115; ``tests/test_b
 checks these figures). A batch is refused before
 anything is allocated when it would take more than ``memory_limit`` bytes (``BatchError``
 naming the size; default ``default_memory_limit()``: 4 GiB, or half the machine's memory when
-that is less). A step that ends games allocates their final observations and infos beside it.
+that is less). A step that ends games allocates their final observations and infos beside it;
+the batch keeps the last two ``final_obs`` arrays it gave (``(B, D)`` each) to reuse once the
+caller has let go of them.
 
 The batch keeps its state in private arrays; the public attributes (``to_act``, ``hand``, ...)
 are read-only twins over the same memory, which cannot be made writable again
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from typing import Any, Final, NamedTuple
 
 import numba
@@ -203,14 +206,59 @@ def bytes_per_game(config: Config, observations: bool = True, compact: bool = Fa
                for spec in array_specs(config, observations, compact))
 
 
+ALIGNMENT: Final = 64
+"""Each array of a batch starts at a multiple of this many bytes of its memory (a cache line:
+no two arrays share one, and every chunk of ``kernel.STEP_CHUNK`` games of an array starts on
+one of its own)."""
+
+
+class Block(NamedTuple):
+    """One array of a batch's memory: where it starts (bytes), its shape and its type."""
+
+    offset: int
+    shape: tuple[int, ...]
+    dtype: np.dtype[Any]
+
+
+def memory_plan(config: Config, size: int, observations: bool = True,
+                compact: bool = False) -> tuple[dict[str, Block], int]:
+    """Where each array of a batch of ``size`` games lies in its one block of memory, and the
+    block's bytes: the kernel's ``layout`` first, then every array with a row per game
+    (``array_specs``), one shuffled deck per chunk of games (``kernel.STEP_CHUNK``), a row of
+    False, the observation's runs to clear (``observation_gaps``) and the configuration's tables
+    (``kernel.TABLES``), each from a multiple of ``ALIGNMENT`` bytes."""
+    p, n = config.players, len(config.cards)
+    colours = len({card.colour for card in config.cards})
+    arrays: list[tuple[str, tuple[int, ...], Any]] = [
+        ("layout", (kernel.LAYOUT_LENGTH,), np.int64)]
+    arrays += [(spec.name, (size, *spec.shape), spec.dtype)
+               for spec in array_specs(config, observations, compact)]
+    arrays += [("order", (-(-size // kernel.STEP_CHUNK), n), np.int64),
+               ("no_actions", (4 * n + 1,), np.bool_),
+               ("gaps", (len(observation_gaps(config)), 2), np.int64),
+               ("rank", (n,), np.float64), ("colour", (n,), np.int64), ("coins", (n,), np.int64),
+               ("step_slot", (p, p, 5), np.int64), ("step_count", (p, p), np.int64),
+               ("same_team", (p, p), np.int64), ("team_factor", (p,), np.int64),
+               ("colour_bits", (colours,), np.uint64),
+               ("at", (len(kernel.SEGMENTS),), np.int64)]
+    plan: dict[str, Block] = {}
+    end = 0
+    for name, shape, dtype in arrays:
+        offset = -(-end // ALIGNMENT) * ALIGNMENT
+        kind = np.dtype(dtype)
+        plan[name] = Block(offset, shape, kind)
+        end = offset + math.prod(shape) * kind.itemsize
+    return plan, end
+
+
 def fixed_bytes(config: Config, size: int, observations: bool = True,
                 compact: bool = False) -> int:
-    """The bytes of a batch of ``size`` games beyond its games' rows: one shuffled deck per
-    chunk of games (``kernel.STEP_CHUNK``), a row of zeros and a row of False."""
-    n = len(config.cards)
-    chunks = -(-size // kernel.STEP_CHUNK)
-    width = Observer(config).size if observations else 0
-    return chunks * n * 8 + width * (1 if compact else 4) + (4 * n + 1)
+    """The bytes of a batch of ``size`` games beyond its games' rows (``memory_plan``): the
+    kernel's layout, one shuffled deck per chunk of games, a row of False, the observation's
+    runs to clear, the configuration's tables, the gaps that align each array and
+    ``ALIGNMENT`` bytes more to align the block itself."""
+    total = memory_plan(config, size, observations, compact)[1]
+    return total + ALIGNMENT - size * bytes_per_game(config, observations, compact)
 
 
 def thread_count(threads: object) -> int:
@@ -343,6 +391,13 @@ class BatchGames:
     _legal_bases: IntArray
     _legal_bits: npt.NDArray[np.uint64]
     _legal_counts: IntArray
+    _layout: IntArray
+    """The kernel's ``layout`` (``kernel.layout_of``), at the head of ``_memory``."""
+    _order: IntArray
+    """Scratch: one shuffled deck per chunk of games (chunks are dealt in parallel)."""
+    _no_actions: BoolArray
+    _gaps: IntArray
+    _colour_bits: npt.NDArray[np.uint64]
 
     def __init__(self, config: Config, batch_size: int, *, autoreset: bool = True,
                  observations: bool = True, illegal: str = "raise",
@@ -392,8 +447,19 @@ class BatchGames:
         t, b = self.t, size
         n = t.cards
         self.num_actions = 4 * n + 1
+        plan, total = memory_plan(config, b, self.observations, self.compact)
+        self._block = np.zeros(total + ALIGNMENT, dtype=np.uint8)
+        """The batch's one block of memory (``memory_plan``), with room to align it."""
+        start = -self._block.ctypes.data % ALIGNMENT
+        self._memory = self._block[start:start + total]
+        """Every array of the batch, ``memory_plan``'s ``layout`` first: what the kernel takes."""
+        for name, block in plan.items():
+            size_bytes = math.prod(block.shape) * block.dtype.itemsize
+            view = self._memory[block.offset:block.offset + size_bytes]
+            setattr(self, "_" + name, view.view(block.dtype).reshape(block.shape))
         for spec in array_specs(config, self.observations, self.compact):
-            setattr(self, "_" + spec.name, np.full((b, *spec.shape), spec.fill, dtype=spec.dtype))
+            if spec.fill:
+                getattr(self, "_" + spec.name).fill(spec.fill)
         self._rows[:] = np.arange(b)
         self.rows = read_only(self._rows)
         self._mask: BoolArray | None = None
@@ -407,35 +473,28 @@ class BatchGames:
         """``step``'s ``truncated``: all False, never written."""
         self._no_observation = read_only(self._obs_out[:, :0])
         at = self._observer.at
-        self._consts = tuple(kernel.Consts(
-            players=t.players, cards=t.cards, bottles=t.bottles, trick_size=t.trick_size,
-            devils_eye=t.devils_eye, hidden_count=t.hidden_count,
-            round_limit=-1 if t.round_limit is None else t.round_limit,
-            target_score=-1 if t.target_score is None else t.target_score,
-            coins_total=self._observer.coins,
-            rank=t.rank, colour=t.colour, coins=t.coins, step_slot=t.step_slot,
-            step_count=t.step_count, same_team=t.same_team, team_factor=t.team_factor,
-            colour_bits=colour_bits(t.colour),
-            at=np.array([at[name] for name in kernel.SEGMENTS], dtype=np.int64)))
-        self._order = np.zeros((-(-b // kernel.STEP_CHUNK), n), dtype=np.int64)
-        """Scratch: one shuffled deck per chunk of games (chunks are dealt in parallel)."""
-        self._zeros = np.zeros(self._obs_out.shape[1], dtype=self._obs_out.dtype)
-        self._gaps = observation_gaps(config)
-        self._no_actions = np.zeros(self.num_actions, dtype=np.bool_)
+        tables = {"rank": t.rank, "colour": t.colour, "coins": t.coins, "step_slot": t.step_slot,
+                  "step_count": t.step_count, "same_team": t.same_team,
+                  "team_factor": t.team_factor, "colour_bits": colour_bits(t.colour),
+                  "at": np.array([at[name] for name in kernel.SEGMENTS], dtype=np.int64),
+                  "gaps": observation_gaps(config)}
+        for name, table in tables.items():
+            getattr(self, "_" + name)[...] = table
+        sizes = {"games": b, "players": t.players, "cards": n, "bottles": t.bottles,
+                 "trick_size": t.trick_size, "chunks": len(self._order),
+                 "colours": len(self._colour_bits), "gaps": len(self._gaps),
+                 "devils_eye": int(t.devils_eye), "hidden_count": t.hidden_count,
+                 "round_limit": -1 if t.round_limit is None else t.round_limit,
+                 "target_score": -1 if t.target_score is None else t.target_score,
+                 "coins_total": sum(card.coins for card in config.cards)}
+        self._layout[:] = ([sizes[name] for name in kernel.SIZES]
+                           + [plan[name].offset for name in kernel.ARRAYS])
         self._legal = (self._legal_bases, self._legal_bits, self._legal_counts)
+        self._final_pool: list[tuple[npt.NDArray[Any], IntArray] | None] = [None, None]
+        """The last two ``final_obs`` arrays given, with the rows written (``_zeroed_rows``)."""
+        self._final_turn = 0
 
-    # -- the compiled kernel's arguments ------------------------------------------------------
-
-    def _state(self) -> kernel.Fields:
-        """The state arrays as the kernel takes them, in ``kernel.State``'s order (the private
-        arrays, which no caller can reach: the public ones are read-only twins)."""
-        return (
-            self._hand, self._face_up, self._captured, self._trick, self._given, self._played,
-            self._devils_trick, self._bottle_card, self._bottle_owner, self._trick_cards,
-            self._trick_seats, self._trick_length, self._phase, self._to_act, self._dealer,
-            self._leader, self._round_index, self._setup_given, self._hand_count, self._scores,
-            self._totals, self._last_winner, self._last_card, self._last_bottle, self._seeds,
-            self._generation, self._first_dealer, self._base_seeds, self._slot_keys, self._order)
+    # -- the compiled kernel -----------------------------------------------------------------
 
     def _threads(self) -> None:
         """Set numba's thread count before a parallel kernel call: this batch's, or one per
@@ -489,8 +548,7 @@ class BatchGames:
     def _start_games(self, games: IntArray) -> None:
         """A new game in each slot of ``games`` (its generation's seed, ``kernel.start_game``):
         the kernel rewrites the mask rows of the games it starts, so a mask up to date stays so."""
-        kernel.start_games(self._state(), self._consts, kernel_ints(games), self._mask_buffer,
-                           self._no_actions, self._legal)
+        kernel.start_games(self._memory, kernel_ints(games))
 
     def _game(self, game: object, where: str) -> int:
         """``game`` if it is a game of the batch (an integer from 0 to B - 1), else a
@@ -554,7 +612,7 @@ class BatchGames:
             return
         self._closed = True
         for name in vars(self).copy():
-            if isinstance(getattr(self, name), (np.ndarray, tuple)) and name.startswith("_"):
+            if isinstance(getattr(self, name), (np.ndarray, tuple, list)) and name.startswith("_"):
                 setattr(self, name, None)
         self._twins = {}
 
@@ -584,8 +642,7 @@ class BatchGames:
     def _begin_round(self, game: int, hands: BoolArray, face_up: BoolArray) -> None:
         self._hand[game] = hands
         self._face_up[game] = face_up
-        kernel.begin_rounds(self._state(), self._consts, kernel_ints([game]), self._mask_buffer,
-                            self._no_actions, self._legal)
+        kernel.begin_rounds(self._memory, kernel_ints([game]))
 
     def load_play(self, game: object, hands: object, face_up: object, bottles: object,
                   trick: object, to_act: object) -> None:
@@ -674,8 +731,7 @@ class BatchGames:
         """The private mask buffer, up to date (``kernel.masks`` when a position was loaded or
         games ended illegally): what ``step`` judges actions by, never the caller's copy."""
         if self._mask is None:
-            kernel.masks(self._state(), self._consts, self._rows, self._mask_buffer,
-                         self._no_actions, self._legal)
+            kernel.masks(self._memory)
             self._mask = self._mask_buffer
         return self._mask_buffer
 
@@ -685,8 +741,7 @@ class BatchGames:
         seat, or ``seats[b]`` in game ``b``). The array is read-only for good and rewritten by
         the next call: copy it to keep it or change it."""
         observer = self._observers_of(seats, "observe")
-        kernel.observe(self._state(), self._consts, self._rows, observer, self._zeros,
-                       self._gaps, self._obs_out, not self.compact)
+        kernel.observe(self._memory, self._rows, observer, self._obs_out, not self.compact)
         return self._obs_view
 
     def _observers_of(self, seats: object, where: str) -> IntArray:
@@ -704,8 +759,7 @@ class BatchGames:
         progress); with ``compact``, what the compact observation leaves out."""
         observer = self._observers_of(seats, "observe_values")
         full = np.zeros((self.size, self._observer.size), dtype=np.float32)
-        kernel.observe(self._state(), self._consts, self._rows, observer,
-                       np.zeros(self._observer.size, dtype=np.float32), self._gaps, full, True)
+        kernel.observe(self._memory, self._rows, observer, full, True)
         columns = [np.arange(segment.offset, segment.offset + segment.size)
                    for segment in observation_layout(self.config)
                    if segment.name in VALUE_SEGMENTS]
@@ -716,8 +770,8 @@ class BatchGames:
         """``(G, D)``: a new array of the observation of seat ``observer[i]`` in game
         ``games[i]`` (the games that just ended, before they restart)."""
         out = np.zeros((len(games), self._observer.size), dtype=self._obs_out.dtype)
-        kernel.observe(self._state(), self._consts, kernel_ints(games), kernel_ints(observer),
-                       self._zeros, self._gaps, out, not self.compact)
+        kernel.observe(self._memory, kernel_ints(games), kernel_ints(observer), out,
+                       not self.compact)
         return out
 
     def random_actions(self, rng: object) -> IntArray:
@@ -727,8 +781,10 @@ class BatchGames:
         ascending order (a game over: its mask's one action, ``4N``)."""
         self._require_started("random_actions")
         uniforms = uniforms_from(rng, self._uniforms)
+        if uniforms is not self._uniforms:
+            self._uniforms[:] = uniforms
         self._legal_now()
-        kernel.random_actions(self._legal, kernel_floats(uniforms), self._choices)
+        kernel.random_actions(self._memory)
         return self._choices.copy()
 
     # -- stepping -----------------------------------------------------------------------------
@@ -794,13 +850,13 @@ class BatchGames:
         mask = np.zeros(self.size, dtype=np.bool_)
         mask[ended] = True
         if self.observations:
-            final_obs = np.zeros_like(self._obs_out)
+            final_obs = self._zeroed_rows(ended)
             final_obs[ended] = self._final_observations(ended, np.maximum(seat, 0))
         else:
             final_obs = np.zeros((self.size, 0), dtype=np.float32)
-        totals = np.zeros_like(self._totals)
+        totals = np.zeros(self._totals.shape, dtype=np.int64)
         totals[ended] = self._totals[ended]
-        scores = np.zeros_like(self._scores)
+        scores = np.zeros(self._scores.shape, dtype=np.int64)
         scores[ended] = self._scores[ended]
         by_illegal = np.zeros(self.size, dtype=np.bool_)
         by_illegal[illegal] = True
@@ -809,18 +865,36 @@ class BatchGames:
         return {"final_obs": final_obs, "_final_obs": mask.copy(), "final_info": info,
                 "_final_info": mask.copy()}
 
+    def _zeroed_rows(self, ended: IntArray) -> npt.NDArray[Any]:
+        """A ``(B, D)`` array of zeros, of the observation's type, for ``final_obs`` with rows
+        ``ended`` about to be written: one of the two arrays the last two such steps gave, when
+        nothing outside the batch refers to it any more (its reference count: not the caller,
+        nor a view of it, nor an info dict), with the rows that step wrote cleared; else a new
+        one. Zeroing a whole new array cost more than the rest of a step outside its parallel
+        loop (1024 float32 rows: about 70 microseconds), on nearly every step of a large
+        batch."""
+        pool = self._final_pool
+        for index in range(len(pool)):
+            held = pool[index]
+            if held is not None and sys.getrefcount(held[0]) == 2:  # the pool, the argument
+                array, written = held
+                array[written] = 0
+                pool[index] = (array, ended)
+                return array
+        array = np.zeros(self._obs_out.shape, dtype=self._obs_out.dtype)
+        pool[self._final_turn] = (array, ended)
+        self._final_turn = 1 - self._final_turn
+        return array
+
     def _apply(self, acts: IntArray) -> int:
         """Take every game's action (no auto-reset) in one kernel call on ``threads`` cores,
         which then writes every mask and (with observations) every observation of the seat to
         act; ``_rewards``, ``_done`` and ``_actors`` written. Returns ``-1 - k``, ``k`` the
         number of games that ended; or, when some live game's action is illegal, changes nothing
         and returns the first such game."""
-        mask = self._legal_now()
+        self._legal_now()
         self._threads()
-        outcome: int = kernel.step(self._state(), self._consts, acts, mask, self._rewards,
-                                   self._done, self._actors, self._rows, self._no_actions,
-                                   self._legal, self._observers, self._zeros, self._gaps,
-                                   self._obs_out, not self.compact)
+        outcome: int = kernel.step(self._memory, acts, self._obs_out, not self.compact)
         return outcome
 
     # -- why an action is refused ---------------------------------------------------------------
@@ -977,14 +1051,6 @@ def kernel_ints(values: npt.ArrayLike) -> IntArray:
     if array.flags.c_contiguous and array.flags.writeable:
         return array
     return np.array(array, dtype=np.int64, order="C")
-
-
-def kernel_floats(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """``values`` as a C-contiguous, writable ``float64`` array (as ``kernel_ints``)."""
-    array = np.asarray(values, dtype=np.float64)
-    if array.flags.c_contiguous and array.flags.writeable:
-        return array
-    return np.array(array, dtype=np.float64, order="C")
 
 
 def colour_bits(colour: IntArray) -> npt.NDArray[np.uint64]:

@@ -3,8 +3,8 @@
 disk; a step runs chunks of games in parallel, ``numba.prange``).
 
 Every function here is plain Python over numpy arrays and scalars, in the subset numba
-compiles; ``BatchGames`` (``bottleimp/batch/_engine.py``) calls the entry points on its state
-arrays. With ``NUMBA_DISABLE_JIT=1`` numba compiles nothing and these functions run as plain
+compiles; ``BatchGames`` (``bottleimp/batch/_engine.py``) calls the entry points on its one
+block of memory, which holds every array of the batch (``layout_of``, ``state_at``). With ``NUMBA_DISABLE_JIT=1`` numba compiles nothing and these functions run as plain
 Python (``COMPILED`` is False: the intrinsics below fall back to their Python forms), slowly but
 step by step in a debugger; the tests run both. The rules, game by game:
 ``deal`` (DEAL, DEAL-SHUFFLE: one SplitMix64 step per draw, the rejected draws included),
@@ -223,18 +223,74 @@ def _bit_intrinsics() -> tuple[Callable[..., int], Callable[..., int]]:
     return cast(Callable[..., int], count_bits), cast(Callable[..., int], lowest_bit)
 
 
+def _array_at_python(memory: npt.NDArray[np.uint8], offset: int, shape: tuple[int, ...],
+                     dtype: type[np.generic]) -> npt.NDArray[Any]:
+    """The C-contiguous array of ``shape`` and ``dtype`` whose items start at byte ``offset`` of
+    ``memory`` (bytes), over the same memory."""
+    size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    return memory[offset:offset + size].view(dtype).reshape(shape)
+
+
+def _array_intrinsic() -> Callable[..., Any]:
+    """``_array_at_python`` compiled: the array's pointer, shape and strides set from the
+    arguments (as ``numba.carray`` does), no copy and no reference count (the caller's
+    ``memory`` holds the bytes)."""
+    from numba.core import cgutils as typed_cgutils
+    from numba.core import types
+    from numba.extending import intrinsic
+    from numba.np import arrayobj
+
+    cgutils: Any = typed_cgutils
+    make_array: Any = cast(Any, arrayobj).make_array
+    populate_array: Any = cast(Any, arrayobj).populate_array
+
+    @intrinsic
+    def array_at(typingctx: Any, memory: Any, offset: Any, shape: Any,
+                 dtype: Any) -> tuple[Any, Callable[..., Any]]:
+        item = dtype.instance_type if isinstance(dtype, types.NumberClass) else dtype.dtype
+        ndim = len(shape)
+        result = types.Array(item, ndim, "C")
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            memory_value, offset_value, shape_value, _ = args
+            source = make_array(signature.args[0])(context, builder, memory_value)
+            data = builder.gep(source.data, [offset_value])
+            data = builder.bitcast(data, context.get_data_type(item).as_pointer())
+            shapes = [context.cast(builder, value, kind, types.intp) for value, kind in
+                      zip(cgutils.unpack_tuple(builder, shape_value), signature.args[2])]
+            itemsize = context.get_abi_sizeof(context.get_data_type(item))
+            stride = cgutils.intp_t(itemsize)
+            strides = []
+            for extent in reversed(shapes):
+                strides.append(stride)
+                stride = builder.mul(stride, extent)
+            strides.reverse()
+            out = make_array(result)(context, builder)
+            populate_array(out, data=data, shape=shapes, strides=strides,
+                           itemsize=cgutils.intp_t(itemsize), meminfo=None)
+            return out._getvalue()
+
+        return result(memory, offset, shape, dtype), codegen
+
+    return cast(Callable[..., Any], array_at)
+
+
 copy_items: Callable[[npt.NDArray[Any], int, npt.NDArray[Any], int, int], None]
 clear_items: Callable[[npt.NDArray[Any], int, int], None]
 put_bits: Callable[[npt.NDArray[Any], int, npt.NDArray[Any], int, int], None]
 count_bits: Callable[[np.uint64], int]
 lowest_bit: Callable[[np.uint64], int]
+array_at: Callable[[npt.NDArray[np.uint8], int, tuple[int, ...], type[np.generic]],
+                   npt.NDArray[Any]]
 if COMPILED:
     copy_items, clear_items, put_bits = _intrinsics()
     count_bits, lowest_bit = _bit_intrinsics()
+    array_at = _array_intrinsic()
 else:
     copy_items, clear_items, put_bits = (_copy_bytes_python, _clear_items_python,
                                          _put_bits_python)
     count_bits, lowest_bit = _count_bits_python, _lowest_bit_python
+    array_at = _array_at_python
 
 
 
@@ -262,11 +318,6 @@ _ONE: Final = np.uint64(1)
 _S30: Final = np.uint64(30)
 _S27: Final = np.uint64(27)
 _S31: Final = np.uint64(31)
-
-
-Fields = tuple[Any, ...]
-"""A ``State`` or ``Consts`` as a plain tuple, as the entry points take them: numba types a
-plain tuple of arrays in C, a named tuple in Python (slower to pass at every call)."""
 
 
 class Consts(NamedTuple):
@@ -342,6 +393,119 @@ class LegalSets(NamedTuple):
     """Bit ``i`` set: action ``bases[b] + i`` is legal."""
     counts: IntArray
     """How many actions are legal."""
+
+
+SIZES: Final = ("games", "players", "cards", "bottles", "trick_size", "chunks", "colours", "gaps",
+                 "devils_eye", "hidden_count", "round_limit", "target_score", "coins_total")
+"""The numbers at the head of a batch's ``layout`` (``memory_at``), in this order."""
+BUFFERS: Final = ("mask_buffer", "no_actions", "rewards", "done", "actors", "rows", "observers",
+                  "uniforms", "choices", "legal_bases", "legal_bits", "legal_counts", "gaps")
+"""The arrays of a batch beside its state that the kernel reads or writes."""
+TABLES: Final = ("rank", "colour", "coins", "step_slot", "step_count", "same_team", "team_factor",
+                 "colour_bits", "at")
+"""The configuration's tables (``Consts``' arrays)."""
+ARRAYS: Final = State._fields + BUFFERS + TABLES
+"""The arrays whose byte offsets in a batch's memory follow ``SIZES`` in its ``layout``."""
+_O: Final = len(SIZES)
+_B: Final = _O + len(State._fields)
+_T: Final = _B + len(BUFFERS)
+LAYOUT_LENGTH: Final = _T + len(TABLES)
+"""The int64 numbers of a batch's ``layout``: ``SIZES``, then the offset of each of ``ARRAYS``."""
+
+
+@jit
+def layout_of(memory: npt.NDArray[np.uint8]) -> IntArray:
+    """The ``layout`` at the head of a batch's ``memory`` (bytes): ``LAYOUT_LENGTH`` int64
+    numbers, ``SIZES`` then the byte offset in ``memory`` of each of ``ARRAYS``. Every array of
+    a batch lies in its one block of memory, so a call from Python passes one array for all of
+    them."""
+    return array_at(memory, 0, (LAYOUT_LENGTH,), np.int64)
+
+
+@jit
+def state_at(memory: npt.NDArray[np.uint8], layout: IntArray) -> State:
+    """The state arrays of the batch whose arrays lie in ``memory`` at the offsets of
+    ``layout`` (``ARRAYS``; shapes from ``SIZES``)."""
+    b, p, n, k, t, chunks = layout[0], layout[1], layout[2], layout[3], layout[4], layout[5]
+    o = _O
+    return State(
+        array_at(memory, layout[o], (b, p, n), np.bool_),
+        array_at(memory, layout[o + 1], (b, p, n), np.bool_),
+        array_at(memory, layout[o + 2], (b, p, n), np.bool_),
+        array_at(memory, layout[o + 3], (b, p, n), np.bool_),
+        array_at(memory, layout[o + 4], (b, p, 3, n), np.bool_),
+        array_at(memory, layout[o + 5], (b, n), np.bool_),
+        array_at(memory, layout[o + 6], (b, n), np.bool_),
+        array_at(memory, layout[o + 7], (b, k), np.int64),
+        array_at(memory, layout[o + 8], (b, k), np.int64),
+        array_at(memory, layout[o + 9], (b, t), np.int64),
+        array_at(memory, layout[o + 10], (b, t), np.int64),
+        array_at(memory, layout[o + 11], (b,), np.int64),
+        array_at(memory, layout[o + 12], (b,), np.int64),
+        array_at(memory, layout[o + 13], (b,), np.int64),
+        array_at(memory, layout[o + 14], (b,), np.int64),
+        array_at(memory, layout[o + 15], (b,), np.int64),
+        array_at(memory, layout[o + 16], (b,), np.int64),
+        array_at(memory, layout[o + 17], (b, p), np.int64),
+        array_at(memory, layout[o + 18], (b, p), np.int64),
+        array_at(memory, layout[o + 19], (b, p), np.int64),
+        array_at(memory, layout[o + 20], (b, p), np.int64),
+        array_at(memory, layout[o + 21], (b,), np.int64),
+        array_at(memory, layout[o + 22], (b,), np.int64),
+        array_at(memory, layout[o + 23], (b,), np.int64),
+        array_at(memory, layout[o + 24], (b,), np.uint64),
+        array_at(memory, layout[o + 25], (b,), np.int64),
+        array_at(memory, layout[o + 26], (b,), np.int64),
+        array_at(memory, layout[o + 27], (b,), np.uint64),
+        array_at(memory, layout[o + 28], (b,), np.uint64),
+        array_at(memory, layout[o + 29], (chunks, n), np.int64))
+
+
+@jit
+def consts_at(memory: npt.NDArray[np.uint8], layout: IntArray) -> Consts:
+    """The configuration's numbers and tables of the batch of ``memory`` and ``layout``."""
+    p, n = layout[1], layout[2]
+    o = _T
+    return Consts(p, n, layout[3], layout[4], layout[8] != 0, layout[9], layout[10], layout[11],
+                  float(layout[12]),
+                  array_at(memory, layout[o], (n,), np.float64),
+                  array_at(memory, layout[o + 1], (n,), np.int64),
+                  array_at(memory, layout[o + 2], (n,), np.int64),
+                  array_at(memory, layout[o + 3], (p, p, 5), np.int64),
+                  array_at(memory, layout[o + 4], (p, p), np.int64),
+                  array_at(memory, layout[o + 5], (p, p), np.int64),
+                  array_at(memory, layout[o + 6], (p,), np.int64),
+                  array_at(memory, layout[o + 7], (layout[6],), np.uint64),
+                  array_at(memory, layout[o + 8], (len(SEGMENTS),), np.int64))
+
+
+@jit
+def legal_at(memory: npt.NDArray[np.uint8], layout: IntArray) -> LegalSets:
+    """The legal sets of the batch of ``memory`` and ``layout``."""
+    b = layout[0]
+    return LegalSets(array_at(memory, layout[_B + 9], (b,), np.int64),
+                     array_at(memory, layout[_B + 10], (b,), np.uint64),
+                     array_at(memory, layout[_B + 11], (b,), np.int64))
+
+
+@jit
+def mask_at(memory: npt.NDArray[np.uint8], layout: IntArray) -> tuple[BoolArray, BoolArray]:
+    """The mask ``(B, 4N + 1)`` and a row of False, of the batch of ``memory`` and ``layout``."""
+    width = 4 * layout[2] + 1
+    return (array_at(memory, layout[_B], (layout[0], width), np.bool_),
+            array_at(memory, layout[_B + 1], (width,), np.bool_))
+
+
+@jit
+def ints_at(memory: npt.NDArray[np.uint8], layout: IntArray, index: int) -> IntArray:
+    """The ``(B,)`` int64 buffer ``BUFFERS[index]`` of the batch."""
+    return array_at(memory, layout[_B + index], (layout[0],), np.int64)
+
+
+@jit
+def gaps_at(memory: npt.NDArray[np.uint8], layout: IntArray) -> IntArray:
+    """The ``(start, length)`` rows of an observation that ``observe_row`` clears."""
+    return array_at(memory, layout[_B + 12], (layout[7], 2), np.int64)
 
 
 # -- the deal ----------------------------------------------------------------------------------
@@ -681,22 +845,27 @@ def mask_games(s: State, c: Consts, games: IntArray, mask: BoolArray, blank: Boo
 
 
 @jit
-def masks(state: Fields, consts: Fields, games: IntArray, mask: BoolArray, blank: BoolArray,
-          sets: Fields) -> None:
-    """Every game's legal-action mask into ``mask`` (``(B, 4N + 1)``) and ``sets`` (a
-    ``LegalSets``; ``games``: every game's index, ``0`` to ``B - 1``); ``blank``: a row of
-    False."""
-    mask_games(State(*state), Consts(*consts), games, mask, blank, LegalSets(*sets))
+def masks(memory: npt.NDArray[np.uint8]) -> None:
+    """Every game's legal-action mask and legal set (``mask_games``), in the batch whose arrays
+    lie in ``memory`` (``layout_of``)."""
+    layout = layout_of(memory)
+    mask, blank = mask_at(memory, layout)
+    mask_games(state_at(memory, layout), consts_at(memory, layout), ints_at(memory, layout, 5),
+               mask, blank, legal_at(memory, layout))
 
 
 @jit
-def random_actions(sets: Fields, uniforms: npt.NDArray[np.float64], out: IntArray) -> None:
-    """``out[b]``: legal action ``floor(uniforms[b] * count)`` of game ``b`` in ascending order
-    (a uniformly random one for uniforms in [0, 1)), ``-1`` in a game with none: read from the
-    legal set's bits (``sets``, a ``LegalSets``) by clearing that many lowest bits, not from the
-    mask."""
-    legal = LegalSets(*sets)
-    for g in range(len(out)):
+def random_actions(memory: npt.NDArray[np.uint8]) -> None:
+    """``choices[b]``: legal action ``floor(uniforms[b] * count)`` of game ``b`` in ascending
+    order (a uniformly random one for uniforms in [0, 1)), ``-1`` in a game with none: read from
+    the legal set's bits by clearing that many lowest bits, not from the mask (``uniforms``,
+    ``choices`` and the legal sets: the batch's buffers, ``BUFFERS``)."""
+    layout = layout_of(memory)
+    legal = legal_at(memory, layout)
+    b = layout[0]
+    uniforms = array_at(memory, layout[_B + 7], (b,), np.float64)
+    out = ints_at(memory, layout, 8)
+    for g in range(b):
         count = legal.counts[g]
         if count == 0:
             out[g] = -1
@@ -712,42 +881,63 @@ def random_actions(sets: Fields, uniforms: npt.NDArray[np.float64], out: IntArra
 
 
 @jit_parallel
-def step(state: Fields, consts: Fields, actions: IntArray, mask: BoolArray, rewards: FloatArray,
-         done: BoolArray, actors: IntArray, games: IntArray, blank: BoolArray, sets: Fields,
-         observer: IntArray, zeros: npt.NDArray[Any], gaps: IntArray, out: npt.NDArray[Any],
+def step(memory: npt.NDArray[np.uint8], actions: IntArray, out: npt.NDArray[Any],
          values: bool) -> int:
-    """Take ``actions[b]`` in every game not over (as ``BatchGames._apply``: no auto-reset;
-    ``mask``: the batch's private mask, up to date), then write what the next decision reads:
-    every game's mask and legal set (``masks``) and, unless ``out`` has no columns, every game's
-    observation of its seat to act (seat 0 once over) into ``out`` (``observe``; ``observer``:
-    scratch for the seats). ``STEP_CHUNK`` games at a time, the chunks in parallel.
-    ``actors[b]``: the seat that acted in game ``b`` (``-1`` in a game over); ``games``: every
-    game's index, ``0`` to ``B - 1``. One call instead of three: each call from Python unpacks
-    the state's 30 arrays again. Returns the first game whose action is not in its mask, having
-    changed no game (and written nothing); else ``-1 - k``, ``k`` the number of games that
-    ended."""
-    s, c = State(*state), Consts(*consts)
+    """Take ``actions[b]`` in every game not over (as ``BatchGames._apply``: no auto-reset; the
+    legal sets up to date), then write what the next decision reads: every game's mask row and
+    legal set (``mask_games``) and, unless ``out`` has no columns, every game's observation of
+    its seat to act (seat 0 once over) into ``out`` (``observe_games``). ``STEP_CHUNK`` games at
+    a time, the chunks in parallel (on as many threads as ``numba.set_num_threads`` last set).
+    The batch's arrays lie in ``memory`` (``layout_of``): the rewards, ``done`` and ``actors`` (the seat that acted in game ``b``, ``-1`` in a game over)
+    are written there. One call from Python for the whole step, with three arrays: unpacking
+    arguments (a type check, and a reference-counted record, per array) is most of a call's
+    cost. Returns the first game whose action is not legal, having changed no game (and written
+    nothing); else ``-1 - k``, ``k`` the number of games that ended."""
+    layout = layout_of(memory)
+    s, c = state_at(memory, layout), consts_at(memory, layout)
+    legal = legal_at(memory, layout)
     size, n = len(actions), c.cards
     for g in range(size):
-        action = actions[g]
-        if s.phase[g] != GAME_OVER and not (0 <= action < 4 * n + 1 and mask[g, action]):
+        offset = actions[g] - legal.bases[g]
+        inside = 0 <= offset < n
+        if s.phase[g] != GAME_OVER and not (
+                inside and (legal.bits[g] >> np.uint64(offset if inside else 0)) & _ONE):
             return g
-    clear_items(rewards, 0, rewards.size)
-    clear_items(done, 0, size)
-    legal = LegalSets(*sets)
     chunks = (size + STEP_CHUNK - 1) // STEP_CHUNK
-    ended = 0
+    ended = np.zeros(chunks, dtype=np.int64)
     for chunk in prange(chunks):
-        start = chunk * STEP_CHUNK
-        stop = min(size, start + STEP_CHUNK)
-        ended += step_chunk(s, c, actions, rewards, done, actors, start, stop)
-        mask_games(s, c, games[start:stop], mask, blank, legal)
-        if out.shape[1] > 0:
-            for g in range(start, stop):
-                observer[g] = max(s.to_act[g], 0)
-            observe_games(s, c, games[start:stop], observer[start:stop], zeros, gaps,
-                          out[start:stop], values)
-    return -1 - ended
+        ended[chunk] = run_chunk(memory, actions, out, values, chunk)
+    return -1 - int(ended.sum())
+
+
+@jit_apart
+def run_chunk(memory: npt.NDArray[np.uint8], actions: IntArray, out: npt.NDArray[Any],
+              values: bool, chunk: int) -> int:
+    """``step``'s work on chunk ``chunk`` (games ``chunk * STEP_CHUNK`` to the next chunk's
+    first): its rewards and ``done`` cleared, its actions taken (``step_chunk``), its masks,
+    legal sets and observations written; returns how many of its games ended. Its arrays are
+    made here from ``memory``, so the parallel loop hands each thread five values, not the
+    state's arrays."""
+    layout = layout_of(memory)
+    s, c = state_at(memory, layout), consts_at(memory, layout)
+    size = len(actions)
+    mask, blank = mask_at(memory, layout)
+    rewards = array_at(memory, layout[_B + 2], (size, c.players), np.float32)
+    done = array_at(memory, layout[_B + 3], (size,), np.bool_)
+    actors, games, observer = (ints_at(memory, layout, 4), ints_at(memory, layout, 5),
+                               ints_at(memory, layout, 6))
+    start = chunk * STEP_CHUNK
+    stop = min(size, start + STEP_CHUNK)
+    clear_items(rewards, start * c.players, (stop - start) * c.players)
+    clear_items(done, start, stop - start)
+    ended = step_chunk(s, c, actions, rewards, done, actors, start, stop)
+    mask_games(s, c, games[start:stop], mask, blank, legal_at(memory, layout))
+    if out.shape[1] > 0:
+        for g in range(start, stop):
+            observer[g] = max(s.to_act[g], 0)
+        observe_games(s, c, games[start:stop], observer[start:stop], gaps_at(memory, layout),
+                      out[start:stop], values)
+    return ended
 
 
 @jit_apart
@@ -779,33 +969,34 @@ def step_chunk(s: State, c: Consts, actions: IntArray, rewards: FloatArray, done
 
 
 @jit_apart
-def observe_games(s: State, c: Consts, games: IntArray, observer: IntArray,
-                  zeros: npt.NDArray[Any], gaps: IntArray, out: npt.NDArray[Any],
-                  values: bool) -> None:
+def observe_games(s: State, c: Consts, games: IntArray, observer: IntArray, gaps: IntArray,
+                  out: npt.NDArray[Any], values: bool) -> None:
     """``out[i]``: seat ``observer[i]``'s observation in game ``games[i]`` (``observe_row``):
     compiled once per type of ``out``, for ``observe`` and ``step`` alike."""
     for i in range(len(games)):
-        observe_row(s, c, games[i], observer[i], zeros, gaps, out, i, values)
+        observe_row(s, c, games[i], observer[i], gaps, out, i, values)
 
 
 @jit
-def observe(state: Fields, consts: Fields, games: IntArray, observer: IntArray,
-            zeros: npt.NDArray[Any], gaps: IntArray, out: npt.NDArray[Any], values: bool) -> None:
-    """``out[i]``: seat ``observer[i]``'s observation in game ``games[i]`` (``observe_row``):
-    float32 with ``values``, or in an ``out`` of bytes the compact observation, its 0/1 cells
-    (``values`` False; compiled apart, on first use)."""
-    observe_games(State(*state), Consts(*consts), games, observer, zeros, gaps, out, values)
+def observe(memory: npt.NDArray[np.uint8], games: IntArray, observer: IntArray,
+            out: npt.NDArray[Any], values: bool) -> None:
+    """``out[i]``: seat ``observer[i]``'s observation in game ``games[i]`` (``observe_row``) of
+    the batch of ``memory`` (``layout_of``): float32 with ``values``, or in an
+    ``out`` of bytes the compact observation, its 0/1 cells (``values`` False; compiled apart,
+    on first use)."""
+    layout = layout_of(memory)
+    observe_games(state_at(memory, layout), consts_at(memory, layout), games, observer,
+                  gaps_at(memory, layout), out, values)
 
 
 @jit
-def observe_row(s: State, c: Consts, g: int, o: int, zeros: npt.NDArray[Any], gaps: IntArray,
-                out: npt.NDArray[Any], r: int, values: bool) -> None:
+def observe_row(s: State, c: Consts, g: int, o: int, gaps: IntArray, out: npt.NDArray[Any],
+                r: int, values: bool) -> None:
     """``out[r]``: seat ``o``'s observation in game ``g`` (as ``BatchGames.observe``:
     ``encoding.observation``'s layout, seats relative to the observer, only what the observer
     may see, rule VIEW-HIDDEN): the 0/1 part as ``Observer.binary`` writes it, widened to float32
     a block at a time from the state planes, then the values. Only the ``gaps`` (``(start,
-    length)`` rows: the cells that no plane below writes whole) are cleared first, from ``zeros``
-    (a row of zeros): clearing whole rows wrote half as many bytes again. ``out`` is float32, or
+    length)`` rows: the cells that no plane below writes whole) are cleared first: clearing whole rows wrote half as many bytes again. ``out`` is float32, or
     bytes for the compact observation (``values`` False: the value cells are left as they are,
     zero)."""
     p, n = c.players, c.cards
@@ -819,7 +1010,7 @@ def observe_row(s: State, c: Consts, g: int, o: int, zeros: npt.NDArray[Any], ga
     seat_row = (g * p + o) * n  # seat o's row of a (B, P, N) plane
     first = g * p * n
     for gap in range(len(gaps)):
-        copy_items(out, row + gaps[gap, 0], zeros, 0, gaps[gap, 1])
+        clear_items(out, row + gaps[gap, 0], gaps[gap, 1])
     put_bits(out, row + at_hand, s.hand, seat_row, n)
     put_bits(out, row + at_my_setup, s.given, seat_row * 3, 3 * n)
     put_bits(out, row + at_played, s.played, g * n, n)
@@ -906,22 +1097,24 @@ def observe_values(s: State, c: Consts, g: int, o: int, row: FloatArray) -> None
 
 
 @jit
-def start_games(state: Fields, consts: Fields, games: IntArray, mask: BoolArray,
-                blank: BoolArray, sets: Fields) -> None:
-    """A new game in each slot of ``games`` (as ``start_game``), and its rows of ``mask`` and
-    ``sets`` (``mask_games``)."""
-    s, c = State(*state), Consts(*consts)
+def start_games(memory: npt.NDArray[np.uint8], games: IntArray) -> None:
+    """A new game in each slot of ``games`` (as ``start_game``), and its rows of the mask and
+    the legal sets (``mask_games``), in the batch of ``memory`` (``layout_of``)."""
+    layout = layout_of(memory)
+    s, c = state_at(memory, layout), consts_at(memory, layout)
     for g in games:
         start_game(s, c, g)
-    mask_games(s, c, games, mask, blank, LegalSets(*sets))
+    mask, blank = mask_at(memory, layout)
+    mask_games(s, c, games, mask, blank, legal_at(memory, layout))
 
 
 @jit
-def begin_rounds(state: Fields, consts: Fields, games: IntArray, mask: BoolArray,
-                 blank: BoolArray, sets: Fields) -> None:
+def begin_rounds(memory: npt.NDArray[np.uint8], games: IntArray) -> None:
     """Start the round of each of ``games`` whose hands (and face-up cards) were loaded
-    (``begin_round``), and its rows of ``mask`` and ``sets`` (``mask_games``)."""
-    s, c = State(*state), Consts(*consts)
+    (``begin_round``), and its rows of the mask and the legal sets (``mask_games``)."""
+    layout = layout_of(memory)
+    s, c = state_at(memory, layout), consts_at(memory, layout)
     for g in games:
         begin_round(s, c, g)
-    mask_games(s, c, games, mask, blank, LegalSets(*sets))
+    mask, blank = mask_at(memory, layout)
+    mask_games(s, c, games, mask, blank, legal_at(memory, layout))
