@@ -25,7 +25,9 @@ the bound is bandwidth / bytes per decision: the rate no batch could pass writin
 ``--instructions`` counts, under ``valgrind --tool=callgrind``, the instructions per decision at
 B = 1024 on one thread (float32 and compact) and of OpenSpiel's Hearts
 (``benchmarks/instructions.py``'s method: two runs of different lengths, the difference divided
-by the difference of decisions), and ``--against PATH`` counts the same for another checkout of
+by the difference of decisions), with the batch's instructions outside numba's parallel loop
+(the serial part, which more threads do not share: the bound it puts on N threads over one is
+printed beside it), and ``--against PATH`` counts the same for another checkout of
 bottleimp (its own API), numba's cache for it kept in a temporary directory.
 """
 
@@ -34,6 +36,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -142,12 +145,39 @@ numba loads its cache and the first deals are shuffled, in both runs alike)."""
 
 
 def instructions_per_decision(players: int, size: int, compact: bool, path: str,
-                              cache: str) -> float:
+                              cache: str) -> tuple[float, float]:
     """Instructions per decision of the batch loop under callgrind (checkout ``path``, numba's
-    cache in ``cache``), on one thread."""
+    cache in ``cache``), on one thread, and of those the ones inside numba's parallel loops
+    (``parallel_split``): two runs of different lengths, the differences divided by the
+    difference of decisions."""
     program = COUNTED.format(size=size, compact=compact)
-    steps = (10, 60)
-    return per_decision(program, players, steps, path, counting_env(cache))
+    few, many = (parallel_split(program, players, steps, path, counting_env(cache))
+                 for steps in (10, 60))
+    decisions = many[2] - few[2]
+    return (many[0] - few[0]) / decisions, (many[1] - few[1]) / decisions
+
+
+def parallel_split(program: str, players: int, steps: int, path: str,
+                   extra_env: dict[str, str]) -> tuple[int, int, int]:
+    """(instructions, instructions inside numba's parallel loops, decisions) of one run of
+    ``program`` under callgrind: the inside ones are the inclusive count of the threading
+    layer's ``parallel_for`` (``callgrind_annotate --inclusive=yes``), what more threads share;
+    the rest runs on the calling thread alone whatever the thread count."""
+    with tempfile.TemporaryDirectory() as temp:
+        out = Path(temp) / "callgrind.out"
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env.update(extra_env, PYTHONPATH=path)
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+             sys.executable, "-c", program, str(players), str(steps)],
+            env=env, cwd=temp, capture_output=True, text=True, check=True)
+        totals = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.MULTILINE)
+        assert totals is not None, "callgrind wrote no total"
+        listing = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100",
+                                  str(out)], capture_output=True, text=True, check=True).stdout
+        inside = max((int(line.split()[0].replace(",", "")) for line in listing.splitlines()
+                      if "parallel_for(" in line and line.strip()[:1].isdigit()), default=0)
+        return int(totals.group(1)), inside, int(done.stdout.split()[-1])
 
 
 def counting_env(cache: str) -> dict[str, str]:
@@ -296,7 +326,7 @@ def count_instructions(players: int, against: str | None) -> dict[str, float]:
             warm_cache(players, path, cache, compact=path == root)
             for compact in ((False, True) if path == root else (False,)):
                 kind = "compact" if compact else "float32"
-                figure = instructions_per_decision(players, 1024, compact, path, cache)
+                figure, inside = instructions_per_decision(players, 1024, compact, path, cache)
                 if path == root:
                     counts[f"B=1024 {kind}"] = figure
                 name = f"B=1024 {kind} 1T ({label})"
@@ -307,6 +337,11 @@ def count_instructions(players: int, against: str | None) -> dict[str, float]:
                 line = f"  {name:36} {figure:9,.0f} instructions per decision"
                 if "hearts" in counts:
                     line += f"   Hearts / this: {counts['hearts'] / figure:6.2f}"
+                serial = figure - inside
+                line += (f"\n  {'':36} {serial:9,.0f} of them outside the parallel loop "
+                         f"({serial / figure:.1%}: with N threads at most "
+                         f"1 / ({serial / figure:.3f} + {inside / figure:.3f} / N) times one "
+                         f"thread; 2 threads: {figure / (serial + inside / 2):.2f})")
                 print(line, flush=True)
     return counts
 
