@@ -53,6 +53,7 @@ try:
 
     from ..batch import BatchGames
     from ..batch import kernel
+    from ..batch.tables import PLAY
 except ImportError as missing:
     raise ImportError(
         f"bottleimp.analysis (the open-hand solver) runs on the batch engine's compiled kernel "
@@ -292,14 +293,14 @@ def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, captured: i
 def _probe(keys: Words, key: Words, mixed: np.uint64) -> int:
     """The table slot holding ``key``, or ``-1 - slot`` for the slot to put it in (an empty one,
     else the one of the ``_WAYS`` probed with the fewest cards left)."""
-    size = keys.shape[0]
+    size = int(keys.shape[0])
     width = keys.shape[1] - 1  # the last column: cards left + 1, 0 for an empty slot
-    first = np.int64(mixed & np.uint64(size - 1))
+    first = int(np.int64(mixed & np.uint64(size - 1)))
     victim = first
     fewest = 1 << 62
     for way in range(_WAYS):
         slot = (first + way) & (size - 1)
-        filled = np.int64(keys[slot, width])
+        filled = int(np.int64(keys[slot, width]))
         if filled == 0:
             return -1 - slot
         same = True
@@ -358,7 +359,7 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     ``(True, value)`` when it is settled at once (a round over, a sure bound or the table's
     bounds outside the window), else ``(False, 0)`` with its frame and moves set up."""
     alpha, beta = frame[_F_ALPHA], frame[_F_BETA]
-    if s.phase[d] != kernel.PLAY:
+    if s.phase[d] != PLAY:
         return True, int(s.scores[d, ctl[_SEAT]])
     lower, upper, captured = _sure_bounds(s, c, d, side, ctl)
     if lower >= beta or lower == upper:
@@ -399,21 +400,30 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
 
 
 @kernel.jit
-def _next_card(frame: Ints, moves: Words, d: int) -> int:
-    """The next card to try at ply ``d`` (the table's best card first), ``-1`` when none is
-    left or the window closed."""
+def _next_card(frame: Ints, moves: Words, d: int, seat: int, history: Ints) -> int:
+    """The next card to try at ply ``d``, ``-1`` when none is left or the window closed: the
+    table's best card first, then the card that cut off the most search for ``seat`` so far
+    (the history heuristic, ``history[seat, card]``)."""
     if frame[_F_A] >= frame[_F_B]:
         return -1
     if frame[_F_TRIED] == 0:
         frame[_F_TRIED] = 1
         if frame[_F_FIRST] >= 0:
-            card = frame[_F_FIRST]
+            card = int(frame[_F_FIRST])
             moves[d] &= ~(_ONE << np.uint64(card))
             return card
-    if moves[d] == _ZERO:
+    word = moves[d]
+    if word == _ZERO:
         return -1
-    card = kernel.lowest_bit(moves[d])
-    moves[d] &= moves[d] - _ONE
+    card = kernel.lowest_bit(word)
+    best = history[seat, card]
+    word &= word - _ONE
+    while word != _ZERO:
+        other = kernel.lowest_bit(word)
+        word &= word - _ONE
+        if history[seat, other] > best:
+            card, best = other, history[seat, other]
+    moves[d] &= ~(_ONE << np.uint64(card))
     return card
 
 
@@ -422,7 +432,7 @@ def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
            scratch: Words, frame: Ints) -> int:
     """The value of the node of row ``d`` once its cards are tried (or cut off), stored in the
     table at a trick boundary as a lower bound, an upper bound or both."""
-    best = frame[_F_BEST]
+    best = int(frame[_F_BEST])
     if s.trick_length[d] == 0:
         lower, upper = frame[_F_LOWER], frame[_F_UPPER]
         if best <= frame[_F_ALPHA]:
@@ -446,7 +456,8 @@ def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
 
 @kernel.jit_apart
 def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints, ctl: Ints,
-            keys: Words, bounds: Ints, scratch: Words, frames: Ints, moves: Words) -> int:
+            keys: Words, bounds: Ints, scratch: Words, frames: Ints, moves: Words,
+            history: Ints) -> int:
     """Alpha-beta (fail-soft) from game row 0, on an explicit stack of plies (row ``d + 1`` is
     row ``d`` after the card tried at ply ``d``): the exact value if it lies strictly between
     ``alpha`` and ``beta``, else a bound on the same side of the window. Once the budget is
@@ -470,7 +481,7 @@ def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints
             settled, value = _enter(s, c, d, side, ctl, keys, bounds, scratch, frames[d], moves)
             entering = False
             if not settled:
-                card = _next_card(frames[d], moves, d)
+                card = _next_card(frames[d], moves, d, s.to_act[d], history)
                 if card < 0:  # no card (cannot happen in trick play): the node's bound stands
                     value = _close(s, c, d, keys, bounds, scratch, frames[d])
                 else:
@@ -496,7 +507,10 @@ def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints
             frame[_F_BEST] = value
             frame[_F_CARD] = frame[_F_PLAYED]
             frame[_F_B] = min(frame[_F_B], value)
-        card = _next_card(frame, moves, d)
+        if frame[_F_A] >= frame[_F_B]:  # a cut-off: its card goes up the history
+            left = frames.shape[0] - d  # the plies left, at most: cut-offs near the root weigh most
+            history[s.to_act[d], frame[_F_PLAYED]] += left * left
+        card = _next_card(frame, moves, d, s.to_act[d], history)
         if card < 0:
             value = _close(s, c, d, keys, bounds, scratch, frame)
             continue
@@ -522,7 +536,8 @@ def _face_up_count(s: kernel.State, c: kernel.Consts, d: int) -> int:
 
 @kernel.jit
 def _solve_row(state: kernel.Fields, consts: kernel.Fields, side: Ints, ctl: Ints, keys: Words,
-               bounds: Ints, scratch: Words, frames: Ints, moves: Words, known: Ints) -> None:
+               bounds: Ints, scratch: Words, frames: Ints, moves: Words, history: Ints,
+               known: Ints) -> None:
     """Narrow ``known`` (``[lower, upper]``, proved bounds of row 0's value) by zero-window
     tests (MTD(f)) until they meet or the budget is spent: each test around a guess ``gamma``
     proves the value at least, or at most, what the fail-soft search returns."""
@@ -538,7 +553,8 @@ def _solve_row(state: kernel.Fields, consts: kernel.Fields, side: Ints, ctl: Int
     guess = lower + (upper - lower) // 2
     while lower < upper:
         gamma = min(max(guess, lower + 1), upper)
-        value = _search(s, c, gamma - 1, gamma, side, ctl, keys, bounds, scratch, frames, moves)
+        value = _search(s, c, gamma - 1, gamma, side, ctl, keys, bounds, scratch, frames, moves,
+                        history)
         if ctl[_STOPPED]:
             break
         if value >= gamma:
@@ -597,6 +613,7 @@ class Solver:
         self._scratch: Words = np.zeros((n + 2, width), dtype=np.uint64)
         self._frames: Ints = np.zeros((n + 2, _FRAME), dtype=np.int64)
         self._moves: Words = np.zeros(n + 2, dtype=np.uint64)
+        self._history: Ints = np.zeros((p, n), dtype=np.int64)
         self._side_mask: Ints = np.zeros(p, dtype=np.int64)
         for member in self.side:
             self._side_mask[member] = 1
@@ -664,7 +681,8 @@ class Solver:
                 ctl[_LIMIT] = 0
         self._known[0], self._known[1] = _NONE, -_NONE
         _solve_row(self._state, self._consts, self._side_mask, ctl, self._keys, self._bounds,
-                   self._scratch, self._frames, self._moves, self._known)
+                   self._scratch, self._frames, self._moves,
+                   self._history, self._known)
         self.nodes += int(ctl[_NODES])
         return Valuation(int(self._known[0]), int(self._known[1]))
 
@@ -677,8 +695,9 @@ def sure_bounds(state: GameState, seat: int) -> tuple[int, int]:
         raise ArgumentError("sure_bounds(state)", "needs a position of trick play")
     solver = Solver(seat, state.config, node_budget=1, table_bits=4)
     solver._load(state)
-    lower, upper, _ = _sure_bounds(kernel.State(*solver._state), kernel.Consts(*solver._consts),
-                                   0, solver._side_mask, solver._ctl)
+    consts: Any = solver._consts
+    lower, upper, _ = _sure_bounds(kernel.State(*solver._state), kernel.Consts(*consts), 0,
+                                   solver._side_mask, solver._ctl)
     return int(lower), int(upper)
 
 

@@ -8,7 +8,9 @@ actions, and choose one. Every bot is deterministic for its seed.
   from its view (``bottleimp.bots.search``); its budget is the number of worlds per decision.
 - ``sampling`` (``SamplingBot``): worlds sampled from its view, each solved open-hand by the
   paranoid solver of ``bottleimp.analysis`` (``bottleimp.bots.sampling``); at most
-  ``SAMPLING_WORLDS`` worlds per decision (fewer when the budget asked for is smaller).
+  ``SAMPLING_WORLDS`` worlds per decision (fewer when the budget asked for is smaller). The
+  solver is compiled (the ``batch`` extra, numba): ``NEEDS_NUMBA`` lists the bots that need it,
+  which the browser game (Pyodide, no numba) does not offer.
 
 ``make_bot(kind, seed)`` builds one by name; ``docs/guide/agents.md`` shows their measured
 strength (``bottleimp arena``).
@@ -26,10 +28,13 @@ from .sampling import SAMPLING_WORLDS, SamplingBot
 from .search import DEFAULT_WORLDS, SearchBot
 from .uniform import RandomBot
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SamplingBot", "SearchBot", "make_bot"]
+__all__ = ["BOTS", "NEEDS_NUMBA", "Bot", "HeuristicBot", "RandomBot", "SamplingBot", "SearchBot", "make_bot"]
 
 BOTS = ("random", "heuristic", "search", "sampling")
 """The names ``make_bot`` knows, weakest first."""
+NEEDS_NUMBA = ("sampling",)
+"""The bots that run compiled code and so need the ``batch`` extra (numba): ``make_bot``
+raises ``BotError`` saying so where numba is missing."""
 
 
 class Bot(Protocol):
