@@ -26,10 +26,10 @@ from test_analysis_solver import PLANTS, disagreements, small_game_positions  # 
 from test_exhaustive import CI  # noqa: E402
 
 
-def _wrong_bound(original: Callable[..., tuple[int, int, int]]) -> Callable[..., Any]:
-    def sure_bounds(*args: Any) -> tuple[int, int, int]:
-        lower, upper, captured = original(*args)
-        return lower, max(lower, upper - 1), captured  # one coin too little at the top
+def _wrong_bound(original: Callable[..., tuple[int, int]]) -> Callable[..., Any]:
+    def sure_bounds(*args: Any) -> tuple[int, int]:
+        lower, upper = original(*args)
+        return lower, max(lower, upper - 1)  # one coin too little at the top
     return sure_bounds
 
 

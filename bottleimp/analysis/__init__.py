@@ -15,9 +15,8 @@ from .solver import (
     card_values,
     side_of,
     solve,
-    sure_bounds,
 )
 
 __all__ = [
-    "DEFAULT_NODE_BUDGET", "Solver", "Valuation", "card_values", "side_of", "solve", "sure_bounds",
+    "DEFAULT_NODE_BUDGET", "Solver", "Valuation", "card_values", "side_of", "solve",
 ]

@@ -62,7 +62,6 @@ except ImportError as missing:
 
 __all__ = [
     "DEFAULT_NODE_BUDGET", "Solver", "Valuation", "card_values", "side_of", "solve",
-    "sure_bounds",
 ]
 
 DEFAULT_NODE_BUDGET: Final = 50_000_000
@@ -76,8 +75,8 @@ Words = npt.NDArray[np.uint64]
 Ints = npt.NDArray[np.int64]
 
 # The cells of a solve's control array (``ctl``).
-_NODES, _LIMIT, _DEADLINE, _STOPPED, _SEAT, _MULT, _CLOCK, _CHECK = range(8)
-_CONTROL: Final = 8
+_NODES, _LIMIT, _DEADLINE, _STOPPED, _SEAT, _MULT, _CLOCK, _CHECK, _PENALTY = range(9)
+_CONTROL: Final = 9
 _ZERO: Final = np.uint64(0)
 _ONE: Final = np.uint64(1)
 _NONE: Final = -(1 << 62)
@@ -210,31 +209,44 @@ def _highest_price(s: kernel.State, c: kernel.Consts, d: int) -> float:
 
 
 @kernel.jit
-def _sure_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints,
-                 ctl: Ints) -> tuple[int, int, int]:
-    """Bounds on the side's round score from row ``d``, whatever is played, and the coins the
-    side has captured. A bottle that no card in play is below keeps its owner to the end
-    (BOTTLE-PURCHASE); captured coins only grow, at most by the coins in play and the price
-    cards under the bottles that can still move (PRICE-CARD-RETURN); an owner scores minus the
-    Devil's Trick's coins once per bottle (SCORE-ROUND), a partnerless seat doubled
-    (SCORE-TEAMS)."""
-    p, n = c.players, c.cards
+def _captured_coins(s: kernel.State, c: kernel.Consts, d: int, side: Ints) -> int:
+    """The coins the side has captured in row ``d``."""
+    captured = 0
+    for seat in range(c.players):
+        if side[seat]:
+            for card in range(c.cards):
+                if s.captured[d, seat, card]:
+                    captured += c.coins[card]
+    return captured
+
+
+@kernel.jit
+def _penalty(s: kernel.State, c: kernel.Consts, d: int) -> int:
+    """The coins of the Devil's Trick in row ``d`` (what an owner pays per bottle)."""
+    penalty = 0
+    for card in range(c.cards):
+        if s.devils_trick[d, card]:
+            penalty += c.coins[card]
+    return penalty
+
+
+@kernel.jit
+def _sure_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints,
+                 in_play: np.uint64, captured: int) -> tuple[int, int]:
+    """Bounds on the side's round score from row ``d`` (``in_play``: its cards in play,
+    ``_in_play``; ``captured``: the side's captured coins), whatever is played. A bottle that no
+    card in play is below keeps its owner to the end (BOTTLE-PURCHASE); captured coins only
+    grow, at most by the coins in play and the price cards under the bottles that can still move
+    (PRICE-CARD-RETURN); an owner scores minus the Devil's Trick's coins once per bottle
+    (SCORE-ROUND), a partnerless seat doubled (SCORE-TEAMS)."""
     mult = ctl[_MULT]
-    in_play = _in_play(s, c, d)
+    penalty = ctl[_PENALTY]
     lowest = c.rank[kernel.lowest_bit(in_play)] if in_play != _ZERO else 0.0
     coins_in_play = 0
     word = in_play
     while word != _ZERO:
         coins_in_play += c.coins[kernel.lowest_bit(word)]
         word &= word - _ONE
-    penalty = 0
-    captured = 0
-    for card in range(n):
-        if s.devils_trick[d, card]:
-            penalty += c.coins[card]
-        for seat in range(p):
-            if side[seat] and s.captured[d, seat, card]:
-                captured += c.coins[card]
     stuck_owned = 0
     movable = 0
     movable_coins = 0
@@ -256,7 +268,24 @@ def _sure_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints,
         upper = max(best_coins, -penalty * mult)
     owned_at_most = stuck_owned + movable
     lower = mult * captured if owned_at_most == 0 else -penalty * owned_at_most * mult
-    return min(lower, upper), upper, captured
+    return min(lower, upper), upper
+
+
+@kernel.jit
+def _derive(s: kernel.State, c: kernel.Consts, d: int, side: Ints, in_play: Words,
+            frames: Ints) -> None:
+    """Row ``d``'s cards in play and the side's captured coins, from row ``d - 1``'s (row ``d``
+    is row ``d - 1`` after one card): a trick that ended took its cards out of play and may have
+    given the side coins; within a trick nothing leaves play and nothing is captured."""
+    if s.trick_length[d] == 0:
+        word = in_play[d - 1]
+        for position in range(c.trick_size):
+            word &= ~(_ONE << np.uint64(s.trick_cards[d, position]))
+        in_play[d] = word
+        frames[d, _F_CAPTURED] = _captured_coins(s, c, d, side)
+    else:
+        in_play[d] = in_play[d - 1]
+        frames[d, _F_CAPTURED] = frames[d - 1, _F_CAPTURED]
 
 
 @kernel.jit
@@ -277,11 +306,7 @@ def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, captured: i
     key[2 * p] = bottles
     key[2 * p + 1] = np.uint64(s.to_act[d]) | (np.uint64(ctl[_SEAT]) << np.uint64(8))
     key[2 * p + 2] = np.uint64(captured)
-    penalty = 0
-    for card in range(n):
-        if s.devils_trick[d, card]:
-            penalty += c.coins[card]
-    key[2 * p + 3] = np.uint64(penalty)
+    key[2 * p + 3] = np.uint64(ctl[_PENALTY])
     mixed = _ZERO
     for word in range(2 * p + 4):
         mixed = (mixed ^ key[word]) * np.uint64(0x9E3779B97F4A7C15)
@@ -325,7 +350,7 @@ def _equivalent(s: kernel.State, c: kernel.Consts, d: int, seat: int, bits: np.u
     verdict treats them alike for the rest of the round."""
     n = c.cards
     price = _highest_price(s, c, d)
-    hidden = kernel.seat_bits(s.hand, d, seat, n)
+    hidden = kernel.seat_bits(s.hand, d, seat, n) if c.devils_eye else _ZERO
     kept = _ZERO
     previous = -1
     word = bits
@@ -348,20 +373,22 @@ def _equivalent(s: kernel.State, c: kernel.Consts, d: int, seat: int, bits: np.u
 
 # The cells of a ply's frame (``frames[d]``) in ``_search``.
 _F_ALPHA, _F_BETA, _F_A, _F_B, _F_LOWER, _F_UPPER, _F_BEST, _F_CARD = range(8)
-_F_SLOT, _F_FIRST, _F_PLAYED, _F_MAX, _F_TRIED = range(8, 13)
-_FRAME: Final = 13
+_F_SLOT, _F_FIRST, _F_PLAYED, _F_MAX, _F_TRIED, _F_CAPTURED = range(8, 14)
+_FRAME: Final = 14
 
 
 @kernel.jit
 def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, keys: Words,
-           bounds: Ints, scratch: Words, frame: Ints, moves: Words) -> tuple[bool, int]:
+           bounds: Ints, scratch: Words, frame: Ints, moves: Words,
+           in_play: Words) -> tuple[bool, int]:
     """Open the node of row ``d`` with the window ``frame[_F_ALPHA]``, ``frame[_F_BETA]``:
     ``(True, value)`` when it is settled at once (a round over, a sure bound or the table's
     bounds outside the window), else ``(False, 0)`` with its frame and moves set up."""
     alpha, beta = frame[_F_ALPHA], frame[_F_BETA]
     if s.phase[d] != PLAY:
         return True, int(s.scores[d, ctl[_SEAT]])
-    lower, upper, captured = _sure_bounds(s, c, d, side, ctl)
+    captured = int(frame[_F_CAPTURED])
+    lower, upper = _sure_bounds(s, c, d, side, ctl, in_play[d], captured)
     if lower >= beta or lower == upper:
         return True, lower
     if upper <= alpha:
@@ -382,7 +409,7 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     seat = s.to_act[d]
     maximising = side[seat] != 0
     _, legal = kernel.legal_set(s, c, d)
-    kept = _equivalent(s, c, d, seat, legal, _in_play(s, c, d))
+    kept = _equivalent(s, c, d, seat, legal, in_play[d])
     if first >= 0 and (kept >> np.uint64(first)) & _ONE == _ZERO:
         first = -1
     frame[_F_A] = max(alpha, lower - 1)
@@ -457,7 +484,7 @@ def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
 @kernel.jit_apart
 def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints, ctl: Ints,
             keys: Words, bounds: Ints, scratch: Words, frames: Ints, moves: Words,
-            history: Ints) -> int:
+            history: Ints, in_play: Words) -> int:
     """Alpha-beta (fail-soft) from game row 0, on an explicit stack of plies (row ``d + 1`` is
     row ``d`` after the card tried at ply ``d``): the exact value if it lies strictly between
     ``alpha`` and ``beta``, else a bound on the same side of the window. Once the budget is
@@ -478,7 +505,8 @@ def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints
                 if _monotonic(ctl[_CLOCK]) > ctl[_DEADLINE]:
                     ctl[_STOPPED] = 1
                     return 0
-            settled, value = _enter(s, c, d, side, ctl, keys, bounds, scratch, frames[d], moves)
+            settled, value = _enter(s, c, d, side, ctl, keys, bounds, scratch, frames[d], moves,
+                                    in_play)
             entering = False
             if not settled:
                 card = _next_card(frames[d], moves, d, s.to_act[d], history)
@@ -488,6 +516,7 @@ def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints
                     frames[d, _F_PLAYED] = card
                     _copy_row(s, c, d)
                     kernel.play(s, c, d + 1, card)
+                    _derive(s, c, d + 1, side, in_play, frames)
                     frames[d + 1, _F_ALPHA] = frames[d, _F_A]
                     frames[d + 1, _F_BETA] = frames[d, _F_B]
                     d += 1
@@ -517,6 +546,7 @@ def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints
         frame[_F_PLAYED] = card
         _copy_row(s, c, d)
         kernel.play(s, c, d + 1, card)
+        _derive(s, c, d + 1, side, in_play, frames)
         frames[d + 1, _F_ALPHA] = frame[_F_A]
         frames[d + 1, _F_BETA] = frame[_F_B]
         d += 1
@@ -537,12 +567,16 @@ def _face_up_count(s: kernel.State, c: kernel.Consts, d: int) -> int:
 @kernel.jit
 def _solve_row(state: kernel.Fields, consts: kernel.Fields, side: Ints, ctl: Ints, keys: Words,
                bounds: Ints, scratch: Words, frames: Ints, moves: Words, history: Ints,
-               known: Ints) -> None:
+               in_play: Words, known: Ints) -> None:
     """Narrow ``known`` (``[lower, upper]``, proved bounds of row 0's value) by zero-window
     tests (MTD(f)) until they meet or the budget is spent: each test around a guess ``gamma``
     proves the value at least, or at most, what the fail-soft search returns."""
     s, c = kernel.State(*state), kernel.Consts(*consts)
-    lower, upper, captured = _sure_bounds(s, c, 0, side, ctl)
+    ctl[_PENALTY] = _penalty(s, c, 0)
+    in_play[0] = _in_play(s, c, 0)
+    captured = _captured_coins(s, c, 0, side)
+    frames[0, _F_CAPTURED] = captured
+    lower, upper = _sure_bounds(s, c, 0, side, ctl, in_play[0], captured)
     lower, upper = max(lower, known[0]), min(upper, known[1])
     if s.trick_length[0] == 0:
         key = scratch[0]
@@ -554,7 +588,7 @@ def _solve_row(state: kernel.Fields, consts: kernel.Fields, side: Ints, ctl: Int
     while lower < upper:
         gamma = min(max(guess, lower + 1), upper)
         value = _search(s, c, gamma - 1, gamma, side, ctl, keys, bounds, scratch, frames, moves,
-                        history)
+                        history, in_play)
         if ctl[_STOPPED]:
             break
         if value >= gamma:
@@ -614,6 +648,7 @@ class Solver:
         self._frames: Ints = np.zeros((n + 2, _FRAME), dtype=np.int64)
         self._moves: Words = np.zeros(n + 2, dtype=np.uint64)
         self._history: Ints = np.zeros((p, n), dtype=np.int64)
+        self._in_play: Words = np.zeros(n + 2, dtype=np.uint64)
         self._side_mask: Ints = np.zeros(p, dtype=np.int64)
         for member in self.side:
             self._side_mask[member] = 1
@@ -682,23 +717,9 @@ class Solver:
         self._known[0], self._known[1] = _NONE, -_NONE
         _solve_row(self._state, self._consts, self._side_mask, ctl, self._keys, self._bounds,
                    self._scratch, self._frames, self._moves,
-                   self._history, self._known)
+                   self._history, self._in_play, self._known)
         self.nodes += int(ctl[_NODES])
         return Valuation(int(self._known[0]), int(self._known[1]))
-
-
-def sure_bounds(state: GameState, seat: int) -> tuple[int, int]:
-    """Bounds on the round score of ``seat``'s side from ``state`` (a position of trick play),
-    whatever is played: the solver's sure bounds (see the module's docstring)."""
-    state = expect_state(state, "sure_bounds(state)")
-    if state.phase is not Phase.PLAY:
-        raise ArgumentError("sure_bounds(state)", "needs a position of trick play")
-    solver = Solver(seat, state.config, node_budget=1, table_bits=4)
-    solver._load(state)
-    consts: Any = solver._consts
-    lower, upper, _ = _sure_bounds(kernel.State(*solver._state), kernel.Consts(*consts), 0,
-                                   solver._side_mask, solver._ctl)
-    return int(lower), int(upper)
 
 
 def solve(state: GameState, seat: int | None = None, *,
