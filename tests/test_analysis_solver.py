@@ -44,7 +44,9 @@ def disagreements(positions: Iterator[GameState] | list[GameState], every_seat: 
         assert state.to_act is not None
         seats = range(state.config.players) if every_seat else (state.to_act,)
         for seat in seats:
-            solver = solvers.setdefault((state.config, seat), Solver(seat, state.config))
+            solver = solvers.get((state.config, seat))
+            if solver is None:
+                solver = solvers[state.config, seat] = Solver(seat, state.config)
             compared += 1
             if solver.solve(state) != Valuation(*(paranoid_value(state, seat, memo),) * 2):
                 wrong += 1

@@ -659,38 +659,45 @@ class Solver:
         self._known: Ints = np.zeros(2, dtype=np.int64)
 
     def _load(self, state: GameState) -> None:
-        """Put ``state`` (a position of trick play of the solver's configuration) in game row 0
-        and copy it to every row."""
-        config, index = self.config, self._index
-        p, n = config.players, len(config.cards)
+        """Put ``state`` (a checked position of trick play of the solver's configuration) in
+        game row 0, in the batch engine's layout (as ``BatchGames.load_play`` with the captured
+        cards and the Devil's Trick beside), and the fields no play changes in every row."""
+        index = self._index
         round_ = state.round
-        hands = np.zeros((p, n), dtype=np.bool_)
-        face_up = np.zeros((p, n), dtype=np.bool_)
-        for seat, hand in enumerate(round_.hands):
-            hands[seat, [index[card] for card in hand]] = True
-        for seat, row in enumerate(round_.face_up or ()):
-            face_up[seat, [index[card] for card in row]] = True
-        bottles = [(-1, -1) if bottle.price_card is None or bottle.owner is None
-                   else (index[bottle.price_card], bottle.owner) for bottle in round_.bottles]
-        trick = [(play.seat, index[play.card]) for play in state.current_trick()]
-        assert state.to_act is not None
-        games = self._games
-        games.load_play(0, hands, face_up, bottles, trick, state.to_act)
         s = kernel.State(*self._state)
-        s.captured[0] = False
+        for plane in (s.hand, s.face_up, s.captured, s.trick):
+            plane[0] = False
+        s.played[0] = False
+        s.devils_trick[0] = False
+        for seat, hand in enumerate(round_.hands):
+            s.hand[0, seat, [index[card] for card in hand]] = True
+            s.hand_count[0, seat] = len(hand)
+        for seat, row in enumerate(round_.face_up or ()):
+            s.face_up[0, seat, [index[card] for card in row]] = True
         for seat, cards in enumerate(round_.captured):
             s.captured[0, seat, [index[card] for card in cards]] = True
-        s.devils_trick[0] = False
         s.devils_trick[0, [index[card] for card in round_.devils_trick]] = True
-        s.played[0] = False
-        for play in round_.plays:
-            s.played[0, index[play.card]] = True
-        s.dealer[0] = round_.dealer
-        s.round_index[0] = 0
+        s.played[0, [index[play.card] for play in round_.plays]] = True
+        for number, bottle in enumerate(round_.bottles):
+            bought = bottle.price_card is not None and bottle.owner is not None
+            s.bottle_card[0, number] = index[bottle.price_card] if bought else -1
+            s.bottle_owner[0, number] = bottle.owner if bought else -1
+        trick = state.current_trick()
+        for position, play in enumerate(trick):
+            s.trick[0, play.seat, index[play.card]] = True
+            s.trick_cards[0, position] = index[play.card]
+            s.trick_seats[0, position] = play.seat
+        assert state.to_act is not None
+        s.trick_length[0] = len(trick)
+        s.phase[0] = PLAY
+        s.to_act[0] = state.to_act
+        s.leader[0] = trick[0].seat if trick else state.to_act
+        s.scores[0] = 0
         s.totals[0] = 0
-        for array in self._state:
-            if array.ndim >= 1 and array.shape[0] == self._games.size:
-                array[1:] = array[0]
+        # What the kernel reads but no play changes (``_copy_row`` copies the rest ply by ply).
+        s.devils_trick[1:] = s.devils_trick[0]
+        s.dealer[:] = round_.dealer
+        s.round_index[:] = 0
 
     def solve(self, state: GameState) -> Valuation:
         """The value of ``state`` for the solver's side: exact, or bounds past the budget."""
