@@ -679,9 +679,11 @@ class Solver:
         s.devils_trick[0, [index[card] for card in round_.devils_trick]] = True
         s.played[0, [index[play.card] for play in round_.plays]] = True
         for number, bottle in enumerate(round_.bottles):
-            bought = bottle.price_card is not None and bottle.owner is not None
-            s.bottle_card[0, number] = index[bottle.price_card] if bought else -1
-            s.bottle_owner[0, number] = bottle.owner if bought else -1
+            if bottle.price_card is None or bottle.owner is None:  # the start card 19
+                s.bottle_card[0, number] = s.bottle_owner[0, number] = -1
+            else:
+                s.bottle_card[0, number] = index[bottle.price_card]
+                s.bottle_owner[0, number] = bottle.owner
         trick = state.current_trick()
         for position, play in enumerate(trick):
             s.trick[0, play.seat, index[play.card]] = True
