@@ -9,6 +9,7 @@ per variant, every deal of the smallest game) are ``scripts/analysis_brute_force
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -139,3 +140,18 @@ def test_a_planted_solver_bug_is_caught_by_the_brute_force(name: str) -> None:
 def test_without_a_plant_the_plain_python_solver_agrees_with_the_brute_force() -> None:
     compared, wrong = run_plant("team as one seat", planted=False)  # the cheapest game
     assert compared > 0 and wrong == 0
+
+
+@pytest.mark.parametrize("arguments, named", [
+    ({"seat": True}, "Solver(seat)"), ({"node_budget": 0}, "Solver(node_budget)"),
+    ({"seconds": -1.0}, "Solver(seconds)"), ({"seconds": float("nan")}, "Solver(seconds)"),
+    ({"table_bits": 40}, "Solver(table_bits)"), ({"config": "4p"}, "Solver(config)"),
+])
+def test_bad_solver_arguments_are_refused_in_python_by_name(arguments: dict[str, Any],
+                                                             named: str) -> None:
+    given: dict[str, Any] = {"seat": 0, "config": VARIANTS["4p-classic"], **arguments}
+    with pytest.raises(ArgumentError, match=re.escape(named)):
+        Solver(**given)
+    other = next(random_endgames(VARIANTS["3p-classic"], 1, seed=5))
+    with pytest.raises(ArgumentError, match=r"another configuration"):
+        Solver(0, VARIANTS["4p-classic"]).solve(other)
