@@ -14,7 +14,11 @@ The clock moves with the machine's load (printed); the instruction count does no
 tricks of seeded 4-player rounds) under ``valgrind --tool=callgrind`` at two sizes and prints
 the difference of the counts per solve and per position visited (start-up excluded).
 
-    python benchmarks/analysis.py [--deals 100] [--variants NAME ...] [--valgrind]
+    python benchmarks/analysis.py [--deals 100] [--variants NAME ...] [--jobs N] [--valgrind]
+
+A round that the solver cannot finish runs to its budget, so the whole run lasts up to
+``deals x variants x round-seconds / jobs`` (100 deals of the 6 variants at 60 s on 2 idle
+cores: up to 5 hours; ``--deals 20 --jobs 2``: up to 1 hour).
 
 Figures go in ``benchmarks/analysis_results.md``.
 """
@@ -22,6 +26,7 @@ Figures go in ``benchmarks/analysis_results.md``.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import re
 import shutil
@@ -79,6 +84,23 @@ def round_record(config: Config, seed: int) -> object:
     return record_to_json(record_from_state(state))
 
 
+def analyse_round(job: tuple[str, int, int, float]) -> tuple[float, float, int, int]:
+    """One deal of a variant analysed: wall and CPU seconds, the values found and how many of
+    them are bounds."""
+    name, seed, nodes, round_seconds = job
+    record = round_record(VARIANTS[name], seed)
+    wall, cpu = time.perf_counter(), time.process_time()
+    analysis = analyse_json(record, node_budget=nodes,  # type: ignore[arg-type]
+                            round_seconds=round_seconds)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    values = bounds = 0
+    for round_ in analysis.rounds:
+        found = [v for play in round_.plays for _, v in play.values] + list(round_.deal_values)
+        values += len(found)
+        bounds += sum(1 for v in found if not v.exact)
+    return wall, cpu, values, bounds
+
+
 def instructions(deals: int) -> tuple[int, int, int]:
     """Instructions of the workload over ``deals`` deals, and its solves and positions."""
     with tempfile.TemporaryDirectory() as work:
@@ -103,6 +125,9 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=DEFAULT_NODE_BUDGET)
     parser.add_argument("--round-seconds", type=float, default=60.0)
     parser.add_argument("--valgrind", action="store_true")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="deals analysed at once, one process each (one per idle core: "
+                             "each round's seconds are still one core's)")
     args = parser.parse_args()
     print(f"load average at start: {', '.join(f'{x:.2f}' for x in os.getloadavg())} "
           f"({os.cpu_count()} cores); {args.deals} deals per variant, node budget {args.nodes}, "
@@ -110,20 +135,17 @@ def main() -> int:
     print(f"{'variant':<18} {'median s':>9} {'worst s':>8} {'median cpu':>11} "
           f"{'bounds':>8} {'solves':>7}  goal")
     for name in args.variants:
-        config = VARIANTS[name]
-        walls, cpus, bounds, values = [], [], 0, 0
-        for deal in range(args.deals):
-            record = round_record(config, args.seed + deal)
-            wall, cpu = time.perf_counter(), time.process_time()
-            analysis = analyse_json(record, node_budget=args.nodes,  # type: ignore[arg-type]
-                                    round_seconds=args.round_seconds)
-            walls.append(time.perf_counter() - wall)
-            cpus.append(time.process_time() - cpu)
-            for round_ in analysis.rounds:
-                found = [v for play in round_.plays for _, v in play.values] + list(
-                    round_.deal_values)
-                values += len(found)
-                bounds += sum(1 for v in found if not v.exact)
+        jobs = [(name, args.seed + deal, args.nodes, args.round_seconds)
+                for deal in range(args.deals)]
+        if args.jobs > 1:
+            with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+                rounds = pool.map(analyse_round, jobs, chunksize=1)
+        else:
+            rounds = [analyse_round(job) for job in jobs]
+        walls = [wall for wall, _, _, _ in rounds]
+        cpus = [cpu for _, cpu, _, _ in rounds]
+        values = sum(count for _, _, count, _ in rounds)
+        bounds = sum(bound for _, _, _, bound in rounds)
         median = statistics.median(walls)
         goal = ""
         if name == "4p":

@@ -200,3 +200,44 @@ def test_a_record_written_by_the_conformance_harness_is_analysed(tmp_path: Path,
     assert records
     for path in records:
         _analysed(json.loads(path.read_text()))
+
+
+def test_the_command_lines_format_id_is_the_analysis_format() -> None:
+    from bottleimp.analysis.record import ANALYSIS_FORMAT
+    from bottleimp.cli._analyse import FORMAT
+
+    assert FORMAT == ANALYSIS_FORMAT
+
+
+WITHOUT_NUMBA = """
+import json, sys
+sys.modules["numba"] = None  # as if numba were not installed
+from bottleimp.bots import BOTS, NEEDS_NUMBA, make_bot
+from bottleimp._errors import BotError
+from bottleimp.cli import main
+try:
+    make_bot("sampling", 0)
+except BotError as error:
+    print("bot:", error)
+print("status:", main(["analyse", sys.argv[1], "--json"]))
+print("offered:", [bot for bot in BOTS if bot not in NEEDS_NUMBA])
+"""
+
+
+def test_without_numba_the_analysis_and_the_sampling_bot_say_what_to_install(
+        tmp_path: Path) -> None:
+    import subprocess
+
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(SMALL_RECORD))
+    done = subprocess.run([sys.executable, "-c", WITHOUT_NUMBA, str(record)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("bot: the sampling bot") and "pip install" in lines[0]
+    answer = json.loads(lines[1])
+    SCHEMA.validate(answer)
+    assert answer["status"] == "usage" and "pip install 'bottleimp[batch]'" in answer["error"]
+    assert lines[2] == "status: 2"
+    assert lines[3] == "offered: ['random', 'heuristic', 'search']"
+    assert "numba" in done.stderr

@@ -8,9 +8,11 @@ per variant, every deal of the smallest game) are ``scripts/analysis_brute_force
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
 import sys
-from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,6 @@ import pytest
 
 from bottleimp import Config, GameState, Phase
 from bottleimp.analysis import Solver, Valuation, card_values, solve
-from bottleimp.analysis import _solver as solver_module
 from bottleimp._errors import ArgumentError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -44,7 +45,9 @@ def disagreements(positions: Iterator[GameState] | list[GameState], every_seat: 
         assert state.to_act is not None
         seats = range(state.config.players) if every_seat else (state.to_act,)
         for seat in seats:
-            solver = solvers.setdefault((state.config, seat), Solver(seat, state.config))
+            solver = solvers.get((state.config, seat))
+            if solver is None:
+                solver = solvers[state.config, seat] = Solver(seat, state.config)
             compared += 1
             if solver.solve(state) != Valuation(*(paranoid_value(state, seat, memo),) * 2):
                 wrong += 1
@@ -101,53 +104,54 @@ def test_a_bad_seat_or_state_is_refused_by_name() -> None:
 
 
 # --- planted bugs: each makes the brute-force comparison fail ---------------------------------
+#
+# The search runs compiled, where a function replaced in Python is never called: each plant runs
+# in a subprocess with ``NUMBA_DISABLE_JIT=1`` (the same functions as plain Python), on the
+# positions of a small exhaustive game (``tests/analysis_plants.py``).
 
-def _wrong_bound(original: Callable[..., tuple[int, int]]) -> Callable[..., tuple[int, int]]:
-    def sure_bounds(state: GameState, side: tuple[int, ...]) -> tuple[int, int]:
-        lower, upper = original(state, side)
-        return lower, max(lower, upper - 1)  # one coin too little at the top
-    return sure_bounds
-
-
-def _key_without_price(original: Callable[..., Hashable]) -> Callable[..., Hashable]:
-    def position_key(state: GameState, side: tuple[int, ...]) -> Hashable:
-        round_ = state.round
-        return (state.to_act, round_.hands, round_.face_up,
-                tuple(bottle.owner for bottle in round_.bottles),
-                sum(card.coins for seat in side for card in round_.captured[seat]),
-                sum(card.coins for card in round_.devils_trick))
-    return position_key
-
-
-def _team_as_one_seat(original: Callable[..., tuple[int, ...]]) -> Callable[..., tuple[int, ...]]:
-    def side_of(config: Config, seat: int) -> tuple[int, ...]:
-        return (seat,)
-    return side_of
-
-
-PLANTS: dict[str, tuple[str, Callable[..., Any], str]] = {
-    "wrong bound": ("sure_bounds", _wrong_bound, "3p-8cards"),
-    "key forgets the price": ("position_key", _key_without_price, "3p-8cards-target"),
-    "team as one seat": ("side_of", _team_as_one_seat, "4p-12cards-teams"),
+PLANTS: dict[str, str] = {
+    "wrong bound": "3p-8cards",
+    "key forgets the price": "3p-8cards-target",
+    "team as one seat": "4p-12cards-teams",
 }
 
 
-@contextmanager
-def planted(name: str) -> Iterator[None]:
-    attribute, plant, _ = PLANTS[name]
-    original = getattr(solver_module, attribute)
-    setattr(solver_module, attribute, plant(original))
-    try:
-        yield
-    finally:
-        setattr(solver_module, attribute, original)
+def run_plant(name: str, planted: bool) -> tuple[int, int]:
+    """``(compared, wrong)`` of the solver against the brute force on the plant's game, the
+    solver as plain Python, with the plant ``name`` in place when ``planted``."""
+    script = Path(__file__).resolve().parent / "analysis_plants.py"
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1",
+           "PYTHONPATH": os.pathsep.join([str(script.parent.parent),
+                                          os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, str(script), name, "planted" if planted else "clean"],
+                          capture_output=True, text=True, env=env, timeout=1800)
+    assert done.returncode == 0, done.stderr[-3000:]
+    compared, wrong = map(int, done.stdout.split())
+    return compared, wrong
 
 
 @pytest.mark.parametrize("name", sorted(PLANTS))
 def test_a_planted_solver_bug_is_caught_by_the_brute_force(name: str) -> None:
-    spec = next(spec for spec in CI if spec.name == PLANTS[name][2])
-    positions = list(small_game_positions(spec))
-    assert disagreements(positions) == (len(positions) * spec.config.players, 0)
-    with planted(name):
-        compared, wrong = disagreements(positions)
+    compared, wrong = run_plant(name, planted=True)
+    assert compared > 0
     assert wrong > 0, f"the plant {name!r} went unnoticed over {compared} comparisons"
+
+
+def test_without_a_plant_the_plain_python_solver_agrees_with_the_brute_force() -> None:
+    compared, wrong = run_plant("team as one seat", planted=False)  # the cheapest game
+    assert compared > 0 and wrong == 0
+
+
+@pytest.mark.parametrize("arguments, named", [
+    ({"seat": True}, "Solver(seat)"), ({"node_budget": 0}, "Solver(node_budget)"),
+    ({"seconds": -1.0}, "Solver(seconds)"), ({"seconds": float("nan")}, "Solver(seconds)"),
+    ({"table_bits": 40}, "Solver(table_bits)"), ({"config": "4p"}, "Solver(config)"),
+])
+def test_bad_solver_arguments_are_refused_in_python_by_name(arguments: dict[str, Any],
+                                                             named: str) -> None:
+    given: dict[str, Any] = {"seat": 0, "config": VARIANTS["4p-classic"], **arguments}
+    with pytest.raises(ArgumentError, match=re.escape(named)):
+        Solver(**given)
+    other = next(random_endgames(VARIANTS["3p-classic"], 1, seed=5))
+    with pytest.raises(ArgumentError, match=r"another configuration"):
+        Solver(0, VARIANTS["4p-classic"]).solve(other)

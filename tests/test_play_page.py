@@ -73,7 +73,8 @@ def test_an_illegal_card_is_refused_with_its_rule_and_changes_nothing() -> None:
 def test_options_the_rules_refuse_are_reported_not_raised() -> None:
     answer = json.loads(play.Session().start(json.dumps(["--players", "3", "--bottles", "2"])))
     assert answer["rule"] == "CONFIG-BOTTLES" and "5-6 players" in answer["error"]
-    assert json.loads(play.bot_names()) == ["random", "heuristic", "search", "sampling"]
+    # The sampling bot's solver is compiled (numba), which Pyodide has not: not offered.
+    assert json.loads(play.bot_names()) == ["random", "heuristic", "search"]
 
 
 def test_every_round_ends_on_its_scores_whoever_deals_next() -> None:

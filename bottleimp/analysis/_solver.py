@@ -6,44 +6,81 @@ seat, and its teammates, play best and every other seat plays to minimise it. Th
 are treated as one opponent (the *paranoid* reduction of a game of several players), so the
 value is what the seat's side can guarantee with all the cards face up, whatever the others do.
 
-The search is alpha-beta over the engine's own transitions (``legal_actions``, ``apply``'s
-``after_play``): every verdict (who follows suit, who wins a trick, who buys the bottle, how a
-round is scored) comes from the rule functions, none is restated here. It adds:
+The search runs compiled, on the batch engine's kernel (``bottleimp.batch._kernel``, the one fast
+copy of the rules; the ``batch`` extra, numba: ``pip install 'bottleimp[batch]'``): the position
+is loaded into a ``BatchGames`` of one game row per ply, and each move copies the row and calls
+the kernel's ``play`` (which ends the trick and scores the round: TRICK-WINNER,
+BOTTLE-PURCHASE, SCORE-ROUND, ...), the legal cards come from its ``legal_set`` (FOLLOW-SUIT,
+EYE-FOLLOW-SUIT). No verdict of the rules is restated here. The search is alpha-beta with
+zero-window tests (MTD(f): each test proves a lower or an upper bound of the root, until they
+meet) and:
 
-- a transposition table of positions at trick boundaries, keyed by what decides the rest of the
-  round for the side: every hand and face-up row, the bottles (price card and owner), the seat
-  to lead, the coins the side has captured so far and the Devil's Trick's; an entry holds a lower and an upper bound;
-- sure bounds (``sure_bounds``): a bottle that no card left in play is below can never change
-  hands, so its owner is known, and no side gains more coins than are left in play and under
-  the bottles that can still move.
+- a transposition table of positions at trick boundaries (``_trick_key``): every hand and
+  face-up row, each bottle's price card and owner, the seat to lead, the solver's seat, the
+  coins the side has captured so far and the Devil's Trick's; an entry holds a proved lower and
+  upper bound and the best card found; the table is kept between the solves of one ``Solver``;
+- sure bounds (``_sure_bounds``): a bottle that no card left in play is below can never change
+  hands (BOTTLE-PURCHASE: only a card below the price buys it, and prices only fall), so its
+  owner is known, and no side gains more coins than are left in play and under the bottles that
+  can still move (PRICE-CARD-RETURN);
+- equivalent cards (``_equivalent``): of two cards of one seat's hand (or face-up row) of the
+  same colour and coins, with no card still in play ranked between them, both at or above every
+  bottle's price, only one is searched: nothing can tell them apart for the rest of the round;
+- move ordering: the table's best card first at a trick boundary.
 
-Past a budget of nodes or a deadline the search stops and the value is given as a ``Valuation``
-whose lower and upper bounds differ, never as a wrong exact value.
+Past a budget of positions or a deadline the search stops and the value is given as a
+``Valuation`` whose lower and upper bounds are the ones the finished tests proved, never as a
+wrong exact value. Arguments are checked in Python before the compiled code runs.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
-from typing import Final
+from typing import Any, Final
 
 from attrs import frozen
 
 from .._actions import Play
-from .._cards import Card, coins
 from .._config import Config
 from .._errors import ArgumentError
 from .._state import GameState, Phase
 from .._transitions import after_play, legal_actions_of
 from .._view import expect_state
 
+try:
+    import numpy as np
+    import numpy.typing as npt
+
+    from ..batch import BatchGames
+    from ..batch import _kernel as kernel
+    from ..batch._tables import PLAY
+except ImportError as missing:
+    raise ImportError(
+        f"bottleimp.analysis (the open-hand solver) runs on the batch engine's compiled kernel "
+        f"and needs numpy and numba ({missing.name} is not installed): "
+        f"pip install 'bottleimp[batch]'", name=missing.name) from None
+
 __all__ = [
-    "DEFAULT_NODE_BUDGET", "Solver", "Valuation", "card_values", "position_key", "side_of",
-    "solve", "sure_bounds",
+    "DEFAULT_NODE_BUDGET", "Solver", "Valuation", "card_values", "side_of", "solve",
 ]
 
-DEFAULT_NODE_BUDGET: Final = 2_000_000
+DEFAULT_NODE_BUDGET: Final = 50_000_000
 """Positions one solve visits at most before it settles for bounds."""
+TABLE_BITS: Final = 18
+"""A ``Solver``'s transposition table holds ``2**TABLE_BITS`` positions."""
+_WAYS: Final = 4
+"""Entries probed for a position: the slot of its hash and the next three."""
+
+Words = npt.NDArray[np.uint64]
+Ints = npt.NDArray[np.int64]
+
+# The cells of a solve's control array (``ctl``).
+_NODES, _LIMIT, _DEADLINE, _STOPPED, _SEAT, _MULT, _CLOCK, _CHECK, _PENALTY = range(9)
+_CONTROL: Final = 9
+_ZERO: Final = np.uint64(0)
+_ONE: Final = np.uint64(1)
+_NONE: Final = -(1 << 62)
+"""No bound: below every score."""
 
 
 @frozen
@@ -68,10 +105,6 @@ class Valuation:
         return str(self.lower) if self.exact else f"[{self.lower}, {self.upper}]"
 
 
-class _OutOfBudget(Exception):
-    """The node budget or the deadline ran out."""
-
-
 def side_of(config: Config, seat: int) -> tuple[int, ...]:
     """The seats that play for ``seat``'s score: its team in team mode (rule SCORE-TEAMS),
     else the seat alone."""
@@ -83,39 +116,153 @@ def _multiplier(config: Config, side: tuple[int, ...]) -> int:
     return 2 if config.teams is not None and len(side) == 1 else 1
 
 
-def _cards_in_play(state: GameState) -> list[Card]:
-    round_ = state.round
-    cards = [card for hand in round_.hands for card in hand]
-    cards += [card for row in round_.face_up or () for card in row]
-    cards += [play.card for play in state.current_trick()]
-    return cards
+# -- the clock ------------------------------------------------------------------------------------
 
 
-def sure_bounds(state: GameState, side: tuple[int, ...]) -> tuple[int, int]:
-    """Bounds on ``side``'s round score from any position of trick play, whatever is played.
+def _monotonic_python(clock: int) -> int:
+    """Nanoseconds of the monotonic clock (``time.monotonic_ns``)."""
+    return time.monotonic_ns()
 
-    A bottle can change hands only when a card below its price wins a trick (BOTTLE-PURCHASE),
-    so a bottle that no card left in play (in a hand, face up, or in the trick in progress) is
-    below keeps its owner to the end. Captured coins only grow, and at most by the coins left in
-    play and the price cards under the bottles that can still move (PRICE-CARD-RETURN)."""
-    round_ = state.round
-    config = state.config
-    mult = _multiplier(config, side)
-    penalty = coins(round_.devils_trick)
-    in_play = _cards_in_play(state)
-    lowest = min((card.rank for card in in_play), default=None)
-    stuck_owned = movable = 0
+
+def _clock_intrinsic() -> Any:
+    """``_monotonic_python`` compiled: one call of the C library's ``clock_gettime`` on clock
+    ``clock`` (``time.CLOCK_MONOTONIC``), linked by name (so the search stays cached on disk)."""
+    from llvmlite import ir
+    from numba.core import cgutils as typed_cgutils
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    cgutils: Any = typed_cgutils
+
+    @intrinsic
+    def monotonic(typingctx: Any, clock: Any) -> tuple[Any, Any]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            i64, i32 = ir.IntType(64), ir.IntType(32)
+            spec = ir.LiteralStructType([i64, i64])
+            function = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(i32, [i32, spec.as_pointer()]), "clock_gettime")
+            cell = cgutils.alloca_once(builder, spec)
+            builder.call(function, [builder.trunc(args[0], i32), cell])
+            seconds = builder.load(cgutils.gep_inbounds(builder, cell, 0, 0))
+            nanos = builder.load(cgutils.gep_inbounds(builder, cell, 0, 1))
+            return builder.add(builder.mul(seconds, ir.Constant(i64, 1_000_000_000)), nanos)
+
+        return types.int64(types.int64), codegen
+
+    return monotonic
+
+
+_monotonic: Any = _clock_intrinsic() if kernel.COMPILED else _monotonic_python
+_CLOCK_ID: Final = int(getattr(time, "CLOCK_MONOTONIC", 1))
+
+
+# -- the compiled search ---------------------------------------------------------------------------
+
+
+@kernel.jit
+def _copy_row(s: kernel.State, c: kernel.Consts, d: int) -> None:
+    """Game row ``d + 1`` made a copy of row ``d`` in everything a play changes."""
+    p, n = c.players, c.cards
+    plane, e = p * n, d + 1
+    kernel.copy_items(s.hand, e * plane, s.hand, d * plane, plane)
+    kernel.copy_items(s.face_up, e * plane, s.face_up, d * plane, plane)
+    kernel.copy_items(s.captured, e * plane, s.captured, d * plane, plane)
+    kernel.copy_items(s.trick, e * plane, s.trick, d * plane, plane)
+    kernel.copy_items(s.played, e * n, s.played, d * n, n)
+    for seat in range(p):  # int64 rows item by item (copy_items offsets its source in bytes)
+        s.hand_count[e, seat] = s.hand_count[d, seat]
+        s.totals[e, seat] = s.totals[d, seat]
+    for position in range(c.trick_size):
+        s.trick_cards[e, position] = s.trick_cards[d, position]
+        s.trick_seats[e, position] = s.trick_seats[d, position]
+    for index in range(c.bottles):
+        s.bottle_card[e, index] = s.bottle_card[d, index]
+        s.bottle_owner[e, index] = s.bottle_owner[d, index]
+    s.trick_length[e] = s.trick_length[d]
+    s.phase[e] = s.phase[d]
+    s.to_act[e] = s.to_act[d]
+    s.leader[e] = s.leader[d]
+
+
+@kernel.jit
+def _in_play(s: kernel.State, c: kernel.Consts, d: int) -> np.uint64:
+    """The cards still in play in row ``d``: held (hidden or face up) or in the trick."""
+    n = c.cards
+    word = _ZERO
+    for seat in range(c.players):
+        word |= kernel.seat_bits(s.hand, d, seat, n) | kernel.seat_bits(s.face_up, d, seat, n)
+    for position in range(s.trick_length[d]):
+        word |= _ONE << np.uint64(s.trick_cards[d, position])
+    return word
+
+
+@kernel.jit
+def _highest_price(s: kernel.State, c: kernel.Consts, d: int) -> float:
+    """The highest price of the bottles in row ``d`` (the start card 19 for a bottle not yet
+    bought, as the kernel's ``end_trick``)."""
+    price = -1.0
+    for index in range(c.bottles):
+        held = s.bottle_card[d, index]
+        value = c.rank[held] if held >= 0 else 19.0
+        price = max(price, value)
+    return price
+
+
+@kernel.jit
+def _captured_coins(s: kernel.State, c: kernel.Consts, d: int, side: Ints) -> int:
+    """The coins the side has captured in row ``d``."""
+    captured = 0
+    for seat in range(c.players):
+        if side[seat]:
+            for card in range(c.cards):
+                if s.captured[d, seat, card]:
+                    captured += c.coins[card]
+    return captured
+
+
+@kernel.jit
+def _penalty(s: kernel.State, c: kernel.Consts, d: int) -> int:
+    """The coins of the Devil's Trick in row ``d`` (what an owner pays per bottle)."""
+    penalty = 0
+    for card in range(c.cards):
+        if s.devils_trick[d, card]:
+            penalty += c.coins[card]
+    return penalty
+
+
+@kernel.jit
+def _sure_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints,
+                 in_play: np.uint64, captured: int) -> tuple[int, int]:
+    """Bounds on the side's round score from row ``d`` (``in_play``: its cards in play,
+    ``_in_play``; ``captured``: the side's captured coins), whatever is played. A bottle that no
+    card in play is below keeps its owner to the end (BOTTLE-PURCHASE); captured coins only
+    grow, at most by the coins in play and the price cards under the bottles that can still move
+    (PRICE-CARD-RETURN); an owner scores minus the Devil's Trick's coins once per bottle
+    (SCORE-ROUND), a partnerless seat doubled (SCORE-TEAMS)."""
+    mult = ctl[_MULT]
+    penalty = ctl[_PENALTY]
+    lowest = c.rank[kernel.lowest_bit(in_play)] if in_play != _ZERO else 0.0
+    coins_in_play = 0
+    word = in_play
+    while word != _ZERO:
+        coins_in_play += c.coins[kernel.lowest_bit(word)]
+        word &= word - _ONE
+    stuck_owned = 0
+    movable = 0
     movable_coins = 0
-    for bottle in round_.bottles:
-        if lowest is None or lowest >= bottle.price:
-            stuck_owned += bottle.owner is not None and bottle.owner in side
+    for index in range(c.bottles):
+        held = s.bottle_card[d, index]
+        price = c.rank[held] if held >= 0 else 19.0
+        if in_play == _ZERO or lowest >= price:
+            owner = s.bottle_owner[d, index]
+            if owner >= 0 and side[owner]:
+                stuck_owned += 1
         else:
             movable += 1
-            if bottle.price_card is not None:
-                movable_coins += bottle.price_card.coins
-    captured = sum(coins(round_.captured[seat]) for seat in side)
-    best_coins = mult * (captured + coins(in_play) + movable_coins)
-    if stuck_owned:
+            if held >= 0:
+                movable_coins += c.coins[held]
+    best_coins = mult * (captured + coins_in_play + movable_coins)
+    if stuck_owned > 0:
         upper = -penalty * stuck_owned * mult
     else:
         upper = max(best_coins, -penalty * mult)
@@ -124,131 +271,464 @@ def sure_bounds(state: GameState, side: tuple[int, ...]) -> tuple[int, int]:
     return min(lower, upper), upper
 
 
-def position_key(state: GameState, side: tuple[int, ...]) -> Hashable:
-    """The transposition table's key of a position at a trick boundary: what decides the rest of
-    the round for ``side`` (the hands, the face-up rows, each bottle's price card and owner, the
-    seat to lead, the coins the side has captured, the coins of the Devil's Trick)."""
-    round_ = state.round
-    return (
-        state.to_act,
-        round_.hands,
-        round_.face_up,
-        tuple((bottle.price_card, bottle.owner) for bottle in round_.bottles),
-        sum(coins(round_.captured[seat]) for seat in side),
-        coins(round_.devils_trick),
-    )
+@kernel.jit
+def _derive(s: kernel.State, c: kernel.Consts, d: int, side: Ints, in_play: Words,
+            frames: Ints) -> None:
+    """Row ``d``'s cards in play and the side's captured coins, from row ``d - 1``'s (row ``d``
+    is row ``d - 1`` after one card): a trick that ended took its cards out of play and may have
+    given the side coins; within a trick nothing leaves play and nothing is captured."""
+    if s.trick_length[d] == 0:
+        word = in_play[d - 1]
+        for position in range(c.trick_size):
+            word &= ~(_ONE << np.uint64(s.trick_cards[d, position]))
+        in_play[d] = word
+        frames[d, _F_CAPTURED] = _captured_coins(s, c, d, side)
+    else:
+        in_play[d] = in_play[d - 1]
+        frames[d, _F_CAPTURED] = frames[d - 1, _F_CAPTURED]
+
+
+@kernel.jit
+def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, captured: int,
+               key: Words) -> np.uint64:
+    """Write the transposition key of row ``d`` (at a trick boundary) into ``key`` and return
+    its hash: each seat's hand and face-up row, each bottle's price card and owner, the seat to
+    lead and the solver's seat, the side's captured coins, the Devil's Trick's coins."""
+    p, n = c.players, c.cards
+    for seat in range(p):
+        key[seat] = kernel.seat_bits(s.hand, d, seat, n)
+        key[p + seat] = kernel.seat_bits(s.face_up, d, seat, n)
+    bottles = _ZERO
+    for index in range(c.bottles):
+        pair = np.uint64(s.bottle_card[d, index] + 1) | (np.uint64(s.bottle_owner[d, index] + 1)
+                                                         << np.uint64(8))
+        bottles |= pair << np.uint64(16 * index)
+    key[2 * p] = bottles
+    key[2 * p + 1] = np.uint64(s.to_act[d]) | (np.uint64(ctl[_SEAT]) << np.uint64(8))
+    key[2 * p + 2] = np.uint64(captured)
+    key[2 * p + 3] = np.uint64(ctl[_PENALTY])
+    mixed = _ZERO
+    for word in range(2 * p + 4):
+        mixed = (mixed ^ key[word]) * np.uint64(0x9E3779B97F4A7C15)
+        mixed ^= mixed >> np.uint64(29)
+    return mixed
+
+
+@kernel.jit
+def _probe(keys: Words, key: Words, mixed: np.uint64) -> int:
+    """The table slot holding ``key``, or ``-1 - slot`` for the slot to put it in (an empty one,
+    else the one of the ``_WAYS`` probed with the fewest cards left)."""
+    size = int(keys.shape[0])
+    width = keys.shape[1] - 1  # the last column: cards left + 1, 0 for an empty slot
+    first = int(np.int64(mixed & np.uint64(size - 1)))
+    victim = first
+    fewest = 1 << 62
+    for way in range(_WAYS):
+        slot = (first + way) & (size - 1)
+        filled = int(np.int64(keys[slot, width]))
+        if filled == 0:
+            return -1 - slot
+        same = True
+        for word in range(width):
+            if keys[slot, word] != key[word]:
+                same = False
+                break
+        if same:
+            return slot
+        if filled < fewest:
+            victim, fewest = slot, filled
+    return -1 - victim
+
+
+@kernel.jit
+def _equivalent(s: kernel.State, c: kernel.Consts, d: int, seat: int, bits: np.uint64,
+                in_play: np.uint64) -> np.uint64:
+    """``bits`` (the seat's legal cards) without the cards equivalent to a lower one kept: a card
+    of the same zone (hidden hand, face-up row), colour and coins as the next lower legal card,
+    with no card in play ranked between them, both at or above every bottle's price. Prices only
+    fall (BOTTLE-PURCHASE), so neither can buy a bottle; every trick and every follow-suit
+    verdict treats them alike for the rest of the round."""
+    n = c.cards
+    price = _highest_price(s, c, d)
+    hidden = kernel.seat_bits(s.hand, d, seat, n) if c.devils_eye else _ZERO
+    kept = _ZERO
+    previous = -1
+    word = bits
+    while word != _ZERO:
+        card = kernel.lowest_bit(word)
+        word &= word - _ONE
+        same = False
+        if previous >= 0 and c.rank[previous] >= price:
+            between = in_play & ((_ONE << np.uint64(card)) - (_ONE << np.uint64(previous + 1)))
+            mask_card = _ONE << np.uint64(card)
+            mask_prev = _ONE << np.uint64(previous)
+            same = (between == _ZERO and c.colour[card] == c.colour[previous]
+                    and c.coins[card] == c.coins[previous]
+                    and ((hidden & mask_card) != _ZERO) == ((hidden & mask_prev) != _ZERO))
+        if not same:
+            kept |= _ONE << np.uint64(card)
+        previous = card
+    return kept
+
+
+# The cells of a ply's frame (``frames[d]``) in ``_search``.
+_F_ALPHA, _F_BETA, _F_A, _F_B, _F_LOWER, _F_UPPER, _F_BEST, _F_CARD = range(8)
+_F_SLOT, _F_FIRST, _F_PLAYED, _F_MAX, _F_TRIED, _F_CAPTURED = range(8, 14)
+_FRAME: Final = 14
+
+
+@kernel.jit
+def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, keys: Words,
+           bounds: Ints, scratch: Words, frame: Ints, moves: Words,
+           in_play: Words) -> tuple[bool, int]:
+    """Open the node of row ``d`` with the window ``frame[_F_ALPHA]``, ``frame[_F_BETA]``:
+    ``(True, value)`` when it is settled at once (a round over, a sure bound or the table's
+    bounds outside the window), else ``(False, 0)`` with its frame and moves set up."""
+    alpha, beta = frame[_F_ALPHA], frame[_F_BETA]
+    if s.phase[d] != PLAY:
+        return True, int(s.scores[d, ctl[_SEAT]])
+    captured = int(frame[_F_CAPTURED])
+    lower, upper = _sure_bounds(s, c, d, side, ctl, in_play[d], captured)
+    if lower >= beta or lower == upper:
+        return True, lower
+    if upper <= alpha:
+        return True, upper
+    slot = -1
+    first = -1
+    if s.trick_length[d] == 0:
+        key = scratch[d]
+        slot = _probe(keys, key, _trick_key(s, c, d, ctl, captured, key))
+        if slot >= 0:
+            lower = max(lower, int(bounds[slot, 0]))
+            upper = min(upper, int(bounds[slot, 1]))
+            first = int(bounds[slot, 2])
+            if lower >= beta or lower == upper:
+                return True, lower
+            if upper <= alpha:
+                return True, upper
+    seat = s.to_act[d]
+    maximising = side[seat] != 0
+    _, legal = kernel.legal_set(s, c, d)
+    kept = _equivalent(s, c, d, seat, legal, in_play[d])
+    if first >= 0 and (kept >> np.uint64(first)) & _ONE == _ZERO:
+        first = -1
+    frame[_F_A] = max(alpha, lower - 1)
+    frame[_F_B] = min(beta, upper + 1)
+    frame[_F_LOWER] = lower
+    frame[_F_UPPER] = upper
+    frame[_F_BEST] = lower - 1 if maximising else upper + 1
+    frame[_F_CARD] = -1
+    frame[_F_SLOT] = slot
+    frame[_F_FIRST] = first
+    frame[_F_MAX] = 1 if maximising else 0
+    frame[_F_TRIED] = 0
+    moves[d] = kept
+    return False, 0
+
+
+@kernel.jit
+def _next_card(frame: Ints, moves: Words, d: int, seat: int, history: Ints) -> int:
+    """The next card to try at ply ``d``, ``-1`` when none is left or the window closed: the
+    table's best card first, then the card that cut off the most search for ``seat`` so far
+    (the history heuristic, ``history[seat, card]``)."""
+    if frame[_F_A] >= frame[_F_B]:
+        return -1
+    if frame[_F_TRIED] == 0:
+        frame[_F_TRIED] = 1
+        if frame[_F_FIRST] >= 0:
+            card = int(frame[_F_FIRST])
+            moves[d] &= ~(_ONE << np.uint64(card))
+            return card
+    word = moves[d]
+    if word == _ZERO:
+        return -1
+    card = kernel.lowest_bit(word)
+    best = history[seat, card]
+    word &= word - _ONE
+    while word != _ZERO:
+        other = kernel.lowest_bit(word)
+        word &= word - _ONE
+        if history[seat, other] > best:
+            card, best = other, history[seat, other]
+    moves[d] &= ~(_ONE << np.uint64(card))
+    return card
+
+
+@kernel.jit
+def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
+           scratch: Words, frame: Ints) -> int:
+    """The value of the node of row ``d`` once its cards are tried (or cut off), stored in the
+    table at a trick boundary as a lower bound, an upper bound or both."""
+    best = int(frame[_F_BEST])
+    if s.trick_length[d] == 0:
+        lower, upper = frame[_F_LOWER], frame[_F_UPPER]
+        if best <= frame[_F_ALPHA]:
+            upper = min(upper, best)
+        elif best >= frame[_F_BETA]:
+            lower = max(lower, best)
+        else:
+            lower = upper = best
+        width = keys.shape[1] - 1
+        slot = frame[_F_SLOT]
+        if slot < 0:
+            slot = -1 - slot
+            for word in range(width):
+                keys[slot, word] = scratch[d, word]
+        keys[slot, width] = np.uint64(1 + s.hand_count[d].sum() + _face_up_count(s, c, d))
+        bounds[slot, 0] = lower
+        bounds[slot, 1] = upper
+        bounds[slot, 2] = frame[_F_CARD]
+    return best
+
+
+@kernel.jit_apart
+def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints, ctl: Ints,
+            keys: Words, bounds: Ints, scratch: Words, frames: Ints, moves: Words,
+            history: Ints, in_play: Words) -> int:
+    """Alpha-beta (fail-soft) from game row 0, on an explicit stack of plies (row ``d + 1`` is
+    row ``d`` after the card tried at ply ``d``): the exact value if it lies strictly between
+    ``alpha`` and ``beta``, else a bound on the same side of the window. Once the budget is
+    spent (``ctl[_STOPPED]``) it returns at once, and what it returns means nothing."""
+    d = 0
+    frames[0, _F_ALPHA] = alpha
+    frames[0, _F_BETA] = beta
+    entering = True
+    value = 0
+    while True:
+        if entering:
+            ctl[_NODES] += 1
+            if ctl[_NODES] > ctl[_LIMIT]:
+                ctl[_STOPPED] = 1
+                return 0
+            if ctl[_DEADLINE] >= 0 and ctl[_NODES] >= ctl[_CHECK]:
+                ctl[_CHECK] = ctl[_NODES] + 4096
+                if _monotonic(ctl[_CLOCK]) > ctl[_DEADLINE]:
+                    ctl[_STOPPED] = 1
+                    return 0
+            settled, value = _enter(s, c, d, side, ctl, keys, bounds, scratch, frames[d], moves,
+                                    in_play)
+            entering = False
+            if not settled:
+                card = _next_card(frames[d], moves, d, s.to_act[d], history)
+                if card < 0:  # no card (cannot happen in trick play): the node's bound stands
+                    value = _close(s, c, d, keys, bounds, scratch, frames[d])
+                else:
+                    frames[d, _F_PLAYED] = card
+                    _copy_row(s, c, d)
+                    kernel.play(s, c, d + 1, card)
+                    _derive(s, c, d + 1, side, in_play, frames)
+                    frames[d + 1, _F_ALPHA] = frames[d, _F_A]
+                    frames[d + 1, _F_BETA] = frames[d, _F_B]
+                    d += 1
+                    entering = True
+                    continue
+        # ``value`` is the value of the node at ply ``d``: hand it to its parent.
+        if d == 0:
+            return value
+        d -= 1
+        frame = frames[d]
+        if frame[_F_MAX]:
+            if value > frame[_F_BEST]:
+                frame[_F_BEST] = value
+                frame[_F_CARD] = frame[_F_PLAYED]
+                frame[_F_A] = max(frame[_F_A], value)
+        elif value < frame[_F_BEST]:
+            frame[_F_BEST] = value
+            frame[_F_CARD] = frame[_F_PLAYED]
+            frame[_F_B] = min(frame[_F_B], value)
+        if frame[_F_A] >= frame[_F_B]:  # a cut-off: its card goes up the history
+            left = frames.shape[0] - d  # the plies left, at most: cut-offs near the root weigh most
+            history[s.to_act[d], frame[_F_PLAYED]] += left * left
+        card = _next_card(frame, moves, d, s.to_act[d], history)
+        if card < 0:
+            value = _close(s, c, d, keys, bounds, scratch, frame)
+            continue
+        frame[_F_PLAYED] = card
+        _copy_row(s, c, d)
+        kernel.play(s, c, d + 1, card)
+        _derive(s, c, d + 1, side, in_play, frames)
+        frames[d + 1, _F_ALPHA] = frame[_F_A]
+        frames[d + 1, _F_BETA] = frame[_F_B]
+        d += 1
+        entering = True
+
+
+@kernel.jit
+def _face_up_count(s: kernel.State, c: kernel.Consts, d: int) -> int:
+    """The face-up cards left in row ``d`` (Devil's Eye)."""
+    if not c.devils_eye:
+        return 0
+    count = 0
+    for seat in range(c.players):
+        count += kernel.count_bits(kernel.seat_bits(s.face_up, d, seat, c.cards))
+    return count
+
+
+@kernel.jit
+def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl: Ints, keys: Words,
+               bounds: Ints, scratch: Words, frames: Ints, moves: Words, history: Ints,
+               in_play: Words, known: Ints) -> None:
+    """Narrow ``known`` (``[lower, upper]``, proved bounds of row 0's value) by zero-window
+    tests (MTD(f)) until they meet or the budget is spent: each test around a guess ``gamma``
+    proves the value at least, or at most, what the fail-soft search returns."""
+    s, c = kernel.State(*state), kernel.Consts(*consts)
+    ctl[_PENALTY] = _penalty(s, c, 0)
+    in_play[0] = _in_play(s, c, 0)
+    captured = _captured_coins(s, c, 0, side)
+    frames[0, _F_CAPTURED] = captured
+    lower, upper = _sure_bounds(s, c, 0, side, ctl, in_play[0], captured)
+    lower, upper = max(lower, known[0]), min(upper, known[1])
+    if s.trick_length[0] == 0:
+        key = scratch[0]
+        slot = _probe(keys, key, _trick_key(s, c, 0, ctl, captured, key))
+        if slot >= 0:
+            lower = max(lower, int(bounds[slot, 0]))
+            upper = min(upper, int(bounds[slot, 1]))
+    guess = lower + (upper - lower) // 2
+    while lower < upper:
+        gamma = min(max(guess, lower + 1), upper)
+        value = _search(s, c, gamma - 1, gamma, side, ctl, keys, bounds, scratch, frames, moves,
+                        history, in_play)
+        if ctl[_STOPPED]:
+            break
+        if value >= gamma:
+            lower = value
+            guess = value + 1
+        else:
+            upper = value
+            guess = value
+        if upper - lower > 8:  # far apart: halve the interval rather than creep
+            guess = lower + (upper - lower + 1) // 2
+    known[0] = lower
+    known[1] = upper
+
+
+# -- the Python side -------------------------------------------------------------------------------
 
 
 class Solver:
-    """Solves positions of one round for one seat's side, keeping its transposition table
-    between solves (the positions of one round share most of their subtrees).
+    """Solves positions of one round's configuration for one seat's side, keeping its
+    transposition table between solves (the positions of one round share most of their
+    subtrees).
 
     ``node_budget`` bounds the positions visited by each ``solve``; ``seconds`` bounds its time.
     """
 
     def __init__(self, seat: int, config: Config, *, node_budget: int | None = DEFAULT_NODE_BUDGET,
-                 seconds: float | None = None) -> None:
+                 seconds: float | None = None, table_bits: int = TABLE_BITS) -> None:
+        if not isinstance(config, Config):
+            raise ArgumentError("Solver(config)", f"needs a Config, not {type(config).__name__}")
+        if type(seat) is not int or not 0 <= seat < config.players:
+            raise ArgumentError("Solver(seat)", f"needs a seat of the game, not {seat!r}")
+        if node_budget is not None and (type(node_budget) is not int or node_budget < 1):
+            raise ArgumentError("Solver(node_budget)",
+                                f"needs a positive int or None, not {node_budget!r}")
+        if seconds is not None and (type(seconds) not in (int, float) or not seconds >= 0):
+            raise ArgumentError("Solver(seconds)", f"needs seconds >= 0 or None, not {seconds!r}")
+        if type(table_bits) is not int or not 4 <= table_bits <= 26:
+            raise ArgumentError("Solver(table_bits)", f"needs an int from 4 to 26, not "
+                                f"{table_bits!r}")
         self.seat = seat
         self.config = config
         self.side = side_of(config, seat)
         self.node_budget = node_budget
         self.seconds = seconds
-        self.table: dict[Hashable, tuple[int, int]] = {}
         self.nodes = 0
         """Positions visited by the solves so far."""
-        self._limit = 0
-        self._deadline: float | None = None
+        n, p = len(config.cards), config.players
+        self._index = {card: index for index, card in enumerate(config.cards)}
+        # One game row per ply: a round holds at most n plays.
+        self._games = BatchGames(config, n + 2, autoreset=False, observations=False, threads=1)
+        self._state = self._games._state()
+        self._consts = self._games._consts
+        width = 2 * p + 4
+        self._keys: Words = np.zeros((1 << table_bits, width + 1), dtype=np.uint64)
+        self._bounds: Ints = np.zeros((1 << table_bits, 3), dtype=np.int64)
+        self._scratch: Words = np.zeros((n + 2, width), dtype=np.uint64)
+        self._frames: Ints = np.zeros((n + 2, _FRAME), dtype=np.int64)
+        self._moves: Words = np.zeros(n + 2, dtype=np.uint64)
+        self._history: Ints = np.zeros((p, n), dtype=np.int64)
+        self._in_play: Words = np.zeros(n + 2, dtype=np.uint64)
+        self._side_mask: Ints = np.zeros(p, dtype=np.int64)
+        for member in self.side:
+            self._side_mask[member] = 1
+        self._ctl: Ints = np.zeros(_CONTROL, dtype=np.int64)
+        self._ctl[_SEAT] = seat
+        self._ctl[_MULT] = _multiplier(config, self.side)
+        self._ctl[_CLOCK] = _CLOCK_ID
+        self._known: Ints = np.zeros(2, dtype=np.int64)
+
+    def _load(self, state: GameState) -> None:
+        """Put ``state`` (a checked position of trick play of the solver's configuration) in
+        game row 0, in the batch engine's layout (as ``BatchGames.load_play`` with the captured
+        cards and the Devil's Trick beside), and the fields no play changes in every row."""
+        index = self._index
+        round_ = state.round
+        s = kernel.State(*self._state)
+        for plane in (s.hand, s.face_up, s.captured, s.trick):
+            plane[0] = False
+        s.played[0] = False
+        s.devils_trick[0] = False
+        for seat, hand in enumerate(round_.hands):
+            s.hand[0, seat, [index[card] for card in hand]] = True
+            s.hand_count[0, seat] = len(hand)
+        for seat, row in enumerate(round_.face_up or ()):
+            s.face_up[0, seat, [index[card] for card in row]] = True
+        for seat, cards in enumerate(round_.captured):
+            s.captured[0, seat, [index[card] for card in cards]] = True
+        s.devils_trick[0, [index[card] for card in round_.devils_trick]] = True
+        s.played[0, [index[play.card] for play in round_.plays]] = True
+        for number, bottle in enumerate(round_.bottles):
+            if bottle.price_card is None or bottle.owner is None:  # the start card 19
+                s.bottle_card[0, number] = s.bottle_owner[0, number] = -1
+            else:
+                s.bottle_card[0, number] = index[bottle.price_card]
+                s.bottle_owner[0, number] = bottle.owner
+        trick = state.current_trick()
+        for position, play in enumerate(trick):
+            s.trick[0, play.seat, index[play.card]] = True
+            s.trick_cards[0, position] = index[play.card]
+            s.trick_seats[0, position] = play.seat
+        assert state.to_act is not None
+        s.trick_length[0] = len(trick)
+        s.phase[0] = PLAY
+        s.to_act[0] = state.to_act
+        s.leader[0] = trick[0].seat if trick else state.to_act
+        s.scores[0] = 0
+        s.totals[0] = 0
+        # What the kernel reads but no play changes (``_copy_row`` copies the rest ply by ply).
+        s.devils_trick[1:] = s.devils_trick[0]
+        s.dealer[:] = round_.dealer
+        s.round_index[:] = 0
 
     def solve(self, state: GameState) -> Valuation:
         """The value of ``state`` for the solver's side: exact, or bounds past the budget."""
+        state = expect_state(state, "Solver.solve(state)")
         if state.config != self.config:
             raise ArgumentError("Solver.solve(state)", "a state of another configuration")
-        lower, upper = self._bounds(state)
-        if lower == upper:
-            return Valuation(lower, upper)
-        self._limit = self.nodes + (self.node_budget if self.node_budget is not None else 1 << 62)
-        self._deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        if self.seconds is not None and self.seconds <= 0:
-            return self._settled(state, lower, upper)
-        try:
-            value = self._search(state, lower - 1, upper + 1)
-        except _OutOfBudget:
-            return self._settled(state, lower, upper)
-        return Valuation(value, value)
-
-    def _settled(self, state: GameState, lower: int, upper: int) -> Valuation:
-        """The bounds known once the budget ran out: the sure bounds, narrowed by the table."""
-        if self._at_boundary(state):
-            known = self.table.get(position_key(state, self.side))
-            if known is not None:
-                lower, upper = max(lower, known[0]), min(upper, known[1])
-        return Valuation(lower, upper)
-
-    def _bounds(self, state: GameState) -> tuple[int, int]:
         if state.phase is not Phase.PLAY:
             scores = state.round.scores
             if scores is None:
                 raise ArgumentError("Solver.solve(state)", "needs a position of trick play")
-            return scores[self.seat], scores[self.seat]
-        return sure_bounds(state, self.side)
-
-    def _at_boundary(self, state: GameState) -> bool:
-        return state.phase is Phase.PLAY and len(state.round.plays) % self.config.trick_size == 0
-
-    def _search(self, state: GameState, alpha: int, beta: int) -> int:
-        """Alpha-beta (fail-soft): the exact value if it lies strictly between ``alpha`` and
-        ``beta``, else a bound on the same side of the window."""
-        self.nodes += 1
-        if self.nodes > self._limit or (
-            self._deadline is not None and self.nodes % 16 == 0
-            and time.perf_counter() > self._deadline
-        ):
-            raise _OutOfBudget
-        if state.phase is not Phase.PLAY:
-            scores = state.round.scores
-            assert scores is not None
-            return scores[self.seat]
-        lower, upper = sure_bounds(state, self.side)
-        if lower >= beta or lower == upper:
-            return lower
-        if upper <= alpha:
-            return upper
-        key = None
-        if self._at_boundary(state):
-            key = position_key(state, self.side)
-            known = self.table.get(key)
-            if known is not None:
-                lower, upper = max(lower, known[0]), min(upper, known[1])
-                if lower >= beta or lower == upper:
-                    return lower
-                if upper <= alpha:
-                    return upper
-        a, b = max(alpha, lower - 1), min(beta, upper + 1)
-        seat = state.to_act
-        assert seat is not None
-        maximising = seat in self.side
-        best = lower - 1 if maximising else upper + 1
-        for action in legal_actions_of(state, seat):
-            assert isinstance(action, Play)
-            value = self._search(after_play(state, action), a, b)
-            if maximising:
-                if value > best:
-                    best = value
-                    a = max(a, value)
-            elif value < best:
-                best = value
-                b = min(b, value)
-            if a >= b:
-                break
-        if key is not None:
-            if best <= alpha:
-                upper = min(upper, best)
-            elif best >= beta:
-                lower = max(lower, best)
-            else:
-                lower = upper = best
-            self.table[key] = (lower, upper)
-        return best
+            return Valuation(scores[self.seat], scores[self.seat])
+        self._load(state)
+        ctl = self._ctl
+        ctl[_NODES] = 0
+        ctl[_STOPPED] = 0
+        ctl[_CHECK] = 0
+        ctl[_LIMIT] = self.node_budget if self.node_budget is not None else 1 << 62
+        if self.seconds is None:
+            ctl[_DEADLINE] = -1
+        else:
+            ctl[_DEADLINE] = time.monotonic_ns() + int(self.seconds * 1e9)
+            if self.seconds <= 0:
+                ctl[_LIMIT] = 0
+        self._known[0], self._known[1] = _NONE, -_NONE
+        _solve_row(self._state, self._consts, self._side_mask, ctl, self._keys, self._bounds,
+                   self._scratch, self._frames, self._moves,
+                   self._history, self._in_play, self._known)
+        self.nodes += int(ctl[_NODES])
+        return Valuation(int(self._known[0]), int(self._known[1]))
 
 
 def solve(state: GameState, seat: int | None = None, *,
@@ -283,6 +763,8 @@ def card_values(state: GameState, solver: Solver | None = None) -> tuple[tuple[P
     seat = state.to_act
     if solver is None:
         solver = Solver(seat, state.config)
+    elif not isinstance(solver, Solver):
+        raise ArgumentError("card_values(solver)", f"needs a Solver, not {type(solver).__name__}")
     elif solver.seat not in side_of(state.config, seat):
         raise ArgumentError("card_values(solver)", f"a solver for seat {solver.seat}'s side, "
                             f"not seat {seat}'s")

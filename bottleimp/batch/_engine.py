@@ -600,6 +600,22 @@ class BatchGames:
         """Whether the games were started (``reset``, or a position loaded)."""
         return self._started
 
+    def _state(self) -> tuple[npt.NDArray[Any], ...]:
+        """The state arrays in ``kernel.State``'s order, as the kernel's functions take them
+        (views into the batch's memory): for code that calls those functions on one game
+        directly, the open-hand solver (``bottleimp.analysis``)."""
+        return tuple(getattr(self, "_" + name) for name in kernel.State._fields)
+
+    @property
+    def _consts(self) -> tuple[Any, ...]:
+        """The configuration's numbers and tables in ``kernel.Consts``' order, as the kernel's
+        functions take them (``_state``'s companion)."""
+        t = self.t
+        return (t.players, t.cards, t.bottles, t.trick_size, t.devils_eye, t.hidden_count,
+                -1 if t.round_limit is None else t.round_limit,
+                -1 if t.target_score is None else t.target_score, float(self._observer.coins),
+                *(getattr(self, "_" + name) for name in kernel.TABLES))
+
     @property
     def closed(self) -> bool:
         """Whether ``close()`` was called: every later call raises ``BatchError``."""

@@ -1,4 +1,4 @@
-"""Making a bot by name: ``make_bot``, ``BOTS`` and the ``Bot`` protocol."""
+"""Making a bot by name: ``make_bot``, ``BOTS``, ``NEEDS_NUMBA`` and the ``Bot`` protocol."""
 
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ from ._uniform import RandomBot
 
 BOTS = ("random", "heuristic", "search", "sampling")
 """The names ``make_bot`` knows, weakest first."""
+NEEDS_NUMBA = ("sampling",)
+"""The bots that run compiled code and so need the ``batch`` extra (numba): ``make_bot``
+raises ``BotError`` saying so where numba is missing."""
 
 
 class Bot(Protocol):

@@ -6,6 +6,11 @@ against the best card; per seat and round the coins lost and the value of the de
 setup (``bottleimp.analysis.record``). A malformed record gets the validator's error (exit 2);
 a record that breaks a rule is analysed up to it, and the report names the rule (exit 1). On a
 terminal, a progress bar shows the positions solved (on standard error).
+
+The solver runs on the batch engine's compiled kernel: the command needs the ``batch`` extra
+(numba, ``pip install 'bottleimp[batch]'``). The analysis modules are imported when the command
+runs, so the rest of the command line works without it; without it, ``analyse`` says what to
+install (exit 2).
 """
 
 from __future__ import annotations
@@ -17,14 +22,6 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
-from ..analysis.record import (
-    ANALYSIS_FORMAT,
-    ROUND_SECONDS,
-    analyse_json,
-    analysis_to_json,
-    analysis_to_text,
-)
-from ..analysis._solver import DEFAULT_NODE_BUDGET
 from .._errors import RecordError
 from ..formats._json_input import printable_name, read_json_file
 
@@ -65,22 +62,28 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("record", metavar="RECORD", help="the record file")
     parser.add_argument("--json", action="store_true",
-                        help=f"print the analysis as one JSON object ({ANALYSIS_FORMAT})")
+                        help=f"print the analysis as one JSON object ({FORMAT})")
     parser.add_argument("--worlds", type=_positive_int, default=0, metavar="K",
                         help="also estimate each card's value over K deals consistent with "
                              "what the acting seat saw (an estimate: mean and spread)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of the sampled worlds")
-    parser.add_argument("--nodes", type=_positive_int, default=DEFAULT_NODE_BUDGET,
+    parser.add_argument("--nodes", type=_positive_int, default=None,
                         help="positions one solve visits at most before giving bounds "
-                             f"(default {DEFAULT_NODE_BUDGET})")
-    parser.add_argument("--round-seconds", type=_seconds, default=ROUND_SECONDS,
-                        help=f"the time budget of one round (default {ROUND_SECONDS:g})")
+                             "(default: bottleimp.analysis.DEFAULT_NODE_BUDGET)")
+    parser.add_argument("--round-seconds", type=_seconds, default=None,
+                        help="the time budget of one round (default: "
+                             "bottleimp.analysis.record.ROUND_SECONDS, 60)")
     parser.set_defaults(run=run)
+
+
+FORMAT = "bottleimp-analysis/1"
+"""The format ID of the JSON answer (``bottleimp.analysis.record.ANALYSIS_FORMAT``, which a test
+holds equal: the record module needs numba, this module must not)."""
 
 
 def usage_error_json(message: str) -> dict[str, Any]:
     """The JSON answer to refused options."""
-    return {"format": ANALYSIS_FORMAT, "status": "usage", "error": message}
+    return {"format": FORMAT, "status": "usage", "error": message}
 
 
 def _progress() -> tuple[AbstractContextManager[object], Callable[[int, int], None] | None]:
@@ -106,10 +109,19 @@ def run(args: argparse.Namespace) -> int:
     """Analyse the record; the exit status is the validator's."""
     source = printable_name(args.record)
     try:
+        from ..analysis.record import ROUND_SECONDS, analyse_json, analysis_to_json, analysis_to_text
+        from ..analysis._solver import DEFAULT_NODE_BUDGET
+    except ImportError as missing:
+        message = f"bottleimp analyse: {missing}"
+        if args.json:
+            print(json.dumps(usage_error_json(message)))
+        print(message, file=sys.stderr)
+        return 2
+    try:
         value = read_json_file(args.record)
     except RecordError as error:
         if args.json:
-            print(json.dumps({"format": ANALYSIS_FORMAT, "source": source, "status": "unreadable",
+            print(json.dumps({"format": FORMAT, "source": source, "status": "unreadable",
                               "fault": {"rule": error.rule_id, "round": None, "play": None,
                                         "seat": None, "message": error.message,
                                         "path": error.path}}))
@@ -117,9 +129,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     bar, advance = _progress()
     with bar:
-        analysis = analyse_json(value, source, node_budget=args.nodes,
-                                round_seconds=args.round_seconds, worlds=args.worlds,
-                                seed=args.seed, progress=advance)
+        analysis = analyse_json(
+            value, source, node_budget=DEFAULT_NODE_BUDGET if args.nodes is None else args.nodes,
+            round_seconds=ROUND_SECONDS if args.round_seconds is None else args.round_seconds,
+            worlds=args.worlds, seed=args.seed, progress=advance)
     if args.json:
         print(json.dumps(analysis_to_json(analysis)))
     else:

@@ -28,7 +28,7 @@ from bottleimp import (
     view,
 )
 from bottleimp._actions import Action, Destination, Give, Play
-from bottleimp.bots import BOTS, make_bot
+from bottleimp.bots import BOTS, NEEDS_NUMBA, make_bot
 from bottleimp._cards import Card, format_rank
 from bottleimp.cli import build_parser
 from bottleimp.cli._narrate import Narrator, PlainRenderer, ScoreTable
@@ -53,8 +53,9 @@ PROMPTS = {
 
 
 def bot_names() -> str:
-    """The bots the library offers (``bottleimp.bots.BOTS``), as a JSON list."""
-    return json.dumps(list(BOTS))
+    """The bots the library offers (``bottleimp.bots.BOTS``) but those that need numba
+    (``NEEDS_NUMBA``), which Pyodide does not have, as a JSON list."""
+    return json.dumps([bot for bot in BOTS if bot not in NEEDS_NUMBA])
 
 
 class Session:

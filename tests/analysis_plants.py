@@ -1,0 +1,72 @@
+"""The solver with a planted bug, against the brute force: ``python tests/analysis_plants.py
+NAME planted|clean`` prints how many (position, seat) pairs of the plant's small exhaustive game
+were compared and on how many the solver disagreed. Run with ``NUMBA_DISABLE_JIT=1`` (by
+``tests/test_analysis_solver.py``): the search then runs as plain Python and the replaced
+functions are the ones it calls.
+
+- ``wrong bound``: the sure upper bound one coin too low;
+- ``key forgets the price``: the transposition key without the bottles' price cards;
+- ``team as one seat``: the side of a seat in team mode is the seat alone.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bottleimp.analysis import _solver as solver_module  # noqa: E402
+from bottleimp._config import Config  # noqa: E402
+from test_analysis_solver import PLANTS, disagreements, small_game_positions  # noqa: E402
+from test_exhaustive import CI  # noqa: E402
+
+
+def _wrong_bound(original: Callable[..., tuple[int, int]]) -> Callable[..., Any]:
+    def sure_bounds(*args: Any) -> tuple[int, int]:
+        lower, upper = original(*args)
+        return lower, max(lower, upper - 1)  # one coin too little at the top
+    return sure_bounds
+
+
+def _key_without_price(original: Callable[..., np.uint64]) -> Callable[..., Any]:
+    def trick_key(s: Any, c: Any, d: int, ctl: Any, captured: int, key: Any) -> np.uint64:
+        original(s, c, d, ctl, captured, key)
+        owners = 0
+        for index in range(c.bottles):  # each bottle's owner kept, its price card forgotten
+            owners |= (int(s.bottle_owner[d, index]) + 1) << (8 + 16 * index)
+        key[2 * c.players] = np.uint64(owners)
+        return np.uint64(hash(tuple(int(word) for word in key)) & (2**64 - 1))
+    return trick_key
+
+
+def _team_as_one_seat(original: Callable[..., tuple[int, ...]]) -> Callable[..., Any]:
+    def side_of(config: Config, seat: int) -> tuple[int, ...]:
+        return (seat,)
+    return side_of
+
+
+_PLANTED: dict[str, tuple[str, Callable[..., Any]]] = {
+    "wrong bound": ("_sure_bounds", _wrong_bound),
+    "key forgets the price": ("_trick_key", _key_without_price),
+    "team as one seat": ("side_of", _team_as_one_seat),
+}
+
+
+def main() -> int:
+    name, mode = sys.argv[1], sys.argv[2]
+    if mode == "planted":
+        attribute, plant = _PLANTED[name]
+        setattr(solver_module, attribute, plant(getattr(solver_module, attribute)))
+    spec = next(spec for spec in CI if spec.name == PLANTS[name])
+    compared, wrong = disagreements(list(small_game_positions(spec)))
+    print(compared, wrong)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
