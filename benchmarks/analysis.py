@@ -10,8 +10,8 @@ default: no round runs much past it). The goal: a whole 4-player classic round i
 median on one core, every value exact.
 
 The clock moves with the machine's load (printed); the instruction count does not:
-``--valgrind`` runs a fixed workload (the open-hand solves of every card of the last three
-tricks of seeded 4-player rounds) under ``valgrind --tool=callgrind`` at two sizes and prints
+``--valgrind`` runs a fixed workload (the open-hand solves of every card of the last five
+tricks of seeded 4-player rounds, one solver a seat) under ``valgrind --tool=callgrind`` at two sizes and prints
 the difference of the counts per solve and per position visited (start-up excluded).
 
     python benchmarks/analysis.py [--deals 100] [--variants NAME ...] [--jobs N] [--valgrind]
@@ -63,13 +63,13 @@ from bottleimp.analysis import Solver, card_values
 solves = nodes = 0
 for seed in range(int(sys.argv[1])):
     state = new_game(Config(players=4, rounds=1), seed)
-    while state.phase is Phase.SETUP or len(state.round.plays) < 24:
+    while state.phase is Phase.SETUP or len(state.round.plays) < 16:
         state = apply(state, legal_actions(state)[0])
+    solvers = [Solver(seat, state.config, node_budget=None) for seat in range(4)]
     while state.phase is Phase.PLAY:
-        solver = Solver(state.to_act, state.config, node_budget=None)
-        solves += len(card_values(state, solver))
-        nodes += solver.nodes
+        solves += len(card_values(state, solvers[state.to_act]))
         state = apply(state, legal_actions(state)[-1])
+    nodes += sum(solver.nodes for solver in solvers)
 print(solves, nodes)
 """
 
@@ -165,7 +165,7 @@ def main() -> int:
         small, large = instructions(1), instructions(3)
         per_solve = (large[0] - small[0]) / (large[1] - small[1])
         per_node = (large[0] - small[0]) / (large[2] - small[2])
-        print(f"instructions (callgrind), the last three tricks of 4-player rounds: "
+        print(f"instructions (callgrind), the last five tricks of 4-player rounds: "
               f"{per_solve:,.0f} per solve ({large[1] - small[1]} solves), "
               f"{per_node:,.0f} per position visited ({large[2] - small[2]} positions)")
     return 0
