@@ -408,6 +408,7 @@ NOT_LIVE = {
     "guide/batch.md": "its examples need numpy",
     "guide/validating.md": "its examples read spec/ and run the reference peer as a process",
     "guide/trust.md": "an example imports the second restatement (restatement/, not in the wheel)",
+    "guide/where-did-i-lose.md": "the open-hand solver runs on the batch kernel, which needs numba",
 }
 """Pages whose examples cannot run in the browser (Pyodide with ``bottleimp`` and ``attrs``
 only), and why; ``tests/test_live_examples.py`` checks both this list and every other page."""
