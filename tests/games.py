@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
 from bottleimp import Config, GameState, apply, legal_actions, new_game
+from bottleimp.conformance._protocol import GAME_ENDS, Capabilities, Variant
+from bottleimp.conformance._session import GameScript, draw_script
 from bottleimp.formats._records import record_from_state, record_to_json
 
 Doc = dict[str, Any]
@@ -58,3 +63,11 @@ def json_slots(value: Any) -> Iterator[tuple[Any, Any]]:
         for index in range(len(value)):
             yield value, index
             yield from json_slots(value[index])
+
+
+def game_scripts(variants: Sequence[Variant] | None = None, ends: Sequence[str] = GAME_ENDS,
+                 one_round: bool = False) -> SearchStrategy[GameScript]:
+    """The harness's ``draw_script`` as a Hypothesis strategy (default: every variant)."""
+    chosen = tuple(variants) if variants is not None else Capabilities().variants()
+    return st.randoms(use_true_random=False).map(
+        lambda rng: draw_script(rng, chosen, ends, one_round))

@@ -439,54 +439,19 @@ def _stat(pid: int | str) -> list[str]:
     return text[text.rfind(")") + 2:].split()
 
 
-def _children(pid: int) -> list[int] | None:
-    """The children of ``pid`` from ``/proc/PID/task/*/children``; ``None`` when the kernel
-    does not offer those files."""
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return []
-    found: list[int] = []
-    for task in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{task}/children", "rb") as handle:
-                found.extend(int(item) for item in handle.read().split())
-        except FileNotFoundError:
-            if not os.path.exists(f"/proc/{pid}/task/{task}"):
-                continue  # the thread ended meanwhile
-            return None
-        except OSError:
-            continue
-    return found
-
-
-def _all_children() -> dict[int, list[int]]:
-    """Every process's children, from the parent field of every ``/proc/PID/stat``."""
+def descendants(root: int) -> list[int]:
+    """The live (not zombie) processes below ``root``, found by the parent field of every
+    ``/proc/PID/stat``."""
     children: dict[int, list[int]] = {}
     for name in os.listdir("/proc"):
         fields = _stat(name) if name.isdigit() else []
-        if len(fields) >= 2:
+        if len(fields) >= 2 and fields[0] != "Z":
             children.setdefault(int(fields[1]), []).append(int(name))
-    return children
-
-
-def descendants(root: int) -> list[int]:
-    """The live (not zombie) processes below ``root``, found by their parent links: through
-    the ``children`` files of the subtree alone when the kernel offers them, else by reading
-    every process's parent."""
-    scanned: dict[int, list[int]] | None = None
     below: list[int] = []
     stack = [root]
     while stack:
-        pid = stack.pop()
-        if pid != root and _stat(pid)[:1] not in ([], ["Z"]):
-            below.append(pid)
-        children = _children(pid) if scanned is None else None
-        if children is None:
-            if scanned is None:
-                scanned = _all_children()
-            children = scanned.get(pid, [])
-        stack.extend(children)
+        stack.extend(found := children.get(stack.pop(), []))
+        below.extend(found)
     return below
 
 

@@ -1,16 +1,11 @@
 """One scripted game against the peer, with its illegal requests and its resynchronisation.
 
-- Illegal requests (``REFUSALS``): every kind ``spec/protocol.md`` lists, each with the rule the
-  library refuses it with, the moment it can be sent and a builder.
-- Scripts (``draw_script``): the games drawn from a seeded random source inside the peer's
-  capabilities.
-- ``GameRunner`` plays a script against the peer, the library answering every request
-  alongside and ``diagnose.explain`` naming the rule of each disagreement. After a disagreement
-  on a request that changes the round, the two sides are put back on one trajectory: the peer
-  on the library's with ``set_position`` when it declares it, else the library on the peer's
-  (``follow_peer``: the peer's hands after the setup, its trick result, its scores). Where the
-  peer's answers describe no position the rules reach (a card twice, a card lost), ``PeerRound``
-  keeps the round as they describe it and judges each later answer with one rule function."""
+``REFUSALS`` are the illegal requests ``spec/protocol.md`` lists, ``draw_script`` draws games
+from a seed inside the peer's capabilities, and ``GameRunner`` plays them against the peer, the
+library answering alongside and ``diagnose.explain`` naming the rule of each disagreement.
+After a disagreement on a request that changes the round, the peer is put on the library's
+position (``set_position``) or the library on the peer's (``follow_peer``); where the peer's
+answers describe no position, ``PeerRound`` judges each later answer with one rule function."""
 
 from __future__ import annotations
 
@@ -19,7 +14,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final, NoReturn
+from typing import Final, NoReturn
 
 from attrs import evolve, field, frozen
 
@@ -68,10 +63,7 @@ from ._protocol import (
 )
 from ._vectors import bottles_to_json, ranks
 
-if TYPE_CHECKING:
-    from hypothesis.strategies import SearchStrategy
-
-__all__ = ['ANSWERS', 'ANY_ORDER_LEGAL', 'Exchange', 'Failure', 'Fault', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'follow_scores', 'game_scripts', 'is_convention', 'negotiate', 'play_game', 'round_request', 'with_end']
+__all__ = ['ANSWERS', 'ANY_ORDER_LEGAL', 'Exchange', 'Failure', 'Fault', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'follow_scores', 'is_convention', 'negotiate', 'play_game', 'round_request', 'with_end']
 
 
 # --- illegal requests -------------------------------------------------------------------
@@ -106,22 +98,21 @@ class RefusalKind:
     note: str
 
 
-def round_request(config: Config, dealer: int, hands: tuple[tuple[Card, ...], ...],
-                  face_up: tuple[tuple[Card, ...], ...] | None,
-                  deck: tuple[Card, ...] | None) -> dict[str, JSON]:
-    """A ``new_round`` request (``deck``: the cards to carry, for a peer that declares its own)."""
-    request: dict[str, JSON] = {
-        "op": "new_round",
-        "config": {"edition": config.edition, "players": config.players,
-                   "bottles": config.bottles,
-                   "teams": None if config.teams is None else [list(t) for t in config.teams]},
-        "dealer": dealer,
-        "hands": [[card.rank for card in hand] for hand in hands],
-        "face_up": None if face_up is None else [[card.rank for card in row] for row in face_up],
-    }
-    if deck is not None:
-        request["deck"] = deck_to_json(deck)
-    return request
+def round_request(config: Config, dealer: int | None, hands: tuple[tuple[Card, ...], ...],
+                  face_up: tuple[tuple[Card, ...], ...] | None, deck: tuple[Card, ...],
+                  index: int = 0) -> dict[str, JSON]:
+    """The ``new_round`` of round ``index`` of a game of ``config`` (its end where it has one),
+    carrying ``deck``; ``dealer`` ``None`` leaves the deal to the peer's own rotation."""
+    game: dict[str, JSON] = {"edition": config.edition, "players": config.players,
+                             "bottles": config.bottles,
+                             "teams": None if config.teams is None else [list(t) for t in config.teams]}
+    for key, value in (("rounds", config.rounds), ("target_score", config.target_score)):
+        if value is not None:
+            game[key] = value
+    return {"op": "new_round", "config": game, **({} if dealer is None else {"dealer": dealer}),
+            "hands": [[card.rank for card in hand] for hand in hands],
+            "face_up": None if face_up is None else [[card.rank for card in row] for row in face_up],
+            "deck": deck_to_json(deck), "round": index}
 
 
 def _copy(request: dict[str, JSON]) -> dict[str, JSON]:
@@ -465,6 +456,8 @@ REFUSALS: Final[tuple[RefusalKind, ...]] = (
 )
 """Every kind of illegal request the harness sends, in the order of the coverage table."""
 
+_FRESH: Final = next(index for index, kind in enumerate(REFUSALS) if kind.when == "fresh")
+
 
 # --- the generated games ----------------------------------------------------------------
 
@@ -576,17 +569,6 @@ def draw_script(rng: random.Random, variants: Sequence[Variant], ends: Sequence[
     end = chosen_ends[rng.randrange(len(chosen_ends))]
     return GameScript(with_end(config, end, len(rounds), 1 + rng.randrange(MAX_TARGET)), rounds,
                       dealer)
-
-
-def game_scripts(variants: Sequence[Variant] | None = None,
-                 ends: Sequence[str] = GAME_ENDS, one_round: bool = False
-                 ) -> SearchStrategy[GameScript]:
-    """``draw_script`` as a Hypothesis strategy (default: every variant), for tests."""
-    from hypothesis import strategies as st
-
-    chosen = tuple(variants) if variants is not None else Capabilities().variants()
-    return st.randoms(use_true_random=False).map(
-        lambda rng: draw_script(rng, chosen, ends, one_round))
 
 
 # --- the library on the peer's trajectory -----------------------------------------------
@@ -1116,6 +1098,11 @@ class GameResult:
         return tuple(f for f in self.failures if not f.peer_fault)
 
 
+def _unsupported(answer: dict[str, JSON]) -> bool:
+    """Whether the peer refuses a request as outside what it supports (``UNSUPPORTED``)."""
+    return answer.get("ok") is False and answer.get("rule") == UNSUPPORTED
+
+
 class Stop(Exception):
     """The current game has ended early (a peer fault, or a request the peer does not support)."""
 
@@ -1126,22 +1113,14 @@ differ from the library's, and the game is resynchronised."""
 
 
 class _Game:
-    """One game played against the peer, the library answering every request alongside.
-
-    After a disagreement on a request that changes the round, the two sides are put back on
-    one trajectory: the peer on the library's with ``set_position`` when it declares it,
-    else the library on the peer's (``follow``: the peer's hands after the setup,
-    its trick result, its scores). Where the peer's answers fix no position the library can
-    take, what could not be compared is said, the rest of the round is played by the library
-    alone and the peer rejoins at the next ``new_round`` (which then names the dealer). A game
-    with a target score or the default end is played until the library's ``end_round`` ends it.
-    A peer that takes the setups in any order gets them in another order than the library's.
-    Every disagreement is recorded; one on a convention of the library is a note."""
+    """One game played against the peer, the library answering every request alongside; every
+    disagreement is recorded (one on a convention of the library is a note). Where the peer's
+    answers fix no position the library can take, the rest of the round is judged on those
+    answers alone or not compared, and the peer rejoins at the next ``new_round``."""
 
     def __init__(self, script: GameScript, peer: Peer, *,
                  capabilities: Capabilities | None = None, fresh: bool = False,
-                 play_declared_decks: bool = True, keep: bool = False,
-                 until: int | None = None) -> None:
+                 keep: bool = False, until: int | None = None) -> None:
         self.script = script
         self.keep = keep
         self.until = until
@@ -1151,7 +1130,6 @@ class _Game:
         self.peer = peer
         self.capabilities = capabilities or Capabilities()
         self.fresh = fresh
-        self.use_declared = play_declared_decks
         self.referee = Referee()
         self.exchanges: list[Exchange] = []
         self.finished: list[RoundState] = []
@@ -1201,15 +1179,14 @@ class _Game:
             self._fail(fault.kind, fault.message, None, before)
         self.peer_answer = actual
         self.exchanges.append(Exchange(request, expected, actual, refusal))
-        if self._unsupported(request, expected, actual):
+        if _unsupported(actual):
             if expected.get("ok") is False:
                 return expected  # an illegal request the peer does not check: coverage
             self.outcome = "unsupported"
             raise Stop()
         op = request.get("op")
-        if op == "new_round" and isinstance(actual.get("dealer"), int):
-            dealer = actual["dealer"]
-            assert isinstance(dealer, int)
+        dealer = actual.get("dealer")
+        if op == "new_round" and isinstance(dealer, int):
             self.peer_dealer = dealer
         if op == "hello" and expected.get("ok") is True:
             # Capabilities are the peer's own: a greeting is compared on its protocol only.
@@ -1270,11 +1247,6 @@ class _Game:
                                    "the game's end was compared on the library's totals")
             return
         self._move_to(followed)
-
-    def _unsupported(self, request: dict[str, JSON], expected: dict[str, JSON],
-                     actual: dict[str, JSON]) -> bool:
-        """Whether the peer refuses ``request`` as outside what it supports (``UNSUPPORTED``)."""
-        return actual.get("ok") is False and actual.get("rule") == UNSUPPORTED
 
     def _resync(self, failed: bool, before: GameState | None, request: dict[str, JSON],
                 expected: dict[str, JSON], actual: dict[str, JSON]) -> None:
@@ -1437,16 +1409,10 @@ class _Game:
     def play(self) -> GameResult:
         try:
             self._mistakes_at("start", self.script.rounds[0].mistakes if self.script.rounds else ())
-            hello = self.ask({"op": "hello", "protocol": PROTOCOL})
-            del hello
-            if self.fresh:
-                # Once per peer process: a round request before any new_round.
-                kind = next(k for k in REFUSALS if k.when == "fresh")
-                moment = Moment(self.config, None, {}, self.capabilities.teams)
-                request = kind.build(moment, self.script.rounds[0].deal_seed
-                                     if self.script.rounds else 0)
-                if request is not None:
-                    self.ask(request, kind.name)
+            self.ask({"op": "hello", "protocol": PROTOCOL})
+            if self.fresh:  # once per peer process: a round request before any new_round
+                pick = self.script.rounds[0].deal_seed if self.script.rounds else 0
+                self._mistakes_at("fresh", [Mistake(0, _FRESH, pick)])
             for index in range(self.script.most_rounds):
                 self._play_round(index, self.script.round_script(index))
                 state = self.referee.state
@@ -1459,7 +1425,7 @@ class _Game:
         refusals = tuple(
             Refusal(ex.refusal, str(ex.expected.get("rule")),
                     ex.actual is not None and compare(ex.expected, ex.actual) is None,
-                    ex.actual is not None and self._unsupported(ex.request, ex.expected, ex.actual))
+                    ex.actual is not None and _unsupported(ex.actual))
             for ex in self.exchanges if ex.refusal is not None)
         started = any(ex.request.get("op") == "new_round" and ex.refusal is None
                       for ex in self.exchanges)
@@ -1523,34 +1489,15 @@ class _Game:
             dealer = next_dealer(self.config, dealer)
         return dealer
 
-    def _deck(self) -> tuple[Card, ...] | None:
-        """The cards ``new_round`` carries: the peer's own where it declared them."""
-        if not self.use_declared:
-            return self.config.cards
-        # Ranks the peer left out keep the library's data; the data fault is reported apart.
-        return self.capabilities.playing_deck(self.config)
-
-    def _round_request(self, index: int, dealer: int, hands: tuple[tuple[Card, ...], ...],
-                       face_up: tuple[tuple[Card, ...], ...] | None) -> dict[str, JSON]:
-        """The round's ``new_round``: the round's number and the game's end; it names the dealer only of a game's first round or after a resynchronisation: the
-        peer's own rotation deals the others (it answered ``end_round`` with it)."""
-        request = round_request(self.config, dealer, hands, face_up, self._deck())
-        config = request["config"]
-        assert isinstance(config, dict)
-        if self.config.rounds is not None:
-            config["rounds"] = self.config.rounds
-        if self.config.target_score is not None:
-            config["target_score"] = self.config.target_score
-        request["round"] = index
-        if not self.tell_dealer and self.capabilities.dealer:
-            del request["dealer"]
-        return request
-
     def _play_round(self, index: int, script: RoundScript) -> None:
         config = self.config
         dealer = self._dealer(index)
         hands, face_up = deal(config, script.deal_seed, index, dealer)
-        request = self._round_request(index, dealer, hands, face_up)
+        # The dealer is named in a game's first round and after a resynchronisation; else the
+        # peer's own rotation deals (it answered end_round with it).
+        named = self.tell_dealer or not self.capabilities.dealer
+        request = round_request(config, dealer if named else None, hands, face_up,
+                                self.capabilities.playing_deck(config), index)
         self.detached = False
         self.peer_round = None
         self.peer_dealer = None
