@@ -1,11 +1,6 @@
-"""The ``case`` requests on one path: the conformance vectors and the random position questions.
-
-``run_remote_vectors`` asks a peer every case of ``spec/conformance`` inside its capabilities
-(``bottleimp conformance --vectors DIR --cmd ...``); ``position_questions`` draws rounds the
-library plays alone inside the capabilities (on the declared deck where there is one), and
-``ask_questions`` asks the peer one question of each kind on a position of each. Both compare the
-peer's ``output`` with the library's answer through ``case_outcome``, on the keys that decide the
-case, less those the peer's ``ignore`` names."""
+"""The ``case`` requests on one path: the conformance vectors (``run_remote_vectors``) and the
+random position questions (``position_questions``, ``ask_questions``), each answer compared by
+``case_outcome`` on the keys that decide the case, less those the peer's ``ignore`` names."""
 
 from __future__ import annotations
 

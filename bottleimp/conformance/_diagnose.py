@@ -1,17 +1,9 @@
 """The rule behind a difference, and the faults of a peer's deck data.
 
-``explain`` looks at one request, the library's answer and the peer's, with the library's game
-just before the request, and names a rule ID of ``spec/rules.toml`` (or ``PROTOCOL``) with a
-``detail`` object that holds only what differs: for a setup, which cards went where (each card
-the peer duplicated or lost named); for legal plays, the led card, the colours and the cards
-only one side allows; for scores, the cards and coins behind each seat's number; for a trick,
-the winner, the price and the bottle. An answer that differs only in ``to_act`` names the rule
-that decides the seat to act there (after the last setup FIRST-LEADER, after a trick
-NEXT-LEADER, within a trick TURN-ORDER, and ROUND-END when one side ends the round).
-
-``declared_deck_faults`` compares the deck data a peer declares with the library's;
-``infer_deck_faults`` infers the colours and coins that explain several disagreements at once,
-only where no rule fault explains the same differences (see its docstring)."""
+``explain`` names the rule ID (or ``PROTOCOL``) of a request both sides answered otherwise, with
+a ``detail`` object that holds only what differs. ``declared_deck_faults`` compares the deck
+data a peer declares with the library's; ``infer_deck_faults`` infers the colours and coins that
+explain several disagreements at once, only where no rule fault explains the same differences."""
 
 from __future__ import annotations
 
@@ -297,17 +289,9 @@ def _legal_plays(before: GameState, expected: dict[str, JSON], actual: dict[str,
 
 def _play(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
           problem: str) -> Disagreement:
-    """A play answered otherwise, decided over the fields that differ, the trick's result
-    before the seat to act (a wrong winner also names the wrong leader):
-
-    - one side ends the trick and the other not: TURN-ORDER (a trick is one card per seat,
-      four cards in Devil's Eye);
-    - the winner or the winning card: TRICK-WINNER;
-    - the bottle bought: TRICK-PRICE when the two sides buy different bottles (which one is
-      judged), else BOTTLE-PURCHASE (whether the winning card buys it);
-    - a bottle's price after the trick: TRICK-PRICE; its owner: BOTTLE-PURCHASE;
-    - only ``to_act``: ROUND-END when one side ends the round (``null``) and the other not;
-      after a trick NEXT-LEADER (the winner leads), within one TURN-ORDER (clockwise)."""
+    """A play answered otherwise, named by the first field that differs: whether the trick
+    ends (TURN-ORDER), its result (``_trick_result``), then ``to_act`` (ROUND-END, NEXT-LEADER
+    after a trick, TURN-ORDER within one); a wrong winner thus also explains the wrong leader."""
     want, got = expected.get("trick"), actual.get("trick")
     next_seats: dict[str, JSON] = {"library_next": expected.get("to_act"),
                                    "peer_next": actual.get("to_act")}

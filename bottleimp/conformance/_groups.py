@@ -34,11 +34,8 @@ ReplayScript = Callable[[GameScript, int], GameResult]
 
 @frozen
 class Group:
-    """Disagreements with the same request ``op`` and rule, over every game.
-
-    ``failure`` is the representative (shrunk when ``shrunk``, else ``not_shrunk`` says why),
-    ``games`` the 1-based numbers of the games that met such a disagreement, ``count`` how many
-    disagreements the group holds, ``written`` the record of the representative, ``deck`` the
+    """Disagreements with the same request ``op`` and rule over every game (``games``, from 1):
+    the representative ``failure`` (shrunk, else ``not_shrunk`` says why), its record and the
     card data behind a deck group."""
 
     number: int
@@ -75,12 +72,9 @@ class Grouping:
 
 def group_run(results: Sequence[GameResult], capabilities: Capabilities,
               variants: Sequence[Variant], questions: Sequence[QuestionRow] = ()) -> Grouping:
-    """Every disagreement of every game grouped by its request and rule, the deck's data faults
-    as groups of their own (``colours``, ``coins``: inferred from the games' disagreements and
-    the failed position ``questions`` together, which are counted under ``DECK`` where a data
-    fault explains them); and notes (a consistent renaming of the colours in a declared deck,
-    which is no failure). An inferred fault that explains no game's disagreement (only
-    questions) is a group with no game."""
+    """Every disagreement grouped by its request and rule, except those a data fault of the
+    deck (declared, or inferred from the games and the failed ``questions`` together) explains:
+    they make the fault's ``DECK`` group (one with no game if only questions show it)."""
     failures = [(number, failure) for number, result in enumerate(results, 1)
                 for failure in result.disagreements]
     groups: list[Group] = []
@@ -133,11 +127,9 @@ class Nondeterminism:
 
 def check_determinism(groups: list[Group], replay: ReplayScript
                       ) -> tuple[list[Group], tuple[Nondeterminism, ...]]:
-    """Play each group's first game again (``REPLAYS`` times) as far as the group's
-    disagreement and compare the peer's answers, request by request, while the requests are the
-    same, on their rules and values (``same_verdict``; never a message's text): a peer that
-    answers one otherwise is not deterministic. Its groups are not shrunk (a
-    smaller game need not fail the same way)."""
+    """Play each group's first game again (``REPLAYS`` times) as far as its disagreement: a peer
+    that answers a request otherwise (``same_verdict``) is not deterministic, and its group is
+    not shrunk (a smaller game need not fail the same way)."""
     found: list[Nondeterminism] = []
     checked: list[Group] = []
     for group in groups:

@@ -1,15 +1,5 @@
 """The differential harness, the entry point: drive another implementation over
-``bottleimp-protocol/3`` and compare every answer with the library's.
-
-``run_harness`` asks the peer what it supports (its ``hello`` answer's ``capabilities``),
-narrows that by the command line, draws games inside it from the seed alone (``session``:
-random deals, first dealers, setups and plays, and illegal requests of every kind), plays every
-game against the peer and the library side by side, going on after each disagreement
-(``session``), asks position questions apart from the games (``cases``), groups every
-disagreement and shrinks one game per group (``groups``), and reports (``report``).
-
-A timeout, a crash or an answer that is not a JSON object stops the run (it need not repeat).
-"""
+``bottleimp-protocol/3`` and compare every answer with the library's (``run_harness``)."""
 
 from __future__ import annotations
 
@@ -26,7 +16,7 @@ from ._groups import Group, Nondeterminism, check_determinism, group_run, shrink
 from ._peer import DEFAULT_TIMEOUT, PeerSlot
 from ._protocol import PROTOCOL, Capabilities, Referee, Variant
 from ._report import (ConventionNote, HarnessReport, coverage, describe, not_applicable,
-                     peer_fault_record_problem, report_to_json, write_group, write_peer_fault)
+                     report_to_json, write_group, write_peer_fault)
 from ._session import (REFUSALS, Exchange, Failure, GameResult, GameRunner, GameScript, Mistake,
                       draw_script, negotiate, play_game)
 
@@ -56,17 +46,11 @@ def run_harness(
     min_refusals: int = MIN_REFUSALS,
     questions: int = 0,
 ) -> HarnessReport:
-    """Play ``examples`` generated games against ``command`` (seeded by ``seed``) and report.
-
-    Every game is played to its end, going on after each disagreement (the peer put back on
-    the library's round with ``set_position``, else the library put on the peer's); a peer fault
-    (timeout, crash, malformed answer) stops the run. Every disagreement is grouped by its
-    request and rule, each group's first game is played again (as far as the group's
-    disagreement) to find a non-deterministic peer, one game per group is shrunk (the groups
-    share ``shrink_seconds``) and written to ``out_dir`` (if given) as a record. ``questions``
-    rounds' worth of position questions are asked apart from the games. ``players``,
-    ``editions``, ``bottles`` and ``teams`` narrow what the peer declares it supports; ``cwd`` is the peer's working
-    directory."""
+    """Play ``examples`` games drawn from ``seed`` against ``command`` (a peer fault stops the
+    run), ask ``questions`` rounds' worth of position questions, group the disagreements, check
+    each group's first game for a non-deterministic peer, shrink one game per group (sharing
+    ``shrink_seconds``) and write it to ``out_dir``. ``players``, ``editions``, ``bottles`` and
+    ``teams`` narrow the peer's capabilities; ``cwd`` is its working directory."""
     if not command:
         raise HarnessError("the peer command is empty")
     say = log or (lambda text: None)
@@ -89,7 +73,7 @@ def run_harness(
             failure = Failure(fault.kind, fault.message, script,
                               (Exchange(hello, Referee().handle(hello), answered),), None)
             return HarnessReport(passed=0, failed=1, groups=(), peer_fault=failure,
-                                 peer_fault_written=write_peer_fault(failure, out_dir, seed))
+                                 peer_fault_written=write_peer_fault(failure, out_dir, seed)[0])
         capabilities = declared.narrowed(players=players, editions=editions, bottles=bottles,
                                          teams=teams)
         variants = capabilities.variants()
@@ -135,8 +119,8 @@ def run_harness(
         slot.discard()
     written = tuple(write_group(group, out_dir, seed) for group in groups)
     stopped = peer_fault[0] if peer_fault else None
-    stopped_written = None if stopped is None else write_peer_fault(stopped, out_dir, seed)
-    problem = None if stopped is None else peer_fault_record_problem(stopped)
+    stopped_written, problem = (None, None) if stopped is None \
+        else write_peer_fault(stopped, out_dir, seed)
     if problem is not None:
         notes += (problem,)
     outcomes = Counter(result.outcome for result in results)

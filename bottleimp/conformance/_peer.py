@@ -1,12 +1,7 @@
 """The implementation under test as an untrusted process: bounded reading, timeouts, the
-subtree kill.
-
-``Peer`` runs the other side's command in a process group of its own and asks it one request at
-a time within a timeout; ``PeerSlot`` restarts it after a fault. Every line read from it is
-bounded (``limited_lines``: a line longer than ``MAX_LINE_BYTES`` is refused before it is read
-whole) and whatever it writes is kept short in reports (``clip``, ``answer_for_record``). On
-Linux the peer runs under a launcher that is a child subreaper (``become_launcher``), so that no
-process it starts outlives the run, whatever it does to its process group or session."""
+subtree kill. On Linux the peer runs under a launcher that is a child subreaper
+(``become_launcher``), so that no process it starts outlives the run, whatever it does to its
+process group or session; whatever it writes is kept short in reports (``clip``)."""
 
 from __future__ import annotations
 
@@ -25,11 +20,11 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from typing import AnyStr, Final, IO, NoReturn, overload
+from collections.abc import Callable, Sequence
+from typing import IO, Final, NoReturn
 
 from .._errors import HarnessError, PeerFault, RecordError
-from ..formats._json_input import JSON, check_json_value, loads_json
+from ..formats._json_input import JSON, check_json_value, limited_lines, loads_json
 
 
 # --- peer -------------------------------------------------------------------------------
@@ -71,12 +66,9 @@ def _end_every_peer() -> None:
 
 
 class Peer:
-    """The other implementation as a subprocess speaking the protocol.
-
-    ``ask`` writes one request line and waits at most ``timeout`` seconds for one answer line;
-    a hang, an exit or an answer that is not a JSON object raises ``PeerFault``. Threads do the
-    reading and the writing, so that a peer that stops reading its input cannot block the
-    harness either; whatever the peer writes, the memory they use stays bounded."""
+    """The other implementation as a subprocess speaking the protocol, in a process group of
+    its own. Threads do the reading and the writing, so that a peer that stops reading cannot
+    block the harness; whatever it writes, the memory they use stays bounded."""
 
     def __init__(self, command: Sequence[str], timeout: float,
                  cwd: str | os.PathLike[str] | None = None) -> None:
@@ -339,41 +331,6 @@ class PeerSlot:
 MAX_LINE_BYTES: Final = 1024 * 1024
 """The longest protocol line read: 1 MiB (the longest request or answer a game needs is under
 2 KiB). A longer request is refused with rule ``PROTOCOL``; a longer answer is malformed."""
-
-_CHUNK: Final = 64 * 1024
-"""How much of an over-long line's rest is read (and dropped) at a time."""
-
-
-@overload
-def limited_lines(readline: Callable[[int], str], limit: int) -> Iterator[tuple[str, bool]]: ...
-
-
-@overload
-def limited_lines(readline: Callable[[int], bytes], limit: int) -> Iterator[tuple[bytes, bool]]:
-    ...
-
-
-def limited_lines(readline: Callable[[int], AnyStr], limit: int) -> Iterator[tuple[AnyStr, bool]]:
-    """The lines ``readline`` gives, each as ``(line, overlong)``.
-
-    ``line`` keeps its newline when it fits; a line longer than ``limit`` (newline not counted)
-    comes as its first ``limit`` characters with ``overlong`` true, once its first ``limit + 1``
-    characters are read: the rest of it is then read in chunks of at most 64 KiB and dropped
-    before the next line is given. The last line may lack its newline. Ends at the end of the
-    stream."""
-    while True:
-        line = readline(limit + 1)
-        if not line:
-            return
-        if len(line) <= limit or line[-1:] in ("\n", b"\n"):
-            yield line, False
-            continue
-        yield line[:limit], True
-        while True:
-            rest = readline(_CHUNK)
-            if not rest or rest[-1:] in ("\n", b"\n"):
-                break
-
 
 _UNPRINTABLE: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 

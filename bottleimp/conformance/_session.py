@@ -63,7 +63,7 @@ from ._protocol import (
 )
 from ._vectors import bottles_to_json, ranks
 
-__all__ = ['ANSWERS', 'ANY_ORDER_LEGAL', 'Exchange', 'Failure', 'Fault', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'follow_scores', 'is_convention', 'negotiate', 'play_game', 'round_request', 'with_end']
+__all__ = ['ANSWERS', 'ANY_ORDER_LEGAL', 'Exchange', 'Failure', 'Fault', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'follow_scores', 'is_convention', 'negotiate', 'play_game', 'round_request']
 
 
 # --- illegal requests -------------------------------------------------------------------
@@ -485,11 +485,8 @@ class RoundScript:
 
 @frozen
 class GameScript:
-    """A game: its configuration (its end included: a number of rounds, a target score, or
-    neither for the default number of rounds), the seat that deals first, and its rounds, dealt
-    in turn clockwise from there. A game that ends by its target score or by default plays its
-    rounds over again (each dealt anew) until the library's ``end_round`` says it is over, at
-    most ``MAX_ROUNDS`` rounds."""
+    """A game: its configuration (its end included), the seat that deals first, and its rounds,
+    played over again (each dealt anew) until the game ends, at most ``MAX_ROUNDS``."""
 
     config: Config
     rounds: tuple[RoundScript, ...]
@@ -516,25 +513,11 @@ MAX_TARGET = 100
 """The highest target score a generated game has (1 is the lowest the rules allow)."""
 
 
-def with_end(config: Config, end: str, rounds: int, target: int) -> Config:
-    """``config`` ending as ``end`` says: after ``rounds`` rounds, at ``target`` points, or by
-    default."""
-    if end == "rounds":
-        return evolve(config, rounds=rounds, target_score=None)
-    if end == "target_score":
-        return evolve(config, rounds=None, target_score=target)
-    return evolve(config, rounds=None, target_score=None)
-
-
 def draw_script(rng: random.Random, variants: Sequence[Variant], ends: Sequence[str] = GAME_ENDS,
                 one_round: bool = False, mistakes: Sequence[Mistake] | None = None) -> GameScript:
-    """A game drawn from ``rng`` alone in ``variants``, ending in one of ``ends`` (a number of
-    rounds, 1 or 2; a target score from 1 to ``MAX_TARGET``; the default). Every draw is a number
-    from 0 up, and 0 is the simplest choice: the first variant (the fewest players), no teams,
-    seat 0 dealing, one round, the first end, no mistakes and the lowest legal card at every
-    decision. ``one_round``: every game is one round (``rounds: 1``). ``mistakes`` (the coverage
-    top-up): one round holding exactly those, with no scripted choices, ending after it (or, for
-    a peer that plays no number of rounds, by the first game end it plays)."""
+    """A game drawn from ``rng`` alone in ``variants``, ending in one of ``ends``; every draw is
+    a number from 0 up, 0 the simplest choice (what shrinking lowers). ``one_round``: one round a
+    game. ``mistakes`` (the coverage top-up): one round holding exactly those, and no choices."""
     if not variants:
         raise HarnessError("no variant to play: the peer's capabilities and the options leave "
                            "no player count, edition and bottles the rules define together")
@@ -552,10 +535,8 @@ def draw_script(rng: random.Random, variants: Sequence[Variant], ends: Sequence[
                     teams=teams)
     dealer = rng.randrange(players)
 
-    def round_script(fixed: Sequence[Mistake] | None) -> RoundScript:
+    def round_script() -> RoundScript:
         seeds = rng.randrange(2**32), rng.randrange(2**32)
-        if fixed is not None:
-            return RoundScript(*seeds, (), tuple(fixed))
         choices = tuple(rng.randrange(256) for _ in range(rng.randrange(25)))
         drawn = tuple(Mistake(rng.randrange(61), rng.randrange(len(REFUSALS)), rng.randrange(256))
                       for _ in range(rng.randrange(5)))
@@ -563,12 +544,17 @@ def draw_script(rng: random.Random, variants: Sequence[Variant], ends: Sequence[
 
     if mistakes is not None:
         end = "rounds" if "rounds" in ends or not ends else ends[0]
-        return GameScript(with_end(config, end, 1, 1), (round_script(mistakes),), dealer)
-    rounds = tuple(round_script(None) for _ in range(1 if one_round else 1 + rng.randrange(2)))
-    chosen_ends = tuple(end for end in GAME_ENDS if end in ends)
-    end = chosen_ends[rng.randrange(len(chosen_ends))]
-    return GameScript(with_end(config, end, len(rounds), 1 + rng.randrange(MAX_TARGET)), rounds,
-                      dealer)
+        seeds = rng.randrange(2**32), rng.randrange(2**32)
+        rounds: tuple[RoundScript, ...] = (RoundScript(*seeds, (), tuple(mistakes)),)
+        target = 1
+    else:
+        rounds = tuple(round_script() for _ in range(1 if one_round else 1 + rng.randrange(2)))
+        chosen_ends = tuple(end for end in GAME_ENDS if end in ends)
+        end = chosen_ends[rng.randrange(len(chosen_ends))]
+        target = 1 + rng.randrange(MAX_TARGET)
+    return GameScript(evolve(config, rounds=len(rounds) if end == "rounds" else None,
+                             target_score=target if end == "target_score" else None),
+                      rounds, dealer)
 
 
 # --- the library on the peer's trajectory -----------------------------------------------
@@ -974,28 +960,18 @@ class PeerRound:
 
 # --- one game ---------------------------------------------------------------------------
 
+# Where a disagreement was met: on the library's trajectory (every answer that changes the
+# round agreed so far), there after ``set_position`` put the peer back on it, on the peer's
+# trajectory (the library followed its answers), or on the peer's answers alone.
 LIBRARY: Final = "library"
-"""A disagreement met on the library's own trajectory: every answer that changes the round
-agreed so far (or the peer sat out the rest of a round and rejoined at the next one)."""
-
 SET_POSITION: Final = "library-set-position"
-"""A disagreement met on the library's trajectory, the peer having been put back on it with
-``set_position`` after an earlier disagreement."""
-
 PEER: Final = "peer"
-"""A disagreement met on the peer's trajectory: after an earlier disagreement, the library was
-put into the position the peer's answers described, and went on from there."""
-
 ANSWERS: Final = "peer-answers"
-"""Judged on the peer's own answers, by the rules that need no whole position (its answers
-described none the rules reach: a card twice, a card lost)."""
 
 
 def is_convention(rule_id: str) -> bool:
-    """Whether ``rule_id`` is a convention of the library (``kind = "convention"`` in
-    ``spec/rules.toml``: a choice where the sources leave one open) rather than a rule of the
-    sources; a peer that chooses otherwise is noted, never failed. A name the catalogue does
-    not hold (the peer's own rule names) is no convention."""
+    """Whether ``rule_id`` is a convention of the library (noted, never failed); a name the
+    catalogue does not hold is none."""
     try:
         return catalogue_is_convention(rule_id)
     except UnknownRuleError:
@@ -1004,11 +980,9 @@ def is_convention(rule_id: str) -> bool:
 
 @frozen
 class Failure:
-    """A game on which the peer failed. ``kind`` is ``disagreement``, ``timeout``, ``crash`` or
-    ``malformed``; ``exchanges`` end with the failing one; ``state`` is the library's game up to
-    that point (every round so far), ``None`` when it failed before the first round began;
-    ``disagreement`` the rule and minimal difference of a disagreement; ``before`` the library's
-    state just before the failing request (for the deck analysis)."""
+    """A game on which the peer failed (``kind``: ``disagreement``, ``timeout``, ``crash`` or
+    ``malformed``): the exchanges up to the failing one, the library's game up to there
+    (``state``) and just before the failing request (``before``), and where it was compared."""
 
     kind: str
     message: str
@@ -1018,13 +992,8 @@ class Failure:
     disagreement: Disagreement | None = None
     before: GameState | None = field(default=None, eq=False, repr=False)
     trajectory: str = LIBRARY
-    """Where the failing request was compared: ``library``, ``library-set-position`` or ``peer``
-    (see ``LIBRARY``, ``SET_POSITION``, ``PEER``; each round starts on the library's, both
-    sides dealt the same cards)."""
     followed_from: int | None = None
-    """Once the library has followed the peer in the game: the number of the request (from 1)
-    whose answer it first followed; ``state`` is then the game up to it (the part legal by the
-    library's rules)."""
+    """The request (from 1) whose answer the library first followed; ``state`` ends there."""
 
     @property
     def peer_fault(self) -> bool:
@@ -1061,11 +1030,9 @@ class Refusal:
 
 @frozen
 class GameResult:
-    """How one game went: ``outcome`` is ``passed``, ``failed`` or ``unsupported`` (the peer
-    refused a request inside the rules with ``UNSUPPORTED``); the illegal requests sent, for the
-    coverage table; every disagreement met (the game goes on after each, resynchronised), and a
-    peer fault last if one ended it; whether a round was started. Only a failed game keeps its
-    exchanges (in its failures), so that a long run stays small."""
+    """How one game went (``outcome``: ``passed``, ``failed`` or ``unsupported``): the illegal
+    requests sent, every disagreement and a peer fault last if one ended it, the conventions
+    noted, what was not compared and how the game went on after each disagreement."""
 
     outcome: str
     refusals: tuple[Refusal, ...]
@@ -1073,13 +1040,10 @@ class GameResult:
     script: GameScript | None = None
     started: bool = False
     exchanges: tuple[Exchange, ...] = ()
-    """Every exchange of the game, kept only when asked for (a replay)."""
+    """Every exchange of the game, kept only for a replay (so that a long run stays small)."""
     notes: tuple[tuple[str, str], ...] = ()
-    """What is no failure: a convention the peer chose otherwise (its rule and what differed)."""
     uncompared: tuple[str, ...] = ()
-    """What could not be compared, and why: the peer's answers fixed no position to follow."""
     trajectories: tuple[str, ...] = ()
-    """How the game went on after each disagreement on a request that changes the round."""
 
     @property
     def failure(self) -> Failure | None:

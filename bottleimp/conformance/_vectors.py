@@ -1,20 +1,7 @@
-"""Conformance vectors: the library's answer to every kind of case in ``spec/conformance``
-(the case files are read by ``bottleimp.formats``), through the engine, so that the same files
-check the library (``tests/test_conformance_vectors.py``) and any other implementation.
-
-Kinds:
-
-- ``trick``: the bottles before a trick and the trick's cards in play order -> the winner, the
-  bottle bought, the bottles after it, what the winner takes and where the old price card goes.
-- ``legal_plays``: a seat's hand (and face-up cards), the trick so far -> the cards it may play,
-  and for cards it tries, the rule that refuses each one.
-- ``setup``: a deal and every seat's setup choices -> the hands after the passes, the Devil's
-  Trick and the first leader, or the rule the setup breaks.
-- ``scoring``: captured piles, bottles, the Devil's Trick -> each seat's round score.
-- ``record``: a whole ``bottleimp-record/1`` record -> the validator's verdict.
-
-Cards are written as their ranks; the group's configuration names the edition and the player
-count, from which each card's colour and coins follow.
+"""Conformance vectors: the library's answer, through the engine, to every kind of case in
+``spec/conformance`` (``trick``, ``legal_plays``, ``setup``, ``scoring``, ``record``; the kinds
+and their shapes are described in ``spec/conformance/README.md``; the case files are read by
+``bottleimp.formats``), so that the same files check the library and any other implementation.
 """
 
 from __future__ import annotations
