@@ -404,8 +404,6 @@ def _scores(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON
     return Disagreement(rule, f"the scores differ: {text}" if text else problem, {"seats": seats})
 
 
-
-
 # --- deck faults, declared or inferred ----------------------------------------------------
 
 
@@ -546,10 +544,6 @@ class DeckFault:
                          f"the peer's deck puts it with the library's {card.peer_colour} cards"
                          for card in self.cards)
         return tuple(card.text for card in self.cards)
-
-    @property
-    def text(self) -> str:
-        return "; ".join(self.lines)
 
 
 def _renaming(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:

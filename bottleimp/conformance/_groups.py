@@ -4,6 +4,7 @@ per group shrunk step by step within a time budget (``shrink_groups``)."""
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -11,14 +12,14 @@ from attrs import evolve, frozen
 
 from .._config import Config
 from ..formats._json_input import JSON
-from ._cases import QuestionRow, question_failures, questions_under_deck
+from ._cases import QuestionRow, questions_under_deck
 from ._diagnose import DeckFault, declared_deck_faults, infer_deck_faults
 from ._peer import plural
 from ._protocol import Capabilities, Variant
 from ._session import REFUSALS, Exchange, Failure, GameResult, GameScript, RoundScript
 from ._vectors import same_json
 
-__all__ = ["Group", "Grouping", "Nondeterminism", "group_run", "check_determinism", "same_verdict",
+__all__ = ["Group", "Nondeterminism", "group_run", "check_determinism", "same_verdict",
            "shrink_groups"]
 
 REPLAYS = 4
@@ -49,6 +50,8 @@ class Group:
     deck: DeckFault | None = None
     count: int = 0
     not_shrunk: str | None = None
+    trajectories: tuple[tuple[str, int], ...] = ()
+    """How many of its disagreements were compared on each trajectory."""
 
     @property
     def size_text(self) -> str:
@@ -59,22 +62,14 @@ class Group:
         return f"{plural(rounds, 'round')}, {plural(exchanges, 'request')}, {players} players"
 
 
-@frozen
-class Grouping:
-    """A run's disagreements put together: the groups, the notes (a consistent renaming of the
-    colours in a declared deck, which is no failure), and the position questions with those a
-    data fault of the deck explains counted under ``DECK``."""
-
-    groups: list[Group]
-    notes: tuple[str, ...]
-    questions: tuple[QuestionRow, ...]
-
-
 def group_run(results: Sequence[GameResult], capabilities: Capabilities,
-              variants: Sequence[Variant], questions: Sequence[QuestionRow] = ()) -> Grouping:
+              variants: Sequence[Variant], questions: Sequence[QuestionRow] = ()
+              ) -> tuple[list[Group], tuple[str, ...], tuple[QuestionRow, ...]]:
     """Every disagreement grouped by its request and rule, except those a data fault of the
     deck (declared, or inferred from the games and the failed ``questions`` together) explains:
-    they make the fault's ``DECK`` group (one with no game if only questions show it)."""
+    they make the fault's ``DECK`` group (one with no game if only questions show it). With the
+    groups: the notes (a consistent renaming of a declared deck's colours, no failure) and the
+    ``questions`` with those a data fault explains counted under ``DECK``."""
     failures = [(number, failure) for number, result in enumerate(results, 1)
                 for failure in result.disagreements]
     groups: list[Group] = []
@@ -87,7 +82,7 @@ def group_run(results: Sequence[GameResult], capabilities: Capabilities,
             groups.append(Group(0, fault.kind, "DECK", games, None, deck=fault,
                                 not_shrunk="declared by the peer: no game to shrink"))
     inferred = infer_deck_faults([failure for _, failure in failures],
-                                 question_failures(questions),
+                                 [failure for row in questions for failure in row.failures],
                                  frozenset(edition for edition, _ in capabilities.decks))
     by_key: dict[tuple[str, str], list[tuple[int, Failure]]] = {}
     for number, failure in failures:
@@ -97,15 +92,17 @@ def group_run(results: Sequence[GameResult], capabilities: Capabilities,
     by_kind = {fault.kind: fault for fault in inferred}
     for (op, rule), members in sorted(by_key.items(), key=lambda item: item[1][0][0]):
         games = tuple(sorted({n for n, _ in members}))
+        ways = Counter(failure.trajectory for _, failure in members)
         groups.append(Group(0, op, rule, games, members[0][1], count=len(members),
-                            deck=by_kind.get(op) if rule == "DECK" else None))
+                            deck=by_kind.get(op) if rule == "DECK" else None,
+                            trajectories=tuple(sorted(ways.items()))))
     for fault in inferred:
         if (fault.kind, "DECK") not in by_key:
             groups.append(Group(0, fault.kind, "DECK", (), None, deck=fault,
                                 not_shrunk="seen in the position questions only: no game to "
                                            "shrink"))
-    return Grouping([evolve(group, number=i) for i, group in enumerate(groups, 1)], notes,
-                    questions_under_deck(questions, inferred))
+    return ([evolve(group, number=i) for i, group in enumerate(groups, 1)], notes,
+            questions_under_deck(questions, inferred))
 
 
 @frozen

@@ -12,13 +12,13 @@ from .._config import Config
 from .._errors import HarnessError, PeerFault
 from ..formats._json_input import JSON
 from ._cases import QuestionRow, ask_questions, position_questions
-from ._groups import Group, Nondeterminism, check_determinism, group_run, shrink_groups
+from ._groups import Nondeterminism, check_determinism, group_run, shrink_groups
 from ._peer import DEFAULT_TIMEOUT, PeerSlot
 from ._protocol import PROTOCOL, Capabilities, Referee, Variant
-from ._report import (ConventionNote, HarnessReport, coverage, describe, not_applicable,
-                     report_to_json, write_group, write_peer_fault)
+from ._report import (ConventionNote, HarnessReport, coverage, describe, report_to_json,
+                     write_group, write_peer_fault)
 from ._session import (REFUSALS, Exchange, Failure, GameResult, GameRunner, GameScript, Mistake,
-                      draw_script, negotiate, play_game)
+                      draw_script, negotiate, not_applicable, play_game)
 
 __all__ = ["Failure", "HarnessReport", "MIN_REFUSALS", "describe", "play_game", "report_to_json",
            "run_harness"]
@@ -77,7 +77,7 @@ def run_harness(
         capabilities = declared.narrowed(players=players, editions=editions, bottles=bottles,
                                          teams=teams)
         variants = capabilities.variants()
-        ends = capabilities.ends
+        ends = ("rounds",) if capabilities.one_round else capabilities.game_ends
         runner = GameRunner(slot, capabilities)
         runner.greeted.discard(id(slot.get()))  # hello alone leaves the peer without a round
 
@@ -110,8 +110,7 @@ def run_harness(
             except PeerFault as fault:
                 slot.discard()
                 questions_fault = f"{fault.kind}: {fault.message}"
-        grouped = group_run(results, capabilities, variants, asked)
-        groups, notes, asked = grouped.groups, grouped.notes, grouped.questions
+        groups, notes, asked = group_run(results, capabilities, variants, asked)
         if not peer_fault:
             groups, nondeterministic = check_determinism(groups, runner.play)
             groups = shrink_groups(groups, runner.play, variants, shrink_seconds, say)
@@ -146,25 +145,7 @@ def run_harness(
                          for what in result.uncompared),
         resynchronised=tuple(sorted(Counter(way for result in results
                                             for way in result.trajectories).items())),
-        trajectories=_trajectories(written, results),
     )
-
-
-def _trajectories(groups: Sequence[Group], results: Sequence[GameResult]
-                  ) -> tuple[tuple[int, tuple[tuple[str, int], ...]], ...]:
-    """For each group, how many of its disagreements were compared on each trajectory (a
-    disagreement falls in a deck group its data fault explains, else in its request's and
-    rule's, as ``group_run`` puts them)."""
-    decks = [g for g in groups if g.rule == "DECK" and g.deck is not None and g.failure is not None]
-    by_key = {(g.op, g.rule): g for g in groups if g.rule != "DECK"}
-    counts: dict[int, Counter[str]] = {g.number: Counter() for g in groups}
-    for result in results:
-        for failure in result.disagreements:
-            group = next((g for g in decks if g.deck is not None and g.deck.explains(failure)),
-                         None) or by_key.get(failure.key)
-            if group is not None:
-                counts[group.number][failure.trajectory] += 1
-    return tuple((number, tuple(sorted(seen.items()))) for number, seen in counts.items())
 
 
 def _conventions(results: Sequence[GameResult]) -> tuple[ConventionNote, ...]:

@@ -517,12 +517,6 @@ class Capabilities:
                 data[key] = not default
         return data
 
-    @property
-    def ends(self) -> tuple[str, ...]:
-        """The game ends the harness generates: a number of rounds (one) for a one-round peer,
-        else every end it plays."""
-        return ("rounds",) if self.one_round else self.game_ends
-
 
 @frozen
 class Variant:
@@ -606,7 +600,8 @@ def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabil
             decks[edition] = deck_from_json(cards, where)
             _check_declared_deck(edition, decks[edition], players, where)
     return Capabilities(players=players, editions=editions, bottles=bottles, decks=decks,
-                        ignore=tuple(items("ignore", [], expect_str)), game_ends=tuple(e for e in GAME_ENDS if e in game_ends),
+                        ignore=tuple(items("ignore", [], expect_str)),
+                        game_ends=tuple(end for end in GAME_ENDS if end in game_ends),
                         **{key: value is True for key, value in flags.items()})
 
 

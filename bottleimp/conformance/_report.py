@@ -17,14 +17,14 @@ from ._cases import QuestionRow
 from ._groups import Group, Nondeterminism
 from ._peer import answer_for_record, clip, plural
 from ._protocol import PROTOCOL, Capabilities
-from ._session import (ANSWERS, ANY_ORDER_LEGAL, PEER, REFUSALS, SET_POSITION, Failure, GameResult,
-                      Refusal, RefusalKind)
+from ._session import (ANSWERS, PEER, REFUSALS, SET_POSITION, Failure, GameResult, Refusal,
+                      not_applicable)
 
 if TYPE_CHECKING:
     from ..formats._records import GameRecord
 
 __all__ = ["REPORT_FORMAT", "error_to_json", "CoverageRow", "ConventionNote", "HarnessReport", "describe", "failure_to_json", "report_to_json",
-           "coverage", "not_applicable", "write_group", "write_peer_fault"]
+           "coverage", "write_group", "write_peer_fault"]
 
 
 @frozen
@@ -91,12 +91,10 @@ class HarnessReport:
     """What could not be compared, and why, by game (from 1)."""
     resynchronised: tuple[tuple[str, int], ...] = ()
     """How many times games went on after a disagreement, by way (``peer``, ...)."""
-    trajectories: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()
-    """By group number: how many of its disagreements were compared on each trajectory."""
 
     def compared_on(self, group: Group) -> dict[str, int]:
         """How many of ``group``'s disagreements were compared on each trajectory."""
-        return dict(dict(self.trajectories).get(group.number, ()))
+        return dict(group.trajectories)
 
     @property
     def failure(self) -> Failure | None:
@@ -143,16 +141,6 @@ def write_peer_fault(failure: Failure, out_dir: str | os.PathLike[str] | None,
     except InvalidRecord as error:
         return None, f"the record of the game the peer fault stopped was not written: {error}"
     return None, None
-
-
-def not_applicable(kind: RefusalKind, capabilities: Capabilities) -> str | None:
-    """Why the harness sends no illegal request of ``kind`` to a peer of ``capabilities``, or
-    ``None`` when it does."""
-    if kind.name == "config-teams" and not capabilities.teams:
-        return "the peer plays no teams"
-    if kind.name == ANY_ORDER_LEGAL and capabilities.setups_any_order:
-        return "the peer takes the setups in any order (SETUP-ORDER is a convention)"
-    return None
 
 
 def coverage(results: Sequence[GameResult], capabilities: Capabilities) -> tuple[CoverageRow, ...]:

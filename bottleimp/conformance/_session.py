@@ -9,6 +9,7 @@ answers describe no position, ``PeerRound`` judges each later answer with one ru
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import random
@@ -63,25 +64,19 @@ from ._protocol import (
 )
 from ._vectors import bottles_to_json, ranks
 
-__all__ = ['ANSWERS', 'ANY_ORDER_LEGAL', 'Exchange', 'Failure', 'Fault', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'follow_scores', 'is_convention', 'negotiate', 'play_game', 'round_request']
+__all__ = ['ANSWERS', 'Exchange', 'Failure', 'Fault', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'follow_scores', 'is_convention', 'negotiate', 'not_applicable', 'play_game', 'round_request']
 
 
 # --- illegal requests -------------------------------------------------------------------
 
-ANY_ORDER_LEGAL: Final = "setup-wrong-seat"
-"""The kind of illegal request that is legal for a peer taking the setups in any order (its
-rule, SETUP-ORDER, is a convention of the library): never sent to such a peer."""
-
-
 @frozen
 class Moment:
     """What a builder may look at: the game's configuration, the library's state (``None``
-    before the first round), the round's ``new_round`` request and whether the peer may be asked about teams."""
+    before the first round) and the round's ``new_round`` request."""
 
     config: Config
     state: GameState | None
     new_round: dict[str, JSON]
-    teams: bool
 
 
 Builder = Callable[[Moment, int], "dict[str, JSON] | None"]
@@ -115,22 +110,16 @@ def round_request(config: Config, dealer: int | None, hands: tuple[tuple[Card, .
             "deck": deck_to_json(deck), "round": index}
 
 
-def _copy(request: dict[str, JSON]) -> dict[str, JSON]:
-    value = json.loads(json.dumps(request))
-    assert isinstance(value, dict)
-    return value
-
-
 def _pick(*options: dict[str, JSON]) -> Builder:
     """A builder of one of ``options`` (a copy), chosen by the pick."""
-    return lambda moment, pick: _copy(options[pick % len(options)])
+    return lambda moment, pick: copy.deepcopy(options[pick % len(options)])
 
 
 def _config(*changes: dict[str, JSON]) -> Builder:
     """A builder of the round's ``new_round`` with one of ``changes`` made to its
     configuration, chosen by the pick."""
     def builder(moment: Moment, pick: int) -> dict[str, JSON]:
-        request = _copy(moment.new_round)
+        request = copy.deepcopy(moment.new_round)
         config = request["config"]
         assert isinstance(config, dict)
         config.update(changes[pick % len(changes)])
@@ -154,8 +143,6 @@ def _config_bottles(moment: Moment, pick: int) -> dict[str, JSON] | None:
 
 def _config_teams(moment: Moment, pick: int) -> dict[str, JSON] | None:
     players = moment.config.players
-    if not moment.teams:
-        return None
     singles: list[JSON] = [[seat] for seat in range(3, players)]
     if players < 4:
         few: list[JSON] = [[0, 1], [2]]
@@ -170,7 +157,7 @@ def _config_deck(moment: Moment, pick: int) -> dict[str, JSON] | None:
     deck = moment.new_round.get("deck")
     if not isinstance(deck, list) or not deck:
         return None
-    request = _copy(moment.new_round)
+    request = copy.deepcopy(moment.new_round)
     changed = request["deck"]
     assert isinstance(changed, list)
     index = pick % len(changed)
@@ -181,7 +168,7 @@ def _config_deck(moment: Moment, pick: int) -> dict[str, JSON] | None:
 
 
 def _deal_counts(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    request = _copy(moment.new_round)
+    request = copy.deepcopy(moment.new_round)
     hands = request["hands"]
     assert isinstance(hands, list)
     giver = pick % len(hands)
@@ -456,6 +443,18 @@ REFUSALS: Final[tuple[RefusalKind, ...]] = (
 )
 """Every kind of illegal request the harness sends, in the order of the coverage table."""
 
+
+
+def not_applicable(kind: RefusalKind, capabilities: Capabilities) -> str | None:
+    """Why no illegal request of ``kind`` is sent to a peer of ``capabilities`` (``None``: it
+    is)."""
+    if kind.name == "config-teams" and not capabilities.teams:
+        return "the peer plays no teams"
+    if kind.name == "setup-wrong-seat" and capabilities.setups_any_order:
+        return "the peer takes the setups in any order (SETUP-ORDER is a convention)"
+    return None
+
+
 _FRESH: Final = next(index for index, kind in enumerate(REFUSALS) if kind.when == "fresh")
 
 
@@ -491,10 +490,6 @@ class GameScript:
     config: Config
     rounds: tuple[RoundScript, ...]
     first_dealer: int = 0
-
-    def round_script(self, index: int) -> RoundScript:
-        """The script of round ``index`` (from 0): the rounds in turn, over again."""
-        return self.rounds[index % len(self.rounds)]
 
     @property
     def most_rounds(self) -> int:
@@ -776,12 +771,6 @@ class Fault:
     detail: dict[str, JSON]
 
 
-def _rule(function: Callable[..., object]) -> str:
-    found = rule_id_of(function)
-    assert found is not None, function
-    return found
-
-
 class PeerRound:
     """A round as the peer's answers describe it (its zones may hold a card twice), judged
     answer by answer with the rule functions."""
@@ -799,14 +788,11 @@ class PeerRound:
         self.to_act: int | None = state.to_act
         self.faults: list[Fault] = []
 
-    # -- reading the peer's answers ------------------------------------------------------------
-
-    def _card(self, value: JSON) -> Card | None:
-        return card_named(self.config, value)
-
     def _fault(self, function: Callable[..., object], message: str, rules_give: JSON,
                peer_says: JSON, **seen: JSON) -> None:
-        self.faults.append(Fault(_rule(function), message,
+        rule = rule_id_of(function)
+        assert rule is not None, function
+        self.faults.append(Fault(rule, message,
                                  {"rules_give": rules_give, "peer": peer_says,
                                   "judged_on": "the peer's own answers (no position)", **seen}))
 
@@ -836,14 +822,12 @@ class PeerRound:
         """The cards the peer allows that its own hand holds, each other one a CARD-HELD fault;
         and those against the led colour in the hand it described (FOLLOW-SUIT, or
         EYE-FOLLOW-SUIT in Devil's Eye)."""
-        seat = answer.get("seat")
-        cards = answer.get("cards")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(cards, list) \
-                or not 0 <= seat < self.config.players:
+        seat, cards = _seat(self.config, answer.get("seat")), answer.get("cards")
+        if seat is None or not isinstance(cards, list):
             return []
         allowed = []
         for item in cards:
-            card = self._card(item)
+            card = card_named(self.config, item)
             if card is not None and self._held(seat, card):
                 allowed.append(card)
             else:
@@ -907,10 +891,9 @@ class PeerRound:
                         f"bottle {claimed.get('bottle')!r}", index if bought else None,
                         claimed.get("bottle"))
         # Go on along the peer's own result: its winner, its purchase.
-        peer_card = self._card(claimed.get("card"))
-        peer_winner = claimed.get("winner")
-        if peer_card is None or peer_card not in cards or not isinstance(peer_winner, int) \
-                or isinstance(peer_winner, bool) or not 0 <= peer_winner < self.config.players:
+        peer_card = card_named(self.config, claimed.get("card"))
+        peer_winner = _seat(self.config, claimed.get("winner"))
+        if peer_card is None or peer_card not in cards or peer_winner is None:
             peer_card, peer_winner = card, winner
         bottle = claimed.get("bottle")
         peer_bottle = bottle if isinstance(bottle, int) and not isinstance(bottle, bool) \
@@ -1378,7 +1361,7 @@ class _Game:
                 pick = self.script.rounds[0].deal_seed if self.script.rounds else 0
                 self._mistakes_at("fresh", [Mistake(0, _FRESH, pick)])
             for index in range(self.script.most_rounds):
-                self._play_round(index, self.script.round_script(index))
+                self._play_round(index, self.script.rounds[index % len(self.script.rounds)])
                 state = self.referee.state
                 assert state is not None
                 self.finished.append(state.round)
@@ -1431,15 +1414,14 @@ class _Game:
             kind = REFUSALS[mistake.kind % len(REFUSALS)]
             if kind.when != when and not (kind.when == "any" and when in ("deal", "setup", "play")):
                 continue
-            if kind.name == ANY_ORDER_LEGAL and self._setups_at_once():
-                continue  # a legal request for a peer that takes the setups in any order
+            if not_applicable(kind, self.capabilities) is not None:
+                continue
             if fired is not None and number in fired:
                 continue
             if step is not None and step < mistake.step % period:
                 continue
-            moment = Moment(self.config, self.referee.state, new_round or {},
-                            self.capabilities.teams)
-            request = kind.build(moment, mistake.pick)
+            request = kind.build(Moment(self.config, self.referee.state, new_round or {}),
+                                 mistake.pick)
             if request is None:
                 continue
             if fired is not None:
