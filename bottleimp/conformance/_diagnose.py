@@ -21,6 +21,7 @@ from .._cards import Card, Colour, coins, rank_key
 from .._config import Config
 from .._editions import edition_deck
 from .._engine import legal_actions
+from ..formats._cases import Case
 from ..formats._json_input import JSON
 from ..rules.play import devils_eye_playable, follow_suit, trick_price
 from ..rules._registry import RULE_FUNCTIONS
@@ -28,7 +29,7 @@ from ..rules.scoring import round_scores
 from ..rules.setup import setup_to_act
 from .._state import Bottle, GameState, Phase
 from ._peer import plural
-from ._vectors import Case, same_json
+from ._vectors import same_json
 
 if TYPE_CHECKING:
     from ._protocol import Capabilities

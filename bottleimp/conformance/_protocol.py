@@ -17,6 +17,7 @@ from .._config import Config
 from .._editions import EDITIONS, edition_deck
 from .._engine import apply, legal_actions, new_game, with_deal
 from .._errors import ArgumentError, ConfigError, IllegalActionError, RecordError
+from ..formats._cases import KINDS, Case
 from ..formats._config_json import config_from_json, deck_from_json, deck_to_json
 from ..formats._json_input import (
     JSON,
@@ -37,7 +38,7 @@ from ..rules.game import add_totals, game_is_over
 from ..rules.setup import setup_steps
 from .._state import GameState, Phase
 from ._peer import MAX_LINE_BYTES
-from ._vectors import KINDS, Case, apply_setup_entry, bottles_to_json, ranks, same_json
+from ._vectors import apply_setup_entry, bottles_to_json, ranks, same_json
 from ._vectors import answer as answer_case
 
 

@@ -18,15 +18,7 @@ from .._cards import START_PRICE, Card, rank_key
 from .._config import Config
 from .._engine import apply, check_action, legal_actions, new_game, with_deal
 from .._errors import ConfigError, IllegalActionError, RecordError
-from ..formats._cases import (
-    CONFORMANCE_FORMAT,
-    KINDS,
-    Case,
-    cases_from_json,
-    format_case_file,
-    read_case_file,
-    read_suite,
-)
+from ..formats._cases import Case, read_suite
 from ..formats._json_input import (
     JSON,
     check_keys,
@@ -44,19 +36,12 @@ from ..rules.setup import setup_steps
 from .._state import Bottle, GameState, Phase, RoundState
 
 __all__ = [
-    "CONFORMANCE_FORMAT",
-    "KINDS",
     "CASE_INPUT_KEYS",
     "conformance_data",
-    "Case",
     "Outcome",
-    "read_case_file",
-    "read_suite",
-    "cases_from_json",
     "answer",
     "check_case",
     "check_suite",
-    "format_case_file",
     "apply_setup_entry",
     "same_json",
     "trick_outcome",
