@@ -29,7 +29,7 @@ from ..rules.scoring import round_scores
 from ..rules.setup import setup_to_act
 from .._state import Bottle, GameState, Phase
 from ._peer import plural
-from ._vectors import same_json
+from ._vectors import bottles_to_json, ranks, same_json
 
 if TYPE_CHECKING:
     from ._protocol import Capabilities
@@ -152,10 +152,8 @@ def _new_round(before: GameState, request: dict[str, JSON], expected: dict[str, 
 
 def _setup(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
            problem: str) -> Disagreement:
-    """A setup answered otherwise, decided over what differs: the next seat while the setup goes
-    on (rule SETUP-ORDER); whether the setup is over (SETUP-RESOLVE: it resolves when every
-    seat has chosen); once it is, where the cards went (SETUP-RESOLVE), else only the seat that
-    leads (FIRST-LEADER)."""
+    """A setup answered otherwise, named by what differs: the next seat (SETUP-ORDER), whether
+    or how the setup resolves (SETUP-RESOLVE), else the seat that leads (FIRST-LEADER)."""
     library_over, peer_over = "hands" in expected, "hands" in actual
     if not library_over and not peer_over:
         return Disagreement("SETUP-ORDER", problem, {"library_next": expected.get("to_act"),
@@ -247,10 +245,8 @@ def _setup_resolved(before: GameState, expected: dict[str, JSON],
 
 def _legal_plays(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
                  problem: str) -> Disagreement:
-    """Legal plays answered otherwise, decided over what differs: the seat to play (rule
-    TURN-ORDER); a card the peer allows that the seat does not hold, or a number that is no
-    card (CARD-HELD); else which cards follow the led colour (FOLLOW-SUIT, EYE-FOLLOW-SUIT in
-    Devil's Eye), the led card, the colours held and only the cards one side allows shown."""
+    """Legal plays answered otherwise, named by what differs: the seat (TURN-ORDER), a card the
+    seat does not hold (CARD-HELD), else the led colour (FOLLOW-SUIT, EYE-FOLLOW-SUIT)."""
     config = before.config
     seat = before.to_act
     if not same_json(expected.get("seat"), actual.get("seat")) or seat is None:
@@ -787,12 +783,9 @@ def _evidence(item: Failure | QuestionFailure) -> tuple[_Follows | None, _Scores
                         play), None
     if rule in _SCORE_RULES and op == "scores":
         round_ = before.round
-        library, peer = _numbers(last.expected.get("scores")), _numbers(actual.get("scores"))
-        if library is None or peer is None or len(peer) != len(library) \
-                or len(library) != config.players:
-            return None, None
-        return None, _Scores(failure, config, round_.captured, round_.bottles,
-                             round_.devils_trick, library, peer)
+        return None, _score_evidence(failure, config, [ranks(pile) for pile in round_.captured],
+                                     ranks(round_.devils_trick), bottles_to_json(round_.bottles),
+                                     last.expected.get("scores"), actual.get("scores"))
     return None, None
 
 

@@ -48,13 +48,6 @@ RECORDED_ANSWER_NESTING: Final = 16
 """The deepest peer answer that a failure record keeps as JSON (deeper ones are kept as text)."""
 
 
-class _Overlong:
-    """An answer line longer than ``MAX_LINE_BYTES``; ``start`` is how it begins."""
-
-    def __init__(self, start: bytes) -> None:
-        self.start = start
-
-
 _LIVE: Final[weakref.WeakSet[Peer]] = weakref.WeakSet()
 
 
@@ -76,7 +69,8 @@ class Peer:
         self.timeout = timeout
         self.process = _launch(self.command, cwd)
         _LIVE.add(self)
-        self._lines: queue.Queue[bytes | _Overlong | None] = queue.Queue(maxsize=QUEUED_LINES)
+        # Each answer line, and whether it was too long (then only its start is kept).
+        self._lines: queue.Queue[tuple[bytes, bool] | None] = queue.Queue(maxsize=QUEUED_LINES)
         self._requests: queue.Queue[bytes | None] = queue.Queue()
         self._write_failed = threading.Event()
         self._closed = threading.Event()
@@ -104,7 +98,7 @@ class Peer:
         except (OSError, ValueError):
             pass
 
-    def _put(self, item: bytes | _Overlong | None) -> bool:
+    def _put(self, item: tuple[bytes, bool] | None) -> bool:
         """Queue one line for ``ask``, waiting while the queue is full; False once closed."""
         while not self._closed.is_set():
             try:
@@ -117,7 +111,7 @@ class Peer:
     def _read(self, stream: IO[bytes]) -> None:
         try:
             for line, overlong in limited_lines(stream.readline, MAX_LINE_BYTES):
-                if not self._put(_Overlong(line[:200]) if overlong else line):
+                if not self._put((line[:200] if overlong else line, overlong)):
                     return
         except (OSError, ValueError):
             pass
@@ -161,16 +155,17 @@ class Peer:
             self._fault("crash", f"the peer no longer reads its input{self._exit_text()}")
         self._requests.put((json.dumps(request) + "\n").encode("utf-8"))
         try:
-            line = self._lines.get(timeout=self.timeout)
+            item = self._lines.get(timeout=self.timeout)
         except queue.Empty:
             if self._write_failed.is_set():
                 self._fault("crash", f"the peer no longer reads its input{self._exit_text()}")
             self._fault("timeout", f"no answer within {self.timeout:g} s")
-        if line is None:
+        if item is None:
             self._fault("crash", f"the peer exited without answering{self._exit_text()}")
-        if isinstance(line, _Overlong):
+        line, overlong = item
+        if overlong:
             self._fault("malformed", f"the answer line is longer than {MAX_LINE_BYTES} bytes; "
-                                     f"it begins {_shown(line.start)}")
+                                     f"it begins {_shown(line)}")
         try:
             value = loads_json(line)
         except RecordError as error:
@@ -229,7 +224,6 @@ class Peer:
 
 _USE_REAPER: Final = sys.platform.startswith("linux") and os.path.isdir("/proc")
 """Whether peers start through the subreaper launcher (Linux, with ``/proc``)."""
-
 
 
 def _wait_for_exit(process: subprocess.Popen[bytes], timeout: float) -> None:

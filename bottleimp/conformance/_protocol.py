@@ -342,13 +342,9 @@ class Referee:
 
 def serve(stdin: IO[str] | IO[bytes], stdout: IO[str]) -> int:
     """Answer protocol requests from ``stdin`` on ``stdout`` with the library's ``Referee``,
-    until ``quit`` or the end of input.
-
-    Lines are read under a cap (``MAX_LINE_BYTES``): a longer line is refused with rule
-    ``PROTOCOL`` as soon as its first ``MAX_LINE_BYTES + 1`` characters are read, and the rest of
-    it is dropped unread into memory. A line that is not UTF-8, not JSON or too deep is refused
-    the same way; serving goes on with the next line. Ends quietly when the other side stops
-    reading."""
+    until ``quit`` or the end of input (quietly when the other side stops reading). A line longer
+    than ``MAX_LINE_BYTES``, not UTF-8, not JSON or too deep is refused with rule ``PROTOCOL``
+    and serving goes on."""
     referee = Referee()
     for line, overlong in limited_lines(stdin.readline, MAX_LINE_BYTES):
         request: JSON = None

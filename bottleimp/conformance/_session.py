@@ -64,7 +64,7 @@ from ._protocol import (
 )
 from ._vectors import bottles_to_json, ranks
 
-__all__ = ['ANSWERS', 'Exchange', 'Failure', 'Fault', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'follow_scores', 'is_convention', 'negotiate', 'not_applicable', 'play_game', 'round_request']
+__all__ = ['ANSWERS', 'Exchange', 'Failure', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'is_convention', 'negotiate', 'not_applicable', 'play_game', 'round_request']
 
 
 # --- illegal requests -------------------------------------------------------------------
@@ -744,32 +744,7 @@ def _trick_result(before: GameState, after: GameState, result: dict[str, JSON],
     return evolve(after, round=round_, to_act=None if over else leader, totals=totals)
 
 
-def follow_scores(state: GameState, answer: dict[str, JSON]) -> GameState | Lost:
-    """``state`` (a round that is over) with the peer's scores, so that its totals, and the game's
-    end they decide, follow the peer's."""
-    scores = answer.get("scores")
-    chosen = tuple(s for s in scores if isinstance(s, int) and not isinstance(s, bool)) \
-        if isinstance(scores, list) else ()
-    if not isinstance(scores, list) or len(chosen) != len(scores) \
-            or len(chosen) != state.config.players:
-        return Lost("the peer's scores are not one whole number per seat")
-    # The totals before the round: the library's own, less the library's scores of it.
-    before = tuple(t - s for t, s in zip(state.totals, state.round.scores or ()))
-    return evolve(state, round=evolve(state.round, scores=chosen),
-                  totals=add_totals(before, chosen))
-
-
 # --- the peer's answers judged on their own ---------------------------------------------
-
-@frozen
-class Fault:
-    """One answer of the peer that a rule contradicts, judged with no position: the rule, a
-    sentence and what the rule gives beside what the peer said."""
-
-    rule: str
-    message: str
-    detail: dict[str, JSON]
-
 
 class PeerRound:
     """A round as the peer's answers describe it (its zones may hold a card twice), judged
@@ -786,13 +761,14 @@ class PeerRound:
         self.captured = [list(pile) for pile in round_.captured]
         self.trick = [(play.seat, play.card) for play in state.current_trick()]
         self.to_act: int | None = state.to_act
-        self.faults: list[Fault] = []
+        self.faults: list[Disagreement] = []
+        """Each answer a rule contradicts, with what the rule gives beside what the peer said."""
 
     def _fault(self, function: Callable[..., object], message: str, rules_give: JSON,
                peer_says: JSON, **seen: JSON) -> None:
         rule = rule_id_of(function)
         assert rule is not None, function
-        self.faults.append(Fault(rule, message,
+        self.faults.append(Disagreement(rule, message,
                                  {"rules_give": rules_give, "peer": peer_says,
                                   "judged_on": "the peer's own answers (no position)", **seen}))
 
@@ -1110,8 +1086,6 @@ class _Game:
             loose: tuple[str, ...] = ()) -> dict[str, JSON]:
         """Send ``request`` to both sides and compare the answers (``expected``: the library's
         answer given, not asked; ``loose``: keys of the peer's answer not compared)."""
-        if self.until is not None and len(self.exchanges) >= self.until:
-            raise Stop()
         before = self.referee.state
         given = expected is not None
         if expected is None:
@@ -1119,13 +1093,7 @@ class _Game:
         self.peer_answer = None
         if self.detached:
             return expected
-        try:
-            actual = self.peer.ask(request)
-        except PeerFault as fault:
-            self.exchanges.append(Exchange(request, expected, None, refusal))
-            self._fail(fault.kind, fault.message, None, before)
-        self.peer_answer = actual
-        self.exchanges.append(Exchange(request, expected, actual, refusal))
+        actual = self._send(request, expected, before, refusal)
         if _unsupported(actual):
             if expected.get("ok") is False:
                 return expected  # an illegal request the peer does not check: coverage
@@ -1162,6 +1130,21 @@ class _Game:
                              expected, actual)
         return expected
 
+    def _send(self, request: dict[str, JSON], expected: dict[str, JSON],
+              before: GameState | None, refusal: str | None = None) -> dict[str, JSON]:
+        """The peer's answer to ``request``, recorded beside ``expected`` (the library's, or
+        ``{}`` for none); a peer fault ends the game."""
+        if self.until is not None and len(self.exchanges) >= self.until:
+            raise Stop()
+        try:
+            actual = self.peer.ask(request)
+        except PeerFault as fault:
+            self.exchanges.append(Exchange(request, expected, None, refusal))
+            self._fail(fault.kind, fault.message, None, before)
+        self.peer_answer = actual
+        self.exchanges.append(Exchange(request, expected or actual, actual, refusal))
+        return actual
+
     def _disagree(self, disagreement: Disagreement, before: GameState | None) -> None:
         """Record a disagreement on the trajectory the round is on; once the library has
         followed the peer in this game, the game up to there (the part its rules reach)."""
@@ -1188,12 +1171,19 @@ class _Game:
         state = self.referee.state
         if state is None or actual.get("ok") is not True or state.round.scores is None:
             return
-        followed = follow_scores(state, actual)
-        if isinstance(followed, Lost):
-            self.uncompared.append(f"after request {len(self.exchanges)}: {followed.reason}; "
-                                   "the game's end was compared on the library's totals")
+        scores = actual.get("scores")
+        chosen = tuple(s for s in scores if isinstance(s, int) and not isinstance(s, bool)) \
+            if isinstance(scores, list) else ()
+        if not isinstance(scores, list) or len(chosen) != len(scores) \
+                or len(chosen) != state.config.players:
+            self.uncompared.append(f"after request {len(self.exchanges)}: the peer's scores are "
+                                   "not one whole number per seat; the game's end was compared "
+                                   "on the library's totals")
             return
-        self._move_to(followed)
+        # The totals before the round: the library's own, less the library's scores of it.
+        before = tuple(t - s for t, s in zip(state.totals, state.round.scores))
+        self._move_to(evolve(state, round=evolve(state.round, scores=chosen),
+                             totals=add_totals(before, chosen)))
 
     def _resync(self, failed: bool, before: GameState | None, request: dict[str, JSON],
                 expected: dict[str, JSON], actual: dict[str, JSON]) -> None:
@@ -1254,15 +1244,7 @@ class _Game:
     def _ask_on_answers(self, request: dict[str, JSON]) -> dict[str, JSON] | None:
         """Send ``request`` to the peer alone, its round judged on its own answers; ``None``
         when it refuses it (nothing more can be judged in the round)."""
-        if self.until is not None and len(self.exchanges) >= self.until:
-            raise Stop()
-        try:
-            actual = self.peer.ask(request)
-        except PeerFault as fault:
-            self.exchanges.append(Exchange(request, {}, None))
-            self._fail(fault.kind, fault.message, None, self.referee.state)
-        self.exchanges.append(Exchange(request, actual, actual))
-        self.peer_answer = actual
+        actual = self._send(request, {}, self.referee.state)
         return actual if actual.get("ok") is True else None
 
     def _record_faults(self, peer_round: PeerRound) -> None:
@@ -1275,7 +1257,7 @@ class _Game:
             self.exchanges[-1] = Exchange(last.request, {"ok": True, "_rules_give": rules_give},
                                           last.actual)
             self.trajectory = ANSWERS
-            self._disagree(Disagreement(fault.rule, fault.message, fault.detail), None)
+            self._disagree(fault, None)
         self.trajectories.append(ANSWERS)
         peer_round.faults.clear()
 
