@@ -79,7 +79,6 @@ def run_harness(
         variants = capabilities.variants()
         ends = ("rounds",) if capabilities.one_round else capabilities.game_ends
         runner = GameRunner(slot, capabilities)
-        runner.greeted.discard(id(slot.get()))  # hello alone leaves the peer without a round
 
         def record(result: GameResult) -> None:
             results.append(result)
