@@ -56,8 +56,7 @@ def run_harness(
     say = log or (lambda text: None)
     slot = PeerSlot(command, timeout, cwd=cwd)
     results: list[GameResult] = []
-    peer_fault: list[Failure] = []
-    notes: tuple[str, ...] = ()
+    stop = False
     nondeterministic: tuple[Nondeterminism, ...] = ()
     asked: tuple[QuestionRow, ...] = ()
     questions_fault: str | None = None
@@ -80,29 +79,24 @@ def run_harness(
         ends = ("rounds",) if capabilities.one_round else capabilities.game_ends
         runner = GameRunner(slot, capabilities)
 
-        def record(result: GameResult) -> None:
-            results.append(result)
-            if result.peer_fault is not None:
-                peer_fault.append(result.peer_fault)
+        def play(script: GameScript) -> bool:
+            """Play ``script``: whether a peer fault stopped the run."""
+            results.append(runner.play(script))
+            return results[-1].peer_fault is not None
 
         rng = random.Random(seed)
-        for _ in range(examples):
-            record(runner.play(draw_script(rng, variants, ends, capabilities.one_round)))
-            if peer_fault:
-                break
+        stop = any(play(draw_script(rng, variants, ends, capabilities.one_round))
+                   for _ in range(examples))
         generated = len(results)
-        if not peer_fault:
+        if not stop:
             played = {(r.script.config.players, r.script.config.edition,
                        r.script.config.bottles) for r in results
                       if r.outcome != "unsupported" and r.script is not None}
             top_variants = [v for v in variants if (v.players, v.edition, v.bottles)
                             in played] or list(variants)
-            for script in _top_up(results, top_variants, seed, min_refusals,
-                                  capabilities, ends):
-                record(runner.play(script))
-                if peer_fault:
-                    break
-        if not peer_fault and questions:
+            stop = any(play(script) for script in _top_up(results, top_variants, seed,
+                                                          min_refusals, capabilities, ends))
+        if not stop and questions:
             cases = list(position_questions(variants, questions, seed, capabilities))
             try:
                 asked = ask_questions(slot.get(), cases, capabilities.ignore)
@@ -110,13 +104,13 @@ def run_harness(
                 slot.discard()
                 questions_fault = f"{fault.kind}: {fault.message}"
         groups, notes, asked = group_run(results, capabilities, variants, asked)
-        if not peer_fault:
+        if not stop:
             groups, nondeterministic = check_determinism(groups, runner.play)
             groups = shrink_groups(groups, runner.play, variants, shrink_seconds, say)
     finally:
         slot.discard()
     written = tuple(write_group(group, out_dir, seed) for group in groups)
-    stopped = peer_fault[0] if peer_fault else None
+    stopped = results[-1].peer_fault if stop else None
     stopped_written, problem = (None, None) if stopped is None \
         else write_peer_fault(stopped, out_dir, seed)
     if problem is not None:

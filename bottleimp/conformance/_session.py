@@ -1328,8 +1328,7 @@ class _Game:
             finished = finished[:-1]  # the next round has not begun: no round twice
         past = tuple(evolve(round_, index=i) for i, round_ in enumerate(finished))
         # Each protocol round starts from zero totals: add the finished rounds' scores.
-        totals = tuple(current.totals[s] + sum(r.scores[s] for r in past if r.scores)
-                       for s in range(self.config.players))
+        totals = functools.reduce(add_totals, (r.scores for r in past if r.scores), current.totals)
         config = evolve(current.config, rounds=self.config.rounds,
                         target_score=self.config.target_score)
         return evolve(current, config=config, round=evolve(current.round, index=len(past)),
