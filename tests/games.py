@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import Any
-
-from hypothesis import strategies as st
-from hypothesis.strategies import SearchStrategy
+from typing import TYPE_CHECKING, Any
 
 from bottleimp import Config, GameState, apply, legal_actions, new_game
-from bottleimp.conformance._protocol import GAME_ENDS, Capabilities, Variant
-from bottleimp.conformance._session import GameScript, draw_script
 from bottleimp.formats._records import record_from_state, record_to_json
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+    from bottleimp.conformance._protocol import Variant
+    from bottleimp.conformance._session import GameScript
 
 Doc = dict[str, Any]
 """A record as a JSON document."""
@@ -65,9 +66,15 @@ def json_slots(value: Any) -> Iterator[tuple[Any, Any]]:
             yield from json_slots(value[index])
 
 
-def game_scripts(variants: Sequence[Variant] | None = None, ends: Sequence[str] = GAME_ENDS,
+def game_scripts(variants: Sequence[Variant] | None = None, ends: Sequence[str] | None = None,
                  one_round: bool = False) -> SearchStrategy[GameScript]:
-    """The harness's ``draw_script`` as a Hypothesis strategy (default: every variant)."""
+    """The harness's ``draw_script`` as a Hypothesis strategy (default: every variant and end)."""
+    from hypothesis import strategies as st
+
+    from bottleimp.conformance._protocol import GAME_ENDS, Capabilities
+    from bottleimp.conformance._session import draw_script
+
+    ends = GAME_ENDS if ends is None else ends
     chosen = tuple(variants) if variants is not None else Capabilities().variants()
     return st.randoms(use_true_random=False).map(
         lambda rng: draw_script(rng, chosen, ends, one_round))
