@@ -214,16 +214,14 @@ def shrink_groups(groups: list[Group], play: PlayScript, variants: Sequence[Vari
             continue
         say(f"group {group.number} ({group.op} {group.rule}, {len(group.games)} games): "
             f"shrinking game {group.games[0]} (at most {budget:.3g} s)")
-        target = (group.op, group.rule)
-        deck = group.deck
 
-        def key(failure: Failure) -> tuple[str, str]:
-            if deck is not None and target == (deck.kind, "DECK") and deck.explains(failure):
-                return target
-            return failure.key
+        def in_group(failure: Failure, group: Group = group) -> bool:
+            if group.rule == "DECK" and group.deck is not None:
+                return group.deck.explains(failure)
+            return failure.key == (group.op, group.rule)
 
         started = time.monotonic()
-        smallest, finished = _shrink(play, variants, group.failure, started + budget, key, target)
+        smallest, finished = _shrink(play, variants, group.failure, started + budget, in_group)
         spent = min(budget, time.monotonic() - started)
         if smallest.size < group.failure.size:
             result.append(evolve(group, failure=smallest, shrunk=True))
@@ -236,8 +234,7 @@ def shrink_groups(groups: list[Group], play: PlayScript, variants: Sequence[Vari
 
 
 def _shrink(play: PlayScript, variants: Sequence[Variant], failure: Failure, deadline: float,
-            key: Callable[[Failure], tuple[str, str]], target: tuple[str, str]
-            ) -> tuple[Failure, bool]:
+            in_group: Callable[[Failure], bool]) -> tuple[Failure, bool]:
     """The group's game made simpler one step at a time (``_simpler``) while a step keeps a
     disagreement of the group no larger: the last such disagreement, and whether no step was
     left before ``deadline``. The seed alone decides it, up to the time."""
@@ -248,7 +245,7 @@ def _shrink(play: PlayScript, variants: Sequence[Variant], failure: Failure, dea
         for script in _simpler(best.script, variants):
             if time.monotonic() >= deadline:
                 return best, False
-            found = next((f for f in play(script).disagreements if key(f) == target), None)
+            found = next((f for f in play(script).disagreements if in_group(f)), None)
             if found is not None and found.size <= best.size:
                 best, improved = found, True
                 break

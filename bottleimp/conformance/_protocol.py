@@ -138,9 +138,8 @@ class Referee:
         return handler(self.state, obj)
 
     def _new_round(self, obj: dict[str, JSON]) -> dict[str, JSON]:
-        """Start a round. Refusals in the order of spec/protocol.md: the request's shape
-        (``PROTOCOL``), the configuration's ``CONFIG-*`` rules (players, edition, bottles, teams,
-        game end, deck), a dealer that is no seat (``PROTOCOL``), then the deal (``DEAL-COUNTS``)."""
+        """Start a round, refusing in the order of spec/protocol.md (the shape of every value
+        first)."""
         check_keys(obj, "$", {"op", "config", "hands"}, {"face_up", "deck", "dealer", "round"})
         # The shape of every value first: a malformed request is PROTOCOL whatever it breaks.
         index = 0 if obj.get("round") is None else expect_int(obj["round"], "$.round", 0)

@@ -394,9 +394,7 @@ _VERDICTS: Final = {0: "valid", 1: "broken", 2: "unreadable"}
 
 
 def _answer_record(config: Config, input_: dict[str, JSON], path: str) -> JSON:
-    """The validator's verdict: ``{"verdict": "valid"}``; ``{"verdict": "broken", "rule",
-    "round", "play", "seat"}`` for the first broken rule (``play``/``seat`` null where they do not
-    apply); ``{"verdict": "unreadable", "rule"}`` (the configuration rule, or null)."""
+    """The validator's verdict, in the shape spec/conformance/README.md gives."""
     from ..validation._replay import validate_json
 
     check_keys(input_, path, *CASE_INPUT_KEYS["record"])
