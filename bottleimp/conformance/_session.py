@@ -1188,40 +1188,38 @@ class _Game:
     def _resync(self, failed: bool, before: GameState | None, request: dict[str, JSON],
                 expected: dict[str, JSON], actual: dict[str, JSON]) -> None:
         """Put the peer back on the library's round with ``set_position`` where it takes it,
-        else the library on the peer's (see the class)."""
+        else the library on the peer's, else say why neither can be."""
         self.tell_dealer = True
         state = self.referee.state
-        if state is None:
-            self._lose("the library has no round to compare")
-            return
-        if failed:
-            self._lose("the peer does not take the library's position")
-            return
-        if self.capabilities.set_position:
+        if state is not None and not failed and self.capabilities.set_position:
             self.trajectories.append(SET_POSITION)
             self.trajectory = SET_POSITION
             self.ask(set_position_request(state))
             return
-        if before is None:
-            self._lose("the peer was sent the setups in another order than the library")
-            return
-        if expected.get("ok") is False and actual.get("ok") is not False:
-            self._lose(f"the peer accepts a request the library refuses with rule "
-                       f"{expected.get('rule')}: its round is in no position the rules reach")
-            return
         if actual.get("ok") is False:
             self.rollbacks += 1
-            if request.get("op") not in ("setup", "play") or self.rollbacks > 3:
-                self._lose(f"the peer refuses a legal {request.get('op')} "
-                           "and the harness has no other request that both sides take")
+        if state is None:
+            lost = "the library has no round to compare"
+        elif failed:
+            lost = "the peer does not take the library's position"
+        elif before is None:
+            lost = "the peer was sent the setups in another order than the library"
+        elif expected.get("ok") is False and actual.get("ok") is not False:
+            lost = (f"the peer accepts a request the library refuses with rule "
+                    f"{expected.get('rule')}: its round is in no position the rules reach")
+        elif actual.get("ok") is False and (request.get("op") not in ("setup", "play")
+                                            or self.rollbacks > 3):
+            lost = (f"the peer refuses a legal {request.get('op')} "
+                    "and the harness has no other request that both sides take")
+        else:
+            followed = follow_peer(before, state, request, actual)
+            if not isinstance(followed, Lost):
+                self.trajectories.append(PEER)
+                self._move_to(followed)
                 return
-        followed = follow_peer(before, state, request, actual)
-        if isinstance(followed, Lost):
             self._judge_on_answers(before, state, request, actual)
-            self._lose(followed.reason)
-            return
-        self.trajectories.append(PEER)
-        self._move_to(followed)
+            lost = followed.reason
+        self._lose(lost)
 
     def _judge_on_answers(self, before: GameState, after: GameState, request: dict[str, JSON],
                           actual: dict[str, JSON]) -> None:
