@@ -71,18 +71,6 @@ def refusal(rule: str, message: str) -> dict[str, JSON]:
     return {"ok": False, "error": message, "rule": rule}
 
 
-REFUSED: Final = (IllegalActionError, ConfigError, RecordError)
-"""The errors a side answers with a refusal rather than an exception."""
-
-
-def refusal_for(error: IllegalActionError | ConfigError | RecordError) -> dict[str, JSON]:
-    """The refusal answering a request that ``error`` stopped: the broken rule's ID and why. A
-    readable value that breaks a rule names it; anything else is not the protocol."""
-    if isinstance(error, RecordError):
-        return refusal(error.rule_id or "PROTOCOL", str(error))
-    return refusal(error.rule_id, error.message)
-
-
 class Referee:
     """The library speaking ``bottleimp-protocol/3``: ``handle`` answers one request, never
     raising: a bad request is refused with the rule it breaks (``PROTOCOL`` for its shape), in
@@ -102,8 +90,10 @@ class Referee:
         """The answer to ``request`` (a parsed JSON value)."""
         try:
             return self._handle(request)
-        except REFUSED as error:
-            return refusal_for(error)
+        except RecordError as error:  # a value the protocol does not allow, unless it names a rule
+            return refusal(error.rule_id or "PROTOCOL", str(error))
+        except (IllegalActionError, ConfigError) as error:
+            return refusal(error.rule_id, error.message)
 
     def _handle(self, request: JSON) -> dict[str, JSON]:
         obj = expect_object(request, "$")

@@ -115,7 +115,7 @@ def _pick(*options: dict[str, JSON]) -> Builder:
     return lambda moment, pick: copy.deepcopy(options[pick % len(options)])
 
 
-def _config(*changes: dict[str, JSON]) -> Builder:
+def _config(*changes: dict[str, JSON]) -> Callable[[Moment, int], dict[str, JSON]]:
     """A builder of the round's ``new_round`` with one of ``changes`` made to its
     configuration, chosen by the pick."""
     def builder(moment: Moment, pick: int) -> dict[str, JSON]:
@@ -132,8 +132,7 @@ def _config(*changes: dict[str, JSON]) -> Builder:
 
 def _config_players(moment: Moment, pick: int) -> dict[str, JSON] | None:
     # One fault only: seat 0, a dealer every player count from 1 has.
-    request = _config({"players": 1}, {"players": 7}, {"players": 8})(moment, pick)
-    return None if request is None else {**request, "dealer": 0}
+    return {**_config({"players": 1}, {"players": 7}, {"players": 8})(moment, pick), "dealer": 0}
 
 
 def _config_bottles(moment: Moment, pick: int) -> dict[str, JSON] | None:
