@@ -21,7 +21,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bottleimp import Action, Card, Colour, Config, GameState, Phase, apply, legal_actions, new_game  # noqa: E402
-from bottleimp.conformance._vectors import format_case_file  # noqa: E402
+from bottleimp.formats._cases import format_case_file  # noqa: E402
 from bottleimp.perft import PERFT_FORMAT, config_json, perft_case_to_json, remaining  # noqa: E402
 from bottleimp.formats._json_input import JSON  # noqa: E402
 

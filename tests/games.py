@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from bottleimp import Config, GameState, apply, legal_actions, new_game
 from bottleimp.formats._records import record_from_state, record_to_json
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+    from bottleimp.conformance._protocol import Variant
+    from bottleimp.conformance._session import GameScript
 
 Doc = dict[str, Any]
 """A record as a JSON document."""
@@ -58,3 +64,17 @@ def json_slots(value: Any) -> Iterator[tuple[Any, Any]]:
         for index in range(len(value)):
             yield value, index
             yield from json_slots(value[index])
+
+
+def game_scripts(variants: Sequence[Variant] | None = None, ends: Sequence[str] | None = None,
+                 one_round: bool = False) -> SearchStrategy[GameScript]:
+    """The harness's ``draw_script`` as a Hypothesis strategy (default: every variant and end)."""
+    from hypothesis import strategies as st
+
+    from bottleimp.conformance._protocol import GAME_ENDS, Capabilities
+    from bottleimp.conformance._session import draw_script
+
+    ends = GAME_ENDS if ends is None else ends
+    chosen = tuple(variants) if variants is not None else Capabilities().variants()
+    return st.randoms(use_true_random=False).map(
+        lambda rng: draw_script(rng, chosen, ends, one_round))

@@ -277,7 +277,7 @@ def test_vectors_through_the_protocol_from_the_command_line(
 
 
 def test_a_case_names_the_keys_that_decide_it() -> None:
-    from bottleimp.conformance._vectors import cases_from_json
+    from bottleimp.formats._cases import cases_from_json
 
     value: JSON = {"format": "bottleimp-conformance/1", "kind": "scoring", "description": "x",
                    "groups": [{"description": "g", "config": {"players": 4}, "cases": [

@@ -281,7 +281,7 @@ def test_a_one_round_no_dealer_two_stage_peer_with_no_bug_passes_every_game() ->
 
 
 def test_a_one_round_peer_is_sent_only_one_round_games() -> None:
-    from bottleimp.conformance._session import game_scripts
+    from games import game_scripts
     from bottleimp.conformance._protocol import Capabilities
     from hypothesis import given, settings
 

@@ -31,8 +31,8 @@ from bottleimp.conformance._session import (
     GameScript,
     Mistake,
     RoundScript,
-    game_scripts,
 )
+from games import game_scripts
 from bottleimp._errors import RecordError
 from bottleimp.formats._records import record_from_state, record_to_json
 from bottleimp.validation._replay import validate_json

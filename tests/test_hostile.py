@@ -21,7 +21,8 @@ from typing import IO, Any
 
 import pytest
 
-from bottleimp.conformance._peer import MAX_LINE_BYTES, clip, limited_lines, printable
+from bottleimp.conformance._peer import MAX_LINE_BYTES, clip, printable
+from bottleimp.formats._json_input import limited_lines
 from bottleimp.conformance._peer import (
     RECORDED_ANSWER_CHARS,
     STDERR_LINE_BYTES,

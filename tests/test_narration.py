@@ -230,7 +230,7 @@ def test_the_docs_number_rounds_tricks_and_plays_from_1() -> None:
 
 
 def test_the_messages_number_rounds_tricks_and_plays_from_1() -> None:
-    from bottleimp.conformance._vectors import read_suite
+    from bottleimp.formats._cases import read_suite
     from bottleimp.pictures._replay import render_record_html
     from bottleimp.validation import validate_json
 

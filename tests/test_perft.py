@@ -116,7 +116,7 @@ def test_the_generated_file_is_up_to_date() -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    from bottleimp.conformance._vectors import format_case_file
+    from bottleimp.formats._cases import format_case_file
 
     def case(description: str, start: GameState, actions: list[Action], depths: list[int],
              to_end: bool, divide_depth: int | None) -> JSON:

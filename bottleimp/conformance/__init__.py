@@ -14,19 +14,9 @@ Its modules, each importing only those listed after it (an import-linter contrac
 """
 
 from .._errors import HarnessError, PeerFault
+from ..formats._cases import CONFORMANCE_FORMAT, KINDS, Case, read_case_file, read_suite
 from ._harness import run_harness
-from ._vectors import (
-    CONFORMANCE_FORMAT,
-    KINDS,
-    Case,
-    Outcome,
-    answer,
-    check_case,
-    check_suite,
-    conformance_data,
-    read_case_file,
-    read_suite,
-)
+from ._vectors import Outcome, answer, check_case, check_suite, conformance_data
 
 __all__ = [
     "HarnessError",

@@ -1,16 +1,12 @@
-"""The ``case`` requests on one path: the conformance vectors and the random position questions.
-
-``run_remote_vectors`` asks a peer every case of ``spec/conformance`` inside its capabilities
-(``bottleimp conformance --vectors DIR --cmd ...``); ``position_questions`` draws rounds the
-library plays alone inside the capabilities (on the declared deck where there is one), and
-``ask_questions`` asks the peer one question of each kind on a position of each. Both compare the
-peer's ``output`` with the library's answer through ``case_outcome``, on the keys that decide the
-case, less those the peer's ``ignore`` names."""
+"""The ``case`` requests on one path: the conformance vectors (``run_remote_vectors``) and the
+random position questions (``position_questions``, ``ask_questions``), each answer compared by
+``case_outcome`` on the keys that decide the case, less those the peer's ``ignore`` names."""
 
 from __future__ import annotations
 
 import os
 import random
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -19,6 +15,7 @@ from attrs import evolve, field, frozen
 from .._config import Config
 from .._engine import apply, legal_actions, new_game
 from .._errors import HarnessError, PeerFault
+from ..formats._cases import KINDS, Case, read_suite
 from ..formats._config_json import config_to_json
 from ..formats._json_input import JSON
 from ..formats._setup_entries import entry_from_gives
@@ -27,9 +24,9 @@ from ._diagnose import DeckFault, QuestionFailure
 from ._peer import DEFAULT_TIMEOUT, Peer
 from ._protocol import UNSUPPORTED, Capabilities, Variant, with_deck
 from ._session import negotiate
-from ._vectors import KINDS, Case, answer, bottles_to_json, ranks, read_suite, same_json
+from ._vectors import answer, bottles_to_json, ranks, same_json
 
-__all__ = ['QUESTION_KINDS', 'QuestionFailure', 'QuestionRow', 'RemoteOutcome', 'RemoteReport', 'ask_questions', 'case_outcome', 'case_request', 'position_questions', 'question_failures', 'questions_under_deck', 'run_remote_vectors']
+__all__ = ['QUESTION_KINDS', 'QuestionFailure', 'QuestionRow', 'RemoteOutcome', 'RemoteReport', 'ask_questions', 'case_outcome', 'case_request', 'position_questions', 'questions_under_deck', 'run_remote_vectors']
 
 
 # --- position questions -----------------------------------------------------------------
@@ -176,58 +173,36 @@ def case_request(case: Case) -> dict[str, JSON]:
 
 
 def ask_questions(peer: Peer, cases: Sequence[Case], ignore: Sequence[str]) -> tuple[QuestionRow, ...]:
-    """Ask the peer every question; a peer fault raises ``PeerFault`` (``errors``)."""
-    counts = {kind: {"asked": 0, "agreed": 0, "failed": 0, "unsupported": 0}
-              for kind in QUESTION_KINDS}
-    failures: dict[str, list[QuestionFailure]] = {kind: [] for kind in QUESTION_KINDS}
+    """Ask the peer every question, a row per kind; a peer fault raises ``PeerFault``."""
+    rows = {kind: QuestionRow(kind, 0, 0, 0, 0, (), None) for kind in QUESTION_KINDS}
     for case in cases:
         request = case_request(case)
         reply = peer.ask(request)
         outcome = case_outcome(case, reply, ignore)
-        row = counts[case.kind]
-        row["asked"] += 1
+        row = evolve(rows[case.kind], asked=rows[case.kind].asked + 1)
         if outcome.status == "passed":
-            row["agreed"] += 1
+            row = evolve(row, agreed=row.agreed + 1)
         elif outcome.status == "skipped":
-            row["unsupported"] += 1
+            row = evolve(row, unsupported=row.unsupported + 1)
         else:
-            row["failed"] += 1
-            failures[case.kind].append(QuestionFailure(
+            row = evolve(row, failed=row.failed + 1, failures=(*row.failures, QuestionFailure(
                 case, outcome.output, tuple(outcome.differs),
-                _rule(case, outcome.differs, outcome.output), request, reply))
-    return tuple(_row(kind, counts[kind], failures[kind], ()) for kind in QUESTION_KINDS)
-
-
-def _row(kind: str, counts: dict[str, int], failures: Sequence[QuestionFailure],
-         faults: Sequence[DeckFault]) -> QuestionRow:
-    """The row of one kind of question: the failures each named by their rule, or ``DECK``
-    when one of ``faults`` explains them; the example is the first failure."""
-    rules: dict[str, int] = {}
-    example: dict[str, JSON] | None = None
-    for failure in failures:
-        rule = "DECK" if any(fault.explains(failure) for fault in faults) \
-            else failure.rule
-        rules[rule] = rules.get(rule, 0) + 1
-        if example is None:
-            example = failure.example(rule)
-    return QuestionRow(kind, counts["asked"], counts["agreed"], counts["failed"],
-                       counts["unsupported"], tuple(sorted(rules.items())), example,
-                       tuple(failures))
+                _rule(case, outcome.differs, outcome.output), request, reply)))
+        rows[case.kind] = row
+    return questions_under_deck(tuple(rows.values()), ())
 
 
 def questions_under_deck(rows: Sequence[QuestionRow],
                          faults: Sequence[DeckFault]) -> tuple[QuestionRow, ...]:
-    """``rows`` with every failed question that a data fault of the deck (``faults``, inferred
-    from the games and the questions together) explains counted under ``DECK`` (rule DECK)
-    rather than under the rule of its differing keys."""
-    return tuple(_row(row.kind, {"asked": row.asked, "agreed": row.agreed,
-                                 "failed": row.failed, "unsupported": row.unsupported},
-                      row.failures, faults) for row in rows)
-
-
-def question_failures(rows: Sequence[QuestionRow]) -> tuple[QuestionFailure, ...]:
-    """Every failed question of ``rows``, for the deck inference."""
-    return tuple(failure for row in rows for failure in row.failures)
+    """``rows`` with their failures counted by rule, those a data fault of the deck
+    (``faults``) explains under ``DECK``; each row's example is its first failure."""
+    named = []
+    for row in rows:
+        rules = ["DECK" if any(fault.explains(failure) for fault in faults) else failure.rule
+                 for failure in row.failures]
+        named.append(evolve(row, rules=tuple(sorted(Counter(rules).items())),
+                            example=row.failures[0].example(rules[0]) if rules else None))
+    return tuple(named)
 
 
 # --- the conformance vectors through the protocol ---------------------------------------

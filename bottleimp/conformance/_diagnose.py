@@ -1,17 +1,9 @@
 """The rule behind a difference, and the faults of a peer's deck data.
 
-``explain`` looks at one request, the library's answer and the peer's, with the library's game
-just before the request, and names a rule ID of ``spec/rules.toml`` (or ``PROTOCOL``) with a
-``detail`` object that holds only what differs: for a setup, which cards went where (each card
-the peer duplicated or lost named); for legal plays, the led card, the colours and the cards
-only one side allows; for scores, the cards and coins behind each seat's number; for a trick,
-the winner, the price and the bottle. An answer that differs only in ``to_act`` names the rule
-that decides the seat to act there (after the last setup FIRST-LEADER, after a trick
-NEXT-LEADER, within a trick TURN-ORDER, and ROUND-END when one side ends the round).
-
-``declared_deck_faults`` compares the deck data a peer declares with the library's;
-``infer_deck_faults`` infers the colours and coins that explain several disagreements at once,
-only where no rule fault explains the same differences (see its docstring)."""
+``explain`` names the rule ID (or ``PROTOCOL``) of a request both sides answered otherwise, with
+a ``detail`` object that holds only what differs. ``declared_deck_faults`` compares the deck
+data a peer declares with the library's; ``infer_deck_faults`` infers the colours and coins that
+explain several disagreements at once, only where no rule fault explains the same differences."""
 
 from __future__ import annotations
 
@@ -29,6 +21,7 @@ from .._cards import Card, Colour, coins, rank_key
 from .._config import Config
 from .._editions import edition_deck
 from .._engine import legal_actions
+from ..formats._cases import Case
 from ..formats._json_input import JSON
 from ..rules.play import devils_eye_playable, follow_suit, trick_price
 from ..rules._registry import RULE_FUNCTIONS
@@ -36,7 +29,7 @@ from ..rules.scoring import round_scores
 from ..rules.setup import setup_to_act
 from .._state import Bottle, GameState, Phase
 from ._peer import plural
-from ._vectors import Case, same_json
+from ._vectors import bottles_to_json, ranks, same_json
 
 if TYPE_CHECKING:
     from ._protocol import Capabilities
@@ -159,10 +152,8 @@ def _new_round(before: GameState, request: dict[str, JSON], expected: dict[str, 
 
 def _setup(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
            problem: str) -> Disagreement:
-    """A setup answered otherwise, decided over what differs: the next seat while the setup goes
-    on (rule SETUP-ORDER); whether the setup is over (SETUP-RESOLVE: it resolves when every
-    seat has chosen); once it is, where the cards went (SETUP-RESOLVE), else only the seat that
-    leads (FIRST-LEADER)."""
+    """A setup answered otherwise, named by what differs: the next seat (SETUP-ORDER), whether
+    or how the setup resolves (SETUP-RESOLVE), else the seat that leads (FIRST-LEADER)."""
     library_over, peer_over = "hands" in expected, "hands" in actual
     if not library_over and not peer_over:
         return Disagreement("SETUP-ORDER", problem, {"library_next": expected.get("to_act"),
@@ -254,10 +245,8 @@ def _setup_resolved(before: GameState, expected: dict[str, JSON],
 
 def _legal_plays(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
                  problem: str) -> Disagreement:
-    """Legal plays answered otherwise, decided over what differs: the seat to play (rule
-    TURN-ORDER); a card the peer allows that the seat does not hold, or a number that is no
-    card (CARD-HELD); else which cards follow the led colour (FOLLOW-SUIT, EYE-FOLLOW-SUIT in
-    Devil's Eye), the led card, the colours held and only the cards one side allows shown."""
+    """Legal plays answered otherwise, named by what differs: the seat (TURN-ORDER), a card the
+    seat does not hold (CARD-HELD), else the led colour (FOLLOW-SUIT, EYE-FOLLOW-SUIT)."""
     config = before.config
     seat = before.to_act
     if not same_json(expected.get("seat"), actual.get("seat")) or seat is None:
@@ -297,17 +286,9 @@ def _legal_plays(before: GameState, expected: dict[str, JSON], actual: dict[str,
 
 def _play(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
           problem: str) -> Disagreement:
-    """A play answered otherwise, decided over the fields that differ, the trick's result
-    before the seat to act (a wrong winner also names the wrong leader):
-
-    - one side ends the trick and the other not: TURN-ORDER (a trick is one card per seat,
-      four cards in Devil's Eye);
-    - the winner or the winning card: TRICK-WINNER;
-    - the bottle bought: TRICK-PRICE when the two sides buy different bottles (which one is
-      judged), else BOTTLE-PURCHASE (whether the winning card buys it);
-    - a bottle's price after the trick: TRICK-PRICE; its owner: BOTTLE-PURCHASE;
-    - only ``to_act``: ROUND-END when one side ends the round (``null``) and the other not;
-      after a trick NEXT-LEADER (the winner leads), within one TURN-ORDER (clockwise)."""
+    """A play answered otherwise, named by the first field that differs: whether the trick
+    ends (TURN-ORDER), its result (``_trick_result``), then ``to_act`` (ROUND-END, NEXT-LEADER
+    after a trick, TURN-ORDER within one); a wrong winner thus also explains the wrong leader."""
     want, got = expected.get("trick"), actual.get("trick")
     next_seats: dict[str, JSON] = {"library_next": expected.get("to_act"),
                                    "peer_next": actual.get("to_act")}
@@ -418,8 +399,6 @@ def _scores(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON
                         f" ({plural(row.get('captured_coins'), 'coin')} captured)")
                      for row in seats if isinstance(row, dict))
     return Disagreement(rule, f"the scores differ: {text}" if text else problem, {"seats": seats})
-
-
 
 
 # --- deck faults, declared or inferred ----------------------------------------------------
@@ -562,10 +541,6 @@ class DeckFault:
                          f"the peer's deck puts it with the library's {card.peer_colour} cards"
                          for card in self.cards)
         return tuple(card.text for card in self.cards)
-
-    @property
-    def text(self) -> str:
-        return "; ".join(self.lines)
 
 
 def _renaming(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
@@ -808,12 +783,9 @@ def _evidence(item: Failure | QuestionFailure) -> tuple[_Follows | None, _Scores
                         play), None
     if rule in _SCORE_RULES and op == "scores":
         round_ = before.round
-        library, peer = _numbers(last.expected.get("scores")), _numbers(actual.get("scores"))
-        if library is None or peer is None or len(peer) != len(library) \
-                or len(library) != config.players:
-            return None, None
-        return None, _Scores(failure, config, round_.captured, round_.bottles,
-                             round_.devils_trick, library, peer)
+        return None, _score_evidence(failure, config, [ranks(pile) for pile in round_.captured],
+                                     ranks(round_.devils_trick), bottles_to_json(round_.bottles),
+                                     last.expected.get("scores"), actual.get("scores"))
     return None, None
 
 

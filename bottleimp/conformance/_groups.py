@@ -4,6 +4,7 @@ per group shrunk step by step within a time budget (``shrink_groups``)."""
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -11,14 +12,14 @@ from attrs import evolve, frozen
 
 from .._config import Config
 from ..formats._json_input import JSON
-from ._cases import QuestionRow, question_failures, questions_under_deck
+from ._cases import QuestionRow, questions_under_deck
 from ._diagnose import DeckFault, declared_deck_faults, infer_deck_faults
 from ._peer import plural
 from ._protocol import Capabilities, Variant
 from ._session import REFUSALS, Exchange, Failure, GameResult, GameScript, RoundScript
 from ._vectors import same_json
 
-__all__ = ["Group", "Grouping", "Nondeterminism", "group_run", "check_determinism", "same_verdict",
+__all__ = ["Group", "Nondeterminism", "group_run", "check_determinism", "same_verdict",
            "shrink_groups"]
 
 REPLAYS = 4
@@ -34,11 +35,8 @@ ReplayScript = Callable[[GameScript, int], GameResult]
 
 @frozen
 class Group:
-    """Disagreements with the same request ``op`` and rule, over every game.
-
-    ``failure`` is the representative (shrunk when ``shrunk``, else ``not_shrunk`` says why),
-    ``games`` the 1-based numbers of the games that met such a disagreement, ``count`` how many
-    disagreements the group holds, ``written`` the record of the representative, ``deck`` the
+    """Disagreements with the same request ``op`` and rule over every game (``games``, from 1):
+    the representative ``failure`` (shrunk, else ``not_shrunk`` says why), its record and the
     card data behind a deck group."""
 
     number: int
@@ -52,6 +50,8 @@ class Group:
     deck: DeckFault | None = None
     count: int = 0
     not_shrunk: str | None = None
+    trajectories: tuple[tuple[str, int], ...] = ()
+    """How many of its disagreements were compared on each trajectory."""
 
     @property
     def size_text(self) -> str:
@@ -62,25 +62,14 @@ class Group:
         return f"{plural(rounds, 'round')}, {plural(exchanges, 'request')}, {players} players"
 
 
-@frozen
-class Grouping:
-    """A run's disagreements put together: the groups, the notes (a consistent renaming of the
-    colours in a declared deck, which is no failure), and the position questions with those a
-    data fault of the deck explains counted under ``DECK``."""
-
-    groups: list[Group]
-    notes: tuple[str, ...]
-    questions: tuple[QuestionRow, ...]
-
-
 def group_run(results: Sequence[GameResult], capabilities: Capabilities,
-              variants: Sequence[Variant], questions: Sequence[QuestionRow] = ()) -> Grouping:
-    """Every disagreement of every game grouped by its request and rule, the deck's data faults
-    as groups of their own (``colours``, ``coins``: inferred from the games' disagreements and
-    the failed position ``questions`` together, which are counted under ``DECK`` where a data
-    fault explains them); and notes (a consistent renaming of the colours in a declared deck,
-    which is no failure). An inferred fault that explains no game's disagreement (only
-    questions) is a group with no game."""
+              variants: Sequence[Variant], questions: Sequence[QuestionRow] = ()
+              ) -> tuple[list[Group], tuple[str, ...], tuple[QuestionRow, ...]]:
+    """Every disagreement grouped by its request and rule, except those a data fault of the
+    deck (declared, or inferred from the games and the failed ``questions`` together) explains:
+    they make the fault's ``DECK`` group (one with no game if only questions show it). With the
+    groups: the notes (a consistent renaming of a declared deck's colours, no failure) and the
+    ``questions`` with those a data fault explains counted under ``DECK``."""
     failures = [(number, failure) for number, result in enumerate(results, 1)
                 for failure in result.disagreements]
     groups: list[Group] = []
@@ -93,7 +82,7 @@ def group_run(results: Sequence[GameResult], capabilities: Capabilities,
             groups.append(Group(0, fault.kind, "DECK", games, None, deck=fault,
                                 not_shrunk="declared by the peer: no game to shrink"))
     inferred = infer_deck_faults([failure for _, failure in failures],
-                                 question_failures(questions),
+                                 [failure for row in questions for failure in row.failures],
                                  frozenset(edition for edition, _ in capabilities.decks))
     by_key: dict[tuple[str, str], list[tuple[int, Failure]]] = {}
     for number, failure in failures:
@@ -103,15 +92,17 @@ def group_run(results: Sequence[GameResult], capabilities: Capabilities,
     by_kind = {fault.kind: fault for fault in inferred}
     for (op, rule), members in sorted(by_key.items(), key=lambda item: item[1][0][0]):
         games = tuple(sorted({n for n, _ in members}))
+        ways = Counter(failure.trajectory for _, failure in members)
         groups.append(Group(0, op, rule, games, members[0][1], count=len(members),
-                            deck=by_kind.get(op) if rule == "DECK" else None))
+                            deck=by_kind.get(op) if rule == "DECK" else None,
+                            trajectories=tuple(sorted(ways.items()))))
     for fault in inferred:
         if (fault.kind, "DECK") not in by_key:
             groups.append(Group(0, fault.kind, "DECK", (), None, deck=fault,
                                 not_shrunk="seen in the position questions only: no game to "
                                            "shrink"))
-    return Grouping([evolve(group, number=i) for i, group in enumerate(groups, 1)], notes,
-                    questions_under_deck(questions, inferred))
+    return ([evolve(group, number=i) for i, group in enumerate(groups, 1)], notes,
+            questions_under_deck(questions, inferred))
 
 
 @frozen
@@ -133,11 +124,9 @@ class Nondeterminism:
 
 def check_determinism(groups: list[Group], replay: ReplayScript
                       ) -> tuple[list[Group], tuple[Nondeterminism, ...]]:
-    """Play each group's first game again (``REPLAYS`` times) as far as the group's
-    disagreement and compare the peer's answers, request by request, while the requests are the
-    same, on their rules and values (``same_verdict``; never a message's text): a peer that
-    answers one otherwise is not deterministic. Its groups are not shrunk (a
-    smaller game need not fail the same way)."""
+    """Play each group's first game again (``REPLAYS`` times) as far as its disagreement: a peer
+    that answers a request otherwise (``same_verdict``) is not deterministic, and its group is
+    not shrunk (a smaller game need not fail the same way)."""
     found: list[Nondeterminism] = []
     checked: list[Group] = []
     for group in groups:
@@ -225,16 +214,14 @@ def shrink_groups(groups: list[Group], play: PlayScript, variants: Sequence[Vari
             continue
         say(f"group {group.number} ({group.op} {group.rule}, {len(group.games)} games): "
             f"shrinking game {group.games[0]} (at most {budget:.3g} s)")
-        target = (group.op, group.rule)
-        deck = group.deck
 
-        def key(failure: Failure) -> tuple[str, str]:
-            if deck is not None and target == (deck.kind, "DECK") and deck.explains(failure):
-                return target
-            return failure.key
+        def in_group(failure: Failure, group: Group = group) -> bool:
+            if group.rule == "DECK" and group.deck is not None:
+                return group.deck.explains(failure)
+            return failure.key == (group.op, group.rule)
 
         started = time.monotonic()
-        smallest, finished = _shrink(play, variants, group.failure, started + budget, key, target)
+        smallest, finished = _shrink(play, variants, group.failure, started + budget, in_group)
         spent = min(budget, time.monotonic() - started)
         if smallest.size < group.failure.size:
             result.append(evolve(group, failure=smallest, shrunk=True))
@@ -247,8 +234,7 @@ def shrink_groups(groups: list[Group], play: PlayScript, variants: Sequence[Vari
 
 
 def _shrink(play: PlayScript, variants: Sequence[Variant], failure: Failure, deadline: float,
-            key: Callable[[Failure], tuple[str, str]], target: tuple[str, str]
-            ) -> tuple[Failure, bool]:
+            in_group: Callable[[Failure], bool]) -> tuple[Failure, bool]:
     """The group's game made simpler one step at a time (``_simpler``) while a step keeps a
     disagreement of the group no larger: the last such disagreement, and whether no step was
     left before ``deadline``. The seed alone decides it, up to the time."""
@@ -259,7 +245,7 @@ def _shrink(play: PlayScript, variants: Sequence[Variant], failure: Failure, dea
         for script in _simpler(best.script, variants):
             if time.monotonic() >= deadline:
                 return best, False
-            found = next((f for f in play(script).disagreements if key(f) == target), None)
+            found = next((f for f in play(script).disagreements if in_group(f)), None)
             if found is not None and found.size <= best.size:
                 best, improved = found, True
                 break

@@ -1,15 +1,5 @@
 """The differential harness, the entry point: drive another implementation over
-``bottleimp-protocol/3`` and compare every answer with the library's.
-
-``run_harness`` asks the peer what it supports (its ``hello`` answer's ``capabilities``),
-narrows that by the command line, draws games inside it from the seed alone (``session``:
-random deals, first dealers, setups and plays, and illegal requests of every kind), plays every
-game against the peer and the library side by side, going on after each disagreement
-(``session``), asks position questions apart from the games (``cases``), groups every
-disagreement and shrinks one game per group (``groups``), and reports (``report``).
-
-A timeout, a crash or an answer that is not a JSON object stops the run (it need not repeat).
-"""
+``bottleimp-protocol/3`` and compare every answer with the library's (``run_harness``)."""
 
 from __future__ import annotations
 
@@ -22,13 +12,13 @@ from .._config import Config
 from .._errors import HarnessError, PeerFault
 from ..formats._json_input import JSON
 from ._cases import QuestionRow, ask_questions, position_questions
-from ._groups import Group, Nondeterminism, check_determinism, group_run, shrink_groups
+from ._groups import Nondeterminism, check_determinism, group_run, shrink_groups
 from ._peer import DEFAULT_TIMEOUT, PeerSlot
 from ._protocol import PROTOCOL, Capabilities, Referee, Variant
-from ._report import (ConventionNote, HarnessReport, coverage, describe, not_applicable,
-                     peer_fault_record_problem, report_to_json, write_group, write_peer_fault)
+from ._report import (ConventionNote, HarnessReport, coverage, describe, report_to_json,
+                     write_group, write_peer_fault)
 from ._session import (REFUSALS, Exchange, Failure, GameResult, GameRunner, GameScript, Mistake,
-                      draw_script, negotiate, play_game)
+                      draw_script, negotiate, not_applicable, play_game)
 
 __all__ = ["Failure", "HarnessReport", "MIN_REFUSALS", "describe", "play_game", "report_to_json",
            "run_harness"]
@@ -56,24 +46,17 @@ def run_harness(
     min_refusals: int = MIN_REFUSALS,
     questions: int = 0,
 ) -> HarnessReport:
-    """Play ``examples`` generated games against ``command`` (seeded by ``seed``) and report.
-
-    Every game is played to its end, going on after each disagreement (the peer put back on
-    the library's round with ``set_position``, else the library put on the peer's); a peer fault
-    (timeout, crash, malformed answer) stops the run. Every disagreement is grouped by its
-    request and rule, each group's first game is played again (as far as the group's
-    disagreement) to find a non-deterministic peer, one game per group is shrunk (the groups
-    share ``shrink_seconds``) and written to ``out_dir`` (if given) as a record. ``questions``
-    rounds' worth of position questions are asked apart from the games. ``players``,
-    ``editions``, ``bottles`` and ``teams`` narrow what the peer declares it supports; ``cwd`` is the peer's working
-    directory."""
+    """Play ``examples`` games drawn from ``seed`` against ``command`` (a peer fault stops the
+    run), ask ``questions`` rounds' worth of position questions, group the disagreements, check
+    each group's first game for a non-deterministic peer, shrink one game per group (sharing
+    ``shrink_seconds``) and write it to ``out_dir``. ``players``, ``editions``, ``bottles`` and
+    ``teams`` narrow the peer's capabilities; ``cwd`` is its working directory."""
     if not command:
         raise HarnessError("the peer command is empty")
     say = log or (lambda text: None)
     slot = PeerSlot(command, timeout, cwd=cwd)
     results: list[GameResult] = []
-    peer_fault: list[Failure] = []
-    notes: tuple[str, ...] = ()
+    stop = False
     nondeterministic: tuple[Nondeterminism, ...] = ()
     asked: tuple[QuestionRow, ...] = ()
     questions_fault: str | None = None
@@ -89,54 +72,47 @@ def run_harness(
             failure = Failure(fault.kind, fault.message, script,
                               (Exchange(hello, Referee().handle(hello), answered),), None)
             return HarnessReport(passed=0, failed=1, groups=(), peer_fault=failure,
-                                 peer_fault_written=write_peer_fault(failure, out_dir, seed))
+                                 peer_fault_written=write_peer_fault(failure, out_dir, seed)[0])
         capabilities = declared.narrowed(players=players, editions=editions, bottles=bottles,
                                          teams=teams)
         variants = capabilities.variants()
-        ends = capabilities.ends
+        ends = ("rounds",) if capabilities.one_round else capabilities.game_ends
         runner = GameRunner(slot, capabilities)
-        runner.greeted.discard(id(slot.get()))  # hello alone leaves the peer without a round
 
-        def record(result: GameResult) -> None:
-            results.append(result)
-            if result.peer_fault is not None:
-                peer_fault.append(result.peer_fault)
+        def play(script: GameScript) -> bool:
+            """Play ``script``: whether a peer fault stopped the run."""
+            results.append(runner.play(script))
+            return results[-1].peer_fault is not None
 
         rng = random.Random(seed)
-        for _ in range(examples):
-            record(runner.play(draw_script(rng, variants, ends, capabilities.one_round)))
-            if peer_fault:
-                break
+        stop = any(play(draw_script(rng, variants, ends, capabilities.one_round))
+                   for _ in range(examples))
         generated = len(results)
-        if not peer_fault:
+        if not stop:
             played = {(r.script.config.players, r.script.config.edition,
                        r.script.config.bottles) for r in results
                       if r.outcome != "unsupported" and r.script is not None}
             top_variants = [v for v in variants if (v.players, v.edition, v.bottles)
                             in played] or list(variants)
-            for script in _top_up(results, top_variants, seed, min_refusals,
-                                  capabilities, ends):
-                record(runner.play(script))
-                if peer_fault:
-                    break
-        if not peer_fault and questions:
+            stop = any(play(script) for script in _top_up(results, top_variants, seed,
+                                                          min_refusals, capabilities, ends))
+        if not stop and questions:
             cases = list(position_questions(variants, questions, seed, capabilities))
             try:
                 asked = ask_questions(slot.get(), cases, capabilities.ignore)
             except PeerFault as fault:
                 slot.discard()
                 questions_fault = f"{fault.kind}: {fault.message}"
-        grouped = group_run(results, capabilities, variants, asked)
-        groups, notes, asked = grouped.groups, grouped.notes, grouped.questions
-        if not peer_fault:
+        groups, notes, asked = group_run(results, capabilities, variants, asked)
+        if not stop:
             groups, nondeterministic = check_determinism(groups, runner.play)
             groups = shrink_groups(groups, runner.play, variants, shrink_seconds, say)
     finally:
         slot.discard()
     written = tuple(write_group(group, out_dir, seed) for group in groups)
-    stopped = peer_fault[0] if peer_fault else None
-    stopped_written = None if stopped is None else write_peer_fault(stopped, out_dir, seed)
-    problem = None if stopped is None else peer_fault_record_problem(stopped)
+    stopped = results[-1].peer_fault if stop else None
+    stopped_written, problem = (None, None) if stopped is None \
+        else write_peer_fault(stopped, out_dir, seed)
     if problem is not None:
         notes += (problem,)
     outcomes = Counter(result.outcome for result in results)
@@ -162,25 +138,7 @@ def run_harness(
                          for what in result.uncompared),
         resynchronised=tuple(sorted(Counter(way for result in results
                                             for way in result.trajectories).items())),
-        trajectories=_trajectories(written, results),
     )
-
-
-def _trajectories(groups: Sequence[Group], results: Sequence[GameResult]
-                  ) -> tuple[tuple[int, tuple[tuple[str, int], ...]], ...]:
-    """For each group, how many of its disagreements were compared on each trajectory (a
-    disagreement falls in a deck group its data fault explains, else in its request's and
-    rule's, as ``group_run`` puts them)."""
-    decks = [g for g in groups if g.rule == "DECK" and g.deck is not None and g.failure is not None]
-    by_key = {(g.op, g.rule): g for g in groups if g.rule != "DECK"}
-    counts: dict[int, Counter[str]] = {g.number: Counter() for g in groups}
-    for result in results:
-        for failure in result.disagreements:
-            group = next((g for g in decks if g.deck is not None and g.deck.explains(failure)),
-                         None) or by_key.get(failure.key)
-            if group is not None:
-                counts[group.number][failure.trajectory] += 1
-    return tuple((number, tuple(sorted(seen.items()))) for number, seen in counts.items())
 
 
 def _conventions(results: Sequence[GameResult]) -> tuple[ConventionNote, ...]:

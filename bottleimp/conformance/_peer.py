@@ -1,12 +1,7 @@
 """The implementation under test as an untrusted process: bounded reading, timeouts, the
-subtree kill.
-
-``Peer`` runs the other side's command in a process group of its own and asks it one request at
-a time within a timeout; ``PeerSlot`` restarts it after a fault. Every line read from it is
-bounded (``limited_lines``: a line longer than ``MAX_LINE_BYTES`` is refused before it is read
-whole) and whatever it writes is kept short in reports (``clip``, ``answer_for_record``). On
-Linux the peer runs under a launcher that is a child subreaper (``become_launcher``), so that no
-process it starts outlives the run, whatever it does to its process group or session."""
+subtree kill. On Linux the peer runs under a launcher that is a child subreaper
+(``become_launcher``), so that no process it starts outlives the run, whatever it does to its
+process group or session; whatever it writes is kept short in reports (``clip``)."""
 
 from __future__ import annotations
 
@@ -25,11 +20,11 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from typing import AnyStr, Final, IO, NoReturn, overload
+from collections.abc import Callable, Sequence
+from typing import IO, Final, NoReturn
 
 from .._errors import HarnessError, PeerFault, RecordError
-from ..formats._json_input import JSON, check_json_value, loads_json
+from ..formats._json_input import JSON, check_json_value, limited_lines, loads_json
 
 
 # --- peer -------------------------------------------------------------------------------
@@ -53,13 +48,6 @@ RECORDED_ANSWER_NESTING: Final = 16
 """The deepest peer answer that a failure record keeps as JSON (deeper ones are kept as text)."""
 
 
-class _Overlong:
-    """An answer line longer than ``MAX_LINE_BYTES``; ``start`` is how it begins."""
-
-    def __init__(self, start: bytes) -> None:
-        self.start = start
-
-
 _LIVE: Final[weakref.WeakSet[Peer]] = weakref.WeakSet()
 
 
@@ -71,12 +59,9 @@ def _end_every_peer() -> None:
 
 
 class Peer:
-    """The other implementation as a subprocess speaking the protocol.
-
-    ``ask`` writes one request line and waits at most ``timeout`` seconds for one answer line;
-    a hang, an exit or an answer that is not a JSON object raises ``PeerFault``. Threads do the
-    reading and the writing, so that a peer that stops reading its input cannot block the
-    harness either; whatever the peer writes, the memory they use stays bounded."""
+    """The other implementation as a subprocess speaking the protocol, in a process group of
+    its own. Threads do the reading and the writing, so that a peer that stops reading cannot
+    block the harness; whatever it writes, the memory they use stays bounded."""
 
     def __init__(self, command: Sequence[str], timeout: float,
                  cwd: str | os.PathLike[str] | None = None) -> None:
@@ -84,7 +69,8 @@ class Peer:
         self.timeout = timeout
         self.process = _launch(self.command, cwd)
         _LIVE.add(self)
-        self._lines: queue.Queue[bytes | _Overlong | None] = queue.Queue(maxsize=QUEUED_LINES)
+        # Each answer line, and whether it was too long (then only its start is kept).
+        self._lines: queue.Queue[tuple[bytes, bool] | None] = queue.Queue(maxsize=QUEUED_LINES)
         self._requests: queue.Queue[bytes | None] = queue.Queue()
         self._write_failed = threading.Event()
         self._closed = threading.Event()
@@ -112,7 +98,7 @@ class Peer:
         except (OSError, ValueError):
             pass
 
-    def _put(self, item: bytes | _Overlong | None) -> bool:
+    def _put(self, item: tuple[bytes, bool] | None) -> bool:
         """Queue one line for ``ask``, waiting while the queue is full; False once closed."""
         while not self._closed.is_set():
             try:
@@ -125,7 +111,7 @@ class Peer:
     def _read(self, stream: IO[bytes]) -> None:
         try:
             for line, overlong in limited_lines(stream.readline, MAX_LINE_BYTES):
-                if not self._put(_Overlong(line[:200]) if overlong else line):
+                if not self._put((line[:200] if overlong else line, overlong)):
                     return
         except (OSError, ValueError):
             pass
@@ -169,16 +155,17 @@ class Peer:
             self._fault("crash", f"the peer no longer reads its input{self._exit_text()}")
         self._requests.put((json.dumps(request) + "\n").encode("utf-8"))
         try:
-            line = self._lines.get(timeout=self.timeout)
+            item = self._lines.get(timeout=self.timeout)
         except queue.Empty:
             if self._write_failed.is_set():
                 self._fault("crash", f"the peer no longer reads its input{self._exit_text()}")
             self._fault("timeout", f"no answer within {self.timeout:g} s")
-        if line is None:
+        if item is None:
             self._fault("crash", f"the peer exited without answering{self._exit_text()}")
-        if isinstance(line, _Overlong):
+        line, overlong = item
+        if overlong:
             self._fault("malformed", f"the answer line is longer than {MAX_LINE_BYTES} bytes; "
-                                     f"it begins {_shown(line.start)}")
+                                     f"it begins {_shown(line)}")
         try:
             value = loads_json(line)
         except RecordError as error:
@@ -237,7 +224,6 @@ class Peer:
 
 _USE_REAPER: Final = sys.platform.startswith("linux") and os.path.isdir("/proc")
 """Whether peers start through the subreaper launcher (Linux, with ``/proc``)."""
-
 
 
 def _wait_for_exit(process: subprocess.Popen[bytes], timeout: float) -> None:
@@ -340,41 +326,6 @@ MAX_LINE_BYTES: Final = 1024 * 1024
 """The longest protocol line read: 1 MiB (the longest request or answer a game needs is under
 2 KiB). A longer request is refused with rule ``PROTOCOL``; a longer answer is malformed."""
 
-_CHUNK: Final = 64 * 1024
-"""How much of an over-long line's rest is read (and dropped) at a time."""
-
-
-@overload
-def limited_lines(readline: Callable[[int], str], limit: int) -> Iterator[tuple[str, bool]]: ...
-
-
-@overload
-def limited_lines(readline: Callable[[int], bytes], limit: int) -> Iterator[tuple[bytes, bool]]:
-    ...
-
-
-def limited_lines(readline: Callable[[int], AnyStr], limit: int) -> Iterator[tuple[AnyStr, bool]]:
-    """The lines ``readline`` gives, each as ``(line, overlong)``.
-
-    ``line`` keeps its newline when it fits; a line longer than ``limit`` (newline not counted)
-    comes as its first ``limit`` characters with ``overlong`` true, once its first ``limit + 1``
-    characters are read: the rest of it is then read in chunks of at most 64 KiB and dropped
-    before the next line is given. The last line may lack its newline. Ends at the end of the
-    stream."""
-    while True:
-        line = readline(limit + 1)
-        if not line:
-            return
-        if len(line) <= limit or line[-1:] in ("\n", b"\n"):
-            yield line, False
-            continue
-        yield line[:limit], True
-        while True:
-            rest = readline(_CHUNK)
-            if not rest or rest[-1:] in ("\n", b"\n"):
-                break
-
-
 _UNPRINTABLE: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
@@ -439,54 +390,19 @@ def _stat(pid: int | str) -> list[str]:
     return text[text.rfind(")") + 2:].split()
 
 
-def _children(pid: int) -> list[int] | None:
-    """The children of ``pid`` from ``/proc/PID/task/*/children``; ``None`` when the kernel
-    does not offer those files."""
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return []
-    found: list[int] = []
-    for task in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{task}/children", "rb") as handle:
-                found.extend(int(item) for item in handle.read().split())
-        except FileNotFoundError:
-            if not os.path.exists(f"/proc/{pid}/task/{task}"):
-                continue  # the thread ended meanwhile
-            return None
-        except OSError:
-            continue
-    return found
-
-
-def _all_children() -> dict[int, list[int]]:
-    """Every process's children, from the parent field of every ``/proc/PID/stat``."""
+def descendants(root: int) -> list[int]:
+    """The live (not zombie) processes below ``root``, found by the parent field of every
+    ``/proc/PID/stat``."""
     children: dict[int, list[int]] = {}
     for name in os.listdir("/proc"):
         fields = _stat(name) if name.isdigit() else []
-        if len(fields) >= 2:
+        if len(fields) >= 2 and fields[0] != "Z":
             children.setdefault(int(fields[1]), []).append(int(name))
-    return children
-
-
-def descendants(root: int) -> list[int]:
-    """The live (not zombie) processes below ``root``, found by their parent links: through
-    the ``children`` files of the subtree alone when the kernel offers them, else by reading
-    every process's parent."""
-    scanned: dict[int, list[int]] | None = None
     below: list[int] = []
     stack = [root]
     while stack:
-        pid = stack.pop()
-        if pid != root and _stat(pid)[:1] not in ([], ["Z"]):
-            below.append(pid)
-        children = _children(pid) if scanned is None else None
-        if children is None:
-            if scanned is None:
-                scanned = _all_children()
-            children = scanned.get(pid, [])
-        stack.extend(children)
+        stack.extend(found := children.get(stack.pop(), []))
+        below.extend(found)
     return below
 
 

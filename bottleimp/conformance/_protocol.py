@@ -1,28 +1,23 @@
-"""The wire format of ``bottleimp-protocol/3`` (normative text: spec/protocol.md), the
-library's side of it, and what a peer declares it supports.
-
-``Referee`` answers every request through the engine, so the answers it gives are the ones the
-other side must give; ``serve`` answers requests from a stream (``bottleimp conformance
---serve``); ``compare`` says how an answer differs from the library's. ``Capabilities`` is what
-a peer's ``hello`` declares (``capabilities_from_json``), narrowed by the command line, with the
-variants the harness may generate inside it. ``set_position_request`` writes a round's position
-as ``set_position`` carries it."""
+"""The wire format of ``bottleimp-protocol/3`` (normative text: spec/protocol.md): the
+library's side of it (``Referee``, answering through the engine; ``serve``, for ``bottleimp
+conformance --serve``), ``compare`` of two answers, and the ``Capabilities`` a peer declares."""
 
 from __future__ import annotations
 
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from typing import IO, Final
+from typing import IO, Final, TypeVar
 
 from attrs import evolve, field, frozen
 
-from .._actions import Give, Play
+from .._actions import Play
 from .._cards import Card, Rank
 from .._config import Config
 from .._editions import EDITIONS, edition_deck
 from .._engine import apply, legal_actions, new_game, with_deal
 from .._errors import ArgumentError, ConfigError, IllegalActionError, RecordError
+from ..formats._cases import KINDS, Case
 from ..formats._config_json import config_from_json, deck_from_json, deck_to_json
 from ..formats._json_input import (
     JSON,
@@ -33,6 +28,7 @@ from ..formats._json_input import (
     expect_object,
     expect_rank,
     expect_str,
+    limited_lines,
     loads_json,
 )
 from ..formats._setup_entries import entry_from_gives, gives_from_entry
@@ -41,9 +37,12 @@ from ..rules.deal import next_dealer
 from ..rules.game import add_totals, game_is_over
 from ..rules.setup import setup_steps
 from .._state import GameState, Phase
-from ._peer import MAX_LINE_BYTES, limited_lines
-from ._vectors import KINDS, Case, apply_setup_entry, bottles_to_json, ranks, same_json
+from ._peer import MAX_LINE_BYTES
+from ._vectors import apply_setup_entry, bottles_to_json, ranks, same_json
 from ._vectors import answer as answer_case
+
+
+T = TypeVar("T")
 
 
 # --- protocol ---------------------------------------------------------------------------
@@ -72,27 +71,11 @@ def refusal(rule: str, message: str) -> dict[str, JSON]:
     return {"ok": False, "error": message, "rule": rule}
 
 
-REFUSED: Final = (IllegalActionError, ConfigError, RecordError)
-"""The errors a side answers with a refusal rather than an exception."""
-
-
-def refusal_for(error: IllegalActionError | ConfigError | RecordError) -> dict[str, JSON]:
-    """The refusal answering a request that ``error`` stopped: the broken rule's ID and why. A
-    readable value that breaks a rule names it; anything else is not the protocol."""
-    if isinstance(error, RecordError):
-        return refusal(error.rule_id or "PROTOCOL", str(error))
-    return refusal(error.rule_id, error.message)
-
-
 class Referee:
-    """The library speaking ``bottleimp-protocol/3``: ``handle`` answers one request.
-
-    It never raises for a bad request: a request the protocol does not define is answered with
-    rule ``PROTOCOL``, an action the rules forbid with the rule it breaks, and the state is then
-    unchanged (a setup request is taken whole or not at all). Each request's checks come in the
-    order spec/protocol.md gives, the request's shape first. It keeps the game around
-    the rounds (its end, the round's index, the totals), which only ``new_round`` starts: a
-    ``set_position`` is a round of that game."""
+    """The library speaking ``bottleimp-protocol/3``: ``handle`` answers one request, never
+    raising: a bad request is refused with the rule it breaks (``PROTOCOL`` for its shape), in
+    the order spec/protocol.md gives, and changes nothing. It keeps the game around the rounds
+    (its end, the round's index, the totals), which only ``new_round`` starts."""
 
     def __init__(self) -> None:
         self.state: GameState | None = None
@@ -107,8 +90,10 @@ class Referee:
         """The answer to ``request`` (a parsed JSON value)."""
         try:
             return self._handle(request)
-        except REFUSED as error:
-            return refusal_for(error)
+        except RecordError as error:  # a value the protocol does not allow, unless it names a rule
+            return refusal(error.rule_id or "PROTOCOL", str(error))
+        except (IllegalActionError, ConfigError) as error:
+            return refusal(error.rule_id, error.message)
 
     def _handle(self, request: JSON) -> dict[str, JSON]:
         obj = expect_object(request, "$")
@@ -143,9 +128,8 @@ class Referee:
         return handler(self.state, obj)
 
     def _new_round(self, obj: dict[str, JSON]) -> dict[str, JSON]:
-        """Start a round. Refusals in the order of spec/protocol.md: the request's shape
-        (``PROTOCOL``), the configuration's ``CONFIG-*`` rules (players, edition, bottles, teams,
-        game end, deck), a dealer that is no seat (``PROTOCOL``), then the deal (``DEAL-COUNTS``)."""
+        """Start a round, refusing in the order of spec/protocol.md (the shape of every value
+        first)."""
         check_keys(obj, "$", {"op", "config", "hands"}, {"face_up", "deck", "dealer", "round"})
         # The shape of every value first: a malformed request is PROTOCOL whatever it breaks.
         index = 0 if obj.get("round") is None else expect_int(obj["round"], "$.round", 0)
@@ -206,13 +190,8 @@ class Referee:
         return self.ended
 
     def _set_position(self, obj: dict[str, JSON]) -> dict[str, JSON]:
-        """Take the round given by ``state`` (a ``bottleimp-state/1`` object of one
-        round) within the game the last ``new_round`` started; ``position`` must be that
-        round's zones as ``position_to_json`` writes them. Refusals in the order of
-        spec/protocol.md: the request's shape and a position with no game around it
-        (``PROTOCOL``), a state that breaks a rule (its rule), then a state of another
-        configuration or zones it does not reach (``PROTOCOL``)."""
-
+        """Take the round ``state`` (``bottleimp-state/1``, one round) within the game the
+        last ``new_round`` started; ``position`` must be its zones (``position_to_json``)."""
         check_keys(obj, "$", {"op", "state", "position"}, set())
         expect_object(obj["state"], "$.state")
         expect_object(obj["position"], "$.position")
@@ -291,7 +270,8 @@ class Referee:
             raise IllegalActionError("SETUP-STEPS", f"seat {seat} has already given its setup")
         if seat != state.to_act:
             raise IllegalActionError("SETUP-ORDER", f"it is seat {state.to_act}'s turn to give its setup")
-        gives = self._gives(config, seat, entry)
+        keys = ("left", "right", "to_face_up", "to_hidden")  # the engine refuses a wrong step
+        gives = tuple(give for give, _ in gives_from_entry(config, seat, entry, "$", keys))
         state = apply_setup_entry(state, seat, gives)
         self.state = state
         answer: dict[str, JSON] = {"ok": True, "to_act": state.to_act}
@@ -301,13 +281,6 @@ class Referee:
             answer["face_up"] = None if round_.face_up is None else [ranks(f) for f in round_.face_up]
             answer["devils_trick"] = ranks(round_.devils_trick)
         return answer
-
-    @staticmethod
-    def _gives(config: Config, seat: int, entry: dict[str, JSON]) -> tuple[Give, ...]:
-        """The entry's cards in step order: the discards, then left, right, to_face_up,
-        to_hidden as present; the engine refuses a part that is not the seat's next step."""
-        keys = ("left", "right", "to_face_up", "to_hidden")
-        return tuple(give for give, _ in gives_from_entry(config, seat, entry, "$", keys))
 
     def _legal_plays(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
         check_keys(obj, "$", {"op"}, set())
@@ -358,13 +331,9 @@ class Referee:
 
 def serve(stdin: IO[str] | IO[bytes], stdout: IO[str]) -> int:
     """Answer protocol requests from ``stdin`` on ``stdout`` with the library's ``Referee``,
-    until ``quit`` or the end of input.
-
-    Lines are read under a cap (``MAX_LINE_BYTES``): a longer line is refused with rule
-    ``PROTOCOL`` as soon as its first ``MAX_LINE_BYTES + 1`` characters are read, and the rest of
-    it is dropped unread into memory. A line that is not UTF-8, not JSON or too deep is refused
-    the same way; serving goes on with the next line. Ends quietly when the other side stops
-    reading."""
+    until ``quit`` or the end of input (quietly when the other side stops reading). A line longer
+    than ``MAX_LINE_BYTES``, not UTF-8, not JSON or too deep is refused with rule ``PROTOCOL``
+    and serving goes on."""
     referee = Referee()
     for line, overlong in limited_lines(stdin.readline, MAX_LINE_BYTES):
         request: JSON = None
@@ -450,11 +419,9 @@ def _frozen_decks(value: Mapping[str, tuple[Card, ...]]) -> tuple[tuple[str, tup
 
 @frozen
 class Capabilities:
-    """What a peer supports (every field: the whole rules when not declared).
-
-    ``decks`` holds the decks the peer declared as its own, by edition (for ``matagot-2024`` the
-    54 cards; 2-4 players play its whole ranks); ``ignore`` the keys of conformance-case answers
-    the peer does not compute (they are left out of the comparison)."""
+    """What a peer supports (every field: the whole rules when not declared): ``decks`` the
+    decks it declared as its own, by edition; ``ignore`` the keys of case answers it does not
+    compute (left out of the comparison); the rest as spec/protocol.md describes them."""
 
     players: tuple[int, ...] = ALL_PLAYERS
     editions: tuple[str, ...] = EDITIONS
@@ -463,19 +430,10 @@ class Capabilities:
     decks: tuple[tuple[str, tuple[Card, ...]], ...] = field(default=(), converter=_frozen_decks)
     ignore: tuple[str, ...] = ()
     set_position: bool = False
-    """The peer takes a position whole (``set_position``); one that does not declare it is
-    followed along its own answers instead."""
     game_ends: tuple[str, ...] = GAME_ENDS
-    """The game ends the peer plays (``rounds``, ``target_score``, ``default``)."""
     setups_any_order: bool = False
-    """The peer takes a round's setups in any seat order, as the sources have every
-    seat choose at the same time."""
     one_round: bool = False
-    """The peer plays exactly one round a game: every game it is sent is ``rounds: 1``."""
     dealer: bool = True
-    """The peer has a dealer of its own. Without one (``false``) its adapter maps its first
-    seat to the named dealer's left, every ``new_round`` names the dealer, and ``end_round``
-    names the seat before the engine's next first seat."""
 
     def narrowed(self, *, players: Iterable[int] | None = None,
                  editions: Iterable[str] | None = None, bottles: Iterable[int] | None = None,
@@ -492,23 +450,17 @@ class Capabilities:
             teams=self.teams if teams is None else self.teams and teams,
         )
 
-    def declared_deck(self, config: Config) -> tuple[Card, ...] | None:
-        """The peer's own cards for ``config``'s deck: its declared cards of the edition whose
-        ranks the library's deck for that player count has (``None``: it declared none)."""
+    def playing_deck(self, config: Config) -> tuple[Card, ...]:
+        """The cards ``config``'s games are played with: the peer's own of the ranks the
+        library's deck for that player count has, where it declared them (ranks it left out
+        keep the library's data), else the library's."""
         declared = dict(self.decks).get(config.edition)
         if declared is None:
-            return None
-        wanted = {card.rank for card in edition_deck(config.edition, config.players)}
-        return tuple(card for card in declared if card.rank in wanted)
-
-    def playing_deck(self, config: Config) -> tuple[Card, ...]:
-        """The cards ``config``'s games are played with: the peer's own where it declared them
-        (ranks it left out keep the library's data), else the library's."""
-        declared = self.declared_deck(config)
-        if declared is None:
             return config.cards
-        have = {card.rank for card in declared}
-        return tuple(sorted(declared + tuple(c for c in config.cards if c.rank not in have),
+        wanted = {card.rank for card in edition_deck(config.edition, config.players)}
+        have = {card.rank for card in declared if card.rank in wanted}
+        return tuple(sorted([c for c in declared if c.rank in have]
+                            + [c for c in config.cards if c.rank not in have],
                             key=lambda card: card.rank))
 
     def supports(self, config: Config) -> bool:
@@ -544,23 +496,12 @@ class Capabilities:
             data["decks"] = {edition: deck_to_json(cards) for edition, cards in self.decks}
         if self.ignore:
             data["ignore"] = list(self.ignore)
-        if self.set_position:
-            data["set_position"] = True
         if self.game_ends != GAME_ENDS:
             data["game_ends"] = list(self.game_ends)
-        if self.setups_any_order:
-            data["setups_any_order"] = True
-        if self.one_round:
-            data["one_round"] = True
-        if not self.dealer:
-            data["dealer"] = False
+        for key, default in _FLAGS[1:]:
+            if getattr(self, key) is not default:
+                data[key] = not default
         return data
-
-    @property
-    def ends(self) -> tuple[str, ...]:
-        """The game ends the harness generates: a number of rounds (one) for a one-round peer,
-        else every end it plays."""
-        return ("rounds",) if self.one_round else self.game_ends
 
 
 @frozen
@@ -573,6 +514,10 @@ class Variant:
     bottles: int
     teams: bool
 
+
+_FLAGS: Final = (("teams", True), ("set_position", False), ("setups_any_order", False),
+                  ("one_round", False), ("dealer", True))
+"""The capabilities that are true or false, with their default (``teams`` always written)."""
 
 _KEYS: Final = ({"players", "editions", "bottles", "teams"},
                  {"decks", "ignore", "set_position", "game_ends", "setups_any_order", "one_round",
@@ -603,33 +548,31 @@ def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabil
         return Capabilities()
     obj = expect_object(value, path)
     check_keys(obj, path, set(), _KEYS[0] | _KEYS[1])
-    players = tuple(sorted({expect_int(item, child(child(path, "players"), i), 2, 6)
-                            for i, item in enumerate(expect_list(obj.get("players", list(ALL_PLAYERS)),
-                                                                 child(path, "players")))}))
-    editions = []
-    for i, item in enumerate(expect_list(obj.get("editions", list(EDITIONS)), child(path, "editions"))):
-        edition = expect_str(item, child(child(path, "editions"), i))
-        if edition in EDITIONS and edition not in editions:
-            editions.append(edition)  # an edition the library does not know is never asked for
-    bottles = tuple(sorted({expect_int(item, child(child(path, "bottles"), i), 1, 2)
-                            for i, item in enumerate(expect_list(obj.get("bottles", [1, 2]),
-                                                                 child(path, "bottles")))}))
+
+    def items(key: str, default: list[JSON], read: Callable[[JSON, str], T]) -> list[T]:
+        where = child(path, key)
+        return [read(item, child(where, i))
+                for i, item in enumerate(expect_list(obj.get(key, default), where))]
+
+    players = tuple(sorted(set(items("players", list(ALL_PLAYERS),
+                                     lambda item, where: expect_int(item, where, 2, 6)))))
+    # An edition the library does not know is never asked for.
+    editions = tuple(dict.fromkeys(edition for edition in items("editions", list(EDITIONS),
+                                                               expect_str) if edition in EDITIONS))
+    bottles = tuple(sorted(set(items("bottles", [1, 2],
+                                     lambda item, where: expect_int(item, where, 1, 2)))))
     flags = {}
-    for key, default in (("teams", True), ("set_position", False), ("setups_any_order", False),
-                         ("one_round", False), ("dealer", True)):
+    for key, default in _FLAGS:
         flags[key] = obj.get(key, default)
         if not isinstance(flags[key], bool):
             raise RecordError(child(path, key), "expected true or false")
-    ends_path = child(path, "game_ends")
-    game_ends = []
-    for i, item in enumerate(expect_list(obj.get("game_ends", list(GAME_ENDS)), ends_path)):
-        end = expect_str(item, child(ends_path, i))
+    game_ends = items("game_ends", list(GAME_ENDS), expect_str)
+    for i, end in enumerate(game_ends):
         if end not in GAME_ENDS:
-            raise RecordError(child(ends_path, i), f"expected one of {', '.join(GAME_ENDS)}")
-        if end not in game_ends:
-            game_ends.append(end)
+            raise RecordError(child(child(path, "game_ends"), i),
+                              f"expected one of {', '.join(GAME_ENDS)}")
     if not game_ends:
-        raise RecordError(ends_path, "expected at least one game end")
+        raise RecordError(child(path, "game_ends"), "expected at least one game end")
     decks: dict[str, tuple[Card, ...]] = {}
     if obj.get("decks") is not None:
         decks_path = child(path, "decks")
@@ -642,21 +585,16 @@ def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabil
                                   f"declared deck holds at most {MOST_DECLARED_CARDS}")
             decks[edition] = deck_from_json(cards, where)
             _check_declared_deck(edition, decks[edition], players, where)
-    ignore = tuple(expect_str(item, child(child(path, "ignore"), i))
-                   for i, item in enumerate(expect_list(obj.get("ignore", []), child(path, "ignore"))))
-    return Capabilities(players=players, editions=tuple(editions), bottles=bottles, decks=decks,
-                        ignore=ignore, game_ends=tuple(e for e in GAME_ENDS if e in game_ends),
+    return Capabilities(players=players, editions=editions, bottles=bottles, decks=decks,
+                        ignore=tuple(items("ignore", [], expect_str)),
+                        game_ends=tuple(end for end in GAME_ENDS if end in game_ends),
                         **{key: value is True for key, value in flags.items()})
 
 
 # --- position ---------------------------------------------------------------------------
 
 def position_to_json(state: GameState) -> dict[str, JSON]:
-    """The current round's zones: the phase (``setup``, ``play`` or ``over``), the dealer, the
-    seat to act (``null`` once the round is over), every hidden hand and face-up row now, each
-    seat's setup given so far (``null`` for a seat yet to give it; all given once the setup is
-    over), the Devil's Trick, the bottles, the captured piles and the trick in progress as
-    ``[seat, card]`` pairs."""
+    """The current round's zones as ``set_position`` carries them (spec/protocol.md)."""
     round_ = state.round
     config = state.config
     phase = {Phase.SETUP: "setup", Phase.PLAY: "play"}.get(state.phase, "over")

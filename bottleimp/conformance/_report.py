@@ -17,15 +17,14 @@ from ._cases import QuestionRow
 from ._groups import Group, Nondeterminism
 from ._peer import answer_for_record, clip, plural
 from ._protocol import PROTOCOL, Capabilities
-from ._session import (ANSWERS, ANY_ORDER_LEGAL, PEER, REFUSALS, SET_POSITION, Failure, GameResult,
-                      Refusal, RefusalKind)
+from ._session import (ANSWERS, PEER, REFUSALS, SET_POSITION, Failure, GameResult, Refusal,
+                      not_applicable)
 
 if TYPE_CHECKING:
     from ..formats._records import GameRecord
 
 __all__ = ["REPORT_FORMAT", "error_to_json", "CoverageRow", "ConventionNote", "HarnessReport", "describe", "failure_to_json", "report_to_json",
-           "coverage", "not_applicable", "write_group", "write_peer_fault",
-           "peer_fault_record_problem"]
+           "coverage", "write_group", "write_peer_fault"]
 
 
 @frozen
@@ -77,38 +76,25 @@ class HarnessReport:
     capabilities: Capabilities = Capabilities()
     peer_fault: Failure | None = None
     peer_fault_written: Path | None = None
-    """The record written for the peer fault, if one stopped the run and a folder was given."""
     added: int = 0
     """Games added after the generated ones to send every kind of illegal request enough."""
     disagreements: int = 0
-    """Every disagreement met, over every game (a game goes on after each)."""
     notes: tuple[str, ...] = ()
     """Differences that are no failure (a consistent renaming of a declared deck's colours)."""
     nondeterministic: tuple[Nondeterminism, ...] = ()
-    """Requests the peer answered in two ways when a game was played again."""
     questions: tuple[QuestionRow, ...] = ()
-    """The position questions asked, per kind (empty: none were asked)."""
     questions_fault: str | None = None
-    """The timeout, crash or malformed answer that stopped the position questions, if any."""
     conventions: tuple[ConventionNote, ...] = ()
-    """The library's conventions the peer chose otherwise (no failure)."""
     not_asked: tuple[str, ...] = ()
-    """What the peer's shape kept the harness from asking (no ``set_position``, no ``case``, no
-    dealer, one round only), and what that leaves unjudged."""
+    """What the peer's shape kept the harness from asking, and what that leaves unjudged."""
     uncompared: tuple[tuple[int, str], ...] = ()
-    """What could not be compared, and why, by game (from 1): where the peer's answers fixed no
-    position the library could follow."""
+    """What could not be compared, and why, by game (from 1)."""
     resynchronised: tuple[tuple[str, int], ...] = ()
-    """How games went on after a disagreement on a request that changes the round: how many
-    times the peer was put back on the library's trajectory (``library-set-position``) and the
-    library on the peer's (``peer``)."""
-    trajectories: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()
-    """By group number: how many of the group's disagreements were compared on each
-    trajectory (``library``, ``library-set-position``, ``peer``)."""
+    """How many times games went on after a disagreement, by way (``peer``, ...)."""
 
     def compared_on(self, group: Group) -> dict[str, int]:
         """How many of ``group``'s disagreements were compared on each trajectory."""
-        return dict(dict(self.trajectories).get(group.number, ()))
+        return dict(group.trajectories)
 
     @property
     def failure(self) -> Failure | None:
@@ -143,35 +129,18 @@ class HarnessReport:
 
 
 def write_peer_fault(failure: Failure, out_dir: str | os.PathLike[str] | None,
-                      seed: int) -> Path | None:
-    """The record of the game a peer fault stopped, written to ``out_dir`` (if given); ``None``
-    when none is written (no folder, a folder that cannot be written, or a record that does not
-    validate: ``peer_fault_record_problem`` says which)."""
-    if out_dir is None:
-        return None
+                     seed: int) -> tuple[Path | None, str | None]:
+    """The record of the game a peer fault stopped, written to ``out_dir`` (if given), and why
+    it would not validate, if it would not (then it is not written)."""
     try:
-        return _write_failure(failure, Path(out_dir), seed, None)
-    except (OSError, InvalidRecord):
-        return None
-
-
-def peer_fault_record_problem(failure: Failure) -> str | None:
-    """Why the record of the game a peer fault stopped would not validate, if it would not."""
-    try:
+        if out_dir is not None:
+            return _write_failure(failure, Path(out_dir), seed, None), None
         _check_record(_failure_record(failure))
+    except OSError:
+        return None, None
     except InvalidRecord as error:
-        return f"the record of the game the peer fault stopped was not written: {error}"
-    return None
-
-
-def not_applicable(kind: RefusalKind, capabilities: Capabilities) -> str | None:
-    """Why the harness sends no illegal request of ``kind`` to a peer of ``capabilities``, or
-    ``None`` when it does."""
-    if kind.name == "config-teams" and not capabilities.teams:
-        return "the peer plays no teams"
-    if kind.name == ANY_ORDER_LEGAL and capabilities.setups_any_order:
-        return "the peer takes the setups in any order (SETUP-ORDER is a convention)"
-    return None
+        return None, f"the record of the game the peer fault stopped was not written: {error}"
+    return None, None
 
 
 def coverage(results: Sequence[GameResult], capabilities: Capabilities) -> tuple[CoverageRow, ...]:

@@ -1,25 +1,21 @@
 """One scripted game against the peer, with its illegal requests and its resynchronisation.
 
-- Illegal requests (``REFUSALS``): every kind ``spec/protocol.md`` lists, each with the rule the
-  library refuses it with, the moment it can be sent and a builder.
-- Scripts (``draw_script``): the games drawn from a seeded random source inside the peer's
-  capabilities.
-- ``GameRunner`` plays a script against the peer, the library answering every request
-  alongside and ``diagnose.explain`` naming the rule of each disagreement. After a disagreement
-  on a request that changes the round, the two sides are put back on one trajectory: the peer
-  on the library's with ``set_position`` when it declares it, else the library on the peer's
-  (``follow_peer``: the peer's hands after the setup, its trick result, its scores). Where the
-  peer's answers describe no position the rules reach (a card twice, a card lost), ``PeerRound``
-  keeps the round as they describe it and judges each later answer with one rule function."""
+``REFUSALS`` are the illegal requests ``spec/protocol.md`` lists, ``draw_script`` draws games
+from a seed inside the peer's capabilities, and ``GameRunner`` plays them against the peer, the
+library answering alongside and ``diagnose.explain`` naming the rule of each disagreement.
+After a disagreement on a request that changes the round, the peer is put on the library's
+position (``set_position``) or the library on the peer's (``follow_peer``); where the peer's
+answers describe no position, ``PeerRound`` judges each later answer with one rule function."""
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final, NoReturn
+from typing import Final, NoReturn
 
 from attrs import evolve, field, frozen
 
@@ -68,28 +64,19 @@ from ._protocol import (
 )
 from ._vectors import bottles_to_json, ranks
 
-if TYPE_CHECKING:
-    from hypothesis.strategies import SearchStrategy
-
-__all__ = ['ANSWERS', 'ANY_ORDER_LEGAL', 'Exchange', 'Failure', 'Fault', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'follow_scores', 'game_scripts', 'is_convention', 'negotiate', 'play_game', 'round_request', 'with_end']
+__all__ = ['ANSWERS', 'Exchange', 'Failure', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'is_convention', 'negotiate', 'not_applicable', 'play_game', 'round_request']
 
 
 # --- illegal requests -------------------------------------------------------------------
 
-ANY_ORDER_LEGAL: Final = "setup-wrong-seat"
-"""The kind of illegal request that is legal for a peer taking the setups in any order (its
-rule, SETUP-ORDER, is a convention of the library): never sent to such a peer."""
-
-
 @frozen
 class Moment:
     """What a builder may look at: the game's configuration, the library's state (``None``
-    before the first round), the round's ``new_round`` request and whether the peer may be asked about teams."""
+    before the first round) and the round's ``new_round`` request."""
 
     config: Config
     state: GameState | None
     new_round: dict[str, JSON]
-    teams: bool
 
 
 Builder = Callable[[Moment, int], "dict[str, JSON] | None"]
@@ -106,40 +93,33 @@ class RefusalKind:
     note: str
 
 
-def round_request(config: Config, dealer: int, hands: tuple[tuple[Card, ...], ...],
-                  face_up: tuple[tuple[Card, ...], ...] | None,
-                  deck: tuple[Card, ...] | None) -> dict[str, JSON]:
-    """A ``new_round`` request (``deck``: the cards to carry, for a peer that declares its own)."""
-    request: dict[str, JSON] = {
-        "op": "new_round",
-        "config": {"edition": config.edition, "players": config.players,
-                   "bottles": config.bottles,
-                   "teams": None if config.teams is None else [list(t) for t in config.teams]},
-        "dealer": dealer,
-        "hands": [[card.rank for card in hand] for hand in hands],
-        "face_up": None if face_up is None else [[card.rank for card in row] for row in face_up],
-    }
-    if deck is not None:
-        request["deck"] = deck_to_json(deck)
-    return request
-
-
-def _copy(request: dict[str, JSON]) -> dict[str, JSON]:
-    value = json.loads(json.dumps(request))
-    assert isinstance(value, dict)
-    return value
+def round_request(config: Config, dealer: int | None, hands: tuple[tuple[Card, ...], ...],
+                  face_up: tuple[tuple[Card, ...], ...] | None, deck: tuple[Card, ...],
+                  index: int = 0) -> dict[str, JSON]:
+    """The ``new_round`` of round ``index`` of a game of ``config`` (its end where it has one),
+    carrying ``deck``; ``dealer`` ``None`` leaves the deal to the peer's own rotation."""
+    game: dict[str, JSON] = {"edition": config.edition, "players": config.players,
+                             "bottles": config.bottles,
+                             "teams": None if config.teams is None else [list(t) for t in config.teams]}
+    for key, value in (("rounds", config.rounds), ("target_score", config.target_score)):
+        if value is not None:
+            game[key] = value
+    return {"op": "new_round", "config": game, **({} if dealer is None else {"dealer": dealer}),
+            "hands": [[card.rank for card in hand] for hand in hands],
+            "face_up": None if face_up is None else [[card.rank for card in row] for row in face_up],
+            "deck": deck_to_json(deck), "round": index}
 
 
 def _pick(*options: dict[str, JSON]) -> Builder:
     """A builder of one of ``options`` (a copy), chosen by the pick."""
-    return lambda moment, pick: _copy(options[pick % len(options)])
+    return lambda moment, pick: copy.deepcopy(options[pick % len(options)])
 
 
-def _config(*changes: dict[str, JSON]) -> Builder:
+def _config(*changes: dict[str, JSON]) -> Callable[[Moment, int], dict[str, JSON]]:
     """A builder of the round's ``new_round`` with one of ``changes`` made to its
     configuration, chosen by the pick."""
     def builder(moment: Moment, pick: int) -> dict[str, JSON]:
-        request = _copy(moment.new_round)
+        request = copy.deepcopy(moment.new_round)
         config = request["config"]
         assert isinstance(config, dict)
         config.update(changes[pick % len(changes)])
@@ -152,8 +132,7 @@ def _config(*changes: dict[str, JSON]) -> Builder:
 
 def _config_players(moment: Moment, pick: int) -> dict[str, JSON] | None:
     # One fault only: seat 0, a dealer every player count from 1 has.
-    request = _config({"players": 1}, {"players": 7}, {"players": 8})(moment, pick)
-    return None if request is None else {**request, "dealer": 0}
+    return {**_config({"players": 1}, {"players": 7}, {"players": 8})(moment, pick), "dealer": 0}
 
 
 def _config_bottles(moment: Moment, pick: int) -> dict[str, JSON] | None:
@@ -163,8 +142,6 @@ def _config_bottles(moment: Moment, pick: int) -> dict[str, JSON] | None:
 
 def _config_teams(moment: Moment, pick: int) -> dict[str, JSON] | None:
     players = moment.config.players
-    if not moment.teams:
-        return None
     singles: list[JSON] = [[seat] for seat in range(3, players)]
     if players < 4:
         few: list[JSON] = [[0, 1], [2]]
@@ -179,7 +156,7 @@ def _config_deck(moment: Moment, pick: int) -> dict[str, JSON] | None:
     deck = moment.new_round.get("deck")
     if not isinstance(deck, list) or not deck:
         return None
-    request = _copy(moment.new_round)
+    request = copy.deepcopy(moment.new_round)
     changed = request["deck"]
     assert isinstance(changed, list)
     index = pick % len(changed)
@@ -190,7 +167,7 @@ def _config_deck(moment: Moment, pick: int) -> dict[str, JSON] | None:
 
 
 def _deal_counts(moment: Moment, pick: int) -> dict[str, JSON] | None:
-    request = _copy(moment.new_round)
+    request = copy.deepcopy(moment.new_round)
     hands = request["hands"]
     assert isinstance(hands, list)
     giver = pick % len(hands)
@@ -466,6 +443,20 @@ REFUSALS: Final[tuple[RefusalKind, ...]] = (
 """Every kind of illegal request the harness sends, in the order of the coverage table."""
 
 
+
+def not_applicable(kind: RefusalKind, capabilities: Capabilities) -> str | None:
+    """Why no illegal request of ``kind`` is sent to a peer of ``capabilities`` (``None``: it
+    is)."""
+    if kind.name == "config-teams" and not capabilities.teams:
+        return "the peer plays no teams"
+    if kind.name == "setup-wrong-seat" and capabilities.setups_any_order:
+        return "the peer takes the setups in any order (SETUP-ORDER is a convention)"
+    return None
+
+
+_FRESH: Final = next(index for index, kind in enumerate(REFUSALS) if kind.when == "fresh")
+
+
 # --- the generated games ----------------------------------------------------------------
 
 @frozen
@@ -492,19 +483,12 @@ class RoundScript:
 
 @frozen
 class GameScript:
-    """A game: its configuration (its end included: a number of rounds, a target score, or
-    neither for the default number of rounds), the seat that deals first, and its rounds, dealt
-    in turn clockwise from there. A game that ends by its target score or by default plays its
-    rounds over again (each dealt anew) until the library's ``end_round`` says it is over, at
-    most ``MAX_ROUNDS`` rounds."""
+    """A game: its configuration (its end included), the seat that deals first, and its rounds,
+    played over again (each dealt anew) until the game ends, at most ``MAX_ROUNDS``."""
 
     config: Config
     rounds: tuple[RoundScript, ...]
     first_dealer: int = 0
-
-    def round_script(self, index: int) -> RoundScript:
-        """The script of round ``index`` (from 0): the rounds in turn, over again."""
-        return self.rounds[index % len(self.rounds)]
 
     @property
     def most_rounds(self) -> int:
@@ -523,25 +507,11 @@ MAX_TARGET = 100
 """The highest target score a generated game has (1 is the lowest the rules allow)."""
 
 
-def with_end(config: Config, end: str, rounds: int, target: int) -> Config:
-    """``config`` ending as ``end`` says: after ``rounds`` rounds, at ``target`` points, or by
-    default."""
-    if end == "rounds":
-        return evolve(config, rounds=rounds, target_score=None)
-    if end == "target_score":
-        return evolve(config, rounds=None, target_score=target)
-    return evolve(config, rounds=None, target_score=None)
-
-
 def draw_script(rng: random.Random, variants: Sequence[Variant], ends: Sequence[str] = GAME_ENDS,
                 one_round: bool = False, mistakes: Sequence[Mistake] | None = None) -> GameScript:
-    """A game drawn from ``rng`` alone in ``variants``, ending in one of ``ends`` (a number of
-    rounds, 1 or 2; a target score from 1 to ``MAX_TARGET``; the default). Every draw is a number
-    from 0 up, and 0 is the simplest choice: the first variant (the fewest players), no teams,
-    seat 0 dealing, one round, the first end, no mistakes and the lowest legal card at every
-    decision. ``one_round``: every game is one round (``rounds: 1``). ``mistakes`` (the coverage
-    top-up): one round holding exactly those, with no scripted choices, ending after it (or, for
-    a peer that plays no number of rounds, by the first game end it plays)."""
+    """A game drawn from ``rng`` alone in ``variants``, ending in one of ``ends``; every draw is
+    a number from 0 up, 0 the simplest choice (what shrinking lowers). ``one_round``: one round a
+    game. ``mistakes`` (the coverage top-up): one round holding exactly those, and no choices."""
     if not variants:
         raise HarnessError("no variant to play: the peer's capabilities and the options leave "
                            "no player count, edition and bottles the rules define together")
@@ -559,10 +529,8 @@ def draw_script(rng: random.Random, variants: Sequence[Variant], ends: Sequence[
                     teams=teams)
     dealer = rng.randrange(players)
 
-    def round_script(fixed: Sequence[Mistake] | None) -> RoundScript:
+    def round_script() -> RoundScript:
         seeds = rng.randrange(2**32), rng.randrange(2**32)
-        if fixed is not None:
-            return RoundScript(*seeds, (), tuple(fixed))
         choices = tuple(rng.randrange(256) for _ in range(rng.randrange(25)))
         drawn = tuple(Mistake(rng.randrange(61), rng.randrange(len(REFUSALS)), rng.randrange(256))
                       for _ in range(rng.randrange(5)))
@@ -570,23 +538,17 @@ def draw_script(rng: random.Random, variants: Sequence[Variant], ends: Sequence[
 
     if mistakes is not None:
         end = "rounds" if "rounds" in ends or not ends else ends[0]
-        return GameScript(with_end(config, end, 1, 1), (round_script(mistakes),), dealer)
-    rounds = tuple(round_script(None) for _ in range(1 if one_round else 1 + rng.randrange(2)))
-    chosen_ends = tuple(end for end in GAME_ENDS if end in ends)
-    end = chosen_ends[rng.randrange(len(chosen_ends))]
-    return GameScript(with_end(config, end, len(rounds), 1 + rng.randrange(MAX_TARGET)), rounds,
-                      dealer)
-
-
-def game_scripts(variants: Sequence[Variant] | None = None,
-                 ends: Sequence[str] = GAME_ENDS, one_round: bool = False
-                 ) -> SearchStrategy[GameScript]:
-    """``draw_script`` as a Hypothesis strategy (default: every variant), for tests."""
-    from hypothesis import strategies as st
-
-    chosen = tuple(variants) if variants is not None else Capabilities().variants()
-    return st.randoms(use_true_random=False).map(
-        lambda rng: draw_script(rng, chosen, ends, one_round))
+        seeds = rng.randrange(2**32), rng.randrange(2**32)
+        rounds: tuple[RoundScript, ...] = (RoundScript(*seeds, (), tuple(mistakes)),)
+        target = 1
+    else:
+        rounds = tuple(round_script() for _ in range(1 if one_round else 1 + rng.randrange(2)))
+        chosen_ends = tuple(end for end in GAME_ENDS if end in ends)
+        end = chosen_ends[rng.randrange(len(chosen_ends))]
+        target = 1 + rng.randrange(MAX_TARGET)
+    return GameScript(evolve(config, rounds=len(rounds) if end == "rounds" else None,
+                             target_score=target if end == "target_score" else None),
+                      rounds, dealer)
 
 
 # --- the library on the peer's trajectory -----------------------------------------------
@@ -781,38 +743,7 @@ def _trick_result(before: GameState, after: GameState, result: dict[str, JSON],
     return evolve(after, round=round_, to_act=None if over else leader, totals=totals)
 
 
-def follow_scores(state: GameState, answer: dict[str, JSON]) -> GameState | Lost:
-    """``state`` (a round that is over) with the peer's scores, so that its totals, and the game's
-    end they decide, follow the peer's."""
-    scores = answer.get("scores")
-    chosen = tuple(s for s in scores if isinstance(s, int) and not isinstance(s, bool)) \
-        if isinstance(scores, list) else ()
-    if not isinstance(scores, list) or len(chosen) != len(scores) \
-            or len(chosen) != state.config.players:
-        return Lost("the peer's scores are not one whole number per seat")
-    # The totals before the round: the library's own, less the library's scores of it.
-    before = tuple(t - s for t, s in zip(state.totals, state.round.scores or ()))
-    return evolve(state, round=evolve(state.round, scores=chosen),
-                  totals=add_totals(before, chosen))
-
-
 # --- the peer's answers judged on their own ---------------------------------------------
-
-@frozen
-class Fault:
-    """One answer of the peer that a rule contradicts, judged with no position: the rule, a
-    sentence and what the rule gives beside what the peer said."""
-
-    rule: str
-    message: str
-    detail: dict[str, JSON]
-
-
-def _rule(function: Callable[..., object]) -> str:
-    found = rule_id_of(function)
-    assert found is not None, function
-    return found
-
 
 class PeerRound:
     """A round as the peer's answers describe it (its zones may hold a card twice), judged
@@ -829,16 +760,14 @@ class PeerRound:
         self.captured = [list(pile) for pile in round_.captured]
         self.trick = [(play.seat, play.card) for play in state.current_trick()]
         self.to_act: int | None = state.to_act
-        self.faults: list[Fault] = []
-
-    # -- reading the peer's answers ------------------------------------------------------------
-
-    def _card(self, value: JSON) -> Card | None:
-        return card_named(self.config, value)
+        self.faults: list[Disagreement] = []
+        """Each answer a rule contradicts, with what the rule gives beside what the peer said."""
 
     def _fault(self, function: Callable[..., object], message: str, rules_give: JSON,
                peer_says: JSON, **seen: JSON) -> None:
-        self.faults.append(Fault(_rule(function), message,
+        rule = rule_id_of(function)
+        assert rule is not None, function
+        self.faults.append(Disagreement(rule, message,
                                  {"rules_give": rules_give, "peer": peer_says,
                                   "judged_on": "the peer's own answers (no position)", **seen}))
 
@@ -868,14 +797,12 @@ class PeerRound:
         """The cards the peer allows that its own hand holds, each other one a CARD-HELD fault;
         and those against the led colour in the hand it described (FOLLOW-SUIT, or
         EYE-FOLLOW-SUIT in Devil's Eye)."""
-        seat = answer.get("seat")
-        cards = answer.get("cards")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(cards, list) \
-                or not 0 <= seat < self.config.players:
+        seat, cards = _seat(self.config, answer.get("seat")), answer.get("cards")
+        if seat is None or not isinstance(cards, list):
             return []
         allowed = []
         for item in cards:
-            card = self._card(item)
+            card = card_named(self.config, item)
             if card is not None and self._held(seat, card):
                 allowed.append(card)
             else:
@@ -939,10 +866,9 @@ class PeerRound:
                         f"bottle {claimed.get('bottle')!r}", index if bought else None,
                         claimed.get("bottle"))
         # Go on along the peer's own result: its winner, its purchase.
-        peer_card = self._card(claimed.get("card"))
-        peer_winner = claimed.get("winner")
-        if peer_card is None or peer_card not in cards or not isinstance(peer_winner, int) \
-                or isinstance(peer_winner, bool) or not 0 <= peer_winner < self.config.players:
+        peer_card = card_named(self.config, claimed.get("card"))
+        peer_winner = _seat(self.config, claimed.get("winner"))
+        if peer_card is None or peer_card not in cards or peer_winner is None:
             peer_card, peer_winner = card, winner
         bottle = claimed.get("bottle")
         peer_bottle = bottle if isinstance(bottle, int) and not isinstance(bottle, bool) \
@@ -992,28 +918,18 @@ class PeerRound:
 
 # --- one game ---------------------------------------------------------------------------
 
+# Where a disagreement was met: on the library's trajectory (every answer that changes the
+# round agreed so far), there after ``set_position`` put the peer back on it, on the peer's
+# trajectory (the library followed its answers), or on the peer's answers alone.
 LIBRARY: Final = "library"
-"""A disagreement met on the library's own trajectory: every answer that changes the round
-agreed so far (or the peer sat out the rest of a round and rejoined at the next one)."""
-
 SET_POSITION: Final = "library-set-position"
-"""A disagreement met on the library's trajectory, the peer having been put back on it with
-``set_position`` after an earlier disagreement."""
-
 PEER: Final = "peer"
-"""A disagreement met on the peer's trajectory: after an earlier disagreement, the library was
-put into the position the peer's answers described, and went on from there."""
-
 ANSWERS: Final = "peer-answers"
-"""Judged on the peer's own answers, by the rules that need no whole position (its answers
-described none the rules reach: a card twice, a card lost)."""
 
 
 def is_convention(rule_id: str) -> bool:
-    """Whether ``rule_id`` is a convention of the library (``kind = "convention"`` in
-    ``spec/rules.toml``: a choice where the sources leave one open) rather than a rule of the
-    sources; a peer that chooses otherwise is noted, never failed. A name the catalogue does
-    not hold (the peer's own rule names) is no convention."""
+    """Whether ``rule_id`` is a convention of the library (noted, never failed); a name the
+    catalogue does not hold is none."""
     try:
         return catalogue_is_convention(rule_id)
     except UnknownRuleError:
@@ -1022,11 +938,9 @@ def is_convention(rule_id: str) -> bool:
 
 @frozen
 class Failure:
-    """A game on which the peer failed. ``kind`` is ``disagreement``, ``timeout``, ``crash`` or
-    ``malformed``; ``exchanges`` end with the failing one; ``state`` is the library's game up to
-    that point (every round so far), ``None`` when it failed before the first round began;
-    ``disagreement`` the rule and minimal difference of a disagreement; ``before`` the library's
-    state just before the failing request (for the deck analysis)."""
+    """A game on which the peer failed (``kind``: ``disagreement``, ``timeout``, ``crash`` or
+    ``malformed``): the exchanges up to the failing one, the library's game up to there
+    (``state``) and just before the failing request (``before``), and where it was compared."""
 
     kind: str
     message: str
@@ -1036,13 +950,8 @@ class Failure:
     disagreement: Disagreement | None = None
     before: GameState | None = field(default=None, eq=False, repr=False)
     trajectory: str = LIBRARY
-    """Where the failing request was compared: ``library``, ``library-set-position`` or ``peer``
-    (see ``LIBRARY``, ``SET_POSITION``, ``PEER``; each round starts on the library's, both
-    sides dealt the same cards)."""
     followed_from: int | None = None
-    """Once the library has followed the peer in the game: the number of the request (from 1)
-    whose answer it first followed; ``state`` is then the game up to it (the part legal by the
-    library's rules)."""
+    """The request (from 1) whose answer the library first followed; ``state`` ends there."""
 
     @property
     def peer_fault(self) -> bool:
@@ -1079,11 +988,9 @@ class Refusal:
 
 @frozen
 class GameResult:
-    """How one game went: ``outcome`` is ``passed``, ``failed`` or ``unsupported`` (the peer
-    refused a request inside the rules with ``UNSUPPORTED``); the illegal requests sent, for the
-    coverage table; every disagreement met (the game goes on after each, resynchronised), and a
-    peer fault last if one ended it; whether a round was started. Only a failed game keeps its
-    exchanges (in its failures), so that a long run stays small."""
+    """How one game went (``outcome``: ``passed``, ``failed`` or ``unsupported``): the illegal
+    requests sent, every disagreement and a peer fault last if one ended it, the conventions
+    noted, what was not compared and how the game went on after each disagreement."""
 
     outcome: str
     refusals: tuple[Refusal, ...]
@@ -1091,13 +998,10 @@ class GameResult:
     script: GameScript | None = None
     started: bool = False
     exchanges: tuple[Exchange, ...] = ()
-    """Every exchange of the game, kept only when asked for (a replay)."""
+    """Every exchange of the game, kept only for a replay (so that a long run stays small)."""
     notes: tuple[tuple[str, str], ...] = ()
-    """What is no failure: a convention the peer chose otherwise (its rule and what differed)."""
     uncompared: tuple[str, ...] = ()
-    """What could not be compared, and why: the peer's answers fixed no position to follow."""
     trajectories: tuple[str, ...] = ()
-    """How the game went on after each disagreement on a request that changes the round."""
 
     @property
     def failure(self) -> Failure | None:
@@ -1116,6 +1020,11 @@ class GameResult:
         return tuple(f for f in self.failures if not f.peer_fault)
 
 
+def _unsupported(answer: dict[str, JSON]) -> bool:
+    """Whether the peer refuses a request as outside what it supports (``UNSUPPORTED``)."""
+    return answer.get("ok") is False and answer.get("rule") == UNSUPPORTED
+
+
 class Stop(Exception):
     """The current game has ended early (a peer fault, or a request the peer does not support)."""
 
@@ -1126,22 +1035,14 @@ differ from the library's, and the game is resynchronised."""
 
 
 class _Game:
-    """One game played against the peer, the library answering every request alongside.
-
-    After a disagreement on a request that changes the round, the two sides are put back on
-    one trajectory: the peer on the library's with ``set_position`` when it declares it,
-    else the library on the peer's (``follow``: the peer's hands after the setup,
-    its trick result, its scores). Where the peer's answers fix no position the library can
-    take, what could not be compared is said, the rest of the round is played by the library
-    alone and the peer rejoins at the next ``new_round`` (which then names the dealer). A game
-    with a target score or the default end is played until the library's ``end_round`` ends it.
-    A peer that takes the setups in any order gets them in another order than the library's.
-    Every disagreement is recorded; one on a convention of the library is a note."""
+    """One game played against the peer, the library answering every request alongside; every
+    disagreement is recorded (one on a convention of the library is a note). Where the peer's
+    answers fix no position the library can take, the rest of the round is judged on those
+    answers alone or not compared, and the peer rejoins at the next ``new_round``."""
 
     def __init__(self, script: GameScript, peer: Peer, *,
                  capabilities: Capabilities | None = None, fresh: bool = False,
-                 play_declared_decks: bool = True, keep: bool = False,
-                 until: int | None = None) -> None:
+                 keep: bool = False, until: int | None = None) -> None:
         self.script = script
         self.keep = keep
         self.until = until
@@ -1151,7 +1052,6 @@ class _Game:
         self.peer = peer
         self.capabilities = capabilities or Capabilities()
         self.fresh = fresh
-        self.use_declared = play_declared_decks
         self.referee = Referee()
         self.exchanges: list[Exchange] = []
         self.finished: list[RoundState] = []
@@ -1185,8 +1085,6 @@ class _Game:
             loose: tuple[str, ...] = ()) -> dict[str, JSON]:
         """Send ``request`` to both sides and compare the answers (``expected``: the library's
         answer given, not asked; ``loose``: keys of the peer's answer not compared)."""
-        if self.until is not None and len(self.exchanges) >= self.until:
-            raise Stop()
         before = self.referee.state
         given = expected is not None
         if expected is None:
@@ -1194,22 +1092,15 @@ class _Game:
         self.peer_answer = None
         if self.detached:
             return expected
-        try:
-            actual = self.peer.ask(request)
-        except PeerFault as fault:
-            self.exchanges.append(Exchange(request, expected, None, refusal))
-            self._fail(fault.kind, fault.message, None, before)
-        self.peer_answer = actual
-        self.exchanges.append(Exchange(request, expected, actual, refusal))
-        if self._unsupported(request, expected, actual):
+        actual = self._send(request, expected, before, refusal)
+        if _unsupported(actual):
             if expected.get("ok") is False:
                 return expected  # an illegal request the peer does not check: coverage
             self.outcome = "unsupported"
             raise Stop()
         op = request.get("op")
-        if op == "new_round" and isinstance(actual.get("dealer"), int):
-            dealer = actual["dealer"]
-            assert isinstance(dealer, int)
+        dealer = actual.get("dealer")
+        if op == "new_round" and isinstance(dealer, int):
             self.peer_dealer = dealer
         if op == "hello" and expected.get("ok") is True:
             # Capabilities are the peer's own: a greeting is compared on its protocol only.
@@ -1238,6 +1129,21 @@ class _Game:
                              expected, actual)
         return expected
 
+    def _send(self, request: dict[str, JSON], expected: dict[str, JSON],
+              before: GameState | None, refusal: str | None = None) -> dict[str, JSON]:
+        """The peer's answer to ``request``, recorded beside ``expected`` (the library's, or
+        ``{}`` for none); a peer fault ends the game."""
+        if self.until is not None and len(self.exchanges) >= self.until:
+            raise Stop()
+        try:
+            actual = self.peer.ask(request)
+        except PeerFault as fault:
+            self.exchanges.append(Exchange(request, expected, None, refusal))
+            self._fail(fault.kind, fault.message, None, before)
+        self.peer_answer = actual
+        self.exchanges.append(Exchange(request, expected or actual, actual, refusal))
+        return actual
+
     def _disagree(self, disagreement: Disagreement, before: GameState | None) -> None:
         """Record a disagreement on the trajectory the round is on; once the library has
         followed the peer in this game, the game up to there (the part its rules reach)."""
@@ -1264,55 +1170,55 @@ class _Game:
         state = self.referee.state
         if state is None or actual.get("ok") is not True or state.round.scores is None:
             return
-        followed = follow_scores(state, actual)
-        if isinstance(followed, Lost):
-            self.uncompared.append(f"after request {len(self.exchanges)}: {followed.reason}; "
-                                   "the game's end was compared on the library's totals")
+        scores = actual.get("scores")
+        chosen = tuple(s for s in scores if isinstance(s, int) and not isinstance(s, bool)) \
+            if isinstance(scores, list) else ()
+        if not isinstance(scores, list) or len(chosen) != len(scores) \
+                or len(chosen) != state.config.players:
+            self.uncompared.append(f"after request {len(self.exchanges)}: the peer's scores are "
+                                   "not one whole number per seat; the game's end was compared "
+                                   "on the library's totals")
             return
-        self._move_to(followed)
-
-    def _unsupported(self, request: dict[str, JSON], expected: dict[str, JSON],
-                     actual: dict[str, JSON]) -> bool:
-        """Whether the peer refuses ``request`` as outside what it supports (``UNSUPPORTED``)."""
-        return actual.get("ok") is False and actual.get("rule") == UNSUPPORTED
+        # The totals before the round: the library's own, less the library's scores of it.
+        before = tuple(t - s for t, s in zip(state.totals, state.round.scores))
+        self._move_to(evolve(state, round=evolve(state.round, scores=chosen),
+                             totals=add_totals(before, chosen)))
 
     def _resync(self, failed: bool, before: GameState | None, request: dict[str, JSON],
                 expected: dict[str, JSON], actual: dict[str, JSON]) -> None:
         """Put the peer back on the library's round with ``set_position`` where it takes it,
-        else the library on the peer's (see the class)."""
+        else the library on the peer's, else say why neither can be."""
         self.tell_dealer = True
         state = self.referee.state
-        if state is None:
-            self._lose("the library has no round to compare")
-            return
-        if failed:
-            self._lose("the peer does not take the library's position")
-            return
-        if self.capabilities.set_position:
+        if state is not None and not failed and self.capabilities.set_position:
             self.trajectories.append(SET_POSITION)
             self.trajectory = SET_POSITION
             self.ask(set_position_request(state))
             return
-        if before is None:
-            self._lose("the peer was sent the setups in another order than the library")
-            return
-        if expected.get("ok") is False and actual.get("ok") is not False:
-            self._lose(f"the peer accepts a request the library refuses with rule "
-                       f"{expected.get('rule')}: its round is in no position the rules reach")
-            return
         if actual.get("ok") is False:
             self.rollbacks += 1
-            if request.get("op") not in ("setup", "play") or self.rollbacks > 3:
-                self._lose(f"the peer refuses a legal {request.get('op')} "
-                           "and the harness has no other request that both sides take")
+        if state is None:
+            lost = "the library has no round to compare"
+        elif failed:
+            lost = "the peer does not take the library's position"
+        elif before is None:
+            lost = "the peer was sent the setups in another order than the library"
+        elif expected.get("ok") is False and actual.get("ok") is not False:
+            lost = (f"the peer accepts a request the library refuses with rule "
+                    f"{expected.get('rule')}: its round is in no position the rules reach")
+        elif actual.get("ok") is False and (request.get("op") not in ("setup", "play")
+                                            or self.rollbacks > 3):
+            lost = (f"the peer refuses a legal {request.get('op')} "
+                    "and the harness has no other request that both sides take")
+        else:
+            followed = follow_peer(before, state, request, actual)
+            if not isinstance(followed, Lost):
+                self.trajectories.append(PEER)
+                self._move_to(followed)
                 return
-        followed = follow_peer(before, state, request, actual)
-        if isinstance(followed, Lost):
             self._judge_on_answers(before, state, request, actual)
-            self._lose(followed.reason)
-            return
-        self.trajectories.append(PEER)
-        self._move_to(followed)
+            lost = followed.reason
+        self._lose(lost)
 
     def _judge_on_answers(self, before: GameState, after: GameState, request: dict[str, JSON],
                           actual: dict[str, JSON]) -> None:
@@ -1335,15 +1241,7 @@ class _Game:
     def _ask_on_answers(self, request: dict[str, JSON]) -> dict[str, JSON] | None:
         """Send ``request`` to the peer alone, its round judged on its own answers; ``None``
         when it refuses it (nothing more can be judged in the round)."""
-        if self.until is not None and len(self.exchanges) >= self.until:
-            raise Stop()
-        try:
-            actual = self.peer.ask(request)
-        except PeerFault as fault:
-            self.exchanges.append(Exchange(request, {}, None))
-            self._fail(fault.kind, fault.message, None, self.referee.state)
-        self.exchanges.append(Exchange(request, actual, actual))
-        self.peer_answer = actual
+        actual = self._send(request, {}, self.referee.state)
         return actual if actual.get("ok") is True else None
 
     def _record_faults(self, peer_round: PeerRound) -> None:
@@ -1356,7 +1254,7 @@ class _Game:
             self.exchanges[-1] = Exchange(last.request, {"ok": True, "_rules_give": rules_give},
                                           last.actual)
             self.trajectory = ANSWERS
-            self._disagree(Disagreement(fault.rule, fault.message, fault.detail), None)
+            self._disagree(fault, None)
         self.trajectories.append(ANSWERS)
         peer_round.faults.clear()
 
@@ -1427,8 +1325,7 @@ class _Game:
             finished = finished[:-1]  # the next round has not begun: no round twice
         past = tuple(evolve(round_, index=i) for i, round_ in enumerate(finished))
         # Each protocol round starts from zero totals: add the finished rounds' scores.
-        totals = tuple(current.totals[s] + sum(r.scores[s] for r in past if r.scores)
-                       for s in range(self.config.players))
+        totals = functools.reduce(add_totals, (r.scores for r in past if r.scores), current.totals)
         config = evolve(current.config, rounds=self.config.rounds,
                         target_score=self.config.target_score)
         return evolve(current, config=config, round=evolve(current.round, index=len(past)),
@@ -1437,18 +1334,12 @@ class _Game:
     def play(self) -> GameResult:
         try:
             self._mistakes_at("start", self.script.rounds[0].mistakes if self.script.rounds else ())
-            hello = self.ask({"op": "hello", "protocol": PROTOCOL})
-            del hello
-            if self.fresh:
-                # Once per peer process: a round request before any new_round.
-                kind = next(k for k in REFUSALS if k.when == "fresh")
-                moment = Moment(self.config, None, {}, self.capabilities.teams)
-                request = kind.build(moment, self.script.rounds[0].deal_seed
-                                     if self.script.rounds else 0)
-                if request is not None:
-                    self.ask(request, kind.name)
+            self.ask({"op": "hello", "protocol": PROTOCOL})
+            if self.fresh:  # once per peer process: a round request before any new_round
+                pick = self.script.rounds[0].deal_seed if self.script.rounds else 0
+                self._mistakes_at("fresh", [Mistake(0, _FRESH, pick)])
             for index in range(self.script.most_rounds):
-                self._play_round(index, self.script.round_script(index))
+                self._play_round(index, self.script.rounds[index % len(self.script.rounds)])
                 state = self.referee.state
                 assert state is not None
                 self.finished.append(state.round)
@@ -1459,7 +1350,7 @@ class _Game:
         refusals = tuple(
             Refusal(ex.refusal, str(ex.expected.get("rule")),
                     ex.actual is not None and compare(ex.expected, ex.actual) is None,
-                    ex.actual is not None and self._unsupported(ex.request, ex.expected, ex.actual))
+                    ex.actual is not None and _unsupported(ex.actual))
             for ex in self.exchanges if ex.refusal is not None)
         started = any(ex.request.get("op") == "new_round" and ex.refusal is None
                       for ex in self.exchanges)
@@ -1501,15 +1392,14 @@ class _Game:
             kind = REFUSALS[mistake.kind % len(REFUSALS)]
             if kind.when != when and not (kind.when == "any" and when in ("deal", "setup", "play")):
                 continue
-            if kind.name == ANY_ORDER_LEGAL and self._setups_at_once():
-                continue  # a legal request for a peer that takes the setups in any order
+            if not_applicable(kind, self.capabilities) is not None:
+                continue
             if fired is not None and number in fired:
                 continue
             if step is not None and step < mistake.step % period:
                 continue
-            moment = Moment(self.config, self.referee.state, new_round or {},
-                            self.capabilities.teams)
-            request = kind.build(moment, mistake.pick)
+            request = kind.build(Moment(self.config, self.referee.state, new_round or {}),
+                                 mistake.pick)
             if request is None:
                 continue
             if fired is not None:
@@ -1523,34 +1413,15 @@ class _Game:
             dealer = next_dealer(self.config, dealer)
         return dealer
 
-    def _deck(self) -> tuple[Card, ...] | None:
-        """The cards ``new_round`` carries: the peer's own where it declared them."""
-        if not self.use_declared:
-            return self.config.cards
-        # Ranks the peer left out keep the library's data; the data fault is reported apart.
-        return self.capabilities.playing_deck(self.config)
-
-    def _round_request(self, index: int, dealer: int, hands: tuple[tuple[Card, ...], ...],
-                       face_up: tuple[tuple[Card, ...], ...] | None) -> dict[str, JSON]:
-        """The round's ``new_round``: the round's number and the game's end; it names the dealer only of a game's first round or after a resynchronisation: the
-        peer's own rotation deals the others (it answered ``end_round`` with it)."""
-        request = round_request(self.config, dealer, hands, face_up, self._deck())
-        config = request["config"]
-        assert isinstance(config, dict)
-        if self.config.rounds is not None:
-            config["rounds"] = self.config.rounds
-        if self.config.target_score is not None:
-            config["target_score"] = self.config.target_score
-        request["round"] = index
-        if not self.tell_dealer and self.capabilities.dealer:
-            del request["dealer"]
-        return request
-
     def _play_round(self, index: int, script: RoundScript) -> None:
         config = self.config
         dealer = self._dealer(index)
         hands, face_up = deal(config, script.deal_seed, index, dealer)
-        request = self._round_request(index, dealer, hands, face_up)
+        # The dealer is named in a game's first round and after a resynchronisation; else the
+        # peer's own rotation deals (it answered end_round with it).
+        named = self.tell_dealer or not self.capabilities.dealer
+        request = round_request(config, dealer if named else None, hands, face_up,
+                                self.capabilities.playing_deck(config), index)
         self.detached = False
         self.peer_round = None
         self.peer_dealer = None

@@ -1,31 +1,12 @@
-"""Conformance vectors: read the language-neutral cases in ``spec/conformance`` and check them.
-
-A case file (``bottleimp-conformance/1``, described in ``spec/conformance/README.md``) holds one
-kind of case, in groups that share a configuration. Each case has an ``input`` and the
-``expected`` answer; an implementation passes a case when its answer, written in the same JSON
-shape, equals ``expected``. This module computes the library's answer for every kind, through the
-engine, so the same files check the library (``tests/test_conformance_vectors.py``) and any other
-implementation that reads them.
-
-Kinds:
-
-- ``trick``: the bottles before a trick and the trick's cards in play order -> the winner, the
-  bottle bought, the bottles after it, what the winner takes and where the old price card goes.
-- ``legal_plays``: a seat's hand (and face-up cards), the trick so far -> the cards it may play,
-  and for cards it tries, the rule that refuses each one.
-- ``setup``: a deal and every seat's setup choices -> the hands after the passes, the Devil's
-  Trick and the first leader, or the rule the setup breaks.
-- ``scoring``: captured piles, bottles, the Devil's Trick -> each seat's round score.
-- ``record``: a whole ``bottleimp-record/1`` record -> the validator's verdict.
-
-Cards are written as their ranks; the group's configuration names the edition and the player
-count, from which each card's colour and coins follow.
+"""Conformance vectors: the library's answer, through the engine, to every kind of case in
+``spec/conformance`` (``trick``, ``legal_plays``, ``setup``, ``scoring``, ``record``; the kinds
+and their shapes are described in ``spec/conformance/README.md``; the case files are read by
+``bottleimp.formats``), so that the same files check the library and any other implementation.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Final
@@ -37,7 +18,7 @@ from .._cards import START_PRICE, Card, rank_key
 from .._config import Config
 from .._engine import apply, check_action, legal_actions, new_game, with_deal
 from .._errors import ConfigError, IllegalActionError, RecordError
-from ..formats._config_json import config_from_json
+from ..formats._cases import Case, read_suite
 from ..formats._json_input import (
     JSON,
     check_keys,
@@ -47,41 +28,26 @@ from ..formats._json_input import (
     expect_list,
     expect_object,
     expect_rank,
-    expect_str,
-    read_json_file,
 )
 from ..formats._setup_entries import gives_from_entry
 from ..rules.play import next_to_play, returned_price_card
-from ..rules._registry import RULE_FUNCTIONS
 from ..rules.scoring import round_scores
 from ..rules.setup import setup_steps
 from .._state import Bottle, GameState, Phase, RoundState
 
 __all__ = [
-    "CONFORMANCE_FORMAT",
-    "KINDS",
     "CASE_INPUT_KEYS",
     "conformance_data",
-    "Case",
     "Outcome",
-    "read_case_file",
-    "read_suite",
     "answer",
     "check_case",
     "check_suite",
-    "format_case_file",
     "apply_setup_entry",
     "same_json",
     "trick_outcome",
     "ranks",
     "bottles_to_json",
 ]
-
-CONFORMANCE_FORMAT: Final = "bottleimp-conformance/1"
-"""The value of a case file's ``format`` key."""
-
-KINDS: Final = ("trick", "legal_plays", "setup", "scoring", "record")
-"""The kinds of case, each in its own folder of ``spec/conformance``."""
 
 CASE_INPUT_KEYS: Final[dict[str, tuple[set[str], set[str]]]] = {
     "trick": ({"bottles", "trick"}, set()),
@@ -99,34 +65,6 @@ def conformance_data() -> Path:
     ``perft``. What ``bottleimp conformance --vectors`` and ``bottleimp perft --check`` read when
     given no path, so that an installed package checks an implementation without a clone."""
     return Path(str(resources.files("bottleimp") / "data" / "conformance"))
-
-
-@frozen
-class Case:
-    """One conformance case as read from its file.
-
-    ``where`` names the file and the JSON path of the case in it; ``group`` is the description
-    of its group; ``rules`` the rule IDs it exercises; ``bug`` the known bug of another
-    implementation it guards against, if any."""
-
-    where: str
-    kind: str
-    group: str
-    description: str
-    rules: tuple[str, ...]
-    bug: str | None
-    config: Config
-    input: JSON
-    expected: JSON
-    decides: tuple[str, ...] | None = None
-    """The keys of ``expected`` that decide the case (``None``: every key)."""
-
-    @property
-    def deciding_keys(self) -> tuple[str, ...]:
-        """The keys an answer is compared on: ``decides``, else every key of ``expected``."""
-        if self.decides is not None:
-            return self.decides
-        return tuple(self.expected) if isinstance(self.expected, dict) else ()
 
 
 @frozen
@@ -158,97 +96,6 @@ def same_json(expected: JSON, actual: JSON) -> bool:
         keys = {key for key in actual if not key.startswith("_")}
         return keys == set(expected) and all(same_json(expected[k], actual[k]) for k in expected)
     return type(expected) is type(actual) and expected == actual
-
-
-# --- reading case files ----------------------------------------------------------------------
-
-_FILE_KEYS: Final = ({"format", "kind", "description", "groups"}, {"generated_by"})
-_GROUP_KEYS: Final = ({"description", "config", "cases"}, set[str]())
-_CASE_KEYS: Final = ({"description", "input", "expected"}, {"rules", "bug", "decides"})
-
-
-def read_case_file(path: str | Path) -> tuple[Case, ...]:
-    """Every case in the case file at ``path``; a malformed file raises ``RecordError`` whose
-    path starts with the file name."""
-    name = str(path)
-    try:
-        value = read_json_file(path)  # the one JSON reader: size, nesting and numbers bounded
-    except RecordError as error:
-        raise RecordError(f"{name}:{error.path}",
-                          f"not a readable JSON file: {error.message}") from None
-    return cases_from_json(value, name)
-
-
-def cases_from_json(value: JSON, name: str = "<cases>") -> tuple[Case, ...]:
-    """Every case in a parsed case file; faults raise ``RecordError`` at ``name:$.path``."""
-    obj = expect_object(value, f"{name}:$")
-    check_keys(obj, f"{name}:$", *_FILE_KEYS)
-    if obj["format"] != CONFORMANCE_FORMAT:
-        raise RecordError(f"{name}:$.format", f"expected {CONFORMANCE_FORMAT!r}")
-    kind = expect_str(obj["kind"], f"{name}:$.kind")
-    if kind not in KINDS:
-        raise RecordError(f"{name}:$.kind", f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
-    cases: list[Case] = []
-    groups_path = f"{name}:$.groups"
-    for g, group_value in enumerate(expect_list(obj["groups"], groups_path)):
-        group_path = child(groups_path, g)
-        group = expect_object(group_value, group_path)
-        check_keys(group, group_path, *_GROUP_KEYS)
-        description = expect_str(group["description"], child(group_path, "description"))
-        config = config_from_json(group["config"], child(group_path, "config"))
-        cases_path = child(group_path, "cases")
-        for c, case_value in enumerate(expect_list(group["cases"], cases_path)):
-            case_path = child(cases_path, c)
-            case = expect_object(case_value, case_path)
-            check_keys(case, case_path, *_CASE_KEYS)
-            rules = tuple(
-                _expect_rule_id(item, child(child(case_path, "rules"), i))
-                for i, item in enumerate(expect_list(case.get("rules", []), child(case_path, "rules")))
-            )
-            bug = case.get("bug")
-            decides = None
-            if case.get("decides") is not None:
-                decides_path = child(case_path, "decides")
-                decides = tuple(expect_str(item, child(decides_path, i))
-                                for i, item in enumerate(expect_list(case["decides"], decides_path)))
-            cases.append(
-                Case(
-                    where=case_path,
-                    kind=kind,
-                    group=description,
-                    description=expect_str(case["description"], child(case_path, "description")),
-                    rules=rules,
-                    bug=None if bug is None else expect_str(bug, child(case_path, "bug")),
-                    config=config,
-                    input=expect_object(case["input"], child(case_path, "input")),
-                    expected=expect_object(case["expected"], child(case_path, "expected")),
-                    decides=decides,
-                )
-            )
-    return tuple(cases)
-
-
-def _expect_rule_id(value: JSON, path: str) -> str:
-    rule_id = expect_str(value, path)
-    if rule_id not in RULE_FUNCTIONS:
-        raise RecordError(path, f"{rule_id!r} is not a rule ID of bottleimp")
-    return rule_id
-
-
-def read_suite(directory: str | Path) -> tuple[Case, ...]:
-    """Every case of every ``*.json`` file under ``directory``'s kind folders, in path order."""
-    root = Path(directory)
-    if not root.is_dir():
-        raise RecordError(str(root), "not a directory of conformance cases")
-    cases: list[Case] = []
-    for kind in KINDS:
-        for path in sorted((root / kind).glob("*.json")):
-            found = read_case_file(path)
-            for case in found:
-                if case.kind != kind:
-                    raise RecordError(f"{path}:$.kind", f"a {case.kind} file in the {kind} folder")
-            cases.extend(found)
-    return tuple(cases)
 
 
 # --- the library's answers -------------------------------------------------------------------
@@ -547,9 +394,7 @@ _VERDICTS: Final = {0: "valid", 1: "broken", 2: "unreadable"}
 
 
 def _answer_record(config: Config, input_: dict[str, JSON], path: str) -> JSON:
-    """The validator's verdict: ``{"verdict": "valid"}``; ``{"verdict": "broken", "rule",
-    "round", "play", "seat"}`` for the first broken rule (``play``/``seat`` null where they do not
-    apply); ``{"verdict": "unreadable", "rule"}`` (the configuration rule, or null)."""
+    """The validator's verdict, in the shape spec/conformance/README.md gives."""
     from ..validation._replay import validate_json
 
     check_keys(input_, path, *CASE_INPUT_KEYS["record"])
@@ -570,38 +415,3 @@ _ANSWERS: Final[dict[str, Callable[[Config, dict[str, JSON], str], JSON]]] = {
     "scoring": _answer_scoring,
     "record": _answer_record,
 }
-
-
-# --- writing case files ----------------------------------------------------------------------
-
-
-def format_case_file(value: Mapping[str, JSON]) -> str:
-    """A case file as text: its header keys one per line, each group's description and config
-    on their own lines, each case on one line; deterministic, so regenerated files diff cleanly."""
-
-    def dump(item: JSON) -> str:
-        return json.dumps(item, ensure_ascii=False, allow_nan=False)
-
-    lines = ["{"]
-    header = [key for key in value if key != "groups"]
-    for key in header:
-        lines.append(f"  {dump(key)}: {dump(value[key])},")
-    lines.append('  "groups": [')
-    groups = value.get("groups")
-    assert isinstance(groups, list)
-    for g, group in enumerate(groups):
-        assert isinstance(group, dict)
-        lines.append("    {")
-        lines.append(f'      "description": {dump(group["description"])},')
-        lines.append(f'      "config": {dump(group["config"])},')
-        lines.append('      "cases": [')
-        cases = group["cases"]
-        assert isinstance(cases, list)
-        for c, case in enumerate(cases):
-            comma = "," if c < len(cases) - 1 else ""
-            lines.append(f"        {dump(case)}{comma}")
-        lines.append("      ]")
-        lines.append("    }" + ("," if g < len(groups) - 1 else ""))
-    lines.append("  ]")
-    lines.append("}")
-    return "\n".join(lines) + "\n"

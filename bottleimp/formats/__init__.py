@@ -9,6 +9,8 @@
   level, ``bottleimp.state_to_json`` and the like);
 - configurations and decks: ``config_to_json``, ``config_from_json``, ``read_deck``,
   ``read_deck_file``;
+- conformance case files (``bottleimp-conformance/1``, ``spec/conformance/README.md``): read and
+  written by ``_cases`` for ``bottleimp.conformance``, which exports its readers;
 - JSON read under limits, every fault a ``RecordError`` with its JSON path: ``loads_json``,
   ``read_json_file``.
 """

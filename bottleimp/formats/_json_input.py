@@ -10,6 +10,7 @@ a ``RecordError`` naming its JSON path (``$.rounds[2].plays[5][1]``):
 - ``read_json_file`` reads a file under the same limits (the size checked before reading).
 - ``check_json_value`` holds a value built in Python to the same limits, without recursion.
 - ``expect_object``, ``expect_int``, ... read one value of a parsed document with its path.
+- ``limited_lines`` reads lines of a stream under a length cap (a protocol's JSON lines).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ import math
 import os
 import re
 import stat
-from collections.abc import Mapping
-from typing import Final, Protocol, TypeAlias
+from collections.abc import Callable, Iterator, Mapping
+from typing import AnyStr, Final, Protocol, TypeAlias, overload
 
 from .._cards import Card, Rank, normalize_rank
 from .._errors import RecordError, ArgumentError
@@ -366,3 +367,38 @@ def check_json_value(value: object, path: str = "$") -> None:
                 stack.extend((inner, child(where, i), depth + 1) for i, inner in enumerate(item))
             continue
         raise RecordError(where, f"not a JSON value: a Python {type(item).__name__}")
+
+
+_CHUNK: Final = 64 * 1024
+"""How much of an over-long line's rest is read (and dropped) at a time."""
+
+
+@overload
+def limited_lines(readline: Callable[[int], str], limit: int) -> Iterator[tuple[str, bool]]: ...
+
+
+@overload
+def limited_lines(readline: Callable[[int], bytes], limit: int) -> Iterator[tuple[bytes, bool]]:
+    ...
+
+
+def limited_lines(readline: Callable[[int], AnyStr], limit: int) -> Iterator[tuple[AnyStr, bool]]:
+    """The lines ``readline`` gives, each as ``(line, overlong)``.
+
+    ``line`` keeps its newline when it fits; a line longer than ``limit`` (newline not counted)
+    comes as its first ``limit`` characters with ``overlong`` true, once its first ``limit + 1``
+    characters are read: the rest of it is then read in chunks of at most 64 KiB and dropped
+    before the next line is given. The last line may lack its newline. Ends at the end of the
+    stream."""
+    while True:
+        line = readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit or line[-1:] in ("\n", b"\n"):
+            yield line, False
+            continue
+        yield line[:limit], True
+        while True:
+            rest = readline(_CHUNK)
+            if not rest or rest[-1:] in ("\n", b"\n"):
+                break

@@ -1,0 +1,185 @@
+"""The conformance case files (``bottleimp-conformance/1``, described in
+``spec/conformance/README.md``): each holds one kind of case, in groups that share a
+configuration; a case has an ``input`` and the ``expected`` answer. Read through the hardened
+JSON reader (every fault a ``RecordError`` at ``file:$.path``) and written deterministically."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Final
+
+from attrs import frozen
+
+from .._config import Config
+from .._errors import RecordError
+from ..rules._registry import RULE_FUNCTIONS
+from ._config_json import config_from_json
+from ._json_input import (
+    JSON,
+    check_keys,
+    child,
+    expect_list,
+    expect_object,
+    expect_str,
+    read_json_file,
+)
+
+__all__ = ["CONFORMANCE_FORMAT", "KINDS", "Case", "cases_from_json", "format_case_file",
+           "read_case_file", "read_suite"]
+
+CONFORMANCE_FORMAT: Final = "bottleimp-conformance/1"
+"""The value of a case file's ``format`` key."""
+
+KINDS: Final = ("trick", "legal_plays", "setup", "scoring", "record")
+"""The kinds of case, each in its own folder of ``spec/conformance``."""
+
+
+@frozen
+class Case:
+    """One conformance case as read from its file.
+
+    ``where`` names the file and the JSON path of the case in it; ``group`` is the description
+    of its group; ``rules`` the rule IDs it exercises; ``bug`` the known bug of another
+    implementation it guards against, if any."""
+
+    where: str
+    kind: str
+    group: str
+    description: str
+    rules: tuple[str, ...]
+    bug: str | None
+    config: Config
+    input: JSON
+    expected: JSON
+    decides: tuple[str, ...] | None = None
+    """The keys of ``expected`` that decide the case (``None``: every key)."""
+
+    @property
+    def deciding_keys(self) -> tuple[str, ...]:
+        """The keys an answer is compared on: ``decides``, else every key of ``expected``."""
+        if self.decides is not None:
+            return self.decides
+        return tuple(self.expected) if isinstance(self.expected, dict) else ()
+
+
+_FILE_KEYS: Final = ({"format", "kind", "description", "groups"}, {"generated_by"})
+_GROUP_KEYS: Final = ({"description", "config", "cases"}, set[str]())
+_CASE_KEYS: Final = ({"description", "input", "expected"}, {"rules", "bug", "decides"})
+
+
+def read_case_file(path: str | Path) -> tuple[Case, ...]:
+    """Every case in the case file at ``path``; a malformed file raises ``RecordError`` whose
+    path starts with the file name."""
+    name = str(path)
+    try:
+        value = read_json_file(path)  # the one JSON reader: size, nesting and numbers bounded
+    except RecordError as error:
+        raise RecordError(f"{name}:{error.path}",
+                          f"not a readable JSON file: {error.message}") from None
+    return cases_from_json(value, name)
+
+
+def cases_from_json(value: JSON, name: str = "<cases>") -> tuple[Case, ...]:
+    """Every case in a parsed case file; faults raise ``RecordError`` at ``name:$.path``."""
+    obj = expect_object(value, f"{name}:$")
+    check_keys(obj, f"{name}:$", *_FILE_KEYS)
+    if obj["format"] != CONFORMANCE_FORMAT:
+        raise RecordError(f"{name}:$.format", f"expected {CONFORMANCE_FORMAT!r}")
+    kind = expect_str(obj["kind"], f"{name}:$.kind")
+    if kind not in KINDS:
+        raise RecordError(f"{name}:$.kind", f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+    cases: list[Case] = []
+    groups_path = f"{name}:$.groups"
+    for g, group_value in enumerate(expect_list(obj["groups"], groups_path)):
+        group_path = child(groups_path, g)
+        group = expect_object(group_value, group_path)
+        check_keys(group, group_path, *_GROUP_KEYS)
+        description = expect_str(group["description"], child(group_path, "description"))
+        config = config_from_json(group["config"], child(group_path, "config"))
+        cases_path = child(group_path, "cases")
+        for c, case_value in enumerate(expect_list(group["cases"], cases_path)):
+            case_path = child(cases_path, c)
+            case = expect_object(case_value, case_path)
+            check_keys(case, case_path, *_CASE_KEYS)
+            rules = tuple(
+                _expect_rule_id(item, child(child(case_path, "rules"), i))
+                for i, item in enumerate(expect_list(case.get("rules", []), child(case_path, "rules")))
+            )
+            bug = case.get("bug")
+            decides = None
+            if case.get("decides") is not None:
+                decides_path = child(case_path, "decides")
+                decides = tuple(expect_str(item, child(decides_path, i))
+                                for i, item in enumerate(expect_list(case["decides"], decides_path)))
+            cases.append(
+                Case(
+                    where=case_path,
+                    kind=kind,
+                    group=description,
+                    description=expect_str(case["description"], child(case_path, "description")),
+                    rules=rules,
+                    bug=None if bug is None else expect_str(bug, child(case_path, "bug")),
+                    config=config,
+                    input=expect_object(case["input"], child(case_path, "input")),
+                    expected=expect_object(case["expected"], child(case_path, "expected")),
+                    decides=decides,
+                )
+            )
+    return tuple(cases)
+
+
+def _expect_rule_id(value: JSON, path: str) -> str:
+    rule_id = expect_str(value, path)
+    if rule_id not in RULE_FUNCTIONS:
+        raise RecordError(path, f"{rule_id!r} is not a rule ID of bottleimp")
+    return rule_id
+
+
+def read_suite(directory: str | Path) -> tuple[Case, ...]:
+    """Every case of every ``*.json`` file under ``directory``'s kind folders, in path order."""
+    root = Path(directory)
+    if not root.is_dir():
+        raise RecordError(str(root), "not a directory of conformance cases")
+    cases: list[Case] = []
+    for kind in KINDS:
+        for path in sorted((root / kind).glob("*.json")):
+            found = read_case_file(path)
+            for case in found:
+                if case.kind != kind:
+                    raise RecordError(f"{path}:$.kind", f"a {case.kind} file in the {kind} folder")
+            cases.extend(found)
+    return tuple(cases)
+
+
+def format_case_file(value: Mapping[str, JSON]) -> str:
+    """A case file as text: its header keys one per line, each group's description and config
+    on their own lines, each case on one line; deterministic, so regenerated files diff cleanly."""
+
+    def dump(item: JSON) -> str:
+        return json.dumps(item, ensure_ascii=False, allow_nan=False)
+
+    lines = ["{"]
+    header = [key for key in value if key != "groups"]
+    for key in header:
+        lines.append(f"  {dump(key)}: {dump(value[key])},")
+    lines.append('  "groups": [')
+    groups = value.get("groups")
+    assert isinstance(groups, list)
+    for g, group in enumerate(groups):
+        assert isinstance(group, dict)
+        lines.append("    {")
+        lines.append(f'      "description": {dump(group["description"])},')
+        lines.append(f'      "config": {dump(group["config"])},')
+        lines.append('      "cases": [')
+        cases = group["cases"]
+        assert isinstance(cases, list)
+        for c, case in enumerate(cases):
+            comma = "," if c < len(cases) - 1 else ""
+            lines.append(f"        {dump(case)}{comma}")
+        lines.append("      ]")
+        lines.append("    }" + ("," if g < len(groups) - 1 else ""))
+    lines.append("  ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
