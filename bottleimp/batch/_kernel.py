@@ -853,27 +853,18 @@ def masks(memory: npt.NDArray[np.uint8]) -> None:
                mask, blank, legal_at(memory, layout))
 
 
-@jit_parallel
+@jit
 def random_actions(memory: npt.NDArray[np.uint8]) -> None:
     """``choices[b]``: legal action ``floor(uniforms[b] * count)`` of game ``b`` in ascending
-    order (a uniformly random one for uniforms in [0, 1)), ``-1`` in a game with none
-    (``choose_chunk``), ``STEP_CHUNK`` games at a time, the chunks in parallel."""
-    size = layout_of(memory)[0]
-    for chunk in prange((size + STEP_CHUNK - 1) // STEP_CHUNK):
-        choose_chunk(memory, chunk)
-
-
-@jit_apart
-def choose_chunk(memory: npt.NDArray[np.uint8], chunk: int) -> None:
-    """``random_actions`` for the games of chunk ``chunk``: read from the legal set's bits by
-    clearing that many lowest bits, not from the mask (``uniforms``, ``choices`` and the legal
-    sets: the batch's buffers, ``BUFFERS``)."""
+    order (a uniformly random one for uniforms in [0, 1)), ``-1`` in a game with none: read from
+    the legal set's bits by clearing that many lowest bits, not from the mask (``uniforms``,
+    ``choices`` and the legal sets: the batch's buffers, ``BUFFERS``)."""
     layout = layout_of(memory)
     legal = legal_at(memory, layout)
     b = layout[0]
     uniforms = array_at(memory, layout[_B + 7], (b,), np.float64)
     out = ints_at(memory, layout, 8)
-    for g in range(chunk * STEP_CHUNK, min(b, (chunk + 1) * STEP_CHUNK)):
+    for g in range(b):
         count = legal.counts[g]
         if count == 0:
             out[g] = -1
@@ -895,40 +886,27 @@ def step(memory: npt.NDArray[np.uint8], actions: IntArray, out: npt.NDArray[Any]
     legal sets up to date), then write what the next decision reads: every game's mask row and
     legal set (``mask_games``) and, unless ``out`` has no columns, every game's observation of
     its seat to act (seat 0 once over) into ``out`` (``observe_games``). ``STEP_CHUNK`` games at
-    a time, the chunks in parallel (on as many threads as ``numba.set_num_threads`` last set),
-    each action's legality checked first, in parallel too. The batch's arrays lie in ``memory``
-    (``layout_of``): the rewards, ``done`` and ``actors`` (the seat that acted in game ``b``,
-    ``-1`` in a game over) are written there. One call from Python for the whole step, with
-    three arrays: unpacking arguments (a type check, and a reference-counted record, per array)
-    is most of a call's cost. Returns the first game whose action is not legal, having changed
-    no game (and written nothing); else ``-1 - k``, ``k`` the number of games that ended."""
-    size = len(actions)
-    chunks = (size + STEP_CHUNK - 1) // STEP_CHUNK
-    found = np.empty(chunks, dtype=np.int64)
-    for chunk in prange(chunks):
-        found[chunk] = first_illegal(memory, actions, chunk)
-    for chunk in range(chunks):
-        if found[chunk] >= 0:
-            return int(found[chunk])
-    for chunk in prange(chunks):
-        found[chunk] = run_chunk(memory, actions, out, values, chunk)
-    return -1 - int(found.sum())
-
-
-@jit_apart
-def first_illegal(memory: npt.NDArray[np.uint8], actions: IntArray, chunk: int) -> int:
-    """The first game of chunk ``chunk`` not over whose action is not in its legal set, or
-    ``-1``."""
+    a time, the chunks in parallel (on as many threads as ``numba.set_num_threads`` last set).
+    The batch's arrays lie in ``memory`` (``layout_of``): the rewards, ``done`` and ``actors`` (the seat that acted in game ``b``, ``-1`` in a game over)
+    are written there. One call from Python for the whole step, with three arrays: unpacking
+    arguments (a type check, and a reference-counted record, per array) is most of a call's
+    cost. Returns the first game whose action is not legal, having changed no game (and written
+    nothing); else ``-1 - k``, ``k`` the number of games that ended."""
     layout = layout_of(memory)
     s, c = state_at(memory, layout), consts_at(memory, layout)
     legal = legal_at(memory, layout)
-    for g in range(chunk * STEP_CHUNK, min(len(actions), (chunk + 1) * STEP_CHUNK)):
+    size, n = len(actions), c.cards
+    for g in range(size):
         offset = actions[g] - legal.bases[g]
-        inside = 0 <= offset < c.cards
+        inside = 0 <= offset < n
         if s.phase[g] != GAME_OVER and not (
                 inside and (legal.bits[g] >> np.uint64(offset if inside else 0)) & _ONE):
             return g
-    return -1
+    chunks = (size + STEP_CHUNK - 1) // STEP_CHUNK
+    ended = np.zeros(chunks, dtype=np.int64)
+    for chunk in prange(chunks):
+        ended[chunk] = run_chunk(memory, actions, out, values, chunk)
+    return -1 - int(ended.sum())
 
 
 @jit_apart
