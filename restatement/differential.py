@@ -165,11 +165,18 @@ def _history(state: GameState) -> str:
             f"; setup [{setup}]; plays [{plays}]")
 
 
+class FirstDisagreement(Exception):
+    """Raised by a ``Differential`` made with ``stop_at_first`` once it has kept its first
+    disagreement: a check that asks only whether a walk catches a bug ends there."""
+
+
 @dataclass
 class Differential:
-    """The visitor: compares every transition, counts what it compared, keeps disagreements."""
+    """The visitor: compares every transition, counts what it compared, keeps disagreements
+    (with ``stop_at_first``, stops the walk at the first: ``FirstDisagreement``)."""
 
     keep: int = 20
+    stop_at_first: bool = False
     states: int = 0
     transitions: int = 0
     compared: Counter[str] = field(default_factory=Counter)
@@ -195,6 +202,8 @@ class Differential:
         if len(self.examples) < self.keep:
             self.examples.append(Disagreement(what, engine, model_value, repr(state),
                                               _history(state)))
+        if self.stop_at_first:
+            raise FirstDisagreement(what)
 
     def _same(self, what: str, engine: object, model_value: object, state: GameState) -> None:
         self.compared[what] += 1
@@ -629,10 +638,12 @@ def plant_names() -> list[str]:
 
 def caught_by_walk(plant: str, name: str) -> str | None:
     """The first disagreement the walk ``name`` finds with the engine bug ``plant`` (or None)."""
-    diff = Differential()
+    diff = Differential(stop_at_first=True)
     with planted(plant):
         try:
             run_walk(name, differential=diff)
+        except FirstDisagreement:
+            pass
         except bottleimp.BottleImpError:
             pass  # the planted engine contradicts itself; the disagreement came first
         except AssertionError:

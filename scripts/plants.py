@@ -549,10 +549,10 @@ def run_check(check: str) -> str | None:
     if kind == "differential":
         from restatement.differential import Differential, run_walk
 
-        diff = Differential()
+        diff = Differential(stop_at_first=True)
         try:
             run_walk(name, differential=diff)
-        except Exception as error:  # the walk's own checks stopped it, or the planted code crashed
+        except Exception as error:  # the first disagreement, the walk's own checks, or a crash
             if not diff.examples:  # a disagreement, if any, came first
                 return f"{type(error).__name__}: {error}"
         return str(diff.examples[0]).splitlines()[0] if diff.examples else None
