@@ -8,6 +8,10 @@ Usage (from the repository root; nothing is installed, the repository is copied 
     python scripts/mutate.py --show ID            # one mutant's changed line
     python scripts/mutate.py --results out.json --resume   # skip mutants already in out.json
 
+A run with ``--results out.json`` keeps its passing baseline in ``out.json.baseline/``; a
+``--resume`` of the same repository files, kill-suite and Python reads it back instead of running
+the whole kill-suite under coverage again (the longest part of a run on a loaded machine).
+
 Each *target* names glob patterns (relative to the repository root) and the kill-suite of test
 files run against its mutants. Patterns name both today's flat modules and the packages they are
 moving into (``bottleimp/formats/_records.py``, ``bottleimp/validation/validate.py``...), so the
@@ -989,6 +993,22 @@ def arrange_tests(mutant: Mutant, tests: list[str], durations: dict[str, float],
     return [stage for stage in (first, rest) if stage]
 
 
+def baseline_fingerprint(suite: list[str], select: bool, results: str | None = None) -> str:
+    """What a kept baseline must have been run on to be reused: every file of the repository
+    (names and contents) but the run's own results file and kept baseline, the kill-suite,
+    whether tests are selected by coverage, and Python."""
+    digest = hashlib.sha256(json.dumps([sys.version, sorted(suite), select]).encode())
+    own = os.path.realpath(results) if results else None
+    for name in sorted(_repository_files()):
+        if own is not None and os.path.realpath(REPO / name).startswith(own):
+            continue  # the results file and the kept baseline beside it
+        digest.update(name.encode() + b"\0")
+        path = REPO / name
+        digest.update(os.readlink(path).encode() if path.is_symlink() else path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
 def _size(name: str) -> int:
     """A test file's size in bytes (0 if missing): the baseline's rough measure of its time."""
     try:
@@ -1098,29 +1118,51 @@ def main(argv: list[str] | None = None) -> int:
     else:
         started = time.monotonic()
         outcome: list[str] = []
+        # The baseline of a run with --results is kept beside the results file; a --resume of
+        # the same files, kill-suite and Python reads it back instead of running it again.
+        kept = Path(f"{args.results}.baseline") if args.results else None
+        fingerprint = baseline_fingerprint(suite, select=not args.no_select,
+                                           results=args.results)
+        meta = kept / "meta.json" if kept is not None else None
+        reused = bool(args.resume and meta is not None and meta.exists()
+                      and json.loads(meta.read_text()).get("fingerprint") == fingerprint)
         with tempfile.TemporaryDirectory() as scratch:
-            durations_file = Path(scratch) / "durations.json"
-            coverage_file = None if args.no_select else Path(scratch) / "coverage"
+            where = kept if reused and kept is not None else Path(scratch)
+            durations_file = where / "durations.json"
+            coverage_file = None if args.no_select else where / "coverage"
             log_file = Path(scratch) / "baseline.log"
-            # The suite's files split over the jobs (each child one share, largest files
-            # first to the least loaded share), each child with its own durations and coverage.
-            shares: list[list[str]] = [[] for _ in range(max(1, min(args.jobs, len(suite))))]
-            for name in sorted(suite, key=lambda n: (-_size(n), n)):
-                min(shares, key=lambda share: sum(_size(n) for n in share)).append(name)
-            run_all([(None, sorted(share), 7200.0) for share in shares], len(shares),
-                    lambda _m, o, _c, _e, _k: outcome.append(o),
-                    durations_file=durations_file, coverage_file=coverage_file,
-                    log_file=log_file)
-            failure = what_failed(log_file.read_text() if log_file.exists() else "")
-            for slot in range(len(shares)):
+            failure = ""
+            if reused and meta is not None:
+                written = json.loads(meta.read_text())
+                count, took = int(written["shares"]), float(written["seconds"])
+                outcome = ["survived"] * count
+            else:
+                # The suite's files split over the jobs (each child one share, largest files
+                # first to the least loaded share), each with its own durations and coverage.
+                shares: list[list[str]] = [[] for _ in range(max(1, min(args.jobs, len(suite))))]
+                for name in sorted(suite, key=lambda n: (-_size(n), n)):
+                    min(shares, key=lambda share: sum(_size(n) for n in share)).append(name)
+                count = len(shares)
+                run_all([(None, sorted(share), 7200.0) for share in shares], count,
+                        lambda _m, o, _c, _e, _k: outcome.append(o),
+                        durations_file=durations_file, coverage_file=coverage_file,
+                        log_file=log_file)
+                failure = what_failed(log_file.read_text() if log_file.exists() else "")
+                took = time.monotonic() - started
+            for slot in range(count):
                 share_durations = durations_file.with_name(f"{durations_file.name}.{slot}")
                 if share_durations.exists():
                     durations.update(json.loads(share_durations.read_text()))
                 if coverage_file is not None:
                     _read_coverage(coverage_file.with_name(f"{coverage_file.name}.{slot}"),
                                    runs_line)
-        took = time.monotonic() - started
-        if not outcome or any(o != "survived" for o in outcome):
+            passed = bool(outcome) and all(o == "survived" for o in outcome)
+            if passed and not reused and kept is not None:
+                shutil.rmtree(kept, ignore_errors=True)
+                shutil.copytree(scratch, kept, ignore=shutil.ignore_patterns("baseline.log"))
+                (kept / "meta.json").write_text(json.dumps(
+                    {"fingerprint": fingerprint, "shares": count, "seconds": round(took, 1)}))
+        if not passed:
             bad = next((o for o in outcome if o != "survived"), "no run")
             print(f"the kill-suite fails unmutated ({bad}): "
                   f"fix the tests first; pytest said:\n{failure}", flush=True)
@@ -1128,9 +1170,11 @@ def main(argv: list[str] | None = None) -> int:
         # A mutant run at import runs the whole suite in one child: its cap is three times the
         # suite's time in one process (the baseline's shares ran side by side).
         whole = float(args.timeout) or 3 * max(took, sum(durations.values())) + 10
+        how = (f"as kept in {kept} by the run it resumes" if reused
+               else f"under coverage ({count} at a time)")
         print(f"baseline: the kill-suite ({len(suite)} test files, {len(durations)} tests) "
-              f"passes in {took:.1f}s under coverage ({len(shares)} at a time); a mutant's "
-              f"time is capped at {whole:.0f}s", flush=True)
+              f"passes in {took:.1f}s {how}; a mutant's time is capped at {whole:.0f}s",
+              flush=True)
     for node_id, seconds in durations.items():
         limits[node_id] = _TEST_LIMIT_FACTOR * seconds + _TEST_LIMIT_SLACK
 

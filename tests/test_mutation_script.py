@@ -185,7 +185,8 @@ def test_a_real_run_kills_a_mutant_and_counts_a_listed_equivalent(tmp_path: Path
 
 def test_a_real_run_reports_a_planted_survivor(tmp_path: Path) -> None:
     """Against a kill-suite that runs the trick winner and checks nothing, a changed comparison
-    survives, is printed, and fails the target's goal (exit status 1)."""
+    survives, is printed, and fails the target's goal (exit status 1); resumed, the run reuses
+    its kept baseline."""
     survivor = _one("trick_winner", "compare")
     code, out, results = _run("--target", "rules", "--only", "rules/play.py", "--match", survivor,
                               "--tests", "tests/data/mutation/runs_without_checking.py",
@@ -193,6 +194,12 @@ def test_a_real_run_reports_a_planted_survivor(tmp_path: Path) -> None:
     assert results[survivor]["outcome"] == "survived", out
     assert f"SURVIVED {survivor}" in out and "< goal" in out
     assert code == 1, out
+    # Resumed, the run reads back the baseline it kept beside its results file (same files,
+    # suite and Python), and the survivor run again survives it.
+    code, out, results = _run("--target", "rules", "--only", "rules/play.py", "--match", survivor,
+                              "--tests", "tests/data/mutation/runs_without_checking.py",
+                              "--resume", "--rerun-survivors", tmp_path=tmp_path)
+    assert "as kept in" in out and results[survivor]["outcome"] == "survived", out
 
 
 def test_a_copy_that_cannot_collect_is_an_error_and_never_a_kill(tmp_path: Path) -> None:
