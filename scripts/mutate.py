@@ -8,6 +8,10 @@ Usage (from the repository root; nothing is installed, the repository is copied 
     python scripts/mutate.py --show ID            # one mutant's changed line
     python scripts/mutate.py --results out.json --resume   # skip mutants already in out.json
 
+A run with ``--results out.json`` keeps its passing baseline in ``out.json.baseline/``; a
+``--resume`` of the same repository files, kill-suite and Python reads it back instead of running
+the whole kill-suite under coverage again (the longest part of a run on a loaded machine).
+
 Each *target* names glob patterns (relative to the repository root) and the kill-suite of test
 files run against its mutants. Patterns name both today's flat modules and the packages they are
 moving into (``bottleimp/formats/_records.py``, ``bottleimp/validation/validate.py``...), so the
@@ -28,14 +32,20 @@ with its reason; they count as ``equivalent``, not as survivors (an entry that n
 any more is reported as stale).
 
 The kill-suite is every test module of ``tests/`` but the few ``_NOT_IN_KILL_SUITE`` names
-(``--tests`` gives another); an unmutated baseline runs it once under coverage, and each mutant
-then runs only the tests that execute its lines, fastest first. Before anything runs, the
-unmutated copy must collect the kill-suite, with or without a baseline: a copy that cannot import
-what the suite needs would otherwise make every mutant look killed.
+(``--tests`` gives another); an unmutated baseline runs it once under coverage (its files
+shared among the ``--jobs``), and each mutant then runs only the tests that execute its lines.
+Those run in two stages (``arrange_tests``): first the tests that killed earlier mutants of the
+same function, then of the same module (learned as the run goes, and from a resumed run's
+``killed_by``), then the tests of the module's own test file; then, only if the mutant survived
+all of those, every other test, fastest first. A survivor thus runs every test that runs its
+lines, and most mutants die in a small first stage that imports few test files. Before anything
+runs, the unmutated copy must collect the kill-suite, with or without a baseline: a copy that
+cannot import what the suite needs would otherwise make every mutant look killed.
 
 Each mutant runs in a forked child (``pytest -x``, Hypothesis seed 0) in a private copy of the
 repository, ``--jobs`` at a time, each test under an alarm at five times its unmutated time and
-the whole child killed past the sum of its tests' limits. The result is ``killed`` (a test
+the whole child killed past the sum of its tests' limits (per stage). Each copy's bytecode is
+written once, hash-checked, so a child compiles only its mutant. The result is ``killed`` (a test
 failed, or the mutant broke collection), ``timeout`` (the mutant hangs: counted as killed, and
 listed), ``survived``, ``error`` (no test ran: a fault of the run) or ``equivalent``.
 """
@@ -57,7 +67,7 @@ import tempfile
 import time
 import tomllib
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from pathlib import Path
@@ -566,11 +576,21 @@ class _TestClock:
     """
 
     def __init__(self, limits: dict[str, float] | None, default: float,
-                 coverage: Any = None) -> None:
+                 coverage: Any = None, killer_file: Path | None = None) -> None:
         self.limits = limits
         self.default = default
         self.coverage = coverage
+        self.killer_file = killer_file
         self.durations: dict[str, float] = {}
+        self.killer: str | None = None
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """The first test that fails (the one that kills a mutant) is written to
+        ``killer_file``: the run learns from it which tests to run first for the next mutants."""
+        if report.failed and self.killer is None:
+            self.killer = report.nodeid
+            if self.killer_file is not None:
+                self.killer_file.write_text(report.nodeid)
 
     @staticmethod
     def _alarm(_signum: int, _frame: object) -> None:
@@ -633,17 +653,21 @@ def _forget_repository_modules() -> None:
 def _child(root: Path, mutant: Mutant | None, tests: list[str],
            limits: dict[str, float] | None, durations_file: Path | None,
            coverage_file: Path | None, collect_only: bool = False,
-           log_file: Path | None = None) -> None:
+           log_file: Path | None = None, killer_file: Path | None = None,
+           write_bytecode: bool = False) -> None:
     """In a forked child: write the mutant into the copy and run the kill-suite; never returns.
 
     ``tests`` are test files or node IDs. With ``coverage_file`` (the baseline), the lines of the
     package each test runs are recorded there, the test's node ID as coverage context. With
     ``collect_only``, the tests are collected and not run (the check that the copy is whole).
     pytest's output goes to ``log_file`` (the baseline's, read back when it fails), else to
-    ``MUTATE_CHILD_LOG``, else nowhere.
+    ``MUTATE_CHILD_LOG``, else nowhere. The node ID of the first failing test goes to
+    ``killer_file``. With ``write_bytecode`` (the warm-up of a copy, see ``_warm_copies``) the
+    imported modules' bytecode and pytest's rewritten test modules are written into the copy.
     """
     try:
         _forget_repository_modules()
+        sys.dont_write_bytecode = not write_bytecode
         cov = None
         if coverage_file is not None:
             import coverage
@@ -675,7 +699,8 @@ def _child(root: Path, mutant: Mutant | None, tests: list[str],
         # tests' subprocesses inherit the environment and would load a profile they lack.
         settings.register_profile("mutation", max_examples=40, deadline=None, database=None,
                                   suppress_health_check=list(HealthCheck))
-        clock = _TestClock(limits, default=_TEST_LIMIT_DEFAULT, coverage=cov)
+        clock = _TestClock(limits, default=_TEST_LIMIT_DEFAULT, coverage=cov,
+                           killer_file=killer_file)
         if limits is not None:
             # Collection too: a mutant that hangs at import (a module-level table) stops here.
             clock.arm(_TEST_LIMIT_DEFAULT)
@@ -757,6 +782,10 @@ def check_copies(tests: list[str]) -> str | None:
             "in the repository and fix what it prints, or add to the copy what it lacks")
 
 
+Stage = tuple[list[str], float]
+"""Tests a child runs (node IDs or files, in order) and its time limit in seconds."""
+
+
 @dataclass
 class Job:
     mutant: Mutant | None
@@ -765,48 +794,98 @@ class Job:
     pid: int
     started: float
     timeout: float
+    later: list[Stage] = field(default_factory=list)
+    """The stages still to run if every test of this one passes (see ``arrange_tests``)."""
+    before: float = 0.0
+    """The seconds the mutant's earlier stages took."""
+
+
+def _warm_copies(roots: list[Path], tests: list[str]) -> None:
+    """Write the bytecode of each copy once, so that no child compiles it again: a collection
+    of ``tests`` (one child per copy, side by side) that writes the imported modules' bytecode
+    and pytest's rewritten test modules (checked by the test file's time and size; test files
+    are never mutated), then every module compiled to a *hash-checked* ``.pyc``, which Python
+    uses only while the source hashes the same: a mutant written into the copy is always
+    compiled from its own source, and the restored original finds its bytecode again."""
+    import compileall
+    import py_compile
+
+    children = []
+    for root in roots:
+        pid = os.fork()
+        if pid == 0:
+            _child(root, None, tests, None, None, None, collect_only=True, write_bytecode=True)
+        children.append(pid)
+    for pid in children:
+        os.waitpid(pid, 0)
+    for root in roots:
+        compileall.compile_dir(str(root), quiet=2, force=True,
+                               invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
 
 
 def run_all(
     work: list[tuple[Mutant | None, list[str], float]],
     jobs: int,
-    on_done: Callable[[Mutant | None, str, int | None, float], None],
+    on_done: Callable[[Mutant | None, str, int | None, float, str | None], None],
     limits: dict[str, float] | None = None,
     durations_file: Path | None = None,
     coverage_file: Path | None = None,
     log_file: Path | None = None,
+    arrange: Callable[[Mutant, list[str]], list[Stage]] | None = None,
+    warm: list[str] | None = None,
 ) -> None:
     """Run every ``(mutant, tests, timeout)`` in forked children, ``jobs`` at a time.
 
     ``limits`` caps each test's time (see ``_TestClock``); ``durations_file`` receives the
-    durations of the tests of a run and ``coverage_file`` the lines each test runs (both used
-    for the unmutated baseline, ``jobs`` 1); ``log_file`` receives the children's output.
+    durations of the tests of a run and ``coverage_file`` the lines each test runs (used for
+    the unmutated baseline: each child writes its own, the file's name followed by ``.`` and its
+    slot); ``log_file`` receives the children's output. ``on_done`` gets the mutant, its
+    outcome, the exit status, the seconds and the first failing test (``None`` if none).
+
+    ``arrange``, called when a mutant starts (so it sees what the run learned until then),
+    splits its tests into ordered stages with their time limits: the next stage runs only if
+    every test of the previous one passed, so a survivor still runs every test. ``warm`` (test
+    files) has each copy's bytecode written first (``_warm_copies``).
     """
     base = Path(tempfile.mkdtemp(prefix="bottleimp-mutate-"))
     roots = [base / f"w{slot}" for slot in range(jobs)]
     for root in roots:
         _prepare_copy(root)
-    pending = list(work)
-    running: dict[int, Job] = {}
-    free = list(range(jobs))
     # Import the heavy third-party modules once; the children fork with them loaded.
     import hypothesis  # noqa: F401
     try:
         import sybil  # noqa: F401
     except ImportError:
         pass
+    if warm:
+        _warm_copies(roots, warm)
+    pending = list(work)
+    running: dict[int, Job] = {}
+    free = list(range(jobs))
     os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
     sys.dont_write_bytecode = True
+
+    def suffixed(path: Path | None, slot: int) -> Path | None:
+        return None if path is None else path.with_name(f"{path.name}.{slot}")
+
+    def start(mutant: Mutant | None, stage: Stage, later: list[Stage], slot: int,
+              before: float) -> None:
+        tests, timeout = stage
+        killer_file = base / f"w{slot}.killer"
+        killer_file.unlink(missing_ok=True)
+        pid = os.fork()
+        if pid == 0:
+            _child(roots[slot], mutant, tests, limits, suffixed(durations_file, slot),
+                   suffixed(coverage_file, slot), log_file=log_file, killer_file=killer_file)
+        running[pid] = Job(mutant, tests, slot, pid, time.monotonic(), timeout, later, before)
+
     try:
         while pending or running:
             while pending and free:
                 mutant, tests, timeout = pending.pop(0)
-                slot = free.pop()
-                pid = os.fork()
-                if pid == 0:
-                    _child(roots[slot], mutant, tests, limits, durations_file, coverage_file,
-                           log_file=log_file)
-                running[pid] = Job(mutant, tests, slot, pid, time.monotonic(), timeout)
+                stages = (arrange(mutant, tests) if arrange is not None and mutant is not None
+                          else [(tests, timeout)])
+                start(mutant, stages[0], stages[1:], free.pop(), 0.0)
             time.sleep(0.02)
             for pid, job in list(running.items()):
                 done, status = os.waitpid(pid, os.WNOHANG)
@@ -821,11 +900,18 @@ def run_all(
                     code = os.waitstatus_to_exitcode(status)
                     outcome = _outcome(code)
                 del running[pid]
+                if outcome == "survived" and job.later:
+                    # Every test of this stage passed: the mutant runs the next one.
+                    start(job.mutant, job.later[0], job.later[1:], job.slot,
+                          job.before + elapsed)
+                    continue
+                killer_file = base / f"w{job.slot}.killer"
+                killer = killer_file.read_text() if killer_file.exists() else None
                 root = roots[job.slot]
                 if job.mutant is not None:
                     shutil.copy2(REPO / job.mutant.path, root / job.mutant.path)
                 free.append(job.slot)
-                on_done(job.mutant, outcome, code, elapsed)
+                on_done(job.mutant, outcome, code, job.before + elapsed, killer)
     finally:
         for pid in running:
             os.kill(pid, signal.SIGKILL)
@@ -844,6 +930,91 @@ def _read_coverage(coverage_file: Path, runs_line: dict[str, dict[int, set[str]]
         for line, contexts in data.contexts_by_lineno(measured).items():
             # The empty context is code run outside any test (at import, during collection).
             runs_line[path][line].update(contexts)
+
+
+def own_test_files(path: str, files: Iterable[str]) -> set[str]:
+    """The test files named after a module (its ``module_key`` in the file's name:
+    ``tests/test_deals.py`` for ``rules/deal.py``), the likeliest to test it directly."""
+    key = module_key(path)
+    return {name for name in files if key in Path(name).stem.removeprefix("test_")}
+
+
+@dataclass
+class Killers:
+    """What a run has learned: which tests killed the mutants of each function and module.
+    The mutants of one function mostly fall to the same few tests."""
+
+    by_function: defaultdict[tuple[str, str], Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter))
+    by_module: defaultdict[str, Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter))
+
+    def learn(self, mutant: Mutant, test: str) -> None:
+        """``test`` (a node ID) killed ``mutant``."""
+        self.by_function[mutant.path, mutant.function][test] += 1
+        self.by_module[mutant.path][test] += 1
+
+
+def arrange_tests(mutant: Mutant, tests: list[str], durations: dict[str, float],
+                  killers: Killers) -> list[list[str]]:
+    """The tests a mutant runs, in the order likeliest to kill it soon, in one or two stages
+    (the second runs only if the first passes, so a survivor runs every test of ``tests``).
+
+    ``tests`` are node IDs (the tests that run the mutated lines) or files (a mutant run at
+    import, which every test may notice). Stage one: the tests that killed earlier mutants of
+    the same function, then of the same module, then the tests of the module's own test files
+    (``own_test_files``), each group fastest first (``durations``); stage two: the rest, fastest
+    first (files: the fastest files first). A small first stage also keeps a child's collection
+    small: most mutants die in it, and never import the other test files.
+    """
+    of_function = killers.by_function.get((mutant.path, mutant.function), Counter())
+    of_module = killers.by_module.get(mutant.path, Counter())
+    if all("::" in test for test in tests):
+        own = own_test_files(mutant.path, {test.split("::")[0] for test in tests})
+
+        def group(test: str) -> int:
+            return (0 if test in of_function else 1 if test in of_module
+                    else 2 if test.split("::")[0] in own else 3)
+
+        ordered = sorted(tests, key=lambda t: (group(t), durations.get(t, 0.0), t))
+        first = [test for test in ordered if group(test) < 3]
+        rest = [test for test in ordered if group(test) == 3]
+    else:
+        files = set(tests)
+        own = own_test_files(mutant.path, files)
+        file_time: defaultdict[str, float] = defaultdict(float)
+        for node_id, seconds in durations.items():
+            file_time[node_id.split("::")[0]] += seconds
+        learned = sorted((test for test in {*of_function, *of_module}
+                          if test.split("::")[0] in files - own),
+                         key=lambda t: (t not in of_function, durations.get(t, 0.0), t))
+        first = [*learned, *sorted(own, key=lambda f: (file_time[f], f))]
+        rest = sorted(files - own, key=lambda f: (file_time[f], f))
+    return [stage for stage in (first, rest) if stage]
+
+
+def baseline_fingerprint(suite: list[str], select: bool, results: str | None = None) -> str:
+    """What a kept baseline must have been run on to be reused: every file of the repository
+    (names and contents) but the run's own results file and kept baseline, the kill-suite,
+    whether tests are selected by coverage, and Python."""
+    digest = hashlib.sha256(json.dumps([sys.version, sorted(suite), select]).encode())
+    own = os.path.realpath(results) if results else None
+    for name in sorted(_repository_files()):
+        if own is not None and os.path.realpath(REPO / name).startswith(own):
+            continue  # the results file and the kept baseline beside it
+        digest.update(name.encode() + b"\0")
+        path = REPO / name
+        digest.update(os.readlink(path).encode() if path.is_symlink() else path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _size(name: str) -> int:
+    """A test file's size in bytes (0 if missing): the baseline's rough measure of its time."""
+    try:
+        return (REPO / name.split("::")[0]).stat().st_size
+    except OSError:
+        return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -947,27 +1118,62 @@ def main(argv: list[str] | None = None) -> int:
     else:
         started = time.monotonic()
         outcome: list[str] = []
+        # The baseline of a run with --results is kept beside the results file; a --resume of
+        # the same files, kill-suite and Python reads it back instead of running it again.
+        kept = Path(f"{args.results}.baseline") if args.results else None
+        fingerprint = baseline_fingerprint(suite, select=not args.no_select,
+                                           results=args.results)
+        meta = kept / "meta.json" if kept is not None else None
+        reused = bool(args.resume and meta is not None and meta.exists()
+                      and json.loads(meta.read_text()).get("fingerprint") == fingerprint)
         with tempfile.TemporaryDirectory() as scratch:
-            durations_file = Path(scratch) / "durations.json"
-            coverage_file = None if args.no_select else Path(scratch) / "coverage"
+            where = kept if reused and kept is not None else Path(scratch)
+            durations_file = where / "durations.json"
+            coverage_file = None if args.no_select else where / "coverage"
             log_file = Path(scratch) / "baseline.log"
-            run_all([(None, suite, 7200.0)], 1,
-                    lambda _m, o, _c, _e: outcome.append(o),
-                    durations_file=durations_file, coverage_file=coverage_file,
-                    log_file=log_file)
-            failure = what_failed(log_file.read_text() if log_file.exists() else "")
-            if durations_file.exists():
-                durations.update(json.loads(durations_file.read_text()))
-            if coverage_file is not None:
-                _read_coverage(coverage_file, runs_line)
-        took = time.monotonic() - started
-        if outcome != ["survived"]:
-            print(f"the kill-suite fails unmutated ({outcome[0] if outcome else 'no run'}): "
+            failure = ""
+            if reused and meta is not None:
+                written = json.loads(meta.read_text())
+                count, took = int(written["shares"]), float(written["seconds"])
+                outcome = ["survived"] * count
+            else:
+                # The suite's files split over the jobs (each child one share, largest files
+                # first to the least loaded share), each with its own durations and coverage.
+                shares: list[list[str]] = [[] for _ in range(max(1, min(args.jobs, len(suite))))]
+                for name in sorted(suite, key=lambda n: (-_size(n), n)):
+                    min(shares, key=lambda share: sum(_size(n) for n in share)).append(name)
+                count = len(shares)
+                run_all([(None, sorted(share), 7200.0) for share in shares], count,
+                        lambda _m, o, _c, _e, _k: outcome.append(o),
+                        durations_file=durations_file, coverage_file=coverage_file,
+                        log_file=log_file)
+                failure = what_failed(log_file.read_text() if log_file.exists() else "")
+                took = time.monotonic() - started
+            for slot in range(count):
+                share_durations = durations_file.with_name(f"{durations_file.name}.{slot}")
+                if share_durations.exists():
+                    durations.update(json.loads(share_durations.read_text()))
+                if coverage_file is not None:
+                    _read_coverage(coverage_file.with_name(f"{coverage_file.name}.{slot}"),
+                                   runs_line)
+            passed = bool(outcome) and all(o == "survived" for o in outcome)
+            if passed and not reused and kept is not None:
+                shutil.rmtree(kept, ignore_errors=True)
+                shutil.copytree(scratch, kept, ignore=shutil.ignore_patterns("baseline.log"))
+                (kept / "meta.json").write_text(json.dumps(
+                    {"fingerprint": fingerprint, "shares": count, "seconds": round(took, 1)}))
+        if not passed:
+            bad = next((o for o in outcome if o != "survived"), "no run")
+            print(f"the kill-suite fails unmutated ({bad}): "
                   f"fix the tests first; pytest said:\n{failure}", flush=True)
             return 2
-        whole = float(args.timeout) or 3 * took + 10
+        # A mutant run at import runs the whole suite in one child: its cap is three times the
+        # suite's time in one process (the baseline's shares ran side by side).
+        whole = float(args.timeout) or 3 * max(took, sum(durations.values())) + 10
+        how = (f"as kept in {kept} by the run it resumes" if reused
+               else f"under coverage ({count} at a time)")
         print(f"baseline: the kill-suite ({len(suite)} test files, {len(durations)} tests) "
-              f"passes in {took:.1f}s under coverage; a mutant's time is capped at {whole:.0f}s",
+              f"passes in {took:.1f}s {how}; a mutant's time is capped at {whole:.0f}s",
               flush=True)
     for node_id, seconds in durations.items():
         limits[node_id] = _TEST_LIMIT_FACTOR * seconds + _TEST_LIMIT_SLACK
@@ -1021,7 +1227,20 @@ def main(argv: list[str] | None = None) -> int:
     done = 0
     started = time.monotonic()
 
-    def finished(mutant: Mutant | None, outcome: str, code: int | None, elapsed: float) -> None:
+    # The tests that killed earlier mutants run first (``arrange_tests``), learned as the run
+    # goes and from the outcomes of a resumed run.
+    killers = Killers()
+    mutant_of = {m.ident: m for _, _, ms in plan for m in ms}
+    for ident, old_result in results.items():
+        if ident in mutant_of and isinstance(old_result.get("killed_by"), str):
+            killers.learn(mutant_of[ident], str(old_result["killed_by"]))
+
+    def arrange(mutant: Mutant, tests: list[str]) -> list[Stage]:
+        return [(stage, timeout_of(stage))
+                for stage in arrange_tests(mutant, tests, durations, killers)]
+
+    def finished(mutant: Mutant | None, outcome: str, code: int | None, elapsed: float,
+                 killer: str | None) -> None:
         nonlocal done
         assert mutant is not None
         done += 1
@@ -1029,6 +1248,9 @@ def main(argv: list[str] | None = None) -> int:
                                  "target": target_of[mutant.ident], "seconds": round(elapsed, 1),
                                  "line": mutant.line, "original": mutant.original,
                                  "mutated": mutant.mutated_line}
+        if killer is not None and outcome != "survived":
+            results[mutant.ident]["killed_by"] = killer
+            killers.learn(mutant, killer)
         if outcome in ("timeout", "error"):
             print(f"{'HUNG' if outcome == 'timeout' else 'ERROR (no test ran)'} {mutant.ident}  "
                   f"{mutant.path}:{mutant.line} after {elapsed:.0f}s\n    - {mutant.original}\n"
@@ -1041,7 +1263,7 @@ def main(argv: list[str] | None = None) -> int:
             rate = (time.monotonic() - started) / done
             print(f"[{done}/{total}] {rate:.2f}s per mutant", flush=True)
 
-    run_all(work, args.jobs, finished, limits=limits or None)
+    run_all(work, args.jobs, finished, limits=limits or None, arrange=arrange, warm=suite)
     save()
     return report(results, all_ids, equivalents, plan)
 

@@ -177,6 +177,7 @@ def test_a_real_run_kills_a_mutant_and_counts_a_listed_equivalent(tmp_path: Path
                               "--tests", "tests/test_rules_play.py", tmp_path=tmp_path)
     assert "baseline: the kill-suite" in out, out
     assert results[killed]["outcome"] == "killed", out
+    assert str(results[killed]["killed_by"]).startswith("tests/test_rules_play.py::"), out
     if equivalent is not None:
         assert results[equivalent]["outcome"] == "equivalent", out
     assert code == 0, out
@@ -184,7 +185,8 @@ def test_a_real_run_kills_a_mutant_and_counts_a_listed_equivalent(tmp_path: Path
 
 def test_a_real_run_reports_a_planted_survivor(tmp_path: Path) -> None:
     """Against a kill-suite that runs the trick winner and checks nothing, a changed comparison
-    survives, is printed, and fails the target's goal (exit status 1)."""
+    survives, is printed, and fails the target's goal (exit status 1); resumed, the run reuses
+    its kept baseline."""
     survivor = _one("trick_winner", "compare")
     code, out, results = _run("--target", "rules", "--only", "rules/play.py", "--match", survivor,
                               "--tests", "tests/data/mutation/runs_without_checking.py",
@@ -192,6 +194,12 @@ def test_a_real_run_reports_a_planted_survivor(tmp_path: Path) -> None:
     assert results[survivor]["outcome"] == "survived", out
     assert f"SURVIVED {survivor}" in out and "< goal" in out
     assert code == 1, out
+    # Resumed, the run reads back the baseline it kept beside its results file (same files,
+    # suite and Python), and the survivor run again survives it.
+    code, out, results = _run("--target", "rules", "--only", "rules/play.py", "--match", survivor,
+                              "--tests", "tests/data/mutation/runs_without_checking.py",
+                              "--resume", "--rerun-survivors", tmp_path=tmp_path)
+    assert "as kept in" in out and results[survivor]["outcome"] == "survived", out
 
 
 def test_a_copy_that_cannot_collect_is_an_error_and_never_a_kill(tmp_path: Path) -> None:
@@ -268,3 +276,59 @@ def test_the_report_of_an_unfinished_run_gives_no_score_to_a_module_not_run_whol
     assert row.split()[1:3] == [str(total), str(total - 1 - listed)], row
     assert row.rstrip().endswith("partial") and "%" not in row, row
     assert done.returncode == 1
+
+
+def test_each_mutant_runs_first_the_tests_that_killed_its_function_then_its_module_then_its_own_file(
+        ) -> None:
+    """The order of a mutant's tests: the killers of its function's earlier mutants, then of its
+    module's, then its module's own test file, each fastest first, in a first stage; every other
+    test in a second stage, fastest first. Every test is in exactly one stage, so a survivor
+    still runs them all."""
+    mutate = _script()
+    deal = next(m for m in mutants("bottleimp/rules/deal.py").values()
+                if m.function == "check_deal" and m.in_function)
+    other = next(m for m in mutants("bottleimp/rules/deal.py").values()
+                 if m.function == "shuffle" and m.in_function)
+    durations = {"tests/test_a.py::fast": 0.1, "tests/test_a.py::slow": 9.0,
+                 "tests/test_b.py::fast": 0.2, "tests/test_b.py::slow": 8.0,
+                 "tests/test_deals.py::fast": 0.3, "tests/test_deals.py::slow": 7.0,
+                 "tests/test_c.py::fast": 0.05}
+    tests = sorted(durations)
+    killers = mutate.Killers()
+    assert mutate.arrange_tests(deal, tests, durations, killers) == [
+        ["tests/test_deals.py::fast", "tests/test_deals.py::slow"],
+        ["tests/test_c.py::fast", "tests/test_a.py::fast", "tests/test_b.py::fast",
+         "tests/test_b.py::slow", "tests/test_a.py::slow"]]
+    killers.learn(other, "tests/test_a.py::fast")  # same module, another function
+    killers.learn(deal, "tests/test_b.py::slow")  # same function
+    killers.learn(deal, "tests/test_a.py::slow")
+    stages = mutate.arrange_tests(deal, tests, durations, killers)
+    assert stages == [
+        ["tests/test_b.py::slow", "tests/test_a.py::slow", "tests/test_a.py::fast",
+         "tests/test_deals.py::fast", "tests/test_deals.py::slow"],
+        ["tests/test_c.py::fast", "tests/test_b.py::fast"]]
+    # A mutant run at import runs whole files: the learned killers (of other files) and its own
+    # file first, then every other file, the fastest files first.
+    files = ["tests/test_a.py", "tests/test_b.py", "tests/test_c.py", "tests/test_deals.py"]
+    assert mutate.arrange_tests(deal, files, durations, killers) == [
+        ["tests/test_b.py::slow", "tests/test_a.py::slow", "tests/test_a.py::fast",
+         "tests/test_deals.py"],
+        ["tests/test_c.py", "tests/test_b.py", "tests/test_a.py"]]  # 0.05 s, 8.2 s, 9.1 s
+    assert mutate.own_test_files("bottleimp/rules/deal.py", files) == {"tests/test_deals.py"}
+
+
+def test_a_mutant_runs_its_second_stage_only_when_it_survives_the_first() -> None:
+    """In real children: a mutant that survives its first stage (a suite that checks nothing)
+    runs its second and is killed there, by the test named; a mutant killed in its first stage
+    never runs its second (a planted test that fails on anything, which would be named)."""
+    mutate = _script()
+    mutant = next(m for ident, m in mutants("bottleimp/rules/play.py").items()
+                  if m.function == "trick_winner" and ident.endswith(":compare:Lt>Gt@0"))
+    weak = "tests/data/mutation/runs_without_checking.py"
+    strong = "tests/test_rules_play.py::test_trick_winner_highest_card_below_price_TRICK_WINNER"
+    planted = "tests/data/mutation/fails_unmutated.py"
+    plans = iter([[([weak], 120.0), ([strong], 120.0)], [([strong], 120.0), ([planted], 120.0)]])
+    done: list[tuple[str, str | None]] = []
+    mutate.run_all([(mutant, [], 0.0), (mutant, [], 0.0)], 1,
+                   lambda m, o, c, e, k: done.append((o, k)), arrange=lambda m, t: next(plans))
+    assert done == [("killed", strong), ("killed", strong)], done
