@@ -467,7 +467,9 @@ def _next_card(frame: Ints, moves: Words, d: int, seat: int, history: Ints) -> i
 def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
            scratch: Words, frame: Ints) -> int:
     """The value of the node of row ``d`` once its cards are tried (or cut off), stored in the
-    table at a trick boundary as a lower bound, an upper bound or both."""
+    table at a trick boundary as a lower bound, an upper bound or both. The key is written again
+    even into the slot the node found it in: a position searched below may have taken that slot
+    since, and its bounds must not go under another position's key."""
     best = int(frame[_F_BEST])
     if s.trick_length[d] == 0:
         lower, upper = frame[_F_LOWER], frame[_F_UPPER]
@@ -481,8 +483,8 @@ def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
         slot = frame[_F_SLOT]
         if slot < 0:
             slot = -1 - slot
-            for word in range(width):
-                keys[slot, word] = scratch[d, word]
+        for word in range(width):
+            keys[slot, word] = scratch[d, word]
         keys[slot, width] = np.uint64(1 + s.hand_count[d].sum() + _face_up_count(s, c, d))
         bounds[slot, 0] = lower
         bounds[slot, 1] = upper
