@@ -581,7 +581,10 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
                in_play: Words, side_cards: Words, known: Ints) -> None:
     """Narrow ``known`` (``[lower, upper]``, proved bounds of row 0's value) by zero-window
     tests (MTD(f)) until they meet or the budget is spent: each test around a guess ``gamma``
-    proves the value at least, or at most, what the fail-soft search returns."""
+    proves the value at least, or at most, what the fail-soft search returns. ``known[2]``, a
+    guess of the value (the value of the position solved before), is tested first, then the
+    value next to what that test returned; far apart, the tests halve the interval. A guess
+    only chooses the tests: every bound comes from a finished test."""
     s, c = kernel.State(*state), kernel.Consts(*consts)
     ctl[_PENALTY] = _penalty(s, c, 0)
     in_play[0] = _in_play(s, c, 0)
@@ -610,6 +613,10 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
             lower = max(lower, int(bounds[slot, 0]))
             upper = min(upper, int(bounds[slot, 1]))
     guess = lower + (upper - lower) // 2
+    hinted = lower < known[2] <= upper
+    if hinted:
+        guess = known[2]
+    tests = 0
     while lower < upper:
         gamma = min(max(guess, lower + 1), upper)
         value = _search(s, c, gamma - 1, gamma, side, ctl, keys, bounds, scratch, frames, moves,
@@ -622,7 +629,8 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
         else:
             upper = value
             guess = value
-        if upper - lower > 8:  # far apart: halve the interval rather than creep
+        tests += 1
+        if upper - lower > 8 and not (hinted and tests == 1):  # far apart: halve the interval
             guess = lower + (upper - lower + 1) // 2
     known[0] = lower
     known[1] = upper
@@ -682,7 +690,10 @@ class Solver:
         self._ctl[_SEAT] = seat
         self._ctl[_MULT] = _multiplier(config, self.side)
         self._ctl[_CLOCK] = _CLOCK_ID
-        self._known: Ints = np.zeros(2, dtype=np.int64)
+        self._known: Ints = np.zeros(3, dtype=np.int64)
+        self._guess: int | None = None
+        """The last exact value found: the first guess of the next solve (positions solved one
+        after the other, a play's cards or a round's plays, tend to share their value)."""
 
     def _load(self, state: GameState) -> None:
         """Put ``state`` (a checked position of trick play of the solver's configuration) in
@@ -750,10 +761,13 @@ class Solver:
             if self.seconds <= 0:
                 ctl[_LIMIT] = 0
         self._known[0], self._known[1] = _NONE, -_NONE
+        self._known[2] = _NONE if self._guess is None else self._guess
         _solve_row(self._state, self._consts, self._side_mask, ctl, self._keys, self._bounds,
                    self._scratch, self._frames, self._moves,
                    self._history, self._in_play, self._side_cards, self._known)
         self.nodes += int(ctl[_NODES])
+        if self._known[0] == self._known[1]:
+            self._guess = int(self._known[0])
         return Valuation(int(self._known[0]), int(self._known[1]))
 
 
