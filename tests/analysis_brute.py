@@ -8,25 +8,64 @@ every other seat the worst, every legal card of every position is tried, nothing
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 
 from bottleimp import Config, GameState, Phase, apply, legal_actions, new_game
 
 
-def paranoid_value(state: GameState, seat: int, memo: dict[tuple[GameState, int], int]) -> int:
+Memo = dict[Hashable, int]
+"""Values already found, by ``memo_key``."""
+
+
+def memo_key(state: GameState, seat: int) -> Hashable:
+    """What the rest of ``state``'s round (a position between two tricks) is played from, for
+    ``seat``: the state with the record of its past left out (the plays of the finished tricks,
+    their results, the order in which each seat captured its cards). ``apply`` reads the hands,
+    the face-up rows, the bottles, the captured cards and the Devil's Trick; positions reached by
+    different orders of the same tricks share one key. A card is named by its rank (unique in a
+    configuration's deck). ``plain_value`` is the same minimax with no memo, and a test holds the
+    two equal."""
+    round_ = state.round
+    return (state.config, state.to_act,
+            tuple(tuple(card.rank for card in hand) for hand in round_.hands),
+            None if round_.face_up is None else tuple(
+                tuple(card.rank for card in row) for row in round_.face_up),
+            tuple((None if bottle.price_card is None else bottle.price_card.rank, bottle.owner)
+                  for bottle in round_.bottles),
+            tuple(frozenset(card.rank for card in cards) for cards in round_.captured),
+            tuple(card.rank for card in round_.devils_trick), seat)
+
+
+def _side(state: GameState, seat: int) -> tuple[int, ...]:
+    return next((team for team in state.config.teams or () if seat in team), (seat,))
+
+
+def paranoid_value(state: GameState, seat: int, memo: Memo) -> int:
     """``seat``'s round score with its side maximising and everyone else minimising it."""
     if state.phase is not Phase.PLAY:
         scores = state.round.scores
         assert scores is not None
         return scores[seat]
-    known = memo.get((state, seat))
+    between_tricks = not state.current_trick()  # positions in a trick are reached one way only
+    key = memo_key(state, seat) if between_tricks else None
+    known = memo.get(key) if between_tricks else None
     if known is not None:
         return known
-    team = next((team for team in state.config.teams or () if seat in team), (seat,))
     values = [paranoid_value(apply(state, action), seat, memo) for action in legal_actions(state)]
-    value = max(values) if state.to_act in team else min(values)
-    memo[(state, seat)] = value
+    value = max(values) if state.to_act in _side(state, seat) else min(values)
+    if between_tricks:
+        memo[key] = value
     return value
+
+
+def plain_value(state: GameState, seat: int) -> int:
+    """``paranoid_value`` without a memo: every line of play to the end of the round."""
+    if state.phase is not Phase.PLAY:
+        scores = state.round.scores
+        assert scores is not None
+        return scores[seat]
+    values = [plain_value(apply(state, action), seat) for action in legal_actions(state)]
+    return max(values) if state.to_act in _side(state, seat) else min(values)
 
 
 VARIANTS: dict[str, Config] = {

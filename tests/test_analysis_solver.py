@@ -23,7 +23,8 @@ from bottleimp.analysis import Solver, Valuation, card_values, solve
 from bottleimp._errors import ArgumentError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from analysis_brute import VARIANTS, paranoid_value, random_endgames  # noqa: E402
+from analysis_brute import (  # noqa: E402
+    VARIANTS, Memo, paranoid_value, plain_value, random_endgames)
 from test_exhaustive import CI, EXHAUSTIVE  # noqa: E402
 
 
@@ -38,7 +39,7 @@ def disagreements(positions: Iterator[GameState] | list[GameState], every_seat: 
                   ) -> tuple[int, int]:
     """How many (position, seat) pairs were compared, and on how many the solver's value
     differs from the brute force (or is not exact)."""
-    memo: dict[tuple[GameState, int], int] = {}
+    memo: Memo = {}
     solvers: dict[tuple[Config, int], Solver] = {}
     compared = wrong = 0
     for state in positions:
@@ -79,11 +80,24 @@ def test_every_card_value_is_the_value_of_the_position_after_it() -> None:
     seat = state.to_act
     assert seat is not None
     values = card_values(state)
-    memo: dict[tuple[GameState, int], int] = {}
+    memo: Memo = {}
     from bottleimp import apply
     for play, valuation in values:
         assert valuation.value == paranoid_value(apply(state, play), seat, memo)
     assert max(v.lower for _, v in values) == solve(state).value
+
+
+def test_the_brute_force_memo_changes_no_value() -> None:
+    # The memo's key leaves out the record of the past; the minimax without any memo agrees.
+    checked = 0
+    for name in ("4p-classic", "2p-devils-eye-classic", "5p-teams"):
+        memo: Memo = {}
+        for state in random_endgames(VARIANTS[name], 3, seed=11, most_tricks=2):
+            for seat in range(state.config.players):
+                assert paranoid_value(state, seat, memo) == plain_value(state, seat)
+                checked += 1
+        assert len(memo) > 0
+    assert checked > 0
 
 
 def test_past_the_node_budget_the_value_is_a_bound_that_holds() -> None:

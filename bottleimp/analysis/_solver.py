@@ -19,9 +19,10 @@ meet) and:
   face-up row, each bottle's price card and owner, the seat to lead, the solver's seat, the
   coins the side has captured so far and the Devil's Trick's; an entry holds a proved lower and
   upper bound and the best card found; the table is kept between the solves of one ``Solver``;
-- sure bounds (``_sure_bounds``): a bottle that no card left in play is below can never change
-  hands (BOTTLE-PURCHASE: only a card below the price buys it, and prices only fall), so its
-  owner is known, and no side gains more coins than are left in play and under the bottles that
+- sure bounds (``_sure_bounds``): a bottle goes only to a seat whose card below its price wins
+  a trick (BOTTLE-PURCHASE), and prices only fall, so a bottle the side owns that no other
+  seat's card in play is below stays the side's, and a bottle that no card of the side is below
+  never comes to it; no side gains more coins than are left in play and under the bottles that
   can still move (PRICE-CARD-RETURN);
 - equivalent cards (``_equivalent``): of two cards of one seat's hand (or face-up row) of the
   same colour and coins, with no card still in play ranked between them, both at or above every
@@ -75,8 +76,8 @@ Words = npt.NDArray[np.uint64]
 Ints = npt.NDArray[np.int64]
 
 # The cells of a solve's control array (``ctl``).
-_NODES, _LIMIT, _DEADLINE, _STOPPED, _SEAT, _MULT, _CLOCK, _CHECK, _PENALTY = range(9)
-_CONTROL: Final = 9
+_NODES, _LIMIT, _DEADLINE, _STOPPED, _SEAT, _MULT, _CLOCK, _CHECK, _PENALTY, _START_BELOW = range(10)
+_CONTROL: Final = 10
 _ZERO: Final = np.uint64(0)
 _ONE: Final = np.uint64(1)
 _NONE: Final = -(1 << 62)
@@ -232,49 +233,55 @@ def _penalty(s: kernel.State, c: kernel.Consts, d: int) -> int:
 
 @kernel.jit
 def _sure_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints,
-                 in_play: np.uint64, captured: int) -> tuple[int, int]:
+                 in_play: np.uint64, captured: int, side_cards: np.uint64) -> tuple[int, int]:
     """Bounds on the side's round score from row ``d`` (``in_play``: its cards in play,
-    ``_in_play``; ``captured``: the side's captured coins), whatever is played. A bottle that no
-    card in play is below keeps its owner to the end (BOTTLE-PURCHASE); captured coins only
-    grow, at most by the coins in play and the price cards under the bottles that can still move
-    (PRICE-CARD-RETURN); an owner scores minus the Devil's Trick's coins once per bottle
-    (SCORE-ROUND), a partnerless seat doubled (SCORE-TEAMS)."""
+    ``_in_play``; ``captured``: the side's captured coins; ``side_cards``: the cards in play the
+    side's seats hold or played to the trick in progress), whatever is played. A bottle changes
+    hands only to a seat whose card below its price wins a trick (BOTTLE-PURCHASE), and prices
+    only fall: a bottle the side owns that no other seat's card in play is below stays the
+    side's to the end, and a bottle no card of the side is below never comes to it. Captured
+    coins only grow, at most by the coins in play and the price cards under the bottles that
+    can still move (PRICE-CARD-RETURN); an owner scores minus the Devil's Trick's coins once per
+    bottle (SCORE-ROUND), a partnerless seat doubled (SCORE-TEAMS)."""
     mult = ctl[_MULT]
     penalty = ctl[_PENALTY]
-    lowest = c.rank[kernel.lowest_bit(in_play)] if in_play != _ZERO else 0.0
     coins_in_play = 0
     word = in_play
     while word != _ZERO:
         coins_in_play += c.coins[kernel.lowest_bit(word)]
         word &= word - _ONE
+    others = in_play & ~side_cards
     stuck_owned = 0
-    movable = 0
+    may_own = 0
     movable_coins = 0
     for index in range(c.bottles):
         held = s.bottle_card[d, index]
-        price = c.rank[held] if held >= 0 else 19.0
-        if in_play == _ZERO or lowest >= price:
-            owner = s.bottle_owner[d, index]
-            if owner >= 0 and side[owner]:
+        below = (_ONE << np.uint64(held)) - _ONE if held >= 0 else np.uint64(ctl[_START_BELOW])
+        owner = s.bottle_owner[d, index]
+        if (in_play & below) != _ZERO and held >= 0:
+            movable_coins += c.coins[held]
+        if owner >= 0 and side[owner]:
+            if (others & below) == _ZERO:
                 stuck_owned += 1
-        else:
-            movable += 1
-            if held >= 0:
-                movable_coins += c.coins[held]
+            else:
+                may_own += 1
+        elif (side_cards & below) != _ZERO:
+            may_own += 1
     best_coins = mult * (captured + coins_in_play + movable_coins)
     if stuck_owned > 0:
         upper = -penalty * stuck_owned * mult
     else:
         upper = max(best_coins, -penalty * mult)
-    owned_at_most = stuck_owned + movable
+    owned_at_most = stuck_owned + may_own
     lower = mult * captured if owned_at_most == 0 else -penalty * owned_at_most * mult
     return min(lower, upper), upper
 
 
 @kernel.jit
 def _derive(s: kernel.State, c: kernel.Consts, d: int, side: Ints, in_play: Words,
-            frames: Ints) -> None:
-    """Row ``d``'s cards in play and the side's captured coins, from row ``d - 1``'s (row ``d``
+            frames: Ints, side_cards: Words) -> None:
+    """Row ``d``'s cards in play, the side's among them and the side's captured coins, from row
+    ``d - 1``'s (row ``d``
     is row ``d - 1`` after one card): a trick that ended took its cards out of play and may have
     given the side coins; within a trick nothing leaves play and nothing is captured."""
     if s.trick_length[d] == 0:
@@ -282,9 +289,11 @@ def _derive(s: kernel.State, c: kernel.Consts, d: int, side: Ints, in_play: Word
         for position in range(c.trick_size):
             word &= ~(_ONE << np.uint64(s.trick_cards[d, position]))
         in_play[d] = word
+        side_cards[d] = side_cards[d - 1] & word
         frames[d, _F_CAPTURED] = _captured_coins(s, c, d, side)
     else:
         in_play[d] = in_play[d - 1]
+        side_cards[d] = side_cards[d - 1]
         frames[d, _F_CAPTURED] = frames[d - 1, _F_CAPTURED]
 
 
@@ -380,7 +389,7 @@ _FRAME: Final = 14
 @kernel.jit
 def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, keys: Words,
            bounds: Ints, scratch: Words, frame: Ints, moves: Words,
-           in_play: Words) -> tuple[bool, int]:
+           in_play: Words, side_cards: Words) -> tuple[bool, int]:
     """Open the node of row ``d`` with the window ``frame[_F_ALPHA]``, ``frame[_F_BETA]``:
     ``(True, value)`` when it is settled at once (a round over, a sure bound or the table's
     bounds outside the window), else ``(False, 0)`` with its frame and moves set up."""
@@ -388,7 +397,7 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     if s.phase[d] != PLAY:
         return True, int(s.scores[d, ctl[_SEAT]])
     captured = int(frame[_F_CAPTURED])
-    lower, upper = _sure_bounds(s, c, d, side, ctl, in_play[d], captured)
+    lower, upper = _sure_bounds(s, c, d, side, ctl, in_play[d], captured, side_cards[d])
     if lower >= beta or lower == upper:
         return True, lower
     if upper <= alpha:
@@ -458,7 +467,9 @@ def _next_card(frame: Ints, moves: Words, d: int, seat: int, history: Ints) -> i
 def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
            scratch: Words, frame: Ints) -> int:
     """The value of the node of row ``d`` once its cards are tried (or cut off), stored in the
-    table at a trick boundary as a lower bound, an upper bound or both."""
+    table at a trick boundary as a lower bound, an upper bound or both. The key is written again
+    even into the slot the node found it in: a position searched below may have taken that slot
+    since, and its bounds must not go under another position's key."""
     best = int(frame[_F_BEST])
     if s.trick_length[d] == 0:
         lower, upper = frame[_F_LOWER], frame[_F_UPPER]
@@ -472,8 +483,8 @@ def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
         slot = frame[_F_SLOT]
         if slot < 0:
             slot = -1 - slot
-            for word in range(width):
-                keys[slot, word] = scratch[d, word]
+        for word in range(width):
+            keys[slot, word] = scratch[d, word]
         keys[slot, width] = np.uint64(1 + s.hand_count[d].sum() + _face_up_count(s, c, d))
         bounds[slot, 0] = lower
         bounds[slot, 1] = upper
@@ -484,7 +495,7 @@ def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
 @kernel.jit_apart
 def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints, ctl: Ints,
             keys: Words, bounds: Ints, scratch: Words, frames: Ints, moves: Words,
-            history: Ints, in_play: Words) -> int:
+            history: Ints, in_play: Words, side_cards: Words) -> int:
     """Alpha-beta (fail-soft) from game row 0, on an explicit stack of plies (row ``d + 1`` is
     row ``d`` after the card tried at ply ``d``): the exact value if it lies strictly between
     ``alpha`` and ``beta``, else a bound on the same side of the window. Once the budget is
@@ -506,7 +517,7 @@ def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints
                     ctl[_STOPPED] = 1
                     return 0
             settled, value = _enter(s, c, d, side, ctl, keys, bounds, scratch, frames[d], moves,
-                                    in_play)
+                                    in_play, side_cards)
             entering = False
             if not settled:
                 card = _next_card(frames[d], moves, d, s.to_act[d], history)
@@ -516,7 +527,7 @@ def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints
                     frames[d, _F_PLAYED] = card
                     _copy_row(s, c, d)
                     kernel.play(s, c, d + 1, card)
-                    _derive(s, c, d + 1, side, in_play, frames)
+                    _derive(s, c, d + 1, side, in_play, frames, side_cards)
                     frames[d + 1, _F_ALPHA] = frames[d, _F_A]
                     frames[d + 1, _F_BETA] = frames[d, _F_B]
                     d += 1
@@ -546,7 +557,7 @@ def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints
         frame[_F_PLAYED] = card
         _copy_row(s, c, d)
         kernel.play(s, c, d + 1, card)
-        _derive(s, c, d + 1, side, in_play, frames)
+        _derive(s, c, d + 1, side, in_play, frames, side_cards)
         frames[d + 1, _F_ALPHA] = frame[_F_A]
         frames[d + 1, _F_BETA] = frame[_F_B]
         d += 1
@@ -567,16 +578,33 @@ def _face_up_count(s: kernel.State, c: kernel.Consts, d: int) -> int:
 @kernel.jit
 def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl: Ints, keys: Words,
                bounds: Ints, scratch: Words, frames: Ints, moves: Words, history: Ints,
-               in_play: Words, known: Ints) -> None:
+               in_play: Words, side_cards: Words, known: Ints) -> None:
     """Narrow ``known`` (``[lower, upper]``, proved bounds of row 0's value) by zero-window
     tests (MTD(f)) until they meet or the budget is spent: each test around a guess ``gamma``
-    proves the value at least, or at most, what the fail-soft search returns."""
+    proves the value at least, or at most, what the fail-soft search returns. ``known[2]``, a
+    guess of the value (the value of the position solved before), is tested first, then the
+    value next to what that test returned; far apart, the tests halve the interval. A guess
+    only chooses the tests: every bound comes from a finished test."""
     s, c = kernel.State(*state), kernel.Consts(*consts)
     ctl[_PENALTY] = _penalty(s, c, 0)
     in_play[0] = _in_play(s, c, 0)
+    mine = _ZERO
+    for seat in range(c.players):
+        if side[seat]:
+            mine |= (kernel.seat_bits(s.hand, 0, seat, c.cards)
+                     | kernel.seat_bits(s.face_up, 0, seat, c.cards))
+    for position in range(s.trick_length[0]):
+        if side[s.trick_seats[0, position]]:
+            mine |= _ONE << np.uint64(s.trick_cards[0, position])
+    side_cards[0] = mine
+    start_below = _ZERO
+    for card in range(c.cards):
+        if c.rank[card] < 19.0:  # the start card 19 (START_PRICE), as the kernel's ``end_trick``
+            start_below |= _ONE << np.uint64(card)
+    ctl[_START_BELOW] = np.int64(start_below)
     captured = _captured_coins(s, c, 0, side)
     frames[0, _F_CAPTURED] = captured
-    lower, upper = _sure_bounds(s, c, 0, side, ctl, in_play[0], captured)
+    lower, upper = _sure_bounds(s, c, 0, side, ctl, in_play[0], captured, side_cards[0])
     lower, upper = max(lower, known[0]), min(upper, known[1])
     if s.trick_length[0] == 0:
         key = scratch[0]
@@ -585,10 +613,14 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
             lower = max(lower, int(bounds[slot, 0]))
             upper = min(upper, int(bounds[slot, 1]))
     guess = lower + (upper - lower) // 2
+    hinted = lower < known[2] <= upper
+    if hinted:
+        guess = known[2]
+    tests = 0
     while lower < upper:
         gamma = min(max(guess, lower + 1), upper)
         value = _search(s, c, gamma - 1, gamma, side, ctl, keys, bounds, scratch, frames, moves,
-                        history, in_play)
+                        history, in_play, side_cards)
         if ctl[_STOPPED]:
             break
         if value >= gamma:
@@ -597,7 +629,8 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
         else:
             upper = value
             guess = value
-        if upper - lower > 8:  # far apart: halve the interval rather than creep
+        tests += 1
+        if upper - lower > 8 and not (hinted and tests == 1):  # far apart: halve the interval
             guess = lower + (upper - lower + 1) // 2
     known[0] = lower
     known[1] = upper
@@ -649,6 +682,7 @@ class Solver:
         self._moves: Words = np.zeros(n + 2, dtype=np.uint64)
         self._history: Ints = np.zeros((p, n), dtype=np.int64)
         self._in_play: Words = np.zeros(n + 2, dtype=np.uint64)
+        self._side_cards: Words = np.zeros(n + 2, dtype=np.uint64)
         self._side_mask: Ints = np.zeros(p, dtype=np.int64)
         for member in self.side:
             self._side_mask[member] = 1
@@ -656,7 +690,10 @@ class Solver:
         self._ctl[_SEAT] = seat
         self._ctl[_MULT] = _multiplier(config, self.side)
         self._ctl[_CLOCK] = _CLOCK_ID
-        self._known: Ints = np.zeros(2, dtype=np.int64)
+        self._known: Ints = np.zeros(3, dtype=np.int64)
+        self._guess: int | None = None
+        """The last exact value found: the first guess of the next solve (positions solved one
+        after the other, a play's cards or a round's plays, tend to share their value)."""
 
     def _load(self, state: GameState) -> None:
         """Put ``state`` (a checked position of trick play of the solver's configuration) in
@@ -724,10 +761,13 @@ class Solver:
             if self.seconds <= 0:
                 ctl[_LIMIT] = 0
         self._known[0], self._known[1] = _NONE, -_NONE
+        self._known[2] = _NONE if self._guess is None else self._guess
         _solve_row(self._state, self._consts, self._side_mask, ctl, self._keys, self._bounds,
                    self._scratch, self._frames, self._moves,
-                   self._history, self._in_play, self._known)
+                   self._history, self._in_play, self._side_cards, self._known)
         self.nodes += int(ctl[_NODES])
+        if self._known[0] == self._known[1]:
+            self._guess = int(self._known[0])
         return Valuation(int(self._known[0]), int(self._known[1]))
 
 
