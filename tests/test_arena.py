@@ -124,3 +124,16 @@ def test_bad_options_exit_2_with_a_message(argv: tuple[str, ...], message: str) 
     status, out, err = _run("arena", *argv)
     assert status == 2 and out == ""
     assert message in err and "Traceback" not in err
+
+
+def test_the_arena_help_names_every_bot_and_which_need_numba() -> None:
+    """``bottleimp arena --help`` lists every bot ``--agents`` accepts (``bottleimp.bots.BOTS``),
+    and says which need numba."""
+    from bottleimp.bots import BOTS, NEEDS_NUMBA
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    text = " ".join(out.getvalue().split())
+    assert f"({', '.join(BOTS)};" in text, text
+    assert all(f"{name} needs the batch extra, numba" in text for name in NEEDS_NUMBA), text

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from ..bots._arena import ARENA_REPORT_FORMAT, ArenaReport, play_arena
+from ..bots._make import BOTS, NEEDS_NUMBA
 from ..bots._search import DEFAULT_WORLDS
 from .._errors import BotError, ConfigError
 from ..formats._json_input import JSON
@@ -34,8 +35,9 @@ def add_parser(subparsers: Any) -> None:
     add_game_options(parser, rounds_help="rounds a game (default 1)")
     parser.add_argument("--agents", type=bot_names, default=("search", "heuristic", "random"),
                         metavar="BOTS",
-                        help="the lineup, one bot a seat, separated by commas (random, heuristic, "
-                        "search; a bot may repeat); the last fills the remaining seats (default "
+                        help=f"the lineup, one bot a seat, separated by commas ({', '.join(BOTS)}"
+                        f"; {', '.join(NEEDS_NUMBA)} needs the batch extra, numba; a bot may "
+                        "repeat); the last fills the remaining seats (default "
                         "search,heuristic,random)")
     parser.add_argument("--games", type=positive_int, default=20, metavar="D",
                         help="deals to play; each is played once per rotation, so D x players "
