@@ -374,6 +374,28 @@ def test_each_kernel_function_is_compiled_once_whatever_arrays_the_caller_gives(
             assert len(compiled) == 1, (function, compiled)
 
 
+def test_copy_items_counts_both_offsets_in_items_compiled_and_as_plain_python() -> None:
+    """``kernel.copy_items`` moves ``count`` items from item ``src_at`` to item ``dst_at``, for
+    arrays of bytes and of 64-bit integers alike, compiled as in its plain-Python fallback (a
+    source offset counted in bytes would copy the wrong int64 items)."""
+    if not kernel.COMPILED:
+        pytest.skip("NUMBA_DISABLE_JIT: the fallback is the only copy")
+    import numba
+
+    @numba.njit(cache=False)
+    def compiled(dst: Any, dst_at: int, src: Any, src_at: int, count: int) -> None:
+        kernel.copy_items(dst, dst_at, src, src_at, count)
+
+    for dtype in (np.bool_, np.uint8, np.int64):
+        source = (np.arange(24) % 7 > 2 if dtype is np.bool_ else np.arange(24)).astype(dtype)
+        source = source.reshape(4, 6)
+        ours, reference = np.zeros_like(source), np.zeros_like(source)
+        compiled(ours, 7, source, 13, 5)
+        kernel._copy_items_python(reference, 7, source, 13, 5)
+        assert ours.tolist() == reference.tolist(), dtype
+        assert reference.reshape(-1)[7:12].tolist() == source.reshape(-1)[13:18].tolist()
+
+
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_random_actions_pick_legal_action_floor_u_times_count_in_ascending_order(players: int) -> None:
     """``random_actions``: legal action ``floor(u * count)`` of the mask's row in ascending

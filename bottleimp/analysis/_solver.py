@@ -170,15 +170,13 @@ def _copy_row(s: kernel.State, c: kernel.Consts, d: int) -> None:
     kernel.copy_items(s.captured, e * plane, s.captured, d * plane, plane)
     kernel.copy_items(s.trick, e * plane, s.trick, d * plane, plane)
     kernel.copy_items(s.played, e * n, s.played, d * n, n)
-    for seat in range(p):  # int64 rows item by item (copy_items offsets its source in bytes)
-        s.hand_count[e, seat] = s.hand_count[d, seat]
-        s.totals[e, seat] = s.totals[d, seat]
-    for position in range(c.trick_size):
-        s.trick_cards[e, position] = s.trick_cards[d, position]
-        s.trick_seats[e, position] = s.trick_seats[d, position]
-    for index in range(c.bottles):
-        s.bottle_card[e, index] = s.bottle_card[d, index]
-        s.bottle_owner[e, index] = s.bottle_owner[d, index]
+    kernel.copy_items(s.hand_count, e * p, s.hand_count, d * p, p)
+    kernel.copy_items(s.totals, e * p, s.totals, d * p, p)
+    t, k = c.trick_size, c.bottles
+    kernel.copy_items(s.trick_cards, e * t, s.trick_cards, d * t, t)
+    kernel.copy_items(s.trick_seats, e * t, s.trick_seats, d * t, t)
+    kernel.copy_items(s.bottle_card, e * k, s.bottle_card, d * k, k)
+    kernel.copy_items(s.bottle_owner, e * k, s.bottle_owner, d * k, k)
     s.trick_length[e] = s.trick_length[d]
     s.phase[e] = s.phase[d]
     s.to_act[e] = s.to_act[d]

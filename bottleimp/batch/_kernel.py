@@ -83,7 +83,7 @@ def jit_parallel(function: Function) -> Function:
     return cast(Function, numba.njit(**options, parallel=True)(function))
 
 
-def _copy_bytes_python(dst: npt.NDArray[Any], dst_at: int, src: npt.NDArray[Any], src_at: int,
+def _copy_items_python(dst: npt.NDArray[Any], dst_at: int, src: npt.NDArray[Any], src_at: int,
                        count: int) -> None:
     """Copy ``count`` items of C-contiguous ``src`` from item ``src_at`` to item ``dst_at`` of
     C-contiguous ``dst`` (arrays of one item type)."""
@@ -103,7 +103,7 @@ def _clear_items_python(dst: npt.NDArray[Any], dst_at: int, count: int) -> None:
 
 
 def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..., None]]:
-    """``_copy_bytes_python`` as one ``llvm.memcpy``, ``_clear_items_python`` as one
+    """``_copy_items_python`` as one ``llvm.memcpy``, ``_clear_items_python`` as one
     ``llvm.memset``, ``_put_bits_python`` as a loop of 16-byte vectors widened to float32 (into
     a float32 array; into an array of bytes, one ``llvm.memcpy``).
     Numba's own loops move an item at a time (the arrays may alias, so LLVM does not vectorise
@@ -118,13 +118,15 @@ def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..
     cgutils: Any = typed_cgutils  # numba's code generation helpers are untyped
     make_array: Any = cast(Any, arrayobj).make_array
 
-    def pointers(context: Any, builder: Any, signature: Any, args: Any,
-                 target: Any) -> tuple[Any, Any, Any]:
+    def pointers(context: Any, builder: Any, signature: Any, args: Any, target: Any,
+                 source: Any) -> tuple[Any, Any, Any]:
+        """The addresses of item ``dst_at`` of ``dst`` (items of type ``target``) and item
+        ``src_at`` of ``src`` (items of type ``source``), and the count."""
         dst_value, dst_at, src_value, src_at, count = args
         dst = make_array(signature.args[0])(context, builder, dst_value)
         src = make_array(signature.args[2])(context, builder, src_value)
         to = builder.gep(builder.bitcast(dst.data, target.as_pointer()), [dst_at])
-        from_ = builder.gep(builder.bitcast(src.data, ir.IntType(8).as_pointer()), [src_at])
+        from_ = builder.gep(builder.bitcast(src.data, source.as_pointer()), [src_at])
         return to, from_, count
 
     @intrinsic
@@ -132,9 +134,10 @@ def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..
                    count: Any) -> tuple[Any, Callable[..., Any]]:
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             item = context.get_data_type(signature.args[0].dtype)
-            to, from_, count = pointers(context, builder, signature, args, item)
-            to = builder.bitcast(to, cgutils.voidptr_t)
-            cgutils.raw_memcpy(builder, to, from_, count, context.get_abi_sizeof(item))
+            to, from_, count = pointers(context, builder, signature, args, item, item)
+            cgutils.raw_memcpy(builder, builder.bitcast(to, cgutils.voidptr_t),
+                               builder.bitcast(from_, cgutils.voidptr_t), count,
+                               context.get_abi_sizeof(item))
             return context.get_dummy_value()
 
         return types.void(dst, dst_at, src, src_at, count), codegen
@@ -157,13 +160,14 @@ def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..
     def put_bits(typingctx: Any, dst: Any, dst_at: Any, src: Any, src_at: Any,
                  count: Any) -> tuple[Any, Callable[..., Any]]:
         def copy(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            to, from_, count = pointers(context, builder, signature, args, ir.IntType(8))
+            to, from_, count = pointers(context, builder, signature, args, ir.IntType(8),
+                                        ir.IntType(8))
             cgutils.raw_memcpy(builder, builder.bitcast(to, cgutils.voidptr_t), from_, count, 1)
             return context.get_dummy_value()
 
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             f32, i8, i64 = ir.FloatType(), ir.IntType(8), ir.IntType(64)
-            to, from_, count = pointers(context, builder, signature, args, f32)
+            to, from_, count = pointers(context, builder, signature, args, f32, i8)
             bytes16, floats16 = ir.VectorType(i8, 16), ir.VectorType(f32, 16)
             whole = builder.and_(count, ir.Constant(i64, ~15))
             with cgutils.for_range_slice(builder, ir.Constant(i64, 0), whole,
@@ -287,7 +291,7 @@ if COMPILED:
     count_bits, lowest_bit = _bit_intrinsics()
     array_at = _array_intrinsic()
 else:
-    copy_items, clear_items, put_bits = (_copy_bytes_python, _clear_items_python,
+    copy_items, clear_items, put_bits = (_copy_items_python, _clear_items_python,
                                          _put_bits_python)
     count_bits, lowest_bit = _count_bits_python, _lowest_bit_python
     array_at = _array_at_python
