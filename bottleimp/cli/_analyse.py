@@ -24,26 +24,7 @@ from typing import Any
 
 from .._errors import RecordError
 from ..formats._json_input import printable_name, read_json_file
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"needs a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"needs a number at least 0, not {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"needs a number of seconds, not {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"needs a positive number of seconds, not {text}")
-    return value
+from ._arguments import non_negative_int, positive_seconds
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -63,14 +44,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("record", metavar="RECORD", help="the record file")
     parser.add_argument("--json", action="store_true",
                         help=f"print the analysis as one JSON object ({FORMAT})")
-    parser.add_argument("--worlds", type=_positive_int, default=0, metavar="K",
+    parser.add_argument("--worlds", type=non_negative_int, default=0, metavar="K",
                         help="also estimate each card's value over K deals consistent with "
                              "what the acting seat saw (an estimate: mean and spread)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of the sampled worlds")
-    parser.add_argument("--nodes", type=_positive_int, default=None,
+    parser.add_argument("--nodes", type=non_negative_int, default=None,
                         help="positions one solve visits at most before giving bounds "
                              "(default: bottleimp.analysis.DEFAULT_NODE_BUDGET)")
-    parser.add_argument("--round-seconds", type=_seconds, default=None,
+    parser.add_argument("--round-seconds", type=positive_seconds, default=None,
                         help="the time budget of one round (default: "
                              "bottleimp.analysis.record.ROUND_SECONDS, 60)")
     parser.set_defaults(run=run)

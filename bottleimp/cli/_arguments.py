@@ -50,6 +50,27 @@ def non_negative_int(text: str) -> int:
     return _whole_number(text, 0, "a whole number of 0 or more")
 
 
+def seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds, 0 or more, else a clear usage error."""
+    return _seconds(text, positive=False)
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds above 0, else a clear usage error."""
+    return _seconds(text, positive=True)
+
+
+def _seconds(text: str, positive: bool) -> float:
+    what = "a positive number of seconds" if positive else "a number of seconds from 0"
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what}, not {text!r}") from None
+    if not 0 <= value < float("inf") or (positive and value == 0):
+        raise argparse.ArgumentTypeError(f"expected {what}, not {text}")
+    return value
+
+
 def bot_names(text: str) -> tuple[str, ...]:
     """An argparse type: bot names separated by commas (``search,heuristic,random``), each one
     of ``bottleimp.bots.BOTS``, else a clear usage error."""

@@ -30,7 +30,7 @@ from .._editions import EDITIONS
 from .._errors import HarnessError, RecordError
 from ..formats._json_input import JSON
 from ..conformance._peer import clip, plural
-from ._arguments import non_negative_int, positive_int
+from ._arguments import non_negative_int, positive_int, positive_seconds, seconds
 
 if TYPE_CHECKING:
     from ..conformance._harness import HarnessReport
@@ -61,10 +61,10 @@ def add_parser(subparsers: Any) -> None:
                         help="games to generate (default 100)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="seed of the generated games (default 0): same seed, same games")
-    parser.add_argument("--timeout", type=_positive_float, default=5.0, metavar="SECONDS",
+    parser.add_argument("--timeout", type=positive_seconds, default=5.0, metavar="SECONDS",
                         help="time the other side has to answer one request (default 5)")
     parser.add_argument("--shrink-seconds", "--shrink-time", dest="shrink_seconds",
-                        type=_seconds, default=60.0, metavar="SECONDS",
+                        type=seconds, default=60.0, metavar="SECONDS",
                         help="time spent shrinking, shared by the failure groups (default 60; "
                         "0: no shrinking)")
     parser.add_argument("--out", default=".", metavar="DIR",
@@ -127,24 +127,6 @@ def _print_error(message: str, as_json: bool) -> int:
     if as_json:
         print(json.dumps(error_to_json(message)))
     return 2
-
-
-def _positive_float(text: str) -> float:
-    value = _seconds(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    """A number of seconds, 0 or more (finite)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds from 0, not {text}")
-    return value
 
 
 def _numbers(text: str, low: int, high: int, what: str) -> tuple[int, ...]:

@@ -18,6 +18,7 @@ from pathlib import Path
 from .._errors import RecordError
 from ..formats._json_input import printable_name, read_json_file
 from ..pictures._replay import MAX_PAGE_ROUNDS, PageTooLargeError, fault_place, render_record
+from ._arguments import positive_seconds
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,7 +44,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="add the open-hand analysis (bottleimp analyse): each trick's card values, the "
              "card played marked with its loss, the coins each seat lost per round",
     )
-    parser.add_argument("--round-seconds", type=float, default=60.0,
+    parser.add_argument("--round-seconds", type=positive_seconds, default=60.0,
                         help="with --analyse: the time budget of one round's analysis")
     parser.set_defaults(run=run)
 
