@@ -8,11 +8,19 @@
 Prints, per variant and every 500 endgames, the endgames compared so far, the disagreements
 and the CPU time. Run from the
 repository root: ``python scripts/analysis_brute_force.py [--variants NAME ...]``.
+
+A full-size run takes many CPU hours (endgames of 5 and 6 players and of Devil's Eye about a
+second each). ``--log FILE`` appends one JSON line per chunk (variant, seed, tricks, the
+endgames compared so far, the disagreements, the CPU seconds); ``--resume`` reads it back and
+goes on after the last chunk logged for each variant under the same seed and tricks (the
+endgames before it are drawn again, as the run drew them, and skipped), so a run stopped at any
+point loses at most one chunk.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from itertools import islice
@@ -38,7 +46,19 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--variants", nargs="*", default=sorted(VARIANTS))
     parser.add_argument("--every-deal", action="store_true")
+    parser.add_argument("--log", type=Path, default=None,
+                        help="append a JSON line per chunk to this file")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on after the chunks --log already holds")
     args = parser.parse_args()
+    if args.resume and args.log is None:
+        parser.error("--resume needs --log")
+    if args.endgames < 1 or args.most_tricks < 1:
+        parser.error("--endgames and --most-tricks must be at least 1")
+    unknown = sorted(set(args.variants) - set(VARIANTS))
+    if unknown:
+        parser.error(f"unknown variant {unknown[0]!r}; known: {', '.join(sorted(VARIANTS))}")
+    logged = _logged(args.log, args.seed, args.most_tricks) if args.resume else {}
     failed = False
     if args.every_deal:
         spec = BY_NAME["3p-8cards-every-deal"]
@@ -48,19 +68,45 @@ def main() -> int:
               f"{time.perf_counter() - start:.0f} s", flush=True)
         failed |= wrong > 0
     for name in args.variants:
-        start = time.process_time()
+        compared, wrong, cpu = logged.get(name, (0, 0, 0.0))
+        start = time.process_time() - cpu
         positions = random_endgames(VARIANTS[name], args.endgames, args.seed, args.most_tricks)
-        compared = wrong = 0
+        for _ in islice(positions, compared):  # drawn again as the logged run drew them
+            pass
         while compared < args.endgames:  # in chunks: a memo per chunk, and a line per chunk
             chunk = islice(positions, min(CHUNK, args.endgames - compared))
             done, bad = disagreements(chunk, every_seat=False)
             if done == 0:
                 break
             compared, wrong = compared + done, wrong + bad
+            seconds = time.process_time() - start
             print(f"{name}: {compared} endgames (up to {args.most_tricks} tricks left), {wrong} "
-                  f"disagreements, {time.process_time() - start:.0f} s CPU", flush=True)
+                  f"disagreements, {seconds:.0f} s CPU", flush=True)
+            if args.log is not None:
+                with args.log.open("a", encoding="utf-8") as log:
+                    log.write(json.dumps({"variant": name, "seed": args.seed,
+                                          "most_tricks": args.most_tricks, "compared": compared,
+                                          "disagreements": wrong, "cpu_seconds": round(seconds, 1)})
+                              + "\n")
         failed |= wrong > 0
     return 1 if failed else 0
+
+
+def _logged(log: Path, seed: int, most_tricks: int) -> dict[str, tuple[int, int, float]]:
+    """Per variant, the last chunk ``log`` holds for ``seed`` and ``most_tricks``: the endgames
+    compared, the disagreements and the CPU seconds so far (none if the file does not exist)."""
+    last: dict[str, tuple[int, int, float]] = {}
+    if not log.exists():
+        return last
+    for number, line in enumerate(log.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            entry = json.loads(line)
+            if entry["seed"] == seed and entry["most_tricks"] == most_tricks:
+                last[str(entry["variant"])] = (int(entry["compared"]), int(entry["disagreements"]),
+                                               float(entry["cpu_seconds"]))
+        except (ValueError, KeyError, TypeError):
+            raise SystemExit(f"{log}:{number}: not a line this script wrote: {line[:80]!r}")
+    return last
 
 
 if __name__ == "__main__":
