@@ -12,14 +12,16 @@ repository root: ``python scripts/analysis_brute_force.py [--variants NAME ...]`
 A full-size run takes many CPU hours (endgames of 5 and 6 players and of Devil's Eye about a
 second each). ``--log FILE`` appends one JSON line per chunk (variant, seed, tricks, the
 endgames compared so far, the disagreements, the CPU seconds); ``--resume`` reads it back and
-goes on after the last chunk logged for each variant under the same seed and tricks (the
-endgames before it are drawn again, as the run drew them, and skipped), so a run stopped at any
-point loses at most one chunk.
+goes on after the last chunk logged for each variant under the same seed, tricks and code (a
+hash of the solver's and the kernel's source and of the brute force: chunks of other code are
+not counted; the endgames before the last chunk are drawn again, as the run drew them, and
+skipped), so a run stopped at any point loses at most one chunk.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -34,6 +36,15 @@ for _path in (str(REPO), str(REPO / "tests")):
 from analysis_brute import VARIANTS, random_endgames  # noqa: E402
 from test_analysis_solver import disagreements, small_game_positions  # noqa: E402
 from test_exhaustive import BY_NAME  # noqa: E402
+
+CODE = hashlib.sha256(b"".join(
+    path.read_bytes() for path in sorted(REPO.glob("bottleimp/rules/*.py")) + [
+        REPO / name for name in ("bottleimp/analysis/_solver.py", "bottleimp/batch/_kernel.py",
+                                 "tests/analysis_brute.py", "bottleimp/_transitions.py",
+                                 "bottleimp/_state.py", "bottleimp/_engine.py")])
+).hexdigest()[:16]
+"""The code a logged chunk checked: the solver, the kernel it calls, the brute force and the
+rules it plays by."""
 
 CHUNK = 500
 """Endgames compared with one brute-force memo, and between two progress lines."""
@@ -85,7 +96,8 @@ def main() -> int:
             if args.log is not None:
                 with args.log.open("a", encoding="utf-8") as log:
                     log.write(json.dumps({"variant": name, "seed": args.seed,
-                                          "most_tricks": args.most_tricks, "compared": compared,
+                                          "most_tricks": args.most_tricks, "code": CODE,
+                                          "compared": compared,
                                           "disagreements": wrong, "cpu_seconds": round(seconds, 1)})
                               + "\n")
         failed |= wrong > 0
@@ -93,15 +105,17 @@ def main() -> int:
 
 
 def _logged(log: Path, seed: int, most_tricks: int) -> dict[str, tuple[int, int, float]]:
-    """Per variant, the last chunk ``log`` holds for ``seed`` and ``most_tricks``: the endgames
-    compared, the disagreements and the CPU seconds so far (none if the file does not exist)."""
+    """Per variant, the last chunk ``log`` holds for ``seed``, ``most_tricks`` and ``CODE``: the
+    endgames compared, the disagreements and the CPU seconds so far (none if the file does not
+    exist)."""
     last: dict[str, tuple[int, int, float]] = {}
     if not log.exists():
         return last
     for number, line in enumerate(log.read_text(encoding="utf-8").splitlines(), 1):
         try:
             entry = json.loads(line)
-            if entry["seed"] == seed and entry["most_tricks"] == most_tricks:
+            if (entry["seed"], entry["most_tricks"], entry.get("code")) == (seed, most_tricks,
+                                                                             CODE):
                 last[str(entry["variant"])] = (int(entry["compared"]), int(entry["disagreements"]),
                                                float(entry["cpu_seconds"]))
         except (ValueError, KeyError, TypeError):
