@@ -83,3 +83,25 @@ def test_no_seat_acts_once_the_game_is_over() -> None:
     with pytest.raises(ValueError, match="no seat acts in the phase"):
         seat_actions(state.config, Phase.GAME_OVER, 0, round_.dealer, round_.hands[0], None,
                      (), 0)
+
+
+def _game_over(players: int = 3) -> GameState:
+    state = new_game(Config(players=players, rounds=1), seed=5)
+    while state.phase is not Phase.GAME_OVER:
+        state = apply(state, legal_actions(state)[0])
+    return state
+
+
+@pytest.mark.parametrize("winners", [(7,), (0, 3), (True,), (1.0,), ("0",)])
+def test_a_finished_game_refuses_winners_that_are_not_its_seats(winners: Any) -> None:
+    """Winners are seats: whole numbers of the game's seats (a number out of range, a bool, a
+    float equal to a seat, a string are each refused)."""
+    state = _game_over()
+    error = _refusal(lambda: attrs.evolve(state, winners=winners))
+    assert error.field == "GameState.winners"
+
+
+def test_a_finished_game_takes_every_seat_as_winners_a_tie_of_all() -> None:
+    state = _game_over()
+    tied = attrs.evolve(state, winners=(0, 1, 2))
+    assert tied.winners == (0, 1, 2)
