@@ -279,23 +279,11 @@ def answer_for_record(answer: dict[str, JSON] | None) -> JSON:
         text = json.dumps(answer, separators=(",", ":"))
     except (RecordError, ValueError):
         return clip(repr(answer), RECORDED_ANSWER_CHARS)
-    if len(text) <= RECORDED_ANSWER_CHARS and _depth(answer) <= RECORDED_ANSWER_NESTING:
-        return answer
-    return clip(text, RECORDED_ANSWER_CHARS)
-
-
-def _depth(value: JSON) -> int:
-    """How deep ``value`` nests (without recursion): 0 for a scalar."""
-    deepest = 0
-    stack: list[tuple[JSON, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        deepest = max(deepest, depth)
-        if isinstance(item, dict):
-            stack.extend((inner, depth + 1) for inner in item.values())
-        elif isinstance(item, list):
-            stack.extend((inner, depth + 1) for inner in item)
-    return deepest
+    try:
+        check_json_value(answer, nesting=RECORDED_ANSWER_NESTING)
+    except RecordError:
+        return clip(text, RECORDED_ANSWER_CHARS)
+    return answer if len(text) <= RECORDED_ANSWER_CHARS else clip(text, RECORDED_ANSWER_CHARS)
 
 
 class PeerSlot:
