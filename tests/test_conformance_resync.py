@@ -63,7 +63,7 @@ def test_answers_that_describe_no_position_are_still_judged_NEXT_LEADER_DEALER_R
     assert _keys(report) == {("setup", "SETUP-RESOLVE"), ("play", "NEXT-LEADER"),
                              ("end_round", "DEALER-ROTATION")}
     on_answers = {group.rule for group in report.groups
-                  if ANSWERS in report.compared_on(group)}
+                  if ANSWERS in dict(group.trajectories)}
     assert on_answers == {"NEXT-LEADER", "DEALER-ROTATION"}
 
 
@@ -97,7 +97,7 @@ def test_without_set_position_or_a_declared_deck_four_bugs_give_four_groups_on_t
         assert failure is not None and failure.trajectory == PEER
         assert failure.followed_from is not None and failure.followed_from < len(failure.exchanges)
     for op in ("colours", "coins"):
-        assert report.compared_on(by_op[op]) == {PEER: by_op[op].count}
+        assert dict(by_op[op].trajectories) == {PEER: by_op[op].count}
     ways = dict(report.resynchronised)
     assert ways.get("peer", 0) >= len(by_op["setup"].games) and SET_POSITION not in ways
     assert report.conventions == ()

@@ -330,7 +330,7 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
             names = {"peer": "the peer's trajectory",
                      "library-set-position": "the library's trajectory (set_position)",
                      "library": "the library's trajectory", "peer-answers": "the peer's answers alone"}
-            seen = report.compared_on(group)
+            seen = dict(group.trajectories)
             trajectory = "-" if not seen else names[next(iter(seen))] \
                 if len(seen) == 1 else ", ".join(f"{names[way]} {count}"
                                                   for way, count in sorted(seen.items()))

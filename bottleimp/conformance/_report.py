@@ -92,10 +92,6 @@ class HarnessReport:
     resynchronised: tuple[tuple[str, int], ...] = ()
     """How many times games went on after a disagreement, by way (``peer``, ...)."""
 
-    def compared_on(self, group: Group) -> dict[str, int]:
-        """How many of ``group``'s disagreements were compared on each trajectory."""
-        return dict(group.trajectories)
-
     @property
     def failure(self) -> Failure | None:
         """The peer fault, else the first group's representative (``None``: all agreed)."""
@@ -314,7 +310,7 @@ def report_to_json(report: HarnessReport) -> dict[str, JSON]:
             "failure": None if g.failure is None else failure_to_json(g.failure),
             "deck": None if g.deck is None else g.deck.to_json(),
             "trajectory": None if g.failure is None else g.failure.trajectory,
-            "trajectories": {way: count for way, count in report.compared_on(g).items()},
+            "trajectories": dict(g.trajectories),
             "write_error": g.write_error,
         } for g in report.groups],
         "notes": list(report.notes),
