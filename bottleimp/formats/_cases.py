@@ -1,7 +1,8 @@
 """The conformance case files (``bottleimp-conformance/1``, described in
 ``spec/conformance/README.md``): each holds one kind of case, in groups that share a
 configuration; a case has an ``input`` and the ``expected`` answer. Read through the hardened
-JSON reader (every fault a ``RecordError`` at ``file:$.path``) and written deterministically."""
+JSON reader (every fault a ``RecordError`` at ``file:$.path``) and written deterministically;
+``CaseInput`` reads the values of a case's ``input`` (``INPUT_KEYS``) against its configuration."""
 
 from __future__ import annotations
 
@@ -12,22 +13,28 @@ from typing import Final
 
 from attrs import frozen
 
+from .._actions import Play
+from .._cards import START_PRICE, Card
 from .._config import Config
 from .._errors import RecordError
+from .._state import Bottle
 from ..rules._registry import RULE_FUNCTIONS
 from ._config_json import config_from_json
 from ._json_input import (
     JSON,
     check_keys,
     child,
+    expect_card,
+    expect_int,
     expect_list,
     expect_object,
+    expect_rank,
     expect_str,
     read_json_file,
 )
 
-__all__ = ["CONFORMANCE_FORMAT", "KINDS", "Case", "cases_from_json", "format_case_file",
-           "read_case_file", "read_suite"]
+__all__ = ["CONFORMANCE_FORMAT", "INPUT_KEYS", "KINDS", "Case", "CaseInput", "cases_from_json",
+           "format_case_file", "read_case_file", "read_suite"]
 
 CONFORMANCE_FORMAT: Final = "bottleimp-conformance/1"
 """The value of a case file's ``format`` key."""
@@ -62,6 +69,81 @@ class Case:
         if self.decides is not None:
             return self.decides
         return tuple(self.expected) if isinstance(self.expected, dict) else ()
+
+
+INPUT_KEYS: Final[dict[str, tuple[set[str], set[str]]]] = {
+    "trick": ({"bottles", "trick"}, set()),
+    "legal_plays": ({"seat", "hand", "trick"}, {"face_up", "attempts"}),
+    "setup": ({"dealer", "hands", "setup"}, {"face_up"}),
+    "scoring": ({"captured", "bottles", "devils_trick"}, set()),
+    "record": ({"record"}, set()),
+}
+"""The keys of each kind's ``input``: required, optional."""
+
+
+class CaseInput:
+    """The values of a case's ``input`` in the shapes ``spec/conformance/README.md`` gives, read
+    against the case's configuration with path-aware errors: cards by rank, a card list holding
+    each card once, one list per seat, seats, bottles (price and owner) and plays."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+
+    def card(self, value: JSON, path: str) -> Card:
+        return expect_card(value, self.config, path)
+
+    def cards(self, value: JSON, path: str) -> tuple[Card, ...]:
+        cards = tuple(self.card(item, child(path, i)) for i, item in enumerate(expect_list(value, path)))
+        if len(set(cards)) != len(cards):
+            raise RecordError(path, "a card appears twice")
+        return cards
+
+    def rows(self, value: JSON, path: str) -> tuple[tuple[Card, ...], ...]:
+        rows = expect_list(value, path)
+        if len(rows) != self.config.players:
+            raise RecordError(path, f"expected one list per seat ({self.config.players})")
+        return tuple(self.cards(row, child(path, seat)) for seat, row in enumerate(rows))
+
+    def seat(self, value: JSON, path: str) -> int:
+        return expect_int(value, path, 0, self.config.players - 1)
+
+    def bottles(self, value: JSON, path: str) -> tuple[Bottle, ...]:
+        items = expect_list(value, path)
+        if len(items) != self.config.bottles:
+            raise RecordError(path, f"expected {self.config.bottles} bottle(s)")
+        bottles = []
+        for index, item in enumerate(items):
+            item_path = child(path, index)
+            obj = expect_object(item, item_path)
+            check_keys(obj, item_path, {"price", "owner"}, set())
+            owner = obj["owner"]
+            if expect_rank(obj["price"], child(item_path, "price")) == START_PRICE:
+                if owner is not None:
+                    raise RecordError(child(item_path, "owner"), "a bottle at 19 has no owner")
+                bottles.append(Bottle())
+                continue
+            if owner is None:
+                raise RecordError(child(item_path, "owner"), "a bottle below 19 has an owner")
+            bottles.append(
+                Bottle(
+                    self.card(obj["price"], child(item_path, "price")),
+                    self.seat(owner, child(item_path, "owner")),
+                )
+            )
+        return tuple(bottles)
+
+    def plays(self, value: JSON, path: str) -> tuple[Play, ...]:
+        plays = []
+        for index, item in enumerate(expect_list(value, path)):
+            item_path = child(path, index)
+            pair = expect_list(item, item_path)
+            if len(pair) != 2:
+                raise RecordError(item_path, "expected [seat, card]")
+            plays.append(Play(self.seat(pair[0], child(item_path, 0)),
+                              self.card(pair[1], child(item_path, 1))))
+        if len({play.card for play in plays}) != len(plays):
+            raise RecordError(path, "a card is played twice")
+        return tuple(plays)
 
 
 _FILE_KEYS: Final = ({"format", "kind", "description", "groups"}, {"generated_by"})
