@@ -439,16 +439,13 @@ class Capabilities:
                  editions: Iterable[str] | None = None, bottles: Iterable[int] | None = None,
                  teams: bool | None = None) -> Capabilities:
         """These capabilities, narrowed by the command line's options (``None``: unchanged)."""
-        return evolve(
-            self,
-            players=self.players if players is None else tuple(
-                p for p in self.players if p in set(players)),
-            editions=self.editions if editions is None else tuple(
-                e for e in self.editions if e in set(editions)),
-            bottles=self.bottles if bottles is None else tuple(
-                b for b in self.bottles if b in set(bottles)),
-            teams=self.teams if teams is None else self.teams and teams,
-        )
+
+        def kept(declared: tuple[T, ...], allowed: Iterable[T] | None) -> tuple[T, ...]:
+            return declared if allowed is None else tuple(x for x in declared if x in set(allowed))
+
+        return evolve(self, players=kept(self.players, players),
+                      editions=kept(self.editions, editions), bottles=kept(self.bottles, bottles),
+                      teams=self.teams if teams is None else self.teams and teams)
 
     def playing_deck(self, config: Config) -> tuple[Card, ...]:
         """The cards ``config``'s games are played with: the peer's own of the ranks the
@@ -519,9 +516,8 @@ _FLAGS: Final = (("teams", True), ("set_position", False), ("setups_any_order", 
                   ("one_round", False), ("dealer", True))
 """The capabilities that are true or false, with their default (``teams`` always written)."""
 
-_KEYS: Final = ({"players", "editions", "bottles", "teams"},
-                 {"decks", "ignore", "set_position", "game_ends", "setups_any_order", "one_round",
-                  "dealer"})
+_KEYS: Final = {"players", "editions", "bottles", "decks", "ignore", "game_ends",
+                 *(key for key, _ in _FLAGS)}
 
 
 def _check_declared_deck(edition: str, cards: tuple[Card, ...], players: tuple[int, ...],
@@ -547,7 +543,7 @@ def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabil
     if value is None:
         return Capabilities()
     obj = expect_object(value, path)
-    check_keys(obj, path, set(), _KEYS[0] | _KEYS[1])
+    check_keys(obj, path, set(), _KEYS)
 
     def items(key: str, default: list[JSON], read: Callable[[JSON, str], T]) -> list[T]:
         where = child(path, key)
