@@ -24,7 +24,7 @@ from ._diagnose import DeckFault, QuestionFailure
 from ._peer import DEFAULT_TIMEOUT, Peer
 from ._protocol import UNSUPPORTED, Capabilities, Variant, with_deck
 from ._session import negotiate
-from ._vectors import answer, bottles_to_json, ranks, same_json
+from ._vectors import answer, bottles_to_json, ranks, same_json, scoring_input
 
 __all__ = ['QUESTION_KINDS', 'QuestionFailure', 'QuestionRow', 'RemoteOutcome', 'RemoteReport', 'ask_questions', 'case_outcome', 'case_request', 'position_questions', 'questions_under_deck', 'run_remote_vectors']
 
@@ -104,11 +104,7 @@ def _round_questions(config: Config, rng: random.Random) -> dict[str, Case]:
             if dealt.dealt_face_up is not None:
                 input_["face_up"] = [ranks(row) for row in dealt.dealt_face_up]
             found["setup"] = _case("setup", config, input_)
-    round_ = state.round
-    found["scoring"] = _case("scoring", config, {
-        "captured": [ranks(pile) for pile in round_.captured],
-        "bottles": bottles_to_json(round_.bottles),
-        "devils_trick": ranks(round_.devils_trick)})
+    found["scoring"] = _case("scoring", config, scoring_input(state.round))
     return found
 
 

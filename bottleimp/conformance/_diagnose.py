@@ -29,7 +29,7 @@ from ..rules.scoring import round_scores
 from ..rules.setup import setup_to_act
 from .._state import Bottle, GameState, Phase
 from ._peer import plural
-from ._vectors import bottles_to_json, ranks, same_json
+from ._vectors import same_json, scoring_input
 
 if TYPE_CHECKING:
     from ._protocol import Capabilities
@@ -726,13 +726,15 @@ def _numbers(value: JSON) -> tuple[int, ...] | None:
     return tuple(item for item in value if isinstance(item, int))
 
 
-def _score_evidence(source: object, config: Config, captured: JSON, devils_trick: JSON, bottles: JSON,
-            library: JSON, peer: JSON) -> _Scores | None:
-    """Coin evidence from the round's zones as ranks (the bottles as price and owner) and both
-    sides' scores; ``None`` when they name no such zones or scores."""
+def _score_evidence(source: object, config: Config, zones: dict[str, JSON], library: JSON,
+                    peer: JSON) -> _Scores | None:
+    """Coin evidence from the round's zones as a scoring case's input writes them (``captured``,
+    ``bottles``, ``devils_trick``) and both sides' scores; ``None`` when they name no such zones
+    or scores."""
+    captured, bottles = zones.get("captured"), zones.get("bottles")
     piles = [cards_named(config, pile) for pile in captured] \
         if isinstance(captured, list) else [None]
-    trick = cards_named(config, devils_trick)
+    trick = cards_named(config, zones.get("devils_trick"))
     mine, theirs = _numbers(library), _numbers(peer)
     if not isinstance(bottles, list) or not all(isinstance(item, dict) for item in bottles) \
             or trick is None or None in piles or len(piles) != config.players \
@@ -765,9 +767,8 @@ def _evidence(item: Failure | QuestionFailure) -> tuple[_Follows | None, _Scores
                             cards_named(config, detail.get("hand")), None,
                             cards_named(config, detail.get("peer"))), None
         if rule in _SCORE_RULES:
-            return None, _score_evidence(failure, config, detail.get("captured"),
-                                         detail.get("devils_trick"), detail.get("bottles"),
-                                         detail.get("rules_give"), detail.get("peer"))
+            return None, _score_evidence(failure, config, detail, detail.get("rules_give"),
+                                         detail.get("peer"))
         return None, None
     op, actual, config = last.request.get("op"), last.actual, before.config
     if actual is None:
@@ -782,9 +783,7 @@ def _evidence(item: Failure | QuestionFailure) -> tuple[_Follows | None, _Scores
                         None if round_.face_up is None else round_.face_up[seat], allowed,
                         play), None
     if rule in _SCORE_RULES and op == "scores":
-        round_ = before.round
-        return None, _score_evidence(failure, config, [ranks(pile) for pile in round_.captured],
-                                     ranks(round_.devils_trick), bottles_to_json(round_.bottles),
+        return None, _score_evidence(failure, config, scoring_input(before.round),
                                      last.expected.get("scores"), actual.get("scores"))
     return None, None
 
@@ -795,9 +794,8 @@ def _question_evidence(question: QuestionFailure) -> tuple[_Follows | None, _Sco
     if not isinstance(input_, dict) or not isinstance(output, dict):
         return None, None
     if case.kind == "scoring" and isinstance(case.expected, dict):
-        return None, _score_evidence(question, config, input_.get("captured"),
-                                     input_.get("devils_trick"), input_.get("bottles"),
-                                     case.expected.get("scores"), output.get("scores"))
+        return None, _score_evidence(question, config, input_, case.expected.get("scores"),
+                                     output.get("scores"))
     trick = input_.get("trick")
     if case.kind != "legal_plays" or not isinstance(trick, list) or not trick \
             or not isinstance(trick[0], list) or len(trick[0]) != 2:

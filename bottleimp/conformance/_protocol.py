@@ -38,7 +38,8 @@ from ..rules.game import add_totals, game_is_over
 from ..rules.setup import setup_steps
 from .._state import GameState, Phase
 from ._peer import MAX_LINE_BYTES
-from ._vectors import apply_setup_entry, bottles_to_json, ranks, same_json
+from ._vectors import (apply_setup_entry, bottles_to_json, ranks, same_json, scoring_input,
+                       zones_to_json)
 from ._vectors import answer as answer_case
 
 
@@ -276,10 +277,7 @@ class Referee:
         self.state = state
         answer: dict[str, JSON] = {"ok": True, "to_act": state.to_act}
         if state.phase is Phase.PLAY:
-            round_ = state.round
-            answer["hands"] = [ranks(hand) for hand in round_.hands]
-            answer["face_up"] = None if round_.face_up is None else [ranks(f) for f in round_.face_up]
-            answer["devils_trick"] = ranks(round_.devils_trick)
+            answer.update(zones_to_json(state.round))
         return answer
 
     def _legal_plays(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
@@ -602,13 +600,10 @@ def position_to_json(state: GameState) -> dict[str, JSON]:
         "deck": deck_to_json(config.cards),
         "dealer": round_.dealer,
         "to_act": state.to_act if phase != "over" else None,
-        "hands": [ranks(hand) for hand in round_.hands],
-        "face_up": None if round_.face_up is None else [ranks(row) for row in round_.face_up],
         "setup": [entry_from_gives(round_.setup[seat]) if complete[seat] else None
                   for seat in range(config.players)],
-        "devils_trick": ranks(round_.devils_trick),
-        "bottles": bottles_to_json(round_.bottles),
-        "captured": [ranks(pile) for pile in round_.captured],
+        **zones_to_json(round_),
+        **scoring_input(round_),
         "trick": [[play.seat, play.card.rank] for play in trick],
     }
 

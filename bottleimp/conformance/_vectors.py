@@ -38,6 +38,8 @@ __all__ = [
     "trick_outcome",
     "ranks",
     "bottles_to_json",
+    "scoring_input",
+    "zones_to_json",
 ]
 
 
@@ -116,6 +118,20 @@ def ranks(cards: Sequence[Card]) -> list[JSON]:
 def bottles_to_json(bottles: Sequence[Bottle]) -> list[JSON]:
     """Bottles as the cases write them: price and owner."""
     return [{"price": bottle.price, "owner": bottle.owner} for bottle in bottles]
+
+
+def zones_to_json(round_: RoundState) -> dict[str, JSON]:
+    """The hands, face-up rows and Devil's Trick of ``round_``, as the setup cases and the
+    protocol write them."""
+    return {"hands": [ranks(hand) for hand in round_.hands],
+            "face_up": None if round_.face_up is None else [ranks(row) for row in round_.face_up],
+            "devils_trick": ranks(round_.devils_trick)}
+
+
+def scoring_input(round_: RoundState) -> dict[str, JSON]:
+    """The input of a scoring case on ``round_``: the captured piles, bottles, Devil's Trick."""
+    return {"captured": [ranks(pile) for pile in round_.captured],
+            "bottles": bottles_to_json(round_.bottles), "devils_trick": ranks(round_.devils_trick)}
 
 
 def _check_turns(config: Config, plays: Sequence[Play], path: str) -> None:
@@ -285,13 +301,7 @@ def _answer_setup(deck: CaseInput, input_: dict[str, JSON], path: str) -> JSON:
         if error.rule_id is None:
             raise
         return {"error": error.rule_id}
-    round_ = state.round
-    return {
-        "hands": [ranks(hand) for hand in round_.hands],
-        "face_up": None if round_.face_up is None else [ranks(cards) for cards in round_.face_up],
-        "devils_trick": ranks(round_.devils_trick),
-        "leader": state.to_act,
-    }
+    return {**zones_to_json(state.round), "leader": state.to_act}
 
 
 def _answer_scoring(deck: CaseInput, input_: dict[str, JSON], path: str) -> JSON:
