@@ -481,27 +481,6 @@ class CardFault:
                 {"colour": self.library_colour, "coins": self.library_coins},
                 "peer": {"colour": self.peer_colour, "coins": self.peer_coins}}
 
-    def inferred_text(self) -> str:
-        """What the games show of the card: the colour it follows or the coins it scores."""
-        if self.peer_colour is not None:
-            return (f"card {self.rank} follows the library's {self.peer_colour} cards; the deck "
-                    f"makes it {self.library_colour}")
-        return (f"card {self.rank} scores as {plural(self.peer_coins, 'coin')}, the deck gives "
-                f"{self.library_coins}")
-
-    @property
-    def text(self) -> str:
-        library = "no such card" if self.library_colour is None else \
-            f"{self.library_colour}, {plural(self.library_coins, 'coin')}"
-        if self.peer_colour is None and self.peer_coins is None:
-            peer = "unknown"
-        else:
-            peer = ", ".join(part for part in (
-                self.peer_colour, None if self.peer_coins is None else plural(self.peer_coins, "coin"))
-                if part)
-        where = f"{self.edition} " if self.edition else ""
-        return f"{where}{self.rank}: the library {library}; the peer {peer}"
-
 
 @frozen
 class DeckFault:
@@ -527,20 +506,6 @@ class DeckFault:
     def to_json(self) -> dict[str, JSON]:
         return {"source": self.source, "kind": self.kind,
                 "cards": [card.to_json() for card in self.cards]}
-
-    @property
-    def lines(self) -> tuple[str, ...]:
-        """One line per card, as a person reads it."""
-        if self.source == "inferred":
-            stopped = ("the inference stopped at its bound of work: more cards may be wrong",) \
-                if self.stopped else ()
-            return tuple(card.inferred_text() for card in self.cards) + stopped
-        if self.kind == "colours":
-            return tuple(card.text if card.library_colour is None or card.peer_colour is None
-                         else f"{card.edition} {card.rank}: the library {card.library_colour}; "
-                         f"the peer's deck puts it with the library's {card.peer_colour} cards"
-                         for card in self.cards)
-        return tuple(card.text for card in self.cards)
 
 
 def _renaming(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
