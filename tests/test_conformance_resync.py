@@ -15,7 +15,7 @@ import pytest
 from bottleimp.cli._conformance import deck_lines
 from bottleimp.conformance._harness import run_harness
 from bottleimp.conformance._session import Lost, follow_peer
-from bottleimp.conformance._vectors import ranks
+from bottleimp.formats._cases import ranks
 from bottleimp.formats._json_input import JSON
 from bottleimp._state import GameState, Phase
 from bottleimp.conformance._session import ANSWERS, LIBRARY, PEER, SET_POSITION

@@ -15,7 +15,8 @@ from attrs import evolve, field, frozen
 from .._config import Config
 from .._engine import apply, legal_actions, new_game
 from .._errors import HarnessError, PeerFault
-from ..formats._cases import KINDS, Case, read_suite
+from ..formats._cases import (KINDS, Case, bottles_to_json, ranks, read_suite, same_json,
+                              scoring_input)
 from ..formats._config_json import config_to_json
 from ..formats._json_input import JSON
 from ..formats._setup_entries import entry_from_gives
@@ -24,7 +25,7 @@ from ._diagnose import DeckFault, QuestionFailure
 from ._peer import DEFAULT_TIMEOUT, Peer
 from ._protocol import UNSUPPORTED, Capabilities, Variant, with_deck
 from ._session import negotiate
-from ._vectors import answer, bottles_to_json, ranks, same_json, scoring_input
+from ._vectors import answer
 
 __all__ = ['QUESTION_KINDS', 'QuestionFailure', 'QuestionRow', 'RemoteOutcome', 'RemoteReport', 'ask_questions', 'case_outcome', 'case_request', 'position_questions', 'questions_under_deck', 'run_remote_vectors']
 

@@ -21,7 +21,7 @@ from .._cards import Card, Colour, coins, rank_key
 from .._config import Config
 from .._editions import edition_deck
 from .._engine import legal_actions
-from ..formats._cases import Case
+from ..formats._cases import Case, same_json, scoring_input
 from ..formats._json_input import JSON
 from ..rules.play import devils_eye_playable, follow_suit, trick_price
 from ..rules._registry import RULE_FUNCTIONS
@@ -29,7 +29,6 @@ from ..rules.scoring import round_scores
 from ..rules.setup import setup_to_act
 from .._state import Bottle, GameState, Phase
 from ._peer import plural
-from ._vectors import same_json, scoring_input
 
 if TYPE_CHECKING:
     from ._protocol import Capabilities

@@ -11,13 +11,13 @@ from pathlib import Path
 from attrs import evolve, frozen
 
 from .._config import Config
+from ..formats._cases import same_json
 from ..formats._json_input import JSON
 from ._cases import QuestionRow, questions_under_deck
 from ._diagnose import DeckFault, declared_deck_faults, infer_deck_faults
 from ._peer import plural
 from ._protocol import Capabilities, Variant
 from ._session import REFUSALS, Exchange, Failure, GameResult, GameScript, RoundScript
-from ._vectors import same_json
 
 __all__ = ["Group", "Nondeterminism", "group_run", "check_determinism", "same_verdict",
            "shrink_groups"]

@@ -17,7 +17,8 @@ from .._config import Config
 from .._editions import EDITIONS, edition_deck
 from .._engine import apply, legal_actions, new_game, with_deal
 from .._errors import ArgumentError, ConfigError, IllegalActionError, RecordError
-from ..formats._cases import KINDS, Case
+from ..formats._cases import (KINDS, Case, bottles_to_json, ranks, same_json, scoring_input,
+                              zones_to_json)
 from ..formats._config_json import config_from_json, deck_from_json, deck_to_json
 from ..formats._json_input import (
     JSON,
@@ -38,8 +39,7 @@ from ..rules.game import add_totals, game_is_over
 from ..rules.setup import setup_steps
 from .._state import GameState, Phase
 from ._peer import MAX_LINE_BYTES
-from ._vectors import (apply_setup_entry, bottles_to_json, ranks, same_json, scoring_input,
-                       zones_to_json)
+from ._vectors import apply_setup_entry
 from ._vectors import answer as answer_case
 
 

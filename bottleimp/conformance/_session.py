@@ -25,6 +25,7 @@ from ..catalogue import is_convention as catalogue_is_convention
 from .._config import Config
 from .._engine import apply, legal_actions
 from .._errors import HarnessError, PeerFault, RecordError, UnknownRuleError
+from ..formats._cases import bottles_to_json, ranks
 from ..formats._config_json import deck_to_json
 from ..formats._json_input import JSON
 from ..formats._setup_entries import entry_from_gives
@@ -62,7 +63,6 @@ from ._protocol import (
     compare,
     set_position_request,
 )
-from ._vectors import bottles_to_json, ranks
 
 __all__ = ['ANSWERS', 'Exchange', 'Failure', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'is_convention', 'negotiate', 'not_applicable', 'play_game', 'round_request']
 

@@ -1,8 +1,8 @@
 """Conformance vectors: the library's answer, through the engine, to every kind of case in
 ``spec/conformance`` (``trick``, ``legal_plays``, ``setup``, ``scoring``, ``record``; the kinds
-and their shapes are described in ``spec/conformance/README.md``; the case files are read by
-``bottleimp.formats``, and so are the values of a case's input), so that the same files check the
-library and any other implementation.
+and their shapes are described in ``spec/conformance/README.md``; the case files and the values
+of a case's input are read and written by ``bottleimp.formats``), so that the same files check
+the library and any other implementation.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from .._cards import Card, rank_key
 from .._config import Config
 from .._engine import apply, check_action, legal_actions, new_game, with_deal
 from .._errors import ConfigError, IllegalActionError, RecordError
-from ..formats._cases import INPUT_KEYS, Case, CaseInput, read_suite
+from ..formats._cases import (INPUT_KEYS, Case, CaseInput, bottles_to_json, ranks, read_suite,
+                              same_json, zones_to_json)
 from ..formats._json_input import JSON, check_keys, child, expect_list, expect_object
 from ..formats._setup_entries import gives_from_entry
 from ..rules.play import next_to_play, returned_price_card
@@ -34,12 +35,7 @@ __all__ = [
     "check_case",
     "check_suite",
     "apply_setup_entry",
-    "same_json",
     "trick_outcome",
-    "ranks",
-    "bottles_to_json",
-    "scoring_input",
-    "zones_to_json",
 ]
 
 
@@ -65,21 +61,6 @@ class Outcome:
     def passed(self) -> bool:
         """True when the library's answer equals the expected one (see ``same_json``)."""
         return self.message is None and same_json(self.case.expected, self.actual)
-
-
-def same_json(expected: JSON, actual: JSON) -> bool:
-    """JSON equality as the cases and the protocol define it: numbers by value (17 equals 17.0),
-    booleans only equal booleans, object keys that start with ``_`` in ``actual`` ignored."""
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
-    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
-        return expected == actual
-    if isinstance(expected, list) and isinstance(actual, list):
-        return len(expected) == len(actual) and all(map(same_json, expected, actual))
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        keys = {key for key in actual if not key.startswith("_")}
-        return keys == set(expected) and all(same_json(expected[k], actual[k]) for k in expected)
-    return type(expected) is type(actual) and expected == actual
 
 
 # --- the library's answers -------------------------------------------------------------------
@@ -108,30 +89,6 @@ def check_case(case: Case) -> Outcome:
 def check_suite(directory: str | Path) -> tuple[Outcome, ...]:
     """Check every case under ``directory`` against the library."""
     return tuple(check_case(case) for case in read_suite(directory))
-
-
-def ranks(cards: Sequence[Card]) -> list[JSON]:
-    """Card ranks in ascending order, as the cases write them."""
-    return [card.rank for card in sorted(cards, key=rank_key)]
-
-
-def bottles_to_json(bottles: Sequence[Bottle]) -> list[JSON]:
-    """Bottles as the cases write them: price and owner."""
-    return [{"price": bottle.price, "owner": bottle.owner} for bottle in bottles]
-
-
-def zones_to_json(round_: RoundState) -> dict[str, JSON]:
-    """The hands, face-up rows and Devil's Trick of ``round_``, as the setup cases and the
-    protocol write them."""
-    return {"hands": [ranks(hand) for hand in round_.hands],
-            "face_up": None if round_.face_up is None else [ranks(row) for row in round_.face_up],
-            "devils_trick": ranks(round_.devils_trick)}
-
-
-def scoring_input(round_: RoundState) -> dict[str, JSON]:
-    """The input of a scoring case on ``round_``: the captured piles, bottles, Devil's Trick."""
-    return {"captured": [ranks(pile) for pile in round_.captured],
-            "bottles": bottles_to_json(round_.bottles), "devils_trick": ranks(round_.devils_trick)}
 
 
 def _check_turns(config: Config, plays: Sequence[Play], path: str) -> None:

@@ -2,22 +2,24 @@
 ``spec/conformance/README.md``): each holds one kind of case, in groups that share a
 configuration; a case has an ``input`` and the ``expected`` answer. Read through the hardened
 JSON reader (every fault a ``RecordError`` at ``file:$.path``) and written deterministically;
-``CaseInput`` reads the values of a case's ``input`` (``INPUT_KEYS``) against its configuration."""
+``CaseInput`` reads the values of a case's ``input`` (``INPUT_KEYS``) against its configuration,
+``ranks``, ``bottles_to_json``, ``zones_to_json`` and ``scoring_input`` write them, and
+``same_json`` is the equality answers are compared by."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
 from attrs import frozen
 
 from .._actions import Play
-from .._cards import START_PRICE, Card
+from .._cards import START_PRICE, Card, rank_key
 from .._config import Config
 from .._errors import RecordError
-from .._state import Bottle
+from .._state import Bottle, RoundState
 from ..rules._registry import RULE_FUNCTIONS
 from ._config_json import config_from_json
 from ._json_input import (
@@ -33,8 +35,9 @@ from ._json_input import (
     read_json_file,
 )
 
-__all__ = ["CONFORMANCE_FORMAT", "INPUT_KEYS", "KINDS", "Case", "CaseInput", "cases_from_json",
-           "format_case_file", "read_case_file", "read_suite"]
+__all__ = ["CONFORMANCE_FORMAT", "INPUT_KEYS", "KINDS", "Case", "CaseInput", "bottles_to_json",
+           "cases_from_json", "format_case_file", "ranks", "read_case_file", "read_suite",
+           "same_json", "scoring_input", "zones_to_json"]
 
 CONFORMANCE_FORMAT: Final = "bottleimp-conformance/1"
 """The value of a case file's ``format`` key."""
@@ -144,6 +147,45 @@ class CaseInput:
         if len({play.card for play in plays}) != len(plays):
             raise RecordError(path, "a card is played twice")
         return tuple(plays)
+
+
+def ranks(cards: Sequence[Card]) -> list[JSON]:
+    """Card ranks in ascending order, as the cases write them."""
+    return [card.rank for card in sorted(cards, key=rank_key)]
+
+
+def bottles_to_json(bottles: Sequence[Bottle]) -> list[JSON]:
+    """Bottles as the cases write them: price and owner."""
+    return [{"price": bottle.price, "owner": bottle.owner} for bottle in bottles]
+
+
+def zones_to_json(round_: RoundState) -> dict[str, JSON]:
+    """The hands, face-up rows and Devil's Trick of ``round_``, as the setup cases and the
+    protocol write them."""
+    return {"hands": [ranks(hand) for hand in round_.hands],
+            "face_up": None if round_.face_up is None else [ranks(row) for row in round_.face_up],
+            "devils_trick": ranks(round_.devils_trick)}
+
+
+def scoring_input(round_: RoundState) -> dict[str, JSON]:
+    """The input of a scoring case on ``round_``: the captured piles, bottles, Devil's Trick."""
+    return {"captured": [ranks(pile) for pile in round_.captured],
+            "bottles": bottles_to_json(round_.bottles), "devils_trick": ranks(round_.devils_trick)}
+
+
+def same_json(expected: JSON, actual: JSON) -> bool:
+    """JSON equality as the cases and the protocol define it: numbers by value (17 equals 17.0),
+    booleans only equal booleans, object keys that start with ``_`` in ``actual`` ignored."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        return expected == actual
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and all(map(same_json, expected, actual))
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        keys = {key for key in actual if not key.startswith("_")}
+        return keys == set(expected) and all(same_json(expected[k], actual[k]) for k in expected)
+    return type(expected) is type(actual) and expected == actual
 
 
 _FILE_KEYS: Final = ({"format", "kind", "description", "groups"}, {"generated_by"})
