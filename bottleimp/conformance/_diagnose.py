@@ -33,7 +33,7 @@ from ._peer import plural
 if TYPE_CHECKING:
     from ._protocol import Capabilities
 
-__all__ = ['CardFault', 'DeckFault', 'Disagreement', 'Exchange', 'QuestionFailure', 'WORK', 'card_json', 'card_named', 'cards_named', 'declared_deck_faults', 'explain', 'infer_deck_faults']
+__all__ = ['CardFault', 'DeckFault', 'Disagreement', 'Exchange', 'QuestionFailure', 'WORK', 'card_json', 'card_named', 'cards_named', 'declared_deck_faults', 'explain', 'infer_deck_faults', 'whole_numbers']
 
 
 # --- the rule of a disagreement ---------------------------------------------------------
@@ -683,7 +683,8 @@ class _Scores:
             return False
 
 
-def _numbers(value: JSON) -> tuple[int, ...] | None:
+def whole_numbers(value: JSON) -> tuple[int, ...] | None:
+    """A list of whole numbers (scores) as a tuple, ``None`` for anything else."""
     if not isinstance(value, list) or not all(
             isinstance(item, int) and not isinstance(item, bool) for item in value):
         return None
@@ -699,7 +700,7 @@ def _score_evidence(source: object, config: Config, zones: dict[str, JSON], libr
     piles = [cards_named(config, pile) for pile in captured] \
         if isinstance(captured, list) else [None]
     trick = cards_named(config, zones.get("devils_trick"))
-    mine, theirs = _numbers(library), _numbers(peer)
+    mine, theirs = whole_numbers(library), whole_numbers(peer)
     if not isinstance(bottles, list) or not all(isinstance(item, dict) for item in bottles) \
             or trick is None or None in piles or len(piles) != config.players \
             or mine is None or theirs is None or len(theirs) != len(mine) \

@@ -50,7 +50,7 @@ from ..rules._registry import rule_id_of
 from ..rules.scoring import round_is_over, round_scores
 from ..rules.setup import setup_steps
 from .._state import Bottle, GameState, Phase, RoundState, TrickResult
-from ._diagnose import Disagreement, Exchange, card_named, cards_named, explain
+from ._diagnose import Disagreement, Exchange, card_named, cards_named, explain, whole_numbers
 from ._peer import Peer, PeerSlot, clip
 from ._protocol import (
     GAME_ENDS,
@@ -1170,11 +1170,8 @@ class _Game:
         state = self.referee.state
         if state is None or actual.get("ok") is not True or state.round.scores is None:
             return
-        scores = actual.get("scores")
-        chosen = tuple(s for s in scores if isinstance(s, int) and not isinstance(s, bool)) \
-            if isinstance(scores, list) else ()
-        if not isinstance(scores, list) or len(chosen) != len(scores) \
-                or len(chosen) != state.config.players:
+        chosen = whole_numbers(actual.get("scores"))
+        if chosen is None or len(chosen) != state.config.players:
             self.uncompared.append(f"after request {len(self.exchanges)}: the peer's scores are "
                                    "not one whole number per seat; the game's end was compared "
                                    "on the library's totals")
