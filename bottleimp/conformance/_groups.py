@@ -130,18 +130,14 @@ def check_determinism(groups: list[Group], replay: ReplayScript
     found: list[Nondeterminism] = []
     checked: list[Group] = []
     for group in groups:
-        failure = group.failure
-        if failure is None or group.not_shrunk is not None:
-            checked.append(group)
-            continue
-        seen = _answered_otherwise(group, failure, replay)
-        if seen is None:
-            checked.append(group)
-            continue
-        found.append(seen)
-        checked.append(evolve(group, not_shrunk=(
-            f"the peer is not deterministic: game {seen.game} played again got another answer "
-            f"to request {seen.after + 1} ({seen.request.get('op')})")))
+        seen = None if group.failure is None or group.not_shrunk is not None \
+            else _answered_otherwise(group, group.failure, replay)
+        if seen is not None:
+            found.append(seen)
+            group = evolve(group, not_shrunk=(
+                f"the peer is not deterministic: game {seen.game} played again got another "
+                f"answer to request {seen.after + 1} ({seen.request.get('op')})"))
+        checked.append(group)
     return checked, tuple(found)
 
 
