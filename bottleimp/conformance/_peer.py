@@ -6,6 +6,7 @@ process group or session; whatever it writes is kept short in reports (``clip``)
 from __future__ import annotations
 
 import atexit
+import contextlib
 import ctypes
 import json
 import os
@@ -93,10 +94,8 @@ class Peer:
             except (OSError, ValueError):
                 self._write_failed.set()
                 return
-        try:
+        with contextlib.suppress(OSError, ValueError):
             stream.close()
-        except (OSError, ValueError):
-            pass
 
     def _put(self, item: tuple[bytes, bool] | None) -> bool:
         """Queue one line for ``ask``, waiting while the queue is full; False once closed."""
@@ -186,10 +185,8 @@ class Peer:
         if self.alive and not self._faulted:
             self._requests.put((json.dumps({"op": "quit"}) + "\n").encode("utf-8"))
             self._requests.put(None)
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=min(self.timeout, 1.0))
-            except subprocess.TimeoutExpired:
-                pass
         self._end_group()
         self._closed.set()
         self._requests.put(None)
@@ -201,25 +198,17 @@ class Peer:
         first (SIGTERM) and kills its whole subtree, sessions of their own included; it is
         given a moment, since killing it first would orphan that subtree to init."""
         if _USE_REAPER and self.process.poll() is None:
-            try:
+            with contextlib.suppress(OSError):
                 self.process.terminate()
-            except OSError:
-                pass
             _wait_for_exit(self.process, 5.0)
         if os.name == "posix":
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
         if self.process.poll() is None:
-            try:
+            with contextlib.suppress(OSError):
                 self.process.kill()
-            except OSError:
-                pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=5.0)
-        except subprocess.TimeoutExpired:
-            pass
 
 
 _USE_REAPER: Final = sys.platform.startswith("linux") and os.path.isdir("/proc")
@@ -239,10 +228,8 @@ def _wait_for_exit(process: subprocess.Popen[bytes], timeout: float) -> None:
             select.select([pidfd], [], [], timeout)
         finally:
             os.close(pidfd)
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=timeout if pidfd < 0 else 0.5)
-    except subprocess.TimeoutExpired:
-        pass
 
 
 def _launch(command: tuple[str, ...], cwd: str | os.PathLike[str] | None) -> subprocess.Popen[bytes]:
@@ -413,10 +400,8 @@ def end_subtree() -> None:
         if not alive:
             break
         for pid in alive:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
         time.sleep(0.005)
         _reap()
     _reap()
