@@ -9,6 +9,7 @@ answers describe no position, ``PeerRound`` judges each later answer with one ru
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
@@ -1329,7 +1330,7 @@ class _Game:
                       past_rounds=past, totals=totals)
 
     def play(self) -> GameResult:
-        try:
+        with contextlib.suppress(Stop):  # the game ended early
             self._mistakes_at("start", self.script.rounds[0].mistakes if self.script.rounds else ())
             self.ask({"op": "hello", "protocol": PROTOCOL})
             if self.fresh:  # once per peer process: a round request before any new_round
@@ -1342,8 +1343,6 @@ class _Game:
                 self.finished.append(state.round)
                 if not self._game_goes_on(index):
                     break
-        except Stop:
-            pass
         refusals = tuple(
             Refusal(ex.refusal, str(ex.expected.get("rule")),
                     ex.actual is not None and compare(ex.expected, ex.actual) is None,
