@@ -24,6 +24,7 @@ from ..formats._json_input import (
     JSON,
     check_keys,
     child,
+    expect_card,
     expect_int,
     expect_list,
     expect_object,
@@ -238,18 +239,11 @@ class Referee:
     def _cards(config: Config, rows: list[list[Rank]], path: str) -> tuple[tuple[Card, ...], ...]:
         """The cards of a rank array per seat; a rank the deck does not have breaks rule
         DEAL-COUNTS (the deal is not the deck)."""
-        cards = []
-        for seat, row in enumerate(rows):
-            found = []
-            for index, rank in enumerate(row):
-                try:
-                    found.append(config.card(rank))
-                except ArgumentError as error:
-                    raise IllegalActionError(
-                        "DEAL-COUNTS", f"{child(child(path, seat), index)}: {error.message}"
-                    ) from None
-            cards.append(tuple(found))
-        return tuple(cards)
+        try:
+            return tuple(tuple(expect_card(rank, config, child(child(path, seat), index))
+                               for index, rank in enumerate(row)) for seat, row in enumerate(rows))
+        except RecordError as error:
+            raise IllegalActionError("DEAL-COUNTS", str(error)) from None
 
     def _setup(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
         check_keys(obj, "$", {"op", "seat", "discard"}, {"left", "right", "to_face_up", "to_hidden"})
