@@ -108,20 +108,17 @@ def _play_state(
     leader: int,
 ) -> GameState:
     """A state in trick play: seats hold ``hands`` (and ``face_up``), ``plays`` are the current
-    trick so far, ``leader`` led it; the seat after the last play (or the leader) is to act."""
+    trick so far, ``leader`` led it; the seat after the last play (or the leader) is to act. The
+    rest is a fresh round's: nothing captured, no trick taken, no Devil's Trick."""
     base = new_game(config, 0)
     to_act = next_to_play(config, plays[-1].seat) if plays else leader
     round_ = evolve(
         base.round,
         hands=tuple(tuple(sorted(hand, key=rank_key)) for hand in hands),
         face_up=face_up,
-        devils_trick=(),
         plays=plays,
         leader=leader,
         bottles=bottles,
-        captured=((),) * config.players,
-        tricks=(),
-        scores=None,
     )
     return evolve(base, phase=Phase.PLAY, to_act=to_act, round=round_)
 
