@@ -27,7 +27,7 @@ from .._config import Config
 from .._engine import apply, legal_actions
 from .._errors import HarnessError, PeerFault, RecordError, UnknownRuleError
 from ..formats._cases import bottles_to_json, ranks
-from ..formats._config_json import deck_to_json
+from ..formats._config_json import config_to_json, deck_to_json
 from ..formats._json_input import JSON
 from ..formats._setup_entries import entry_from_gives
 from ..rules.deal import deal, first_dealer, next_dealer
@@ -97,15 +97,10 @@ class RefusalKind:
 def round_request(config: Config, dealer: int | None, hands: tuple[tuple[Card, ...], ...],
                   face_up: tuple[tuple[Card, ...], ...] | None, deck: tuple[Card, ...],
                   index: int = 0) -> dict[str, JSON]:
-    """The ``new_round`` of round ``index`` of a game of ``config`` (its end where it has one),
-    carrying ``deck``; ``dealer`` ``None`` leaves the deal to the peer's own rotation."""
-    game: dict[str, JSON] = {"edition": config.edition, "players": config.players,
-                             "bottles": config.bottles,
-                             "teams": None if config.teams is None else [list(t) for t in config.teams]}
-    for key, value in (("rounds", config.rounds), ("target_score", config.target_score)):
-        if value is not None:
-            game[key] = value
-    return {"op": "new_round", "config": game, **({} if dealer is None else {"dealer": dealer}),
+    """The ``new_round`` of round ``index`` of a game of ``config`` (its end included), carrying
+    ``deck``; ``dealer`` ``None`` leaves the deal to the peer's own rotation."""
+    return {"op": "new_round", "config": config_to_json(config),
+            **({} if dealer is None else {"dealer": dealer}),
             "hands": [[card.rank for card in hand] for hand in hands],
             "face_up": None if face_up is None else [[card.rank for card in row] for row in face_up],
             "deck": deck_to_json(deck), "round": index}
