@@ -249,10 +249,8 @@ def _answer_setup(deck: CaseInput, input_: dict[str, JSON], path: str) -> JSON:
             entry_path = child(child(path, "setup"), seat)
             gives = gives_from_entry(config, seat, entries[seat], entry_path)
             state = apply_setup_entry(state, seat, [give for give, _ in gives])
-    except IllegalActionError as error:
-        return {"error": error.rule_id}
-    except RecordError as error:
-        if error.rule_id is None:
+    except (IllegalActionError, RecordError) as error:
+        if error.rule_id is None:  # a malformed entry, not a setup the rules refuse
             raise
         return {"error": error.rule_id}
     return {**zones_to_json(state.round), "leader": state.to_act}
