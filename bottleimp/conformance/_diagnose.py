@@ -87,19 +87,13 @@ def explain(before: GameState | None, after: GameState | None, request: dict[str
         return Disagreement(rule, problem, {"library": "accepts", "peer_refuses": named})
     if op == "new_round" and after is not None:
         return _new_round(after, request, expected, actual, problem)
-    if before is None or op == "hello":
+    namer = {"setup": _setup, "legal_plays": _legal_plays, "play": _play, "scores": _scores,
+             "end_round": _end_round}.get(op)
+    if before is None or namer is None:
         return Disagreement("PROTOCOL", problem, {})
-    if op == "setup":
-        return _setup(after or before, expected, actual, problem)
-    if op == "legal_plays":
-        return _legal_plays(before, expected, actual, problem)
-    if op == "play":
-        return _play(before, expected, actual, problem)
-    if op == "scores":
-        return _scores(before, expected, actual, problem)
-    if op == "end_round":
-        return _end_round(before, expected, actual, problem)
-    return Disagreement("PROTOCOL", problem, {})
+    # A setup is named on the library's state once it is given (the setup resolved), the rest
+    # on the state the request was made in.
+    return namer((after or before) if op == "setup" else before, expected, actual, problem)
 
 
 def _end_round(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],

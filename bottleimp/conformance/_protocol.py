@@ -106,15 +106,12 @@ class Referee:
                 return refusal("PROTOCOL", f"this side speaks {PROTOCOL} only")
             return {"ok": True, "protocol": PROTOCOL,
                     "capabilities": {**Capabilities().to_json(), "set_position": True}}
-        if op == "new_round":
-            return self._new_round(obj)
-        if op == "case":
-            return self._case(obj)
         if op == "quit":
             check_keys(obj, "$", {"op"}, set())
             return {"ok": True}
-        if op == "set_position":
-            return self._set_position(obj)
+        if op in ("new_round", "case", "set_position"):  # the requests that need no round
+            return {"new_round": self._new_round, "case": self._case,
+                    "set_position": self._set_position}[op](obj)
         handlers: dict[str, Callable[[GameState, dict[str, JSON]], dict[str, JSON]]] = {
             "setup": self._setup,
             "legal_plays": self._legal_plays,
