@@ -16,7 +16,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Final, NoReturn
+from typing import Final
 
 from attrs import evolve, field, frozen
 
@@ -1135,7 +1135,10 @@ class _Game:
             actual = self.peer.ask(request)
         except PeerFault as fault:
             self.exchanges.append(Exchange(request, expected, None, refusal))
-            self._fail(fault.kind, fault.message, None, before)
+            self.failures.append(Failure(fault.kind, fault.message, self.script,
+                                         tuple(self.exchanges), self.game_state(), None, before))
+            self.outcome = "failed"
+            raise Stop()
         self.peer_answer = actual
         self.exchanges.append(Exchange(request, expected or actual, actual, refusal))
         return actual
@@ -1299,13 +1302,6 @@ class _Game:
             self.followed_from = len(self.exchanges)
         self.trajectory = PEER
         self.referee.state = state
-
-    def _fail(self, kind: str, message: str, disagreement: Disagreement | None,
-              before: GameState | None) -> NoReturn:
-        self.failures.append(Failure(kind, message, self.script, tuple(self.exchanges),
-                                     self.game_state(), disagreement, before))
-        self.outcome = "failed"
-        raise Stop()
 
     def game_state(self) -> GameState | None:
         """The library's game so far: the finished rounds and the current one (before the next
