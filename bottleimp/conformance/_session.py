@@ -1525,11 +1525,10 @@ def _setup_request(state: GameState, choose: Callable[[int], int]
     return {"op": "setup", "seat": seat, **entry_from_gives(gives)}, state
 
 
-def play_game(script: GameScript, peer: Peer, *,
-              capabilities: Capabilities | None = None, fresh: bool = False) -> Failure | None:
+def play_game(script: GameScript, peer: Peer) -> Failure | None:
     """Play ``script`` against ``peer``; the first failure, or ``None`` when every answer agrees
     (or the peer does not support the game)."""
-    return _Game(script, peer, capabilities=capabilities, fresh=fresh).play().failure
+    return _Game(script, peer).play().failure
 
 
 def negotiate(peer: Peer) -> Capabilities:
