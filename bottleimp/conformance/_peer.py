@@ -100,11 +100,9 @@ class Peer:
     def _put(self, item: tuple[bytes, bool] | None) -> bool:
         """Queue one line for ``ask``, waiting while the queue is full; False once closed."""
         while not self._closed.is_set():
-            try:
+            with contextlib.suppress(queue.Full):
                 self._lines.put(item, timeout=0.1)
                 return True
-            except queue.Full:
-                continue
         return False
 
     def _read(self, stream: IO[bytes]) -> None:
@@ -382,14 +380,11 @@ def descendants(root: int) -> list[int]:
 
 
 def _reap() -> None:
-    """Collect every child that has exited (orphans reparented to the launcher included)."""
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+    """Collect every child that has exited (orphans reparented to the launcher included), until
+    none has or none is left."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0] != 0:
+            pass
 
 
 def end_subtree() -> None:
