@@ -903,9 +903,8 @@ def _infer_coins(evidence: Sequence[_Scores]) -> tuple[dict[Card, int], bool]:
                                        for card in coefficients)
     agreeing = sorted({card for coefficients, diff in rows if not diff for card in coefficients},
                       key=rank_key)
-    sparse = [({card: 1}, 0) for card in agreeing] + \
-        sorted(rows, key=lambda row: row[1] == 0)
     dense = sorted(rows, key=lambda row: row[1] == 0)
+    sparse = [({card: 1}, 0) for card in agreeing] + dense
     best: tuple[int, dict[Card, int]] = (0, {})
     stopped = False
     for ordered in (sparse, dense):
