@@ -120,7 +120,7 @@ def run_harness(
         failed=outcomes["failed"],
         unsupported=outcomes["unsupported"],
         groups=written,
-        coverage=coverage(results, capabilities),
+        coverage=coverage(results),
         protocol=PROTOCOL,
         capabilities=declared,
         peer_fault=stopped,

@@ -18,7 +18,7 @@ from ._cases import QuestionRow
 from ._groups import Group, Nondeterminism
 from ._peer import answer_for_record, clip, plural
 from ._protocol import PROTOCOL, Capabilities
-from ._session import REFUSALS, Failure, GameResult, Refusal, not_applicable
+from ._session import REFUSALS, Failure, GameResult, Refusal
 
 if TYPE_CHECKING:
     from ..formats._records import GameRecord
@@ -37,7 +37,6 @@ class CoverageRow:
     sent: int
     agreed: int
     unsupported: int
-    note: str
 
 
 @frozen
@@ -133,7 +132,7 @@ def write_peer_fault(failure: Failure, out_dir: str | os.PathLike[str] | None,
     return None, None
 
 
-def coverage(results: Sequence[GameResult], capabilities: Capabilities) -> tuple[CoverageRow, ...]:
+def coverage(results: Sequence[GameResult]) -> tuple[CoverageRow, ...]:
     by_kind: dict[str, list[Refusal]] = {}
     for result in results:
         for refusal in result.refusals:
@@ -144,9 +143,7 @@ def coverage(results: Sequence[GameResult], capabilities: Capabilities) -> tuple
         rules = sorted({refusal.rule for refusal in sent}) or list(kind.rules)
         unsupported = sum(1 for refusal in sent if refusal.unsupported)
         agreed = sum(1 for refusal in sent if refusal.agreed)
-        why = not_applicable(kind, capabilities)
-        note = kind.note if why is None else "not applicable: " + why
-        rows.append(CoverageRow(kind.name, tuple(rules), len(sent), agreed, unsupported, note))
+        rows.append(CoverageRow(kind.name, tuple(rules), len(sent), agreed, unsupported))
     return tuple(rows)
 
 

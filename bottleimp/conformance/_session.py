@@ -91,7 +91,6 @@ class RefusalKind:
     rules: tuple[str, ...]
     when: str
     build: Builder
-    note: str
 
 
 def round_request(config: Config, dealer: int | None, hands: tuple[tuple[Card, ...], ...],
@@ -363,81 +362,51 @@ _FOLLOW: Final = ("FOLLOW-SUIT", "EYE-FOLLOW-SUIT")
 
 REFUSALS: Final[tuple[RefusalKind, ...]] = (
     RefusalKind("hello-version", ("PROTOCOL",), "start", lambda moment, pick: {
-                    "op": "hello", "protocol": f"bottleimp-protocol/{90 + pick % 9}"},
-                "hello naming a protocol version nobody speaks"),
+                    "op": "hello", "protocol": f"bottleimp-protocol/{90 + pick % 9}"}),
     RefusalKind("before-round", ("PROTOCOL",), "fresh",
-                _pick({"op": "legal_plays"}, {"op": "scores"}),
-                "a round request before any new_round (sent to a freshly started peer)"),
+                _pick({"op": "legal_plays"}, {"op": "scores"})),
     RefusalKind("unknown-op", ("PROTOCOL",), "any",
-                _pick({"op": "dance"}, {"op": "undo"}, {"op": "deal"}),
-                "an op the protocol lacks"),
+                _pick({"op": "dance"}, {"op": "undo"}, {"op": "deal"})),
     RefusalKind("missing-key", ("PROTOCOL",), "any", _pick(
-                {"op": "play", "seat": 0}, {"op": "setup", "discard": []}, {"op": "hello"}),
-                "a required key left out"),
+                {"op": "play", "seat": 0}, {"op": "setup", "discard": []}, {"op": "hello"})),
     RefusalKind("wrong-type", ("PROTOCOL",), "any", _pick(
                 {"op": "play", "seat": "one", "card": 1}, {"op": "play", "seat": 0, "card": "1"},
-                {"op": "setup", "seat": 0, "discard": 3}),
-                "a key of the wrong JSON type"),
+                {"op": "setup", "seat": 0, "discard": 3})),
     RefusalKind("unknown-key", ("PROTOCOL",), "any", _pick(
-                {"op": "legal_plays", "seat": 0}, {"op": "scores", "round": 0}),
-                "a key the request lacks"),
-    RefusalKind("config-players", ("CONFIG-PLAYERS",), "deal", _config_players,
-                "new_round for 1, 7 or 8 players"),
+                {"op": "legal_plays", "seat": 0}, {"op": "scores", "round": 0})),
+    RefusalKind("config-players", ("CONFIG-PLAYERS",), "deal", _config_players),
     RefusalKind("config-edition", ("CONFIG-EDITION",), "deal", _config(
-                {"edition": "standard"}, {"edition": "classic-1952"}, {"edition": ""}),
-                "new_round with an edition no source defines"),
-    RefusalKind("config-bottles", ("CONFIG-BOTTLES",), "deal", _config_bottles,
-                "new_round with 0 or 3 bottles, or 2 bottles for 2-4 players"),
-    RefusalKind("config-teams", ("CONFIG-TEAMS",), "deal", _config_teams,
-                "new_round with teams that are no partition into pairs and singles"),
+                {"edition": "standard"}, {"edition": "classic-1952"}, {"edition": ""})),
+    RefusalKind("config-bottles", ("CONFIG-BOTTLES",), "deal", _config_bottles),
+    RefusalKind("config-teams", ("CONFIG-TEAMS",), "deal", _config_teams),
     RefusalKind("config-game-end", ("CONFIG-GAME-END",), "deal", _config(
                 {"rounds": 0, "target_score": None}, {"rounds": 3, "target_score": 50},
-                {"rounds": None, "target_score": -5}),
-                "new_round whose rounds or target score no source allows"),
+                {"rounds": None, "target_score": -5})),
     RefusalKind("config-target-zero", ("CONFIG-GAME-END",), "deal",
-                _config({"rounds": None, "target_score": 0}),
-                "new_round with a target score of 0 (the lowest allowed is 1)"),
-    RefusalKind("config-deck", ("CONFIG-DECK",), "deal", _config_deck,
-                "new_round whose deck holds the start card 19 or a rank twice"),
-    RefusalKind("deal-counts", ("DEAL-COUNTS",), "deal", _deal_counts,
-                "new_round whose deal is not the deck dealt once, the right counts per seat"),
-    RefusalKind("setup-not-dealt", ("SETUP-FROM-DEALT",), "setup", _not_dealt,
-                "a setup card the seat was not dealt"),
-    RefusalKind("setup-wrong-seat", ("SETUP-ORDER",), "setup", _not_your_turn,
-                "a setup from a seat whose turn it is not"),
-    RefusalKind("setup-no-such-seat", ("SETUP-ORDER",), "setup", _no_such_seat,
-                "a setup from a seat the game lacks"),
-    RefusalKind("setup-again", ("SETUP-STEPS",), "setup", _already_given,
-                "a second setup from a seat that gave its setup"),
-    RefusalKind("setup-missing-part", ("SETUP-STEPS",), "setup", _missing_part,
-                "a setup without one of its passes"),
-    RefusalKind("setup-wrong-step", ("SETUP-STEPS",), "setup", _wrong_step,
-                "a setup with a discard too many or too few, or the other variant's pass"),
-    RefusalKind("play-in-setup", ("PHASE",), "setup", _play_in_setup, "a play during the setup"),
-    RefusalKind("legal-plays-in-setup", ("PHASE",), "setup", _pick({"op": "legal_plays"}),
-                "legal_plays during the setup"),
-    RefusalKind("scores-in-setup", ("ROUND-END",), "setup", _pick({"op": "scores"}),
-                "scores during the setup"),
-    RefusalKind("setup-in-play", ("PHASE",), "play", _setup_in_play, "a setup during trick play"),
-    RefusalKind("play-wrong-seat", ("TURN-ORDER",), "play", _wrong_turn,
-                "a play from a seat whose turn it is not"),
-    RefusalKind("play-no-such-seat", ("TURN-ORDER",), "play", _play_no_such_seat,
-                "a play from a seat the game lacks"),
-    RefusalKind("play-not-held", ("CARD-HELD",), "play", _not_held,
-                "a card the seat does not hold (or no card at all)"),
-    RefusalKind("play-not-following", _FOLLOW, "play", _not_following,
-                "a card that does not follow the led colour though it must"),
-    RefusalKind("scores-in-play", ("ROUND-END",), "play", _pick({"op": "scores"}),
-                "scores while cards remain"),
-    RefusalKind("play-after-round", ("PHASE",), "after", _after_round("play"),
-                "a play once the round is over"),
-    RefusalKind("legal-plays-after-round", ("PHASE",), "after", _pick({"op": "legal_plays"}),
-                "legal_plays once the round is over"),
-    RefusalKind("setup-after-round", ("PHASE",), "after", _after_round("setup"),
-                "a setup once the round is over"),
+                _config({"rounds": None, "target_score": 0})),
+    RefusalKind("config-deck", ("CONFIG-DECK",), "deal", _config_deck),
+    RefusalKind("deal-counts", ("DEAL-COUNTS",), "deal", _deal_counts),
+    RefusalKind("setup-not-dealt", ("SETUP-FROM-DEALT",), "setup", _not_dealt),
+    RefusalKind("setup-wrong-seat", ("SETUP-ORDER",), "setup", _not_your_turn),
+    RefusalKind("setup-no-such-seat", ("SETUP-ORDER",), "setup", _no_such_seat),
+    RefusalKind("setup-again", ("SETUP-STEPS",), "setup", _already_given),
+    RefusalKind("setup-missing-part", ("SETUP-STEPS",), "setup", _missing_part),
+    RefusalKind("setup-wrong-step", ("SETUP-STEPS",), "setup", _wrong_step),
+    RefusalKind("play-in-setup", ("PHASE",), "setup", _play_in_setup),
+    RefusalKind("legal-plays-in-setup", ("PHASE",), "setup", _pick({"op": "legal_plays"})),
+    RefusalKind("scores-in-setup", ("ROUND-END",), "setup", _pick({"op": "scores"})),
+    RefusalKind("setup-in-play", ("PHASE",), "play", _setup_in_play),
+    RefusalKind("play-wrong-seat", ("TURN-ORDER",), "play", _wrong_turn),
+    RefusalKind("play-no-such-seat", ("TURN-ORDER",), "play", _play_no_such_seat),
+    RefusalKind("play-not-held", ("CARD-HELD",), "play", _not_held),
+    RefusalKind("play-not-following", _FOLLOW, "play", _not_following),
+    RefusalKind("scores-in-play", ("ROUND-END",), "play", _pick({"op": "scores"})),
+    RefusalKind("play-after-round", ("PHASE",), "after", _after_round("play")),
+    RefusalKind("legal-plays-after-round", ("PHASE",), "after", _pick({"op": "legal_plays"})),
+    RefusalKind("setup-after-round", ("PHASE",), "after", _after_round("setup")),
 )
-"""Every kind of illegal request the harness sends, in the order of the coverage table."""
-
+"""Every kind of illegal request the harness sends, in the order of the coverage table
+(spec/protocol.md, "Refusal coverage", describes each)."""
 
 
 def not_applicable(kind: RefusalKind, capabilities: Capabilities) -> str | None:
