@@ -17,8 +17,8 @@ from .._config import Config
 from .._editions import EDITIONS, edition_deck
 from .._engine import apply, legal_actions, new_game, with_deal
 from .._errors import ArgumentError, ConfigError, IllegalActionError, RecordError
-from ..formats._cases import (KINDS, Case, bottles_to_json, ranks, same_json, scoring_input,
-                              zones_to_json)
+from ..formats._cases import (KINDS, Case, bottles_to_json, plays_to_json, ranks, same_json,
+                              scoring_input, zones_to_json)
 from ..formats._config_json import config_from_json, deck_from_json, deck_to_json
 from ..formats._json_input import (
     JSON,
@@ -595,7 +595,7 @@ def position_to_json(state: GameState) -> dict[str, JSON]:
                   for seat in range(config.players)],
         **zones_to_json(round_),
         **scoring_input(round_),
-        "trick": [[play.seat, play.card.rank] for play in trick],
+        "trick": plays_to_json(trick),
     }
 
 

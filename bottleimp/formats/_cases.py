@@ -3,7 +3,8 @@
 configuration; a case has an ``input`` and the ``expected`` answer. Read through the hardened
 JSON reader (every fault a ``RecordError`` at ``file:$.path``) and written deterministically;
 ``CaseInput`` reads the values of a case's ``input`` (``INPUT_KEYS``) against its configuration,
-``ranks``, ``bottles_to_json``, ``zones_to_json`` and ``scoring_input`` write them, and
+``ranks``, ``bottles_to_json``, ``plays_to_json``, ``zones_to_json`` and ``scoring_input`` write
+them, and
 ``same_json`` is the equality answers are compared by."""
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from ._json_input import (
 )
 
 __all__ = ["CONFORMANCE_FORMAT", "INPUT_KEYS", "KINDS", "Case", "CaseInput", "bottles_to_json",
-           "cases_from_json", "format_case_file", "ranks", "read_case_file", "read_suite",
+           "cases_from_json", "format_case_file", "plays_to_json", "ranks", "read_case_file", "read_suite",
            "same_json", "scoring_input", "zones_to_json"]
 
 CONFORMANCE_FORMAT: Final = "bottleimp-conformance/1"
@@ -157,6 +158,11 @@ def ranks(cards: Sequence[Card]) -> list[JSON]:
 def bottles_to_json(bottles: Sequence[Bottle]) -> list[JSON]:
     """Bottles as the cases write them: price and owner."""
     return [{"price": bottle.price, "owner": bottle.owner} for bottle in bottles]
+
+
+def plays_to_json(plays: Sequence[Play]) -> list[JSON]:
+    """Plays as ``[seat, card]`` pairs in play order, as the cases write a trick."""
+    return [[play.seat, play.card.rank] for play in plays]
 
 
 def zones_to_json(round_: RoundState) -> dict[str, JSON]:
