@@ -31,7 +31,8 @@ from typing import Final
 from bottleimp import Config, GameState, Give, Phase, Play, apply, legal_actions, new_game
 from bottleimp._actions import Destination
 from bottleimp._cards import Card, rank_key
-from bottleimp.conformance._vectors import bottles_to_json, ranks, trick_outcome
+from bottleimp.conformance._vectors import trick_outcome
+from bottleimp.formats._cases import bottles_to_json, ranks
 from bottleimp.formats._cases import CONFORMANCE_FORMAT, format_case_file
 from bottleimp._engine import check_action
 from bottleimp._errors import IllegalActionError

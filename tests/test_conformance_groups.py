@@ -12,6 +12,7 @@ from typing import Any, cast
 import pytest
 
 from bottleimp.cli import main
+from bottleimp.cli._conformance import deck_lines
 from bottleimp.conformance._protocol import Capabilities, capabilities_from_json
 from bottleimp.conformance._harness import HarnessReport, run_harness
 from bottleimp.conformance._protocol import PROTOCOL, Referee
@@ -680,8 +681,8 @@ def test_position_questions_a_deck_fault_explains_are_counted_under_DECK(
     (coins,) = alone.groups
     assert (coins.op, coins.rule, coins.games) == ("coins", "DECK", ())
     assert coins.deck is not None and alone.failed == 0
-    assert coins.deck.lines == ("card 9 scores as 5 coins, the deck gives 3",
-                                "card 33 scores as 2 coins, the deck gives 5")
+    assert deck_lines(coins.deck) == ("card 9 scores as 5 coins, the deck gives 3",
+                                      "card 33 scores as 2 coins, the deck gives 5")
     scoring = next(row for row in alone.questions if row.kind == "scoring")
     assert dict(scoring.rules) == {"DECK": scoring.failed} != {"DECK": 0}
 

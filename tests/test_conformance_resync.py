@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from bottleimp.cli._conformance import deck_lines
 from bottleimp.conformance._harness import run_harness
 from bottleimp.conformance._session import Lost, follow_peer
-from bottleimp.conformance._vectors import ranks
+from bottleimp.formats._cases import ranks
 from bottleimp.formats._json_input import JSON
 from bottleimp._state import GameState, Phase
 from bottleimp.conformance._session import ANSWERS, LIBRARY, PEER, SET_POSITION
@@ -44,8 +45,8 @@ def test_four_bugs_in_a_limited_peer_give_four_groups_each_with_its_root_rule() 
     colours, coins = by_op["colours"].deck, by_op["coins"].deck
     assert colours is not None and coins is not None
     assert {card.rank for card in colours.cards} == {3, 4}
-    assert coins.lines == ("card 9 scores as 5 coins, the deck gives 3",
-                           "card 33 scores as 2 coins, the deck gives 5")
+    assert deck_lines(coins) == ("card 9 scores as 5 coins, the deck gives 3",
+                                 "card 33 scores as 2 coins, the deck gives 5")
     # Every game met the pass bug first, and still met the others after it.
     assert set(by_op["setup"].games) >= set(by_op["coins"].games) | set(by_op["end_round"].games)
     assert report.disagreements > report.failed
@@ -63,7 +64,7 @@ def test_answers_that_describe_no_position_are_still_judged_NEXT_LEADER_DEALER_R
     assert _keys(report) == {("setup", "SETUP-RESOLVE"), ("play", "NEXT-LEADER"),
                              ("end_round", "DEALER-ROTATION")}
     on_answers = {group.rule for group in report.groups
-                  if ANSWERS in report.compared_on(group)}
+                  if ANSWERS in dict(group.trajectories)}
     assert on_answers == {"NEXT-LEADER", "DEALER-ROTATION"}
 
 
@@ -88,8 +89,8 @@ def test_without_set_position_or_a_declared_deck_four_bugs_give_four_groups_on_t
                              ("coins", "DECK"), ("end_round", "DEALER-ROTATION")}
     by_op = {group.op: group for group in report.groups}
     coins = by_op["coins"].deck
-    assert coins is not None and coins.lines == ("card 9 scores as 5 coins, the deck gives 3",
-                                                 "card 33 scores as 2 coins, the deck gives 5")
+    assert coins is not None and deck_lines(coins) == (
+        "card 9 scores as 5 coins, the deck gives 3", "card 33 scores as 2 coins, the deck gives 5")
     first = by_op["setup"].failure
     assert first is not None and first.trajectory == LIBRARY and first.followed_from is None
     for op in ("colours", "coins", "end_round"):
@@ -97,7 +98,7 @@ def test_without_set_position_or_a_declared_deck_four_bugs_give_four_groups_on_t
         assert failure is not None and failure.trajectory == PEER
         assert failure.followed_from is not None and failure.followed_from < len(failure.exchanges)
     for op in ("colours", "coins"):
-        assert report.compared_on(by_op[op]) == {PEER: by_op[op].count}
+        assert dict(by_op[op].trajectories) == {PEER: by_op[op].count}
     ways = dict(report.resynchronised)
     assert ways.get("peer", 0) >= len(by_op["setup"].games) and SET_POSITION not in ways
     assert report.conventions == ()

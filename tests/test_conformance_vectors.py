@@ -10,7 +10,8 @@ from types import ModuleType
 
 import pytest
 
-from bottleimp.conformance._vectors import answer, check_case, same_json
+from bottleimp.conformance._vectors import answer, check_case
+from bottleimp.formats._cases import same_json
 from bottleimp.formats._cases import CONFORMANCE_FORMAT, KINDS, Case, cases_from_json, read_suite
 from bottleimp._errors import RecordError
 from bottleimp.formats._json_input import JSON

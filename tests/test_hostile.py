@@ -45,7 +45,8 @@ _HARNESS = """
 import json, resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
 import hypothesis  # imported before the clock starts: the run is what is timed
-from bottleimp.conformance._harness import describe, run_harness
+from bottleimp.cli._conformance import describe
+from bottleimp.conformance._harness import run_harness
 command, timeout, out = json.loads(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
 shrink_seconds = float(sys.argv[4])
 started = time.monotonic()

@@ -33,7 +33,8 @@ from ..conformance._peer import clip, plural
 from ._arguments import non_negative_int, positive_int, positive_seconds, seconds
 
 if TYPE_CHECKING:
-    from ..conformance._harness import HarnessReport
+    from ..conformance._diagnose import DeckFault
+    from ..conformance._harness import Failure, HarnessReport
     from ..conformance._cases import RemoteReport
 
 
@@ -267,7 +268,7 @@ def _print_remote(report: RemoteReport) -> None:
 
 
 def _differential(command: list[str], args: argparse.Namespace) -> int:
-    from ..conformance._harness import describe, report_to_json, run_harness
+    from ..conformance._harness import report_to_json, run_harness
 
     try:
         report = run_harness(
@@ -291,11 +292,11 @@ def _differential(command: list[str], args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report_to_json(report)))
         return 0 if report.ok else 1
-    _print_report(report, describe)
+    _print_report(report)
     return 0 if report.ok else 1
 
 
-def _print_report(report: HarnessReport, describe: Any) -> None:
+def _print_report(report: HarnessReport) -> None:
     greeted = bool(report.coverage)  # empty: the greeting itself failed
     if greeted:
         print(f"protocol {report.protocol}; {_capabilities_text(report)}")
@@ -312,7 +313,7 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
             names = {"peer": "the peer's trajectory",
                      "library-set-position": "the library's trajectory (set_position)",
                      "library": "the library's trajectory", "peer-answers": "the peer's answers alone"}
-            seen = report.compared_on(group)
+            seen = dict(group.trajectories)
             trajectory = "-" if not seen else names[next(iter(seen))] \
                 if len(seen) == 1 else ", ".join(f"{names[way]} {count}"
                                                   for way, count in sorted(seen.items()))
@@ -325,7 +326,7 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
                     "the same cards always differ: the deck data look wrong"
                 what = "which cards share a colour" if group.deck.kind == "colours" else "coins"
                 print(f"group {group.number} [DECK, {what}] ({origin}):")
-                for line in group.deck.lines:
+                for line in deck_lines(group.deck):
                     print(f"  {line}")
             if group.failure is not None:
                 print(f"group {group.number}, first in game {group.games[0]}; "
@@ -343,7 +344,10 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
     for note in report.notes:
         print(f"note: {note}")
     for convention in report.conventions:
-        print(f"note: {convention.text}")
+        print(f"note: {convention.rule} is a convention of the library, not a rule of the "
+              f"sources: the peer chose otherwise {plural(convention.times, 'time')} in "
+              f"{plural(convention.games, 'game')} (noted, not failed), first: "
+              f"{clip(convention.example, 400)}")
     ways = dict(report.resynchronised)
     if ways:
         print(f"after a disagreement that changes the round: the library followed the peer "
@@ -395,6 +399,72 @@ def _print_report(report: HarnessReport, describe: Any) -> None:
         print(f"{report.passed + report.failed + report.unsupported - report.added} games "
               f"generated, {report.added} added to send every kind of illegal request")
     print(report.summary)
+
+
+def describe(failure: Failure) -> str:
+    """The failing exchange as a few lines a person reads (JSON, never Python reprs)."""
+    from ..conformance._report import variant_text
+
+    last = failure.exchanges[-1]
+    config = failure.script.config
+    where = "" if failure.state is None else f"; round {len(failure.state.rounds)}"
+    game = (f"{variant_text(config)}, seat {failure.script.first_dealer} deals first{where}"
+            if failure.script.rounds else "the greeting, before any game")
+    lines = [
+        f"{failure.kind} [{failure.rule}] after {len(failure.exchanges)} requests ({game}"
+        f"{_trajectory_text(failure)}):",
+        f"  request: {json.dumps(last.request)}",
+        f"  library: {json.dumps(last.expected)}",
+        f"  peer:    {'(no answer)' if last.actual is None else clip(json.dumps(last.actual), 4000)}",
+        f"  {clip(failure.message, 4000)}",
+    ]
+    if failure.disagreement is not None and failure.disagreement.detail:
+        lines.append(f"  detail:  {json.dumps(failure.disagreement.detail)}")
+    return "\n".join(lines)
+
+
+def _trajectory_text(failure: Failure) -> str:
+    from ..conformance._session import ANSWERS, PEER, SET_POSITION
+
+    if failure.trajectory == PEER:
+        return (f"; on the peer's trajectory: the library followed its answers from request "
+                f"{failure.followed_from}")
+    if failure.trajectory == ANSWERS:
+        return ("; judged on the peer's own answers alone (they describe no position the rules "
+                "reach), by the rule that needs none")
+    if failure.trajectory == SET_POSITION:
+        return "; on the library's trajectory, the peer put back on it with set_position"
+    if failure.followed_from is not None:
+        return (f"; on the library's trajectory from the round's deal (the library followed the "
+                f"peer's answers from request {failure.followed_from}, where its record ends)")
+    return ""
+
+
+def deck_lines(deck: DeckFault) -> tuple[str, ...]:
+    """One line per card of a deck group, as a person reads it: for an inferred fault the
+    colour the card follows or the coins it scores; for a declared one the card's data on each
+    side (a colour as the library's cards it plays with)."""
+    if deck.source == "inferred":
+        stopped = ("the inference stopped at its bound of work: more cards may be wrong",) \
+            if deck.stopped else ()
+        return tuple(f"card {card.rank} follows the library's {card.peer_colour} cards; the deck "
+                     f"makes it {card.library_colour}" if card.peer_colour is not None else
+                     f"card {card.rank} scores as {plural(card.peer_coins, 'coin')}, the deck "
+                     f"gives {card.library_coins}" for card in deck.cards) + stopped
+    lines = []
+    for card in deck.cards:
+        where = f"{card.edition} " if card.edition else ""
+        if deck.kind == "colours" and card.library_colour is not None \
+                and card.peer_colour is not None:
+            lines.append(f"{card.edition} {card.rank}: the library {card.library_colour}; the "
+                         f"peer's deck puts it with the library's {card.peer_colour} cards")
+            continue
+        library = "no such card" if card.library_colour is None else \
+            f"{card.library_colour}, {plural(card.library_coins, 'coin')}"
+        peer = ", ".join(part for part in (card.peer_colour, None if card.peer_coins is None
+                                           else plural(card.peer_coins, "coin")) if part)
+        lines.append(f"{where}{card.rank}: the library {library}; the peer {peer or 'unknown'}")
+    return tuple(lines)
 
 
 def _capabilities_text(report: HarnessReport) -> str:

@@ -15,16 +15,17 @@ from attrs import evolve, field, frozen
 from .._config import Config
 from .._engine import apply, legal_actions, new_game
 from .._errors import HarnessError, PeerFault
-from ..formats._cases import KINDS, Case, read_suite
+from ..formats._cases import (KINDS, Case, bottles_to_json, plays_to_json, ranks, read_suite,
+                              same_json, scoring_input)
 from ..formats._config_json import config_to_json
 from ..formats._json_input import JSON
 from ..formats._setup_entries import entry_from_gives
-from .._state import GameState, Phase
+from .._state import Phase
 from ._diagnose import DeckFault, QuestionFailure
 from ._peer import DEFAULT_TIMEOUT, Peer
 from ._protocol import UNSUPPORTED, Capabilities, Variant, with_deck
 from ._session import negotiate
-from ._vectors import answer, bottles_to_json, ranks, same_json
+from ._vectors import answer
 
 __all__ = ['QUESTION_KINDS', 'QuestionFailure', 'QuestionRow', 'RemoteOutcome', 'RemoteReport', 'ask_questions', 'case_outcome', 'case_request', 'position_questions', 'questions_under_deck', 'run_remote_vectors']
 
@@ -63,10 +64,6 @@ def _case(kind: str, config: Config, input_: dict[str, JSON]) -> Case:
     return evolve(case, expected=answer(case))
 
 
-def _trick_so_far(state: GameState) -> list[JSON]:
-    return [[play.seat, play.card.rank] for play in state.current_trick()]
-
-
 def _round_questions(config: Config, rng: random.Random) -> dict[str, Case]:
     """One random round played by the library alone, and one question of each kind from it."""
     state = new_game(config, rng.randrange(2**32), first_dealer=rng.randrange(config.players))
@@ -80,19 +77,18 @@ def _round_questions(config: Config, rng: random.Random) -> dict[str, Case]:
             seat = state.to_act
             if plays_seen == ask_at:
                 input_: dict[str, JSON] = {"seat": seat, "hand": ranks(state.round.hands[seat]),
-                                           "trick": _trick_so_far(state)}
+                                           "trick": plays_to_json(state.current_trick())}
                 if state.round.face_up is not None:
                     input_["face_up"] = ranks(state.round.face_up[seat])
                 found["legal_plays"] = _case("legal_plays", config, input_)
-            if not _trick_so_far(state) and len(state.round.tricks) == trick_at:
+            if not state.current_trick() and len(state.round.tricks) == trick_at:
                 before = bottles_to_json(state.round.bottles)
                 trick_start = len(state.round.plays)
                 ahead = state
                 while len(ahead.round.plays) < trick_start + config.trick_size:
                     options = legal_actions(ahead)
                     ahead = apply(ahead, options[rng.randrange(len(options))])
-                trick: list[JSON] = [[p.seat, p.card.rank]
-                                     for p in ahead.round.plays[trick_start:]]
+                trick = plays_to_json(ahead.round.plays[trick_start:])
                 found["trick"] = _case("trick", config, {"bottles": before, "trick": trick})
             plays_seen += 1
         options = legal_actions(state)
@@ -104,11 +100,7 @@ def _round_questions(config: Config, rng: random.Random) -> dict[str, Case]:
             if dealt.dealt_face_up is not None:
                 input_["face_up"] = [ranks(row) for row in dealt.dealt_face_up]
             found["setup"] = _case("setup", config, input_)
-    round_ = state.round
-    found["scoring"] = _case("scoring", config, {
-        "captured": [ranks(pile) for pile in round_.captured],
-        "bottles": bottles_to_json(round_.bottles),
-        "devils_trick": ranks(round_.devils_trick)})
+    found["scoring"] = _case("scoring", config, scoring_input(state.round))
     return found
 
 

@@ -21,7 +21,7 @@ from .._cards import Card, Colour, coins, rank_key
 from .._config import Config
 from .._editions import edition_deck
 from .._engine import legal_actions
-from ..formats._cases import Case
+from ..formats._cases import Case, same_json, scoring_input
 from ..formats._json_input import JSON
 from ..rules.play import devils_eye_playable, follow_suit, trick_price
 from ..rules._registry import RULE_FUNCTIONS
@@ -29,12 +29,11 @@ from ..rules.scoring import round_scores
 from ..rules.setup import setup_to_act
 from .._state import Bottle, GameState, Phase
 from ._peer import plural
-from ._vectors import bottles_to_json, ranks, same_json
 
 if TYPE_CHECKING:
     from ._protocol import Capabilities
 
-__all__ = ['CardFault', 'DeckFault', 'Disagreement', 'Exchange', 'QuestionFailure', 'WORK', 'card_json', 'card_named', 'cards_named', 'declared_deck_faults', 'explain', 'infer_deck_faults']
+__all__ = ['CardFault', 'DeckFault', 'Disagreement', 'Exchange', 'QuestionFailure', 'WORK', 'card_json', 'card_named', 'cards_named', 'declared_deck_faults', 'explain', 'infer_deck_faults', 'whole_numbers']
 
 
 # --- the rule of a disagreement ---------------------------------------------------------
@@ -88,19 +87,13 @@ def explain(before: GameState | None, after: GameState | None, request: dict[str
         return Disagreement(rule, problem, {"library": "accepts", "peer_refuses": named})
     if op == "new_round" and after is not None:
         return _new_round(after, request, expected, actual, problem)
-    if before is None or op == "hello":
+    namer = {"setup": _setup, "legal_plays": _legal_plays, "play": _play, "scores": _scores,
+             "end_round": _end_round}.get(op)
+    if before is None or namer is None:
         return Disagreement("PROTOCOL", problem, {})
-    if op == "setup":
-        return _setup(after or before, expected, actual, problem)
-    if op == "legal_plays":
-        return _legal_plays(before, expected, actual, problem)
-    if op == "play":
-        return _play(before, expected, actual, problem)
-    if op == "scores":
-        return _scores(before, expected, actual, problem)
-    if op == "end_round":
-        return _end_round(before, expected, actual, problem)
-    return Disagreement("PROTOCOL", problem, {})
+    # A setup is named on the library's state once it is given (the setup resolved), the rest
+    # on the state the request was made in.
+    return namer((after or before) if op == "setup" else before, expected, actual, problem)
 
 
 def _end_round(before: GameState, expected: dict[str, JSON], actual: dict[str, JSON],
@@ -481,27 +474,6 @@ class CardFault:
                 {"colour": self.library_colour, "coins": self.library_coins},
                 "peer": {"colour": self.peer_colour, "coins": self.peer_coins}}
 
-    def inferred_text(self) -> str:
-        """What the games show of the card: the colour it follows or the coins it scores."""
-        if self.peer_colour is not None:
-            return (f"card {self.rank} follows the library's {self.peer_colour} cards; the deck "
-                    f"makes it {self.library_colour}")
-        return (f"card {self.rank} scores as {plural(self.peer_coins, 'coin')}, the deck gives "
-                f"{self.library_coins}")
-
-    @property
-    def text(self) -> str:
-        library = "no such card" if self.library_colour is None else \
-            f"{self.library_colour}, {plural(self.library_coins, 'coin')}"
-        if self.peer_colour is None and self.peer_coins is None:
-            peer = "unknown"
-        else:
-            peer = ", ".join(part for part in (
-                self.peer_colour, None if self.peer_coins is None else plural(self.peer_coins, "coin"))
-                if part)
-        where = f"{self.edition} " if self.edition else ""
-        return f"{where}{self.rank}: the library {library}; the peer {peer}"
-
 
 @frozen
 class DeckFault:
@@ -527,20 +499,6 @@ class DeckFault:
     def to_json(self) -> dict[str, JSON]:
         return {"source": self.source, "kind": self.kind,
                 "cards": [card.to_json() for card in self.cards]}
-
-    @property
-    def lines(self) -> tuple[str, ...]:
-        """One line per card, as a person reads it."""
-        if self.source == "inferred":
-            stopped = ("the inference stopped at its bound of work: more cards may be wrong",) \
-                if self.stopped else ()
-            return tuple(card.inferred_text() for card in self.cards) + stopped
-        if self.kind == "colours":
-            return tuple(card.text if card.library_colour is None or card.peer_colour is None
-                         else f"{card.edition} {card.rank}: the library {card.library_colour}; "
-                         f"the peer's deck puts it with the library's {card.peer_colour} cards"
-                         for card in self.cards)
-        return tuple(card.text for card in self.cards)
 
 
 def _renaming(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
@@ -719,21 +677,24 @@ class _Scores:
             return False
 
 
-def _numbers(value: JSON) -> tuple[int, ...] | None:
+def whole_numbers(value: JSON) -> tuple[int, ...] | None:
+    """A list of whole numbers (scores) as a tuple, ``None`` for anything else."""
     if not isinstance(value, list) or not all(
             isinstance(item, int) and not isinstance(item, bool) for item in value):
         return None
     return tuple(item for item in value if isinstance(item, int))
 
 
-def _score_evidence(source: object, config: Config, captured: JSON, devils_trick: JSON, bottles: JSON,
-            library: JSON, peer: JSON) -> _Scores | None:
-    """Coin evidence from the round's zones as ranks (the bottles as price and owner) and both
-    sides' scores; ``None`` when they name no such zones or scores."""
+def _score_evidence(source: object, config: Config, zones: dict[str, JSON], library: JSON,
+                    peer: JSON) -> _Scores | None:
+    """Coin evidence from the round's zones as a scoring case's input writes them (``captured``,
+    ``bottles``, ``devils_trick``) and both sides' scores; ``None`` when they name no such zones
+    or scores."""
+    captured, bottles = zones.get("captured"), zones.get("bottles")
     piles = [cards_named(config, pile) for pile in captured] \
         if isinstance(captured, list) else [None]
-    trick = cards_named(config, devils_trick)
-    mine, theirs = _numbers(library), _numbers(peer)
+    trick = cards_named(config, zones.get("devils_trick"))
+    mine, theirs = whole_numbers(library), whole_numbers(peer)
     if not isinstance(bottles, list) or not all(isinstance(item, dict) for item in bottles) \
             or trick is None or None in piles or len(piles) != config.players \
             or mine is None or theirs is None or len(theirs) != len(mine) \
@@ -765,9 +726,8 @@ def _evidence(item: Failure | QuestionFailure) -> tuple[_Follows | None, _Scores
                             cards_named(config, detail.get("hand")), None,
                             cards_named(config, detail.get("peer"))), None
         if rule in _SCORE_RULES:
-            return None, _score_evidence(failure, config, detail.get("captured"),
-                                         detail.get("devils_trick"), detail.get("bottles"),
-                                         detail.get("rules_give"), detail.get("peer"))
+            return None, _score_evidence(failure, config, detail, detail.get("rules_give"),
+                                         detail.get("peer"))
         return None, None
     op, actual, config = last.request.get("op"), last.actual, before.config
     if actual is None:
@@ -782,9 +742,7 @@ def _evidence(item: Failure | QuestionFailure) -> tuple[_Follows | None, _Scores
                         None if round_.face_up is None else round_.face_up[seat], allowed,
                         play), None
     if rule in _SCORE_RULES and op == "scores":
-        round_ = before.round
-        return None, _score_evidence(failure, config, [ranks(pile) for pile in round_.captured],
-                                     ranks(round_.devils_trick), bottles_to_json(round_.bottles),
+        return None, _score_evidence(failure, config, scoring_input(before.round),
                                      last.expected.get("scores"), actual.get("scores"))
     return None, None
 
@@ -795,9 +753,8 @@ def _question_evidence(question: QuestionFailure) -> tuple[_Follows | None, _Sco
     if not isinstance(input_, dict) or not isinstance(output, dict):
         return None, None
     if case.kind == "scoring" and isinstance(case.expected, dict):
-        return None, _score_evidence(question, config, input_.get("captured"),
-                                     input_.get("devils_trick"), input_.get("bottles"),
-                                     case.expected.get("scores"), output.get("scores"))
+        return None, _score_evidence(question, config, input_, case.expected.get("scores"),
+                                     output.get("scores"))
     trick = input_.get("trick")
     if case.kind != "legal_plays" or not isinstance(trick, list) or not trick \
             or not isinstance(trick[0], list) or len(trick[0]) != 2:
@@ -946,9 +903,8 @@ def _infer_coins(evidence: Sequence[_Scores]) -> tuple[dict[Card, int], bool]:
                                        for card in coefficients)
     agreeing = sorted({card for coefficients, diff in rows if not diff for card in coefficients},
                       key=rank_key)
-    sparse = [({card: 1}, 0) for card in agreeing] + \
-        sorted(rows, key=lambda row: row[1] == 0)
     dense = sorted(rows, key=lambda row: row[1] == 0)
+    sparse = [({card: 1}, 0) for card in agreeing] + dense
     best: tuple[int, dict[Card, int]] = (0, {})
     stopped = False
     for ordered in (sparse, dense):

@@ -11,13 +11,13 @@ from pathlib import Path
 from attrs import evolve, frozen
 
 from .._config import Config
+from ..formats._cases import same_json
 from ..formats._json_input import JSON
 from ._cases import QuestionRow, questions_under_deck
 from ._diagnose import DeckFault, declared_deck_faults, infer_deck_faults
 from ._peer import plural
 from ._protocol import Capabilities, Variant
 from ._session import REFUSALS, Exchange, Failure, GameResult, GameScript, RoundScript
-from ._vectors import same_json
 
 __all__ = ["Group", "Nondeterminism", "group_run", "check_determinism", "same_verdict",
            "shrink_groups"]
@@ -130,18 +130,14 @@ def check_determinism(groups: list[Group], replay: ReplayScript
     found: list[Nondeterminism] = []
     checked: list[Group] = []
     for group in groups:
-        failure = group.failure
-        if failure is None or group.not_shrunk is not None:
-            checked.append(group)
-            continue
-        seen = _answered_otherwise(group, failure, replay)
-        if seen is None:
-            checked.append(group)
-            continue
-        found.append(seen)
-        checked.append(evolve(group, not_shrunk=(
-            f"the peer is not deterministic: game {seen.game} played again got another answer "
-            f"to request {seen.after + 1} ({seen.request.get('op')})")))
+        seen = None if group.failure is None or group.not_shrunk is not None \
+            else _answered_otherwise(group, group.failure, replay)
+        if seen is not None:
+            found.append(seen)
+            group = evolve(group, not_shrunk=(
+                f"the peer is not deterministic: game {seen.game} played again got another "
+                f"answer to request {seen.after + 1} ({seen.request.get('op')})"))
+        checked.append(group)
     return checked, tuple(found)
 
 

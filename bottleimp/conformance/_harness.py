@@ -15,13 +15,12 @@ from ._cases import QuestionRow, ask_questions, position_questions
 from ._groups import Nondeterminism, check_determinism, group_run, shrink_groups
 from ._peer import DEFAULT_TIMEOUT, PeerSlot
 from ._protocol import PROTOCOL, Capabilities, Referee, Variant
-from ._report import (ConventionNote, HarnessReport, coverage, describe, report_to_json,
-                     write_group, write_peer_fault)
+from ._report import (ConventionNote, HarnessReport, coverage, report_to_json, write_group,
+                      write_peer_fault)
 from ._session import (REFUSALS, Exchange, Failure, GameResult, GameRunner, GameScript, Mistake,
                       draw_script, negotiate, not_applicable, play_game)
 
-__all__ = ["Failure", "HarnessReport", "MIN_REFUSALS", "describe", "play_game", "report_to_json",
-           "run_harness"]
+__all__ = ["Failure", "HarnessReport", "MIN_REFUSALS", "play_game", "report_to_json", "run_harness"]
 
 
 MIN_REFUSALS = 3
@@ -121,7 +120,7 @@ def run_harness(
         failed=outcomes["failed"],
         unsupported=outcomes["unsupported"],
         groups=written,
-        coverage=coverage(results, capabilities),
+        coverage=coverage(results),
         protocol=PROTOCOL,
         capabilities=declared,
         peer_fault=stopped,

@@ -6,6 +6,7 @@ process group or session; whatever it writes is kept short in reports (``clip``)
 from __future__ import annotations
 
 import atexit
+import contextlib
 import ctypes
 import json
 import os
@@ -93,19 +94,15 @@ class Peer:
             except (OSError, ValueError):
                 self._write_failed.set()
                 return
-        try:
+        with contextlib.suppress(OSError, ValueError):
             stream.close()
-        except (OSError, ValueError):
-            pass
 
     def _put(self, item: tuple[bytes, bool] | None) -> bool:
         """Queue one line for ``ask``, waiting while the queue is full; False once closed."""
         while not self._closed.is_set():
-            try:
+            with contextlib.suppress(queue.Full):
                 self._lines.put(item, timeout=0.1)
                 return True
-            except queue.Full:
-                continue
         return False
 
     def _read(self, stream: IO[bytes]) -> None:
@@ -186,10 +183,8 @@ class Peer:
         if self.alive and not self._faulted:
             self._requests.put((json.dumps({"op": "quit"}) + "\n").encode("utf-8"))
             self._requests.put(None)
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=min(self.timeout, 1.0))
-            except subprocess.TimeoutExpired:
-                pass
         self._end_group()
         self._closed.set()
         self._requests.put(None)
@@ -201,25 +196,17 @@ class Peer:
         first (SIGTERM) and kills its whole subtree, sessions of their own included; it is
         given a moment, since killing it first would orphan that subtree to init."""
         if _USE_REAPER and self.process.poll() is None:
-            try:
+            with contextlib.suppress(OSError):
                 self.process.terminate()
-            except OSError:
-                pass
             _wait_for_exit(self.process, 5.0)
         if os.name == "posix":
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
         if self.process.poll() is None:
-            try:
+            with contextlib.suppress(OSError):
                 self.process.kill()
-            except OSError:
-                pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=5.0)
-        except subprocess.TimeoutExpired:
-            pass
 
 
 _USE_REAPER: Final = sys.platform.startswith("linux") and os.path.isdir("/proc")
@@ -239,10 +226,8 @@ def _wait_for_exit(process: subprocess.Popen[bytes], timeout: float) -> None:
             select.select([pidfd], [], [], timeout)
         finally:
             os.close(pidfd)
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=timeout if pidfd < 0 else 0.5)
-    except subprocess.TimeoutExpired:
-        pass
 
 
 def _launch(command: tuple[str, ...], cwd: str | os.PathLike[str] | None) -> subprocess.Popen[bytes]:
@@ -279,23 +264,11 @@ def answer_for_record(answer: dict[str, JSON] | None) -> JSON:
         text = json.dumps(answer, separators=(",", ":"))
     except (RecordError, ValueError):
         return clip(repr(answer), RECORDED_ANSWER_CHARS)
-    if len(text) <= RECORDED_ANSWER_CHARS and _depth(answer) <= RECORDED_ANSWER_NESTING:
-        return answer
-    return clip(text, RECORDED_ANSWER_CHARS)
-
-
-def _depth(value: JSON) -> int:
-    """How deep ``value`` nests (without recursion): 0 for a scalar."""
-    deepest = 0
-    stack: list[tuple[JSON, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        deepest = max(deepest, depth)
-        if isinstance(item, dict):
-            stack.extend((inner, depth + 1) for inner in item.values())
-        elif isinstance(item, list):
-            stack.extend((inner, depth + 1) for inner in item)
-    return deepest
+    try:
+        check_json_value(answer, nesting=RECORDED_ANSWER_NESTING)
+    except RecordError:
+        return clip(text, RECORDED_ANSWER_CHARS)
+    return answer if len(text) <= RECORDED_ANSWER_CHARS else clip(text, RECORDED_ANSWER_CHARS)
 
 
 class PeerSlot:
@@ -407,14 +380,11 @@ def descendants(root: int) -> list[int]:
 
 
 def _reap() -> None:
-    """Collect every child that has exited (orphans reparented to the launcher included)."""
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+    """Collect every child that has exited (orphans reparented to the launcher included), until
+    none has or none is left."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0] != 0:
+            pass
 
 
 def end_subtree() -> None:
@@ -425,10 +395,8 @@ def end_subtree() -> None:
         if not alive:
             break
         for pid in alive:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
         time.sleep(0.005)
         _reap()
     _reap()

@@ -17,12 +17,14 @@ from .._config import Config
 from .._editions import EDITIONS, edition_deck
 from .._engine import apply, legal_actions, new_game, with_deal
 from .._errors import ArgumentError, ConfigError, IllegalActionError, RecordError
-from ..formats._cases import KINDS, Case
+from ..formats._cases import (KINDS, Case, bottles_to_json, plays_to_json, ranks, same_json,
+                              scoring_input, zones_to_json)
 from ..formats._config_json import config_from_json, deck_from_json, deck_to_json
 from ..formats._json_input import (
     JSON,
     check_keys,
     child,
+    expect_card,
     expect_int,
     expect_list,
     expect_object,
@@ -38,7 +40,7 @@ from ..rules.game import add_totals, game_is_over
 from ..rules.setup import setup_steps
 from .._state import GameState, Phase
 from ._peer import MAX_LINE_BYTES
-from ._vectors import apply_setup_entry, bottles_to_json, ranks, same_json
+from ._vectors import apply_setup_entry
 from ._vectors import answer as answer_case
 
 
@@ -104,15 +106,12 @@ class Referee:
                 return refusal("PROTOCOL", f"this side speaks {PROTOCOL} only")
             return {"ok": True, "protocol": PROTOCOL,
                     "capabilities": {**Capabilities().to_json(), "set_position": True}}
-        if op == "new_round":
-            return self._new_round(obj)
-        if op == "case":
-            return self._case(obj)
         if op == "quit":
             check_keys(obj, "$", {"op"}, set())
             return {"ok": True}
-        if op == "set_position":
-            return self._set_position(obj)
+        if op in ("new_round", "case", "set_position"):  # the requests that need no round
+            return {"new_round": self._new_round, "case": self._case,
+                    "set_position": self._set_position}[op](obj)
         handlers: dict[str, Callable[[GameState, dict[str, JSON]], dict[str, JSON]]] = {
             "setup": self._setup,
             "legal_plays": self._legal_plays,
@@ -237,18 +236,11 @@ class Referee:
     def _cards(config: Config, rows: list[list[Rank]], path: str) -> tuple[tuple[Card, ...], ...]:
         """The cards of a rank array per seat; a rank the deck does not have breaks rule
         DEAL-COUNTS (the deal is not the deck)."""
-        cards = []
-        for seat, row in enumerate(rows):
-            found = []
-            for index, rank in enumerate(row):
-                try:
-                    found.append(config.card(rank))
-                except ArgumentError as error:
-                    raise IllegalActionError(
-                        "DEAL-COUNTS", f"{child(child(path, seat), index)}: {error.message}"
-                    ) from None
-            cards.append(tuple(found))
-        return tuple(cards)
+        try:
+            return tuple(tuple(expect_card(rank, config, child(child(path, seat), index))
+                               for index, rank in enumerate(row)) for seat, row in enumerate(rows))
+        except RecordError as error:
+            raise IllegalActionError("DEAL-COUNTS", str(error)) from None
 
     def _setup(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
         check_keys(obj, "$", {"op", "seat", "discard"}, {"left", "right", "to_face_up", "to_hidden"})
@@ -276,10 +268,7 @@ class Referee:
         self.state = state
         answer: dict[str, JSON] = {"ok": True, "to_act": state.to_act}
         if state.phase is Phase.PLAY:
-            round_ = state.round
-            answer["hands"] = [ranks(hand) for hand in round_.hands]
-            answer["face_up"] = None if round_.face_up is None else [ranks(f) for f in round_.face_up]
-            answer["devils_trick"] = ranks(round_.devils_trick)
+            answer.update(zones_to_json(state.round))
         return answer
 
     def _legal_plays(self, state: GameState, obj: dict[str, JSON]) -> dict[str, JSON]:
@@ -439,16 +428,13 @@ class Capabilities:
                  editions: Iterable[str] | None = None, bottles: Iterable[int] | None = None,
                  teams: bool | None = None) -> Capabilities:
         """These capabilities, narrowed by the command line's options (``None``: unchanged)."""
-        return evolve(
-            self,
-            players=self.players if players is None else tuple(
-                p for p in self.players if p in set(players)),
-            editions=self.editions if editions is None else tuple(
-                e for e in self.editions if e in set(editions)),
-            bottles=self.bottles if bottles is None else tuple(
-                b for b in self.bottles if b in set(bottles)),
-            teams=self.teams if teams is None else self.teams and teams,
-        )
+
+        def kept(declared: tuple[T, ...], allowed: Iterable[T] | None) -> tuple[T, ...]:
+            return declared if allowed is None else tuple(x for x in declared if x in set(allowed))
+
+        return evolve(self, players=kept(self.players, players),
+                      editions=kept(self.editions, editions), bottles=kept(self.bottles, bottles),
+                      teams=self.teams if teams is None else self.teams and teams)
 
     def playing_deck(self, config: Config) -> tuple[Card, ...]:
         """The cards ``config``'s games are played with: the peer's own of the ranks the
@@ -519,9 +505,8 @@ _FLAGS: Final = (("teams", True), ("set_position", False), ("setups_any_order", 
                   ("one_round", False), ("dealer", True))
 """The capabilities that are true or false, with their default (``teams`` always written)."""
 
-_KEYS: Final = ({"players", "editions", "bottles", "teams"},
-                 {"decks", "ignore", "set_position", "game_ends", "setups_any_order", "one_round",
-                  "dealer"})
+_KEYS: Final = {"players", "editions", "bottles", "decks", "ignore", "game_ends",
+                 *(key for key, _ in _FLAGS)}
 
 
 def _check_declared_deck(edition: str, cards: tuple[Card, ...], players: tuple[int, ...],
@@ -547,7 +532,7 @@ def capabilities_from_json(value: JSON, path: str = "$.capabilities") -> Capabil
     if value is None:
         return Capabilities()
     obj = expect_object(value, path)
-    check_keys(obj, path, set(), _KEYS[0] | _KEYS[1])
+    check_keys(obj, path, set(), _KEYS)
 
     def items(key: str, default: list[JSON], read: Callable[[JSON, str], T]) -> list[T]:
         where = child(path, key)
@@ -606,14 +591,11 @@ def position_to_json(state: GameState) -> dict[str, JSON]:
         "deck": deck_to_json(config.cards),
         "dealer": round_.dealer,
         "to_act": state.to_act if phase != "over" else None,
-        "hands": [ranks(hand) for hand in round_.hands],
-        "face_up": None if round_.face_up is None else [ranks(row) for row in round_.face_up],
         "setup": [entry_from_gives(round_.setup[seat]) if complete[seat] else None
                   for seat in range(config.players)],
-        "devils_trick": ranks(round_.devils_trick),
-        "bottles": bottles_to_json(round_.bottles),
-        "captured": [ranks(pile) for pile in round_.captured],
-        "trick": [[play.seat, play.card.rank] for play in trick],
+        **zones_to_json(round_),
+        **scoring_input(round_),
+        "trick": plays_to_json(trick),
     }
 
 

@@ -1,5 +1,6 @@
-"""What a run found, as the report (``HarnessReport``, ``CoverageRow``), as text (``describe``),
-as JSON (``report_to_json``) and as records written for each group."""
+"""What a run found, as the report (``HarnessReport``, ``CoverageRow``), as JSON
+(``report_to_json``) and as records written for each group (its text is the command line's,
+``bottleimp.cli._conformance``)."""
 
 from __future__ import annotations
 
@@ -17,14 +18,13 @@ from ._cases import QuestionRow
 from ._groups import Group, Nondeterminism
 from ._peer import answer_for_record, clip, plural
 from ._protocol import PROTOCOL, Capabilities
-from ._session import (ANSWERS, PEER, REFUSALS, SET_POSITION, Failure, GameResult, Refusal,
-                      not_applicable)
+from ._session import REFUSALS, Failure, GameResult, Refusal
 
 if TYPE_CHECKING:
     from ..formats._records import GameRecord
 
-__all__ = ["REPORT_FORMAT", "error_to_json", "CoverageRow", "ConventionNote", "HarnessReport", "describe", "failure_to_json", "report_to_json",
-           "coverage", "write_group", "write_peer_fault"]
+__all__ = ["REPORT_FORMAT", "error_to_json", "CoverageRow", "ConventionNote", "HarnessReport", "failure_to_json", "report_to_json",
+           "coverage", "variant_text", "write_group", "write_peer_fault"]
 
 
 @frozen
@@ -37,7 +37,6 @@ class CoverageRow:
     sent: int
     agreed: int
     unsupported: int
-    note: str
 
 
 @frozen
@@ -50,12 +49,6 @@ class ConventionNote:
     games: int
     times: int
     example: str
-
-    @property
-    def text(self) -> str:
-        return (f"{self.rule} is a convention of the library, not a rule of the sources: the peer "
-                f"chose otherwise {plural(self.times, 'time')} in {plural(self.games, 'game')} "
-                f"(noted, not failed), first: {clip(self.example, 400)}")
 
     def to_json(self) -> dict[str, JSON]:
         return {"rule": self.rule, "games": self.games, "times": self.times,
@@ -91,10 +84,6 @@ class HarnessReport:
     """What could not be compared, and why, by game (from 1)."""
     resynchronised: tuple[tuple[str, int], ...] = ()
     """How many times games went on after a disagreement, by way (``peer``, ...)."""
-
-    def compared_on(self, group: Group) -> dict[str, int]:
-        """How many of ``group``'s disagreements were compared on each trajectory."""
-        return dict(group.trajectories)
 
     @property
     def failure(self) -> Failure | None:
@@ -143,7 +132,7 @@ def write_peer_fault(failure: Failure, out_dir: str | os.PathLike[str] | None,
     return None, None
 
 
-def coverage(results: Sequence[GameResult], capabilities: Capabilities) -> tuple[CoverageRow, ...]:
+def coverage(results: Sequence[GameResult]) -> tuple[CoverageRow, ...]:
     by_kind: dict[str, list[Refusal]] = {}
     for result in results:
         for refusal in result.refusals:
@@ -154,9 +143,7 @@ def coverage(results: Sequence[GameResult], capabilities: Capabilities) -> tuple
         rules = sorted({refusal.rule for refusal in sent}) or list(kind.rules)
         unsupported = sum(1 for refusal in sent if refusal.unsupported)
         agreed = sum(1 for refusal in sent if refusal.agreed)
-        why = not_applicable(kind, capabilities)
-        note = kind.note if why is None else "not applicable: " + why
-        rows.append(CoverageRow(kind.name, tuple(rules), len(sent), agreed, unsupported, note))
+        rows.append(CoverageRow(kind.name, tuple(rules), len(sent), agreed, unsupported))
     return tuple(rows)
 
 
@@ -223,48 +210,14 @@ def _check_record(record: GameRecord) -> None:
                         "only legal actions")
 
 
-def _variant_text(config: Config) -> str:
+def variant_text(config: Config) -> str:
+    """The variant of ``config`` as a person reads it: players, edition, bottles, teams."""
     variant = f"{config.players} players, {config.edition}"
     if config.bottles == 2:
         variant += ", two bottles"
     if config.teams is not None:
         variant += f", teams {json.dumps([list(t) for t in config.teams])}"
     return variant
-
-
-def describe(failure: Failure) -> str:
-    """The failing exchange as a few lines a person reads (JSON, never Python reprs)."""
-    last = failure.exchanges[-1]
-    config = failure.script.config
-    where = "" if failure.state is None else f"; round {len(failure.state.rounds)}"
-    game = (f"{_variant_text(config)}, seat {failure.script.first_dealer} deals first{where}"
-            if failure.script.rounds else "the greeting, before any game")
-    lines = [
-        f"{failure.kind} [{failure.rule}] after {len(failure.exchanges)} requests ({game}"
-        f"{_trajectory_text(failure)}):",
-        f"  request: {json.dumps(last.request)}",
-        f"  library: {json.dumps(last.expected)}",
-        f"  peer:    {'(no answer)' if last.actual is None else clip(json.dumps(last.actual), 4000)}",
-        f"  {clip(failure.message, 4000)}",
-    ]
-    if failure.disagreement is not None and failure.disagreement.detail:
-        lines.append(f"  detail:  {json.dumps(failure.disagreement.detail)}")
-    return "\n".join(lines)
-
-
-def _trajectory_text(failure: Failure) -> str:
-    if failure.trajectory == PEER:
-        return (f"; on the peer's trajectory: the library followed its answers from request "
-                f"{failure.followed_from}")
-    if failure.trajectory == ANSWERS:
-        return ("; judged on the peer's own answers alone (they describe no position the rules "
-                "reach), by the rule that needs none")
-    if failure.trajectory == SET_POSITION:
-        return "; on the library's trajectory, the peer put back on it with set_position"
-    if failure.followed_from is not None:
-        return (f"; on the library's trajectory from the round's deal (the library followed the "
-                f"peer's answers from request {failure.followed_from}, where its record ends)")
-    return ""
 
 
 def failure_to_json(failure: Failure) -> dict[str, JSON]:
@@ -276,7 +229,7 @@ def failure_to_json(failure: Failure) -> dict[str, JSON]:
         "kind": failure.kind,
         "rule": failure.rule,
         "message": clip(failure.message, 4000),
-        "variant": _variant_text(failure.script.config),
+        "variant": variant_text(failure.script.config),
         "first_dealer": failure.script.first_dealer,
         "requests": len(failure.exchanges),
         "request": last.request,
@@ -314,7 +267,7 @@ def report_to_json(report: HarnessReport) -> dict[str, JSON]:
             "failure": None if g.failure is None else failure_to_json(g.failure),
             "deck": None if g.deck is None else g.deck.to_json(),
             "trajectory": None if g.failure is None else g.failure.trajectory,
-            "trajectories": {way: count for way, count in report.compared_on(g).items()},
+            "trajectories": dict(g.trajectories),
             "write_error": g.write_error,
         } for g in report.groups],
         "notes": list(report.notes),

@@ -9,13 +9,14 @@ answers describe no position, ``PeerRound`` judges each later answer with one ru
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Final, NoReturn
+from typing import Final
 
 from attrs import evolve, field, frozen
 
@@ -25,7 +26,8 @@ from ..catalogue import is_convention as catalogue_is_convention
 from .._config import Config
 from .._engine import apply, legal_actions
 from .._errors import HarnessError, PeerFault, RecordError, UnknownRuleError
-from ..formats._config_json import deck_to_json
+from ..formats._cases import bottles_to_json, ranks
+from ..formats._config_json import config_to_json, deck_to_json
 from ..formats._json_input import JSON
 from ..formats._setup_entries import entry_from_gives
 from ..rules.deal import deal, first_dealer, next_dealer
@@ -49,7 +51,7 @@ from ..rules._registry import rule_id_of
 from ..rules.scoring import round_is_over, round_scores
 from ..rules.setup import setup_steps
 from .._state import Bottle, GameState, Phase, RoundState, TrickResult
-from ._diagnose import Disagreement, Exchange, card_named, cards_named, explain
+from ._diagnose import Disagreement, Exchange, card_named, cards_named, explain, whole_numbers
 from ._peer import Peer, PeerSlot, clip
 from ._protocol import (
     GAME_ENDS,
@@ -62,7 +64,6 @@ from ._protocol import (
     compare,
     set_position_request,
 )
-from ._vectors import bottles_to_json, ranks
 
 __all__ = ['ANSWERS', 'Exchange', 'Failure', 'GameResult', 'GameRunner', 'GameScript', 'LIBRARY', 'Lost', 'MAX_ROUNDS', 'MAX_TARGET', 'Mistake', 'Moment', 'PEER', 'PeerRound', 'REFUSALS', 'Refusal', 'RefusalKind', 'RoundScript', 'SET_POSITION', 'Stop', 'follow_peer', 'draw_script', 'is_convention', 'negotiate', 'not_applicable', 'play_game', 'round_request']
 
@@ -90,21 +91,15 @@ class RefusalKind:
     rules: tuple[str, ...]
     when: str
     build: Builder
-    note: str
 
 
 def round_request(config: Config, dealer: int | None, hands: tuple[tuple[Card, ...], ...],
                   face_up: tuple[tuple[Card, ...], ...] | None, deck: tuple[Card, ...],
                   index: int = 0) -> dict[str, JSON]:
-    """The ``new_round`` of round ``index`` of a game of ``config`` (its end where it has one),
-    carrying ``deck``; ``dealer`` ``None`` leaves the deal to the peer's own rotation."""
-    game: dict[str, JSON] = {"edition": config.edition, "players": config.players,
-                             "bottles": config.bottles,
-                             "teams": None if config.teams is None else [list(t) for t in config.teams]}
-    for key, value in (("rounds", config.rounds), ("target_score", config.target_score)):
-        if value is not None:
-            game[key] = value
-    return {"op": "new_round", "config": game, **({} if dealer is None else {"dealer": dealer}),
+    """The ``new_round`` of round ``index`` of a game of ``config`` (its end included), carrying
+    ``deck``; ``dealer`` ``None`` leaves the deal to the peer's own rotation."""
+    return {"op": "new_round", "config": config_to_json(config),
+            **({} if dealer is None else {"dealer": dealer}),
             "hands": [[card.rank for card in hand] for hand in hands],
             "face_up": None if face_up is None else [[card.rank for card in row] for row in face_up],
             "deck": deck_to_json(deck), "round": index}
@@ -367,81 +362,51 @@ _FOLLOW: Final = ("FOLLOW-SUIT", "EYE-FOLLOW-SUIT")
 
 REFUSALS: Final[tuple[RefusalKind, ...]] = (
     RefusalKind("hello-version", ("PROTOCOL",), "start", lambda moment, pick: {
-                    "op": "hello", "protocol": f"bottleimp-protocol/{90 + pick % 9}"},
-                "hello naming a protocol version nobody speaks"),
+                    "op": "hello", "protocol": f"bottleimp-protocol/{90 + pick % 9}"}),
     RefusalKind("before-round", ("PROTOCOL",), "fresh",
-                _pick({"op": "legal_plays"}, {"op": "scores"}),
-                "a round request before any new_round (sent to a freshly started peer)"),
+                _pick({"op": "legal_plays"}, {"op": "scores"})),
     RefusalKind("unknown-op", ("PROTOCOL",), "any",
-                _pick({"op": "dance"}, {"op": "undo"}, {"op": "deal"}),
-                "an op the protocol lacks"),
+                _pick({"op": "dance"}, {"op": "undo"}, {"op": "deal"})),
     RefusalKind("missing-key", ("PROTOCOL",), "any", _pick(
-                {"op": "play", "seat": 0}, {"op": "setup", "discard": []}, {"op": "hello"}),
-                "a required key left out"),
+                {"op": "play", "seat": 0}, {"op": "setup", "discard": []}, {"op": "hello"})),
     RefusalKind("wrong-type", ("PROTOCOL",), "any", _pick(
                 {"op": "play", "seat": "one", "card": 1}, {"op": "play", "seat": 0, "card": "1"},
-                {"op": "setup", "seat": 0, "discard": 3}),
-                "a key of the wrong JSON type"),
+                {"op": "setup", "seat": 0, "discard": 3})),
     RefusalKind("unknown-key", ("PROTOCOL",), "any", _pick(
-                {"op": "legal_plays", "seat": 0}, {"op": "scores", "round": 0}),
-                "a key the request lacks"),
-    RefusalKind("config-players", ("CONFIG-PLAYERS",), "deal", _config_players,
-                "new_round for 1, 7 or 8 players"),
+                {"op": "legal_plays", "seat": 0}, {"op": "scores", "round": 0})),
+    RefusalKind("config-players", ("CONFIG-PLAYERS",), "deal", _config_players),
     RefusalKind("config-edition", ("CONFIG-EDITION",), "deal", _config(
-                {"edition": "standard"}, {"edition": "classic-1952"}, {"edition": ""}),
-                "new_round with an edition no source defines"),
-    RefusalKind("config-bottles", ("CONFIG-BOTTLES",), "deal", _config_bottles,
-                "new_round with 0 or 3 bottles, or 2 bottles for 2-4 players"),
-    RefusalKind("config-teams", ("CONFIG-TEAMS",), "deal", _config_teams,
-                "new_round with teams that are no partition into pairs and singles"),
+                {"edition": "standard"}, {"edition": "classic-1952"}, {"edition": ""})),
+    RefusalKind("config-bottles", ("CONFIG-BOTTLES",), "deal", _config_bottles),
+    RefusalKind("config-teams", ("CONFIG-TEAMS",), "deal", _config_teams),
     RefusalKind("config-game-end", ("CONFIG-GAME-END",), "deal", _config(
                 {"rounds": 0, "target_score": None}, {"rounds": 3, "target_score": 50},
-                {"rounds": None, "target_score": -5}),
-                "new_round whose rounds or target score no source allows"),
+                {"rounds": None, "target_score": -5})),
     RefusalKind("config-target-zero", ("CONFIG-GAME-END",), "deal",
-                _config({"rounds": None, "target_score": 0}),
-                "new_round with a target score of 0 (the lowest allowed is 1)"),
-    RefusalKind("config-deck", ("CONFIG-DECK",), "deal", _config_deck,
-                "new_round whose deck holds the start card 19 or a rank twice"),
-    RefusalKind("deal-counts", ("DEAL-COUNTS",), "deal", _deal_counts,
-                "new_round whose deal is not the deck dealt once, the right counts per seat"),
-    RefusalKind("setup-not-dealt", ("SETUP-FROM-DEALT",), "setup", _not_dealt,
-                "a setup card the seat was not dealt"),
-    RefusalKind("setup-wrong-seat", ("SETUP-ORDER",), "setup", _not_your_turn,
-                "a setup from a seat whose turn it is not"),
-    RefusalKind("setup-no-such-seat", ("SETUP-ORDER",), "setup", _no_such_seat,
-                "a setup from a seat the game lacks"),
-    RefusalKind("setup-again", ("SETUP-STEPS",), "setup", _already_given,
-                "a second setup from a seat that gave its setup"),
-    RefusalKind("setup-missing-part", ("SETUP-STEPS",), "setup", _missing_part,
-                "a setup without one of its passes"),
-    RefusalKind("setup-wrong-step", ("SETUP-STEPS",), "setup", _wrong_step,
-                "a setup with a discard too many or too few, or the other variant's pass"),
-    RefusalKind("play-in-setup", ("PHASE",), "setup", _play_in_setup, "a play during the setup"),
-    RefusalKind("legal-plays-in-setup", ("PHASE",), "setup", _pick({"op": "legal_plays"}),
-                "legal_plays during the setup"),
-    RefusalKind("scores-in-setup", ("ROUND-END",), "setup", _pick({"op": "scores"}),
-                "scores during the setup"),
-    RefusalKind("setup-in-play", ("PHASE",), "play", _setup_in_play, "a setup during trick play"),
-    RefusalKind("play-wrong-seat", ("TURN-ORDER",), "play", _wrong_turn,
-                "a play from a seat whose turn it is not"),
-    RefusalKind("play-no-such-seat", ("TURN-ORDER",), "play", _play_no_such_seat,
-                "a play from a seat the game lacks"),
-    RefusalKind("play-not-held", ("CARD-HELD",), "play", _not_held,
-                "a card the seat does not hold (or no card at all)"),
-    RefusalKind("play-not-following", _FOLLOW, "play", _not_following,
-                "a card that does not follow the led colour though it must"),
-    RefusalKind("scores-in-play", ("ROUND-END",), "play", _pick({"op": "scores"}),
-                "scores while cards remain"),
-    RefusalKind("play-after-round", ("PHASE",), "after", _after_round("play"),
-                "a play once the round is over"),
-    RefusalKind("legal-plays-after-round", ("PHASE",), "after", _pick({"op": "legal_plays"}),
-                "legal_plays once the round is over"),
-    RefusalKind("setup-after-round", ("PHASE",), "after", _after_round("setup"),
-                "a setup once the round is over"),
+                _config({"rounds": None, "target_score": 0})),
+    RefusalKind("config-deck", ("CONFIG-DECK",), "deal", _config_deck),
+    RefusalKind("deal-counts", ("DEAL-COUNTS",), "deal", _deal_counts),
+    RefusalKind("setup-not-dealt", ("SETUP-FROM-DEALT",), "setup", _not_dealt),
+    RefusalKind("setup-wrong-seat", ("SETUP-ORDER",), "setup", _not_your_turn),
+    RefusalKind("setup-no-such-seat", ("SETUP-ORDER",), "setup", _no_such_seat),
+    RefusalKind("setup-again", ("SETUP-STEPS",), "setup", _already_given),
+    RefusalKind("setup-missing-part", ("SETUP-STEPS",), "setup", _missing_part),
+    RefusalKind("setup-wrong-step", ("SETUP-STEPS",), "setup", _wrong_step),
+    RefusalKind("play-in-setup", ("PHASE",), "setup", _play_in_setup),
+    RefusalKind("legal-plays-in-setup", ("PHASE",), "setup", _pick({"op": "legal_plays"})),
+    RefusalKind("scores-in-setup", ("ROUND-END",), "setup", _pick({"op": "scores"})),
+    RefusalKind("setup-in-play", ("PHASE",), "play", _setup_in_play),
+    RefusalKind("play-wrong-seat", ("TURN-ORDER",), "play", _wrong_turn),
+    RefusalKind("play-no-such-seat", ("TURN-ORDER",), "play", _play_no_such_seat),
+    RefusalKind("play-not-held", ("CARD-HELD",), "play", _not_held),
+    RefusalKind("play-not-following", _FOLLOW, "play", _not_following),
+    RefusalKind("scores-in-play", ("ROUND-END",), "play", _pick({"op": "scores"})),
+    RefusalKind("play-after-round", ("PHASE",), "after", _after_round("play")),
+    RefusalKind("legal-plays-after-round", ("PHASE",), "after", _pick({"op": "legal_plays"})),
+    RefusalKind("setup-after-round", ("PHASE",), "after", _after_round("setup")),
 )
-"""Every kind of illegal request the harness sends, in the order of the coverage table."""
-
+"""Every kind of illegal request the harness sends, in the order of the coverage table
+(spec/protocol.md, "Refusal coverage", describes each)."""
 
 
 def not_applicable(kind: RefusalKind, capabilities: Capabilities) -> str | None:
@@ -1139,7 +1104,10 @@ class _Game:
             actual = self.peer.ask(request)
         except PeerFault as fault:
             self.exchanges.append(Exchange(request, expected, None, refusal))
-            self._fail(fault.kind, fault.message, None, before)
+            self.failures.append(Failure(fault.kind, fault.message, self.script,
+                                         tuple(self.exchanges), self.game_state(), None, before))
+            self.outcome = "failed"
+            raise Stop()
         self.peer_answer = actual
         self.exchanges.append(Exchange(request, expected or actual, actual, refusal))
         return actual
@@ -1170,11 +1138,8 @@ class _Game:
         state = self.referee.state
         if state is None or actual.get("ok") is not True or state.round.scores is None:
             return
-        scores = actual.get("scores")
-        chosen = tuple(s for s in scores if isinstance(s, int) and not isinstance(s, bool)) \
-            if isinstance(scores, list) else ()
-        if not isinstance(scores, list) or len(chosen) != len(scores) \
-                or len(chosen) != state.config.players:
+        chosen = whole_numbers(actual.get("scores"))
+        if chosen is None or len(chosen) != state.config.players:
             self.uncompared.append(f"after request {len(self.exchanges)}: the peer's scores are "
                                    "not one whole number per seat; the game's end was compared "
                                    "on the library's totals")
@@ -1307,13 +1272,6 @@ class _Game:
         self.trajectory = PEER
         self.referee.state = state
 
-    def _fail(self, kind: str, message: str, disagreement: Disagreement | None,
-              before: GameState | None) -> NoReturn:
-        self.failures.append(Failure(kind, message, self.script, tuple(self.exchanges),
-                                     self.game_state(), disagreement, before))
-        self.outcome = "failed"
-        raise Stop()
-
     def game_state(self) -> GameState | None:
         """The library's game so far: the finished rounds and the current one (before the next
         round's ``new_round`` is answered, the last finished one), with the game's end."""
@@ -1332,7 +1290,7 @@ class _Game:
                       past_rounds=past, totals=totals)
 
     def play(self) -> GameResult:
-        try:
+        with contextlib.suppress(Stop):  # the game ended early
             self._mistakes_at("start", self.script.rounds[0].mistakes if self.script.rounds else ())
             self.ask({"op": "hello", "protocol": PROTOCOL})
             if self.fresh:  # once per peer process: a round request before any new_round
@@ -1345,8 +1303,6 @@ class _Game:
                 self.finished.append(state.round)
                 if not self._game_goes_on(index):
                     break
-        except Stop:
-            pass
         refusals = tuple(
             Refusal(ex.refusal, str(ex.expected.get("rule")),
                     ex.actual is not None and compare(ex.expected, ex.actual) is None,
@@ -1538,11 +1494,10 @@ def _setup_request(state: GameState, choose: Callable[[int], int]
     return {"op": "setup", "seat": seat, **entry_from_gives(gives)}, state
 
 
-def play_game(script: GameScript, peer: Peer, *,
-              capabilities: Capabilities | None = None, fresh: bool = False) -> Failure | None:
+def play_game(script: GameScript, peer: Peer) -> Failure | None:
     """Play ``script`` against ``peer``; the first failure, or ``None`` when every answer agrees
     (or the peer does not support the game)."""
-    return _Game(script, peer, capabilities=capabilities, fresh=fresh).play().failure
+    return _Game(script, peer).play().failure
 
 
 def negotiate(peer: Peer) -> Capabilities:

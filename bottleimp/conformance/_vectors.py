@@ -1,7 +1,8 @@
 """Conformance vectors: the library's answer, through the engine, to every kind of case in
 ``spec/conformance`` (``trick``, ``legal_plays``, ``setup``, ``scoring``, ``record``; the kinds
-and their shapes are described in ``spec/conformance/README.md``; the case files are read by
-``bottleimp.formats``), so that the same files check the library and any other implementation.
+and their shapes are described in ``spec/conformance/README.md``; the case files and the values
+of a case's input are read and written by ``bottleimp.formats``), so that the same files check
+the library and any other implementation.
 """
 
 from __future__ import annotations
@@ -14,21 +15,13 @@ from typing import Final
 from attrs import evolve, frozen
 
 from .._actions import Give, Play
-from .._cards import START_PRICE, Card, rank_key
+from .._cards import Card, rank_key
 from .._config import Config
 from .._engine import apply, check_action, legal_actions, new_game, with_deal
 from .._errors import ConfigError, IllegalActionError, RecordError
-from ..formats._cases import Case, read_suite
-from ..formats._json_input import (
-    JSON,
-    check_keys,
-    child,
-    expect_card,
-    expect_int,
-    expect_list,
-    expect_object,
-    expect_rank,
-)
+from ..formats._cases import (INPUT_KEYS, Case, CaseInput, bottles_to_json, ranks, read_suite,
+                              same_json, zones_to_json)
+from ..formats._json_input import JSON, check_keys, child, expect_list, expect_object
 from ..formats._setup_entries import gives_from_entry
 from ..rules.play import next_to_play, returned_price_card
 from ..rules.scoring import round_scores
@@ -36,27 +29,14 @@ from ..rules.setup import setup_steps
 from .._state import Bottle, GameState, Phase, RoundState
 
 __all__ = [
-    "CASE_INPUT_KEYS",
     "conformance_data",
     "Outcome",
     "answer",
     "check_case",
     "check_suite",
     "apply_setup_entry",
-    "same_json",
     "trick_outcome",
-    "ranks",
-    "bottles_to_json",
 ]
-
-CASE_INPUT_KEYS: Final[dict[str, tuple[set[str], set[str]]]] = {
-    "trick": ({"bottles", "trick"}, set()),
-    "legal_plays": ({"seat", "hand", "trick"}, {"face_up", "attempts"}),
-    "setup": ({"dealer", "hands", "setup"}, {"face_up"}),
-    "scoring": ({"captured", "bottles", "devils_trick"}, set()),
-    "record": ({"record"}, set()),
-}
-"""The keys of each kind's ``input``: required, optional (``spec/conformance/README.md``)."""
 
 
 def conformance_data() -> Path:
@@ -83,21 +63,6 @@ class Outcome:
         return self.message is None and same_json(self.case.expected, self.actual)
 
 
-def same_json(expected: JSON, actual: JSON) -> bool:
-    """JSON equality as the cases and the protocol define it: numbers by value (17 equals 17.0),
-    booleans only equal booleans, object keys that start with ``_`` in ``actual`` ignored."""
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
-    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
-        return expected == actual
-    if isinstance(expected, list) and isinstance(actual, list):
-        return len(expected) == len(actual) and all(map(same_json, expected, actual))
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        keys = {key for key in actual if not key.startswith("_")}
-        return keys == set(expected) and all(same_json(expected[k], actual[k]) for k in expected)
-    return type(expected) is type(actual) and expected == actual
-
-
 # --- the library's answers -------------------------------------------------------------------
 
 
@@ -106,8 +71,10 @@ def answer(case: Case) -> JSON:
 
     Malformed input raises ``RecordError`` at the case's path; an input the rules forbid where
     the kind does not expect a refusal raises ``IllegalActionError``."""
-    input_ = expect_object(case.input, child(case.where, "input"))
-    return _ANSWERS[case.kind](case.config, input_, child(case.where, "input"))
+    path = child(case.where, "input")
+    input_ = expect_object(case.input, path)
+    check_keys(input_, path, *INPUT_KEYS[case.kind])
+    return _ANSWERS[case.kind](CaseInput(case.config), input_, path)
 
 
 def check_case(case: Case) -> Outcome:
@@ -122,80 +89,6 @@ def check_case(case: Case) -> Outcome:
 def check_suite(directory: str | Path) -> tuple[Outcome, ...]:
     """Check every case under ``directory`` against the library."""
     return tuple(check_case(case) for case in read_suite(directory))
-
-
-class _Deck:
-    """The cards of a configuration by rank, read with path-aware errors."""
-
-    def __init__(self, config: Config) -> None:
-        self.config = config
-
-    def card(self, value: JSON, path: str) -> Card:
-        return expect_card(value, self.config, path)
-
-    def cards(self, value: JSON, path: str) -> tuple[Card, ...]:
-        cards = tuple(self.card(item, child(path, i)) for i, item in enumerate(expect_list(value, path)))
-        if len(set(cards)) != len(cards):
-            raise RecordError(path, "a card appears twice")
-        return cards
-
-    def rows(self, value: JSON, path: str) -> tuple[tuple[Card, ...], ...]:
-        rows = expect_list(value, path)
-        if len(rows) != self.config.players:
-            raise RecordError(path, f"expected one list per seat ({self.config.players})")
-        return tuple(self.cards(row, child(path, seat)) for seat, row in enumerate(rows))
-
-    def seat(self, value: JSON, path: str) -> int:
-        return expect_int(value, path, 0, self.config.players - 1)
-
-
-def ranks(cards: Sequence[Card]) -> list[JSON]:
-    """Card ranks in ascending order, as the cases write them."""
-    return [card.rank for card in sorted(cards, key=rank_key)]
-
-
-def _bottles_from_json(deck: _Deck, value: JSON, path: str) -> tuple[Bottle, ...]:
-    items = expect_list(value, path)
-    if len(items) != deck.config.bottles:
-        raise RecordError(path, f"expected {deck.config.bottles} bottle(s)")
-    bottles = []
-    for index, item in enumerate(items):
-        item_path = child(path, index)
-        obj = expect_object(item, item_path)
-        check_keys(obj, item_path, {"price", "owner"}, set())
-        owner = obj["owner"]
-        if expect_rank(obj["price"], child(item_path, "price")) == START_PRICE:
-            if owner is not None:
-                raise RecordError(child(item_path, "owner"), "a bottle at 19 has no owner")
-            bottles.append(Bottle())
-            continue
-        if owner is None:
-            raise RecordError(child(item_path, "owner"), "a bottle below 19 has an owner")
-        bottles.append(
-            Bottle(
-                deck.card(obj["price"], child(item_path, "price")),
-                deck.seat(owner, child(item_path, "owner")),
-            )
-        )
-    return tuple(bottles)
-
-
-def bottles_to_json(bottles: Sequence[Bottle]) -> list[JSON]:
-    """Bottles as the cases write them: price and owner."""
-    return [{"price": bottle.price, "owner": bottle.owner} for bottle in bottles]
-
-
-def _plays_from_json(deck: _Deck, value: JSON, path: str) -> tuple[Play, ...]:
-    plays = []
-    for index, item in enumerate(expect_list(value, path)):
-        item_path = child(path, index)
-        pair = expect_list(item, item_path)
-        if len(pair) != 2:
-            raise RecordError(item_path, "expected [seat, card]")
-        plays.append(Play(deck.seat(pair[0], child(item_path, 0)), deck.card(pair[1], child(item_path, 1))))
-    if len({play.card for play in plays}) != len(plays):
-        raise RecordError(path, "a card is played twice")
-    return tuple(plays)
 
 
 def _check_turns(config: Config, plays: Sequence[Play], path: str) -> None:
@@ -215,29 +108,25 @@ def _play_state(
     leader: int,
 ) -> GameState:
     """A state in trick play: seats hold ``hands`` (and ``face_up``), ``plays`` are the current
-    trick so far, ``leader`` led it; the seat after the last play (or the leader) is to act."""
+    trick so far, ``leader`` led it; the seat after the last play (or the leader) is to act. The
+    rest is a fresh round's: nothing captured, no trick taken, no Devil's Trick."""
     base = new_game(config, 0)
     to_act = next_to_play(config, plays[-1].seat) if plays else leader
     round_ = evolve(
         base.round,
         hands=tuple(tuple(sorted(hand, key=rank_key)) for hand in hands),
         face_up=face_up,
-        devils_trick=(),
         plays=plays,
         leader=leader,
         bottles=bottles,
-        captured=((),) * config.players,
-        tricks=(),
-        scores=None,
     )
     return evolve(base, phase=Phase.PLAY, to_act=to_act, round=round_)
 
 
-def _answer_trick(config: Config, input_: dict[str, JSON], path: str) -> JSON:
-    deck = _Deck(config)
-    check_keys(input_, path, *CASE_INPUT_KEYS["trick"])
-    bottles = _bottles_from_json(deck, input_["bottles"], child(path, "bottles"))
-    trick = _plays_from_json(deck, input_["trick"], child(path, "trick"))
+def _answer_trick(deck: CaseInput, input_: dict[str, JSON], path: str) -> JSON:
+    config = deck.config
+    bottles = deck.bottles(input_["bottles"], child(path, "bottles"))
+    trick = deck.plays(input_["trick"], child(path, "trick"))
     if len(trick) != config.trick_size:
         raise RecordError(child(path, "trick"), f"a trick has {config.trick_size} cards")
     _check_turns(config, trick, child(path, "trick"))
@@ -282,9 +171,8 @@ def trick_outcome(
     }
 
 
-def _answer_legal_plays(config: Config, input_: dict[str, JSON], path: str) -> JSON:
-    deck = _Deck(config)
-    check_keys(input_, path, *CASE_INPUT_KEYS["legal_plays"])
+def _answer_legal_plays(deck: CaseInput, input_: dict[str, JSON], path: str) -> JSON:
+    config = deck.config
     seat = deck.seat(input_["seat"], child(path, "seat"))
     hand = deck.cards(input_["hand"], child(path, "hand"))
     own_face_up: tuple[Card, ...] = ()
@@ -292,7 +180,7 @@ def _answer_legal_plays(config: Config, input_: dict[str, JSON], path: str) -> J
         if not config.devils_eye:
             raise RecordError(child(path, "face_up"), "face-up cards are for 2 players only")
         own_face_up = deck.cards(input_["face_up"], child(path, "face_up"))
-    trick = _plays_from_json(deck, input_["trick"], child(path, "trick"))
+    trick = deck.plays(input_["trick"], child(path, "trick"))
     if len(trick) >= config.trick_size:
         raise RecordError(child(path, "trick"), "the trick so far is already complete")
     _check_turns(config, trick, child(path, "trick"))
@@ -343,9 +231,8 @@ def apply_setup_entry(state: GameState, seat: int, gives: Sequence[Give]) -> Gam
     return state
 
 
-def _answer_setup(config: Config, input_: dict[str, JSON], path: str) -> JSON:
-    deck = _Deck(config)
-    check_keys(input_, path, *CASE_INPUT_KEYS["setup"])
+def _answer_setup(deck: CaseInput, input_: dict[str, JSON], path: str) -> JSON:
+    config = deck.config
     dealer = deck.seat(input_["dealer"], child(path, "dealer"))
     hands = deck.rows(input_["hands"], child(path, "hands"))
     face_up = None
@@ -362,26 +249,17 @@ def _answer_setup(config: Config, input_: dict[str, JSON], path: str) -> JSON:
             entry_path = child(child(path, "setup"), seat)
             gives = gives_from_entry(config, seat, entries[seat], entry_path)
             state = apply_setup_entry(state, seat, [give for give, _ in gives])
-    except IllegalActionError as error:
-        return {"error": error.rule_id}
-    except RecordError as error:
-        if error.rule_id is None:
+    except (IllegalActionError, RecordError) as error:
+        if error.rule_id is None:  # a malformed entry, not a setup the rules refuse
             raise
         return {"error": error.rule_id}
-    round_ = state.round
-    return {
-        "hands": [ranks(hand) for hand in round_.hands],
-        "face_up": None if round_.face_up is None else [ranks(cards) for cards in round_.face_up],
-        "devils_trick": ranks(round_.devils_trick),
-        "leader": state.to_act,
-    }
+    return {**zones_to_json(state.round), "leader": state.to_act}
 
 
-def _answer_scoring(config: Config, input_: dict[str, JSON], path: str) -> JSON:
-    deck = _Deck(config)
-    check_keys(input_, path, *CASE_INPUT_KEYS["scoring"])
+def _answer_scoring(deck: CaseInput, input_: dict[str, JSON], path: str) -> JSON:
+    config = deck.config
     captured = deck.rows(input_["captured"], child(path, "captured"))
-    bottles = _bottles_from_json(deck, input_["bottles"], child(path, "bottles"))
+    bottles = deck.bottles(input_["bottles"], child(path, "bottles"))
     devils_trick = deck.cards(input_["devils_trick"], child(path, "devils_trick"))
     zones = [card for pile in captured for card in pile] + list(devils_trick)
     zones += [bottle.price_card for bottle in bottles if bottle.price_card is not None]
@@ -393,11 +271,10 @@ def _answer_scoring(config: Config, input_: dict[str, JSON], path: str) -> JSON:
 _VERDICTS: Final = {0: "valid", 1: "broken", 2: "unreadable"}
 
 
-def _answer_record(config: Config, input_: dict[str, JSON], path: str) -> JSON:
+def _answer_record(_deck: CaseInput, input_: dict[str, JSON], path: str) -> JSON:
     """The validator's verdict, in the shape spec/conformance/README.md gives."""
     from ..validation._replay import validate_json
 
-    check_keys(input_, path, *CASE_INPUT_KEYS["record"])
     report = validate_json(input_["record"])
     verdict: dict[str, JSON] = {"verdict": _VERDICTS[report.status]}
     if report.errors:
@@ -408,7 +285,7 @@ def _answer_record(config: Config, input_: dict[str, JSON], path: str) -> JSON:
     return verdict
 
 
-_ANSWERS: Final[dict[str, Callable[[Config, dict[str, JSON], str], JSON]]] = {
+_ANSWERS: Final[dict[str, Callable[[CaseInput, dict[str, JSON], str], JSON]]] = {
     "trick": _answer_trick,
     "legal_plays": _answer_legal_plays,
     "setup": _answer_setup,

@@ -1,33 +1,44 @@
 """The conformance case files (``bottleimp-conformance/1``, described in
 ``spec/conformance/README.md``): each holds one kind of case, in groups that share a
 configuration; a case has an ``input`` and the ``expected`` answer. Read through the hardened
-JSON reader (every fault a ``RecordError`` at ``file:$.path``) and written deterministically."""
+JSON reader (every fault a ``RecordError`` at ``file:$.path``) and written deterministically;
+``CaseInput`` reads the values of a case's ``input`` (``INPUT_KEYS``) against its configuration,
+``ranks``, ``bottles_to_json``, ``plays_to_json``, ``zones_to_json`` and ``scoring_input`` write
+them, and
+``same_json`` is the equality answers are compared by."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
 from attrs import frozen
 
+from .._actions import Play
+from .._cards import START_PRICE, Card, rank_key
 from .._config import Config
 from .._errors import RecordError
+from .._state import Bottle, RoundState
 from ..rules._registry import RULE_FUNCTIONS
 from ._config_json import config_from_json
 from ._json_input import (
     JSON,
     check_keys,
     child,
+    expect_card,
+    expect_int,
     expect_list,
     expect_object,
+    expect_rank,
     expect_str,
     read_json_file,
 )
 
-__all__ = ["CONFORMANCE_FORMAT", "KINDS", "Case", "cases_from_json", "format_case_file",
-           "read_case_file", "read_suite"]
+__all__ = ["CONFORMANCE_FORMAT", "INPUT_KEYS", "KINDS", "Case", "CaseInput", "bottles_to_json",
+           "cases_from_json", "format_case_file", "plays_to_json", "ranks", "read_case_file", "read_suite",
+           "same_json", "scoring_input", "zones_to_json"]
 
 CONFORMANCE_FORMAT: Final = "bottleimp-conformance/1"
 """The value of a case file's ``format`` key."""
@@ -62,6 +73,125 @@ class Case:
         if self.decides is not None:
             return self.decides
         return tuple(self.expected) if isinstance(self.expected, dict) else ()
+
+
+INPUT_KEYS: Final[dict[str, tuple[set[str], set[str]]]] = {
+    "trick": ({"bottles", "trick"}, set()),
+    "legal_plays": ({"seat", "hand", "trick"}, {"face_up", "attempts"}),
+    "setup": ({"dealer", "hands", "setup"}, {"face_up"}),
+    "scoring": ({"captured", "bottles", "devils_trick"}, set()),
+    "record": ({"record"}, set()),
+}
+"""The keys of each kind's ``input``: required, optional."""
+
+
+class CaseInput:
+    """The values of a case's ``input`` in the shapes ``spec/conformance/README.md`` gives, read
+    against the case's configuration with path-aware errors: cards by rank, a card list holding
+    each card once, one list per seat, seats, bottles (price and owner) and plays."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+
+    def card(self, value: JSON, path: str) -> Card:
+        return expect_card(value, self.config, path)
+
+    def cards(self, value: JSON, path: str) -> tuple[Card, ...]:
+        cards = tuple(self.card(item, child(path, i)) for i, item in enumerate(expect_list(value, path)))
+        if len(set(cards)) != len(cards):
+            raise RecordError(path, "a card appears twice")
+        return cards
+
+    def rows(self, value: JSON, path: str) -> tuple[tuple[Card, ...], ...]:
+        rows = expect_list(value, path)
+        if len(rows) != self.config.players:
+            raise RecordError(path, f"expected one list per seat ({self.config.players})")
+        return tuple(self.cards(row, child(path, seat)) for seat, row in enumerate(rows))
+
+    def seat(self, value: JSON, path: str) -> int:
+        return expect_int(value, path, 0, self.config.players - 1)
+
+    def bottles(self, value: JSON, path: str) -> tuple[Bottle, ...]:
+        items = expect_list(value, path)
+        if len(items) != self.config.bottles:
+            raise RecordError(path, f"expected {self.config.bottles} bottle(s)")
+        bottles = []
+        for index, item in enumerate(items):
+            item_path = child(path, index)
+            obj = expect_object(item, item_path)
+            check_keys(obj, item_path, {"price", "owner"}, set())
+            owner = obj["owner"]
+            if expect_rank(obj["price"], child(item_path, "price")) == START_PRICE:
+                if owner is not None:
+                    raise RecordError(child(item_path, "owner"), "a bottle at 19 has no owner")
+                bottles.append(Bottle())
+                continue
+            if owner is None:
+                raise RecordError(child(item_path, "owner"), "a bottle below 19 has an owner")
+            bottles.append(
+                Bottle(
+                    self.card(obj["price"], child(item_path, "price")),
+                    self.seat(owner, child(item_path, "owner")),
+                )
+            )
+        return tuple(bottles)
+
+    def plays(self, value: JSON, path: str) -> tuple[Play, ...]:
+        plays = []
+        for index, item in enumerate(expect_list(value, path)):
+            item_path = child(path, index)
+            pair = expect_list(item, item_path)
+            if len(pair) != 2:
+                raise RecordError(item_path, "expected [seat, card]")
+            plays.append(Play(self.seat(pair[0], child(item_path, 0)),
+                              self.card(pair[1], child(item_path, 1))))
+        if len({play.card for play in plays}) != len(plays):
+            raise RecordError(path, "a card is played twice")
+        return tuple(plays)
+
+
+def ranks(cards: Sequence[Card]) -> list[JSON]:
+    """Card ranks in ascending order, as the cases write them."""
+    return [card.rank for card in sorted(cards, key=rank_key)]
+
+
+def bottles_to_json(bottles: Sequence[Bottle]) -> list[JSON]:
+    """Bottles as the cases write them: price and owner."""
+    return [{"price": bottle.price, "owner": bottle.owner} for bottle in bottles]
+
+
+def plays_to_json(plays: Sequence[Play]) -> list[JSON]:
+    """Plays as ``[seat, card]`` pairs in play order, as the cases write a trick."""
+    return [[play.seat, play.card.rank] for play in plays]
+
+
+def zones_to_json(round_: RoundState) -> dict[str, JSON]:
+    """The hands, face-up rows and Devil's Trick of ``round_``, as the setup cases and the
+    protocol write them."""
+    return {"hands": [ranks(hand) for hand in round_.hands],
+            "face_up": None if round_.face_up is None else [ranks(row) for row in round_.face_up],
+            "devils_trick": ranks(round_.devils_trick)}
+
+
+def scoring_input(round_: RoundState) -> dict[str, JSON]:
+    """The input of a scoring case on ``round_``: the captured piles, bottles, Devil's Trick."""
+    return {"captured": [ranks(pile) for pile in round_.captured],
+            "bottles": bottles_to_json(round_.bottles), "devils_trick": ranks(round_.devils_trick)}
+
+
+def same_json(expected: JSON, actual: JSON) -> bool:
+    """JSON equality as the cases and the protocol define it: numbers by value (17 equals 17.0),
+    booleans only equal booleans, object keys that start with ``_`` in ``actual`` ignored."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        return expected == actual
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and all(map(same_json, expected, actual))
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        keys = {key for key in actual if not key.startswith("_")}
+        return keys == set(expected) and all(same_json(expected[k], actual[k]) for k in expected)
+    return type(expected) is type(actual) and expected == actual
 
 
 _FILE_KEYS: Final = ({"format", "kind", "description", "groups"}, {"generated_by"})

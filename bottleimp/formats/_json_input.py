@@ -337,11 +337,12 @@ def read_json_file(path: str | os.PathLike[str]) -> JSON:
     return loads_json(data)
 
 
-def check_json_value(value: object, path: str = "$") -> None:
+def check_json_value(value: object, path: str = "$", nesting: int = MAX_NESTING) -> None:
     """Refuse a value built in Python that text read by ``loads_json`` could not hold: a type
     that is not JSON, a non-string key, a float that is not finite, an integer of more than
-    ``MAX_NUMBER_DIGITS`` digits, or nesting deeper than ``MAX_NESTING``. Walks the value with
-    an explicit stack, so that no nesting, however deep, can exhaust Python's recursion."""
+    ``MAX_NUMBER_DIGITS`` digits, or nesting deeper than ``nesting`` (``MAX_NESTING``). Walks
+    the value with an explicit stack, so that no nesting, however deep, can exhaust Python's
+    recursion."""
     stack: list[tuple[object, str, int]] = [(value, path, 0)]
     while stack:
         item, where, depth = stack.pop()
@@ -356,8 +357,8 @@ def check_json_value(value: object, path: str = "$") -> None:
                 raise RecordError(where, f"{item} is not a JSON number")
             continue
         if isinstance(item, (list, tuple, dict)):
-            if depth >= MAX_NESTING:
-                raise RecordError(where, f"arrays and objects nest more than {MAX_NESTING} deep")
+            if depth >= nesting:
+                raise RecordError(where, f"arrays and objects nest more than {nesting} deep")
             if isinstance(item, dict):
                 for key, inner in item.items():
                     if not isinstance(key, str):
