@@ -3,7 +3,8 @@
 Its modules, each importing only those listed after it (an import-linter contract):
 
 - ``_harness``: the entry point, one differential run (``run_harness``).
-- ``_report``: the run's report, as text, JSON (``bottleimp-conformance-report/3``) and records.
+- ``_report``: the run's report, as JSON (``bottleimp-conformance-report/3``) and records (its text
+  is the command line's, ``cli._conformance``).
 - ``_groups``: disagreements grouped, a non-deterministic peer found, one game per group shrunk.
 - ``_cases``: the ``case`` requests on one path: the vectors and the random position questions.
 - ``_session``: one scripted game with its illegal requests and its resynchronisation.
