@@ -5,7 +5,7 @@ were compared and on how many the solver disagreed. Run with ``NUMBA_DISABLE_JIT
 functions are the ones it calls.
 
 - ``wrong bound``: the sure upper bound one coin too low;
-- ``key forgets the price``: the transposition key without the bottles' price cards;
+- ``key forgets the price``: the transposition key without the bottles' prices;
 - ``team as one seat``: the side of a seat in team mode is the seat alone.
 """
 
@@ -34,12 +34,12 @@ def _wrong_bound(original: Callable[..., tuple[int, int]]) -> Callable[..., Any]
 
 
 def _key_without_price(original: Callable[..., np.uint64]) -> Callable[..., Any]:
-    def trick_key(s: Any, c: Any, d: int, ctl: Any, captured: int, key: Any) -> np.uint64:
-        original(s, c, d, ctl, captured, key)
-        owners = 0
-        for index in range(c.bottles):  # each bottle's owner kept, its price card forgotten
-            owners |= (int(s.bottle_owner[d, index]) + 1) << (8 + 16 * index)
-        key[2 * c.players] = np.uint64(owners)
+    def trick_key(s: Any, c: Any, d: int, ctl: Any, captured: int, in_play: Any, kinds: Any,
+                  key: Any) -> np.uint64:
+        original(s, c, d, ctl, captured, in_play, kinds, key)
+        bottles_at = 2 * c.players + (c.cards + solver_module._PER_WORD - 1) // solver_module._PER_WORD
+        for index in range(c.bottles):  # each bottle's owner kept, its price forgotten
+            key[bottles_at + index] = np.uint64(int(s.bottle_owner[d, index]) + 1)
         return np.uint64(hash(tuple(int(word) for word in key)) & (2**64 - 1))
     return trick_key
 
