@@ -6,7 +6,9 @@ functions are the ones it calls.
 
 - ``wrong bound``: the sure upper bound one coin too low;
 - ``key forgets the price``: the transposition key without the bottles' prices;
-- ``team as one seat``: the side of a seat in team mode is the seat alone.
+- ``team as one seat``: the side of a seat in team mode is the seat alone;
+- ``table forgets the coins``: a table entry's bounds taken as they are for a position whose side
+  captured other coins than the entry's (``_table_bounds`` without its shift).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bottleimp.analysis import _solver as solver_module  # noqa: E402
 from bottleimp._config import Config  # noqa: E402
+from analysis_brute import VARIANTS, random_endgames  # noqa: E402
 from test_analysis_solver import PLANTS, disagreements, small_game_positions  # noqa: E402
 from test_exhaustive import CI  # noqa: E402
 
@@ -44,6 +47,12 @@ def _key_without_price(original: Callable[..., np.uint64]) -> Callable[..., Any]
     return trick_key
 
 
+def _table_without_shift(original: Callable[..., tuple[int, int]]) -> Callable[..., Any]:
+    def table_bounds(bounds: Any, slot: int, captured: int, ctl: Any) -> tuple[int, int]:
+        return int(bounds[slot, 0]), int(bounds[slot, 1])
+    return table_bounds
+
+
 def _team_as_one_seat(original: Callable[..., tuple[int, ...]]) -> Callable[..., Any]:
     def side_of(config: Config, seat: int) -> tuple[int, ...]:
         return (seat,)
@@ -54,6 +63,7 @@ _PLANTED: dict[str, tuple[str, Callable[..., Any]]] = {
     "wrong bound": ("_sure_bounds", _wrong_bound),
     "key forgets the price": ("_trick_key", _key_without_price),
     "team as one seat": ("side_of", _team_as_one_seat),
+    "table forgets the coins": ("_table_bounds", _table_without_shift),
 }
 
 
@@ -62,8 +72,14 @@ def main() -> int:
     if mode == "planted":
         attribute, plant = _PLANTED[name]
         setattr(solver_module, attribute, plant(getattr(solver_module, attribute)))
-    spec = next(spec for spec in CI if spec.name == PLANTS[name])
-    compared, wrong = disagreements(list(small_game_positions(spec)))
+    game = PLANTS[name]
+    if game.startswith("endgame "):  # "endgame VARIANT SEED INDEX": one random endgame
+        _, variant, seed, index = game.split()  # (of up to 4 tricks), for every seat
+        endgames = random_endgames(VARIANTS[variant], int(index) + 1, int(seed))
+        compared, wrong = disagreements(list(endgames)[-1:])
+    else:
+        spec = next(spec for spec in CI if spec.name == game)
+        compared, wrong = disagreements(list(small_game_positions(spec)))
     print(compared, wrong)
     return 0
 

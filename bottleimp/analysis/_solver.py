@@ -20,9 +20,10 @@ meet) and:
   solvers: positions that differ only in cards nothing can tell apart share an entry): every
   hand and face-up row, the colour and coins of each place, each bottle's price (the places
   below it, its price card's coins), owner and place among the prices, the seat to lead, the
-  solver's seat, the coins the side has captured so far and the Devil's Trick's; an entry holds
-  a proved lower and upper bound and the best card found; the table is kept between the solves
-  of one ``Solver``;
+  solver's seat and the Devil's Trick's coins; an entry holds a proved lower and upper bound,
+  the coins the side had captured when they were proved and the best card found; a position
+  whose side captured other coins takes the entry's bounds shifted by the difference
+  (``_table_bounds``); the table is kept between the solves of one ``Solver``;
 - sure bounds (``_sure_bounds``): a bottle goes only to a seat whose card below its price wins
   a trick (BOTTLE-PURCHASE), and prices only fall, so a bottle the side owns that no other
   seat's card in play is below stays the side's, and a bottle that no card of the side is below
@@ -314,11 +315,12 @@ def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, captured: i
     It holds each seat's hand and face-up row as sets of positions, the kind of the card at
     each position (``kinds[0]``: its colour and coins), each bottle's price as the number of
     cards in play below it, with its price card's coins (``kinds[1]``), its owner and its
-    place among the bottles' prices, the seat to lead and the solver's seat, the side's
-    captured coins and the Devil's Trick's coins. Two positions with one key differ only in
+    place among the bottles' prices, the seat to lead and the solver's seat and the Devil's
+    Trick's coins; not the side's captured coins (``_table_bounds``). Two positions with one key differ only in
     cards that nothing in the rest of the round tells apart: every verdict (FOLLOW-SUIT by
     colour, TRICK-PRICE and TRICK-WINNER by the order of ranks and prices, BOTTLE-PURCHASE,
-    PRICE-CARD-RETURN, the side's score by coins) is the same for both, card for card."""
+    PRICE-CARD-RETURN, the coins each trick gives the side) is the same for both, card for
+    card."""
     p, n = c.players, c.cards
     width = key.shape[0]
     for cell in range(width):
@@ -363,7 +365,7 @@ def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, captured: i
                                    | (np.uint64(equal) << np.uint64(48)))
     rest = bottles_at + c.bottles
     key[rest] = np.uint64(s.to_act[d]) | (np.uint64(ctl[_SEAT]) << np.uint64(8))
-    key[rest + 1] = np.uint64(captured)
+    key[rest + 1] = _ZERO  # the captured coins: the entry's own (``_table_bounds``)
     key[rest + 2] = np.uint64(ctl[_PENALTY])
     mixed = _ZERO
     for cell in range(width):
@@ -395,6 +397,29 @@ def card_kinds(config: Config) -> Ints:
         kinds[0, index] = kind
         kinds[1, index] = card.coins + 1 if distinct and small else index + 1
     return kinds
+
+
+@kernel.jit
+def _table_bounds(bounds: Ints, slot: int, captured: int, ctl: Ints) -> tuple[int, int]:
+    """The bounds table entry ``slot`` proves for its position with the side's captured coins
+    ``captured``; the entry was proved with ``bounds[slot, 3]`` coins captured. Every play of the
+    rest of the round ends alike whatever was captured before: the side ends owning bottles
+    (its score then does not depend on the coins) or owning none (its score is ``mult`` times
+    its coins, the coins captured before included). So the value grows with the coins captured,
+    by at most ``mult`` a coin; a lower bound above every owner's score (``-penalty * mult``)
+    comes from a strategy that owns no bottle at the end, and carries over shifted by the
+    difference of coins; an upper bound below every non-owner's score (``mult * coins``) comes
+    from a strategy of the others that makes the side an owner, and carries over unchanged."""
+    mult = ctl[_MULT]
+    lower, upper, then = int(bounds[slot, 0]), int(bounds[slot, 1]), int(bounds[slot, 3])
+    shift = mult * (captured - then)
+    if lower > -ctl[_PENALTY] * mult:
+        lower += shift
+    elif shift < 0:
+        lower += shift
+    if upper >= mult * then and shift > 0:
+        upper += shift
+    return lower, upper
 
 
 @kernel.jit
@@ -494,8 +519,9 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
         key = scratch[d]
         slot = _probe(keys, key, _trick_key(s, c, d, ctl, captured, in_play[d], kinds, key))
         if slot >= 0:
-            lower = max(lower, int(bounds[slot, 0]))
-            upper = min(upper, int(bounds[slot, 1]))
+            stored_lower, stored_upper = _table_bounds(bounds, slot, captured, ctl)
+            lower = max(lower, stored_lower)
+            upper = min(upper, stored_upper)
             first = _nth_card(in_play[d], int(bounds[slot, 2]))
             if lower >= beta or lower == upper:
                 return True, lower
@@ -575,6 +601,7 @@ def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
         keys[slot, width] = np.uint64(1 + s.hand_count[d].sum() + _face_up_count(s, c, d))
         bounds[slot, 0] = lower
         bounds[slot, 1] = upper
+        bounds[slot, 3] = frame[_F_CAPTURED]
         card = frame[_F_CARD]
         bounds[slot, 2] = (kernel.count_bits(in_play & ((_ONE << np.uint64(card)) - _ONE))
                            if card >= 0 else -1)  # the card's place among the cards in play
@@ -699,8 +726,9 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
         key = scratch[0]
         slot = _probe(keys, key, _trick_key(s, c, 0, ctl, captured, in_play[0], kinds, key))
         if slot >= 0:
-            lower = max(lower, int(bounds[slot, 0]))
-            upper = min(upper, int(bounds[slot, 1]))
+            stored_lower, stored_upper = _table_bounds(bounds, slot, captured, ctl)
+            lower = max(lower, stored_lower)
+            upper = min(upper, stored_upper)
     guess = lower + (upper - lower) // 2
     hinted = lower < known[2] <= upper
     if hinted:
@@ -766,7 +794,7 @@ class Solver:
         width = key_width(config)
         self._kinds = card_kinds(config)
         self._keys: Words = np.zeros((1 << table_bits, width + 1), dtype=np.uint64)
-        self._bounds: Ints = np.zeros((1 << table_bits, 3), dtype=np.int64)
+        self._bounds: Ints = np.zeros((1 << table_bits, 4), dtype=np.int64)
         self._scratch: Words = np.zeros((n + 2, width), dtype=np.uint64)
         self._frames: Ints = np.zeros((n + 2, _FRAME), dtype=np.int64)
         self._moves: Words = np.zeros(n + 2, dtype=np.uint64)
