@@ -37,10 +37,11 @@ def _wrong_bound(original: Callable[..., tuple[int, int]]) -> Callable[..., Any]
 
 
 def _key_without_price(original: Callable[..., np.uint64]) -> Callable[..., Any]:
-    def trick_key(s: Any, c: Any, d: int, ctl: Any, captured: int, in_play: Any, kinds: Any,
+    def trick_key(s: Any, c: Any, d: int, ctl: Any, in_play: Any, kinds: Any,
                   key: Any) -> np.uint64:
-        original(s, c, d, ctl, captured, in_play, kinds, key)
-        bottles_at = 2 * c.players + (c.cards + solver_module._PER_WORD - 1) // solver_module._PER_WORD
+        original(s, c, d, ctl, in_play, kinds, key)
+        per_word = solver_module._PER_WORD
+        bottles_at = 2 * c.players + (c.cards + per_word - 1) // per_word
         for index in range(c.bottles):  # each bottle's owner kept, its price forgotten
             key[bottles_at + index] = np.uint64(int(s.bottle_owner[d, index]) + 1)
         return np.uint64(hash(tuple(int(word) for word in key)) & (2**64 - 1))

@@ -42,11 +42,14 @@ wrong exact value. Arguments are checked in Python before the compiled code runs
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from itertools import pairwise
 from typing import Any, Final
 
 from attrs import frozen
 
 from .._actions import Play
+from .._cards import Card
 from .._config import Config
 from .._errors import ArgumentError
 from .._state import GameState, Phase
@@ -307,8 +310,8 @@ _PER_WORD: Final = 10
 
 
 @kernel.jit
-def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, captured: int,
-               in_play: np.uint64, kinds: Ints, key: Words) -> np.uint64:
+def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, in_play: np.uint64,
+               kinds: Ints, key: Words) -> np.uint64:
     """Write the transposition key of row ``d`` (at a trick boundary) into ``key`` and return
     its hash. The key names the cards in play by their place in rank order among them (the
     partition search of bridge solvers): position ``k`` is the ``k``-th lowest card in play.
@@ -316,11 +319,11 @@ def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, captured: i
     each position (``kinds[0]``: its colour and coins), each bottle's price as the number of
     cards in play below it, with its price card's coins (``kinds[1]``), its owner and its
     place among the bottles' prices, the seat to lead and the solver's seat and the Devil's
-    Trick's coins; not the side's captured coins (``_table_bounds``). Two positions with one key differ only in
-    cards that nothing in the rest of the round tells apart: every verdict (FOLLOW-SUIT by
-    colour, TRICK-PRICE and TRICK-WINNER by the order of ranks and prices, BOTTLE-PURCHASE,
-    PRICE-CARD-RETURN, the coins each trick gives the side) is the same for both, card for
-    card."""
+    Trick's coins; not the side's captured coins (``_table_bounds``). Two positions with one
+    key differ only in cards that nothing in the rest of the round tells apart: every verdict
+    (FOLLOW-SUIT by colour, TRICK-PRICE and TRICK-WINNER by the order of ranks and prices,
+    BOTTLE-PURCHASE, PRICE-CARD-RETURN, the coins each trick gives the side) is the same for
+    both, card for card."""
     p, n = c.players, c.cards
     width = key.shape[0]
     for cell in range(width):
@@ -365,8 +368,7 @@ def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, captured: i
                                    | (np.uint64(equal) << np.uint64(48)))
     rest = bottles_at + c.bottles
     key[rest] = np.uint64(s.to_act[d]) | (np.uint64(ctl[_SEAT]) << np.uint64(8))
-    key[rest + 1] = _ZERO  # the captured coins: the entry's own (``_table_bounds``)
-    key[rest + 2] = np.uint64(ctl[_PENALTY])
+    key[rest + 1] = np.uint64(ctl[_PENALTY])
     mixed = _ZERO
     for cell in range(width):
         mixed = (mixed ^ key[cell]) * np.uint64(0x9E3779B97F4A7C15)
@@ -377,7 +379,7 @@ def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, captured: i
 def key_width(config: Config) -> int:
     """The words of a transposition key (``_trick_key``) of ``config``'s positions."""
     cards = len(config.cards)
-    return 2 * config.players + (cards + _PER_WORD - 1) // _PER_WORD + config.bottles + 3
+    return 2 * config.players + (cards + _PER_WORD - 1) // _PER_WORD + config.bottles + 2
 
 
 def card_kinds(config: Config) -> Ints:
@@ -389,7 +391,7 @@ def card_kinds(config: Config) -> Ints:
     cards = config.cards
     kinds: Ints = np.zeros((2, len(cards)), dtype=np.int64)
     ranks = [card.rank for card in cards]
-    distinct = all(low < high for low, high in zip(ranks, ranks[1:]))
+    distinct = all(low < high for low, high in pairwise(ranks))
     small = all(card.coins + 1 < 1 << 24 for card in cards)  # a tag's field: 24 bits
     named: dict[tuple[object, int], int] = {}
     for index, card in enumerate(cards):
@@ -413,9 +415,7 @@ def _table_bounds(bounds: Ints, slot: int, captured: int, ctl: Ints) -> tuple[in
     mult = ctl[_MULT]
     lower, upper, then = int(bounds[slot, 0]), int(bounds[slot, 1]), int(bounds[slot, 3])
     shift = mult * (captured - then)
-    if lower > -ctl[_PENALTY] * mult:
-        lower += shift
-    elif shift < 0:
+    if lower > -ctl[_PENALTY] * mult or shift < 0:
         lower += shift
     if upper >= mult * then and shift > 0:
         upper += shift
@@ -517,7 +517,7 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     first = -1
     if s.trick_length[d] == 0:
         key = scratch[d]
-        slot = _probe(keys, key, _trick_key(s, c, d, ctl, captured, in_play[d], kinds, key))
+        slot = _probe(keys, key, _trick_key(s, c, d, ctl, in_play[d], kinds, key))
         if slot >= 0:
             stored_lower, stored_upper = _table_bounds(bounds, slot, captured, ctl)
             lower = max(lower, stored_lower)
@@ -724,7 +724,7 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
     lower, upper = max(lower, known[0]), min(upper, known[1])
     if s.trick_length[0] == 0:
         key = scratch[0]
-        slot = _probe(keys, key, _trick_key(s, c, 0, ctl, captured, in_play[0], kinds, key))
+        slot = _probe(keys, key, _trick_key(s, c, 0, ctl, in_play[0], kinds, key))
         if slot >= 0:
             stored_lower, stored_upper = _table_bounds(bounds, slot, captured, ctl)
             lower = max(lower, stored_lower)
@@ -786,7 +786,13 @@ class Solver:
         self.nodes = 0
         """Positions visited by the solves so far."""
         n, p = len(config.cards), config.players
-        self._index = {card: index for index, card in enumerate(config.cards)}
+        ranks = [card.rank for card in config.cards]
+        if len(set(ranks)) == len(ranks):  # a card named by its rank: no Card hashed per load
+            by_rank = {card.rank: index for index, card in enumerate(config.cards)}
+            self._at: Callable[[Card], int] = lambda card: by_rank[card.rank]
+        else:
+            by_card = {card: index for index, card in enumerate(config.cards)}
+            self._at = by_card.__getitem__
         # One game row per ply: a round holds at most n plays.
         self._games = BatchGames(config, n + 2, autoreset=False, observations=False, threads=1)
         self._state = self._games._state()
@@ -817,7 +823,7 @@ class Solver:
         """Put ``state`` (a checked position of trick play of the solver's configuration) in
         game row 0, in the batch engine's layout (as ``BatchGames.load_play`` with the captured
         cards and the Devil's Trick beside), and the fields no play changes in every row."""
-        index = self._index
+        at = self._at
         round_ = state.round
         s = kernel.State(*self._state)
         for plane in (s.hand, s.face_up, s.captured, s.trick):
@@ -825,24 +831,24 @@ class Solver:
         s.played[0] = False
         s.devils_trick[0] = False
         for seat, hand in enumerate(round_.hands):
-            s.hand[0, seat, [index[card] for card in hand]] = True
+            s.hand[0, seat, [at(card) for card in hand]] = True
             s.hand_count[0, seat] = len(hand)
         for seat, row in enumerate(round_.face_up or ()):
-            s.face_up[0, seat, [index[card] for card in row]] = True
+            s.face_up[0, seat, [at(card) for card in row]] = True
         for seat, cards in enumerate(round_.captured):
-            s.captured[0, seat, [index[card] for card in cards]] = True
-        s.devils_trick[0, [index[card] for card in round_.devils_trick]] = True
-        s.played[0, [index[play.card] for play in round_.plays]] = True
+            s.captured[0, seat, [at(card) for card in cards]] = True
+        s.devils_trick[0, [at(card) for card in round_.devils_trick]] = True
+        s.played[0, [at(play.card) for play in round_.plays]] = True
         for number, bottle in enumerate(round_.bottles):
             if bottle.price_card is None or bottle.owner is None:  # the start card 19
                 s.bottle_card[0, number] = s.bottle_owner[0, number] = -1
             else:
-                s.bottle_card[0, number] = index[bottle.price_card]
+                s.bottle_card[0, number] = at(bottle.price_card)
                 s.bottle_owner[0, number] = bottle.owner
         trick = state.current_trick()
         for position, play in enumerate(trick):
-            s.trick[0, play.seat, index[play.card]] = True
-            s.trick_cards[0, position] = index[play.card]
+            s.trick[0, play.seat, at(play.card)] = True
+            s.trick_cards[0, position] = at(play.card)
             s.trick_seats[0, position] = play.seat
         assert state.to_act is not None
         s.trick_length[0] = len(trick)
