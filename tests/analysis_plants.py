@@ -74,10 +74,14 @@ def main() -> int:
         attribute, plant = _PLANTED[name]
         setattr(solver_module, attribute, plant(getattr(solver_module, attribute)))
     game = PLANTS[name]
-    if game.startswith("endgame "):  # "endgame VARIANT SEED INDEX": one random endgame
-        _, variant, seed, index = game.split()  # (of up to 4 tricks), for every seat
-        endgames = random_endgames(VARIANTS[variant], int(index) + 1, int(seed))
-        compared, wrong = disagreements(list(endgames)[-1:])
+    if game.startswith("endgames "):  # "endgames VARIANT SEED INDEX...": random endgames
+        _, variant, seed, *indices = game.split()  # (of up to 4 tricks), for every seat
+        chosen = sorted(int(index) for index in indices)
+        endgames = list(random_endgames(VARIANTS[variant], chosen[-1] + 1, int(seed)))
+        compared = wrong = 0
+        for index in chosen:  # each with solvers of its own: the order each showed it with
+            done, bad = disagreements([endgames[index]])
+            compared, wrong = compared + done, wrong + bad
     else:
         spec = next(spec for spec in CI if spec.name == game)
         compared, wrong = disagreements(list(small_game_positions(spec)))

@@ -32,7 +32,9 @@ meet) and:
 - equivalent cards (``_equivalent``): of two cards of one seat's hand (or face-up row) of the
   same colour and coins, with no card still in play ranked between them, both at or above every
   bottle's price, only one is searched: nothing can tell them apart for the rest of the round;
-- move ordering: the table's best card first at a trick boundary.
+- move ordering: the table's best card first at a trick boundary; for the last seat of a
+  trick, first the card whose trick (ended by the kernel) is best for that seat's side
+  (``_last_card_first``); then the history heuristic.
 
 Past a budget of positions or a deadline the search stops and the value is given as a
 ``Valuation`` whose lower and upper bounds are the ones the finished tests proved, never as a
@@ -491,6 +493,37 @@ def _nth_card(word: np.uint64, place: int) -> int:
     return kernel.lowest_bit(word) if word != _ZERO else -1
 
 
+@kernel.jit
+def _last_card_first(s: kernel.State, c: kernel.Consts, d: int, side: Ints, frame: Ints,
+                     cards: np.uint64, maximising: bool) -> int:
+    """The card to try first for the last seat of a trick: each card of ``cards`` is played in
+    row ``d + 1`` (the kernel ends the trick) and the one whose trick is best for the seat's
+    side (the side buying a bottle worst, a bottle bought from the side best, else the coins the
+    side captures; for another seat the reverse) is chosen. Only an order: row ``d + 1`` is
+    played again when the card is searched."""
+    best_card = -1
+    best = -(1 << 62)
+    word = cards
+    while word != _ZERO:
+        card = kernel.lowest_bit(word)
+        word &= word - _ONE
+        _copy_row(s, c, d)
+        kernel.play(s, c, d + 1, card)
+        winner = s.last_winner[d + 1]
+        bottle = s.last_bottle[d + 1]
+        if bottle >= 0 and side[winner]:
+            gain = -1000
+        elif bottle >= 0 and s.bottle_owner[d, bottle] >= 0 and side[s.bottle_owner[d, bottle]]:
+            gain = 1000
+        else:
+            gain = _captured_coins(s, c, d + 1, side) - int(frame[_F_CAPTURED])
+        if not maximising:
+            gain = -gain
+        if gain > best:
+            best_card, best = card, gain
+    return best_card
+
+
 # The cells of a ply's frame (``frames[d]``) in ``_search``.
 _F_ALPHA, _F_BETA, _F_A, _F_B, _F_LOWER, _F_UPPER, _F_BEST, _F_CARD = range(8)
 _F_SLOT, _F_FIRST, _F_PLAYED, _F_MAX, _F_TRIED, _F_CAPTURED = range(8, 14)
@@ -533,6 +566,8 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     kept = _equivalent(s, c, d, seat, legal, in_play[d])
     if first >= 0 and (kept >> np.uint64(first)) & _ONE == _ZERO:
         first = -1
+    if first < 0 and s.trick_length[d] == c.trick_size - 1:
+        first = _last_card_first(s, c, d, side, frame, kept, maximising)
     frame[_F_A] = max(alpha, lower - 1)
     frame[_F_B] = min(beta, upper + 1)
     frame[_F_LOWER] = lower
