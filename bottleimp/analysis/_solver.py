@@ -350,12 +350,8 @@ def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, in_play: np
     for index in range(c.bottles):
         held = s.bottle_card[d, index]
         price = c.rank[held] if held >= 0 else 19.0  # the start card 19, as ``end_trick``
-        below = 0
-        rest_in_play = in_play
-        while rest_in_play != _ZERO:
-            if c.rank[kernel.lowest_bit(rest_in_play)] < price:
-                below += 1
-            rest_in_play &= rest_in_play - _ONE
+        under = (_ONE << np.uint64(held)) - _ONE if held >= 0 else np.uint64(ctl[_START_BELOW])
+        below = kernel.count_bits(in_play & under)  # cards are numbered in rank order
         higher = 0
         equal = 0
         for other in range(c.bottles):
