@@ -5,8 +5,10 @@ were compared and on how many the solver disagreed. Run with ``NUMBA_DISABLE_JIT
 functions are the ones it calls.
 
 - ``wrong bound``: the sure upper bound one coin too low;
-- ``key forgets the price``: the transposition key without the bottles' price cards;
-- ``team as one seat``: the side of a seat in team mode is the seat alone.
+- ``key forgets the price``: the transposition key without the bottles' prices;
+- ``team as one seat``: the side of a seat in team mode is the seat alone;
+- ``table forgets the coins``: a table entry's bounds taken as they are for a position whose side
+  captured other coins than the entry's (``_table_bounds`` without its shift).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bottleimp.analysis import _solver as solver_module  # noqa: E402
 from bottleimp._config import Config  # noqa: E402
+from analysis_brute import VARIANTS, random_endgames  # noqa: E402
 from test_analysis_solver import PLANTS, disagreements, small_game_positions  # noqa: E402
 from test_exhaustive import CI  # noqa: E402
 
@@ -34,14 +37,21 @@ def _wrong_bound(original: Callable[..., tuple[int, int]]) -> Callable[..., Any]
 
 
 def _key_without_price(original: Callable[..., np.uint64]) -> Callable[..., Any]:
-    def trick_key(s: Any, c: Any, d: int, ctl: Any, captured: int, key: Any) -> np.uint64:
-        original(s, c, d, ctl, captured, key)
-        owners = 0
-        for index in range(c.bottles):  # each bottle's owner kept, its price card forgotten
-            owners |= (int(s.bottle_owner[d, index]) + 1) << (8 + 16 * index)
-        key[2 * c.players] = np.uint64(owners)
+    def trick_key(s: Any, c: Any, d: int, ctl: Any, in_play: Any, kinds: Any,
+                  key: Any) -> np.uint64:
+        original(s, c, d, ctl, in_play, kinds, key)
+        per_word = solver_module._PER_WORD
+        bottles_at = 2 * c.players + (c.cards + per_word - 1) // per_word
+        for index in range(c.bottles):  # each bottle's owner kept, its price forgotten
+            key[bottles_at + index] = np.uint64(int(s.bottle_owner[d, index]) + 1)
         return np.uint64(hash(tuple(int(word) for word in key)) & (2**64 - 1))
     return trick_key
+
+
+def _table_without_shift(original: Callable[..., tuple[int, int]]) -> Callable[..., Any]:
+    def table_bounds(bounds: Any, slot: int, captured: int, ctl: Any) -> tuple[int, int]:
+        return int(bounds[slot, 0]), int(bounds[slot, 1])
+    return table_bounds
 
 
 def _team_as_one_seat(original: Callable[..., tuple[int, ...]]) -> Callable[..., Any]:
@@ -54,6 +64,7 @@ _PLANTED: dict[str, tuple[str, Callable[..., Any]]] = {
     "wrong bound": ("_sure_bounds", _wrong_bound),
     "key forgets the price": ("_trick_key", _key_without_price),
     "team as one seat": ("side_of", _team_as_one_seat),
+    "table forgets the coins": ("_table_bounds", _table_without_shift),
 }
 
 
@@ -62,8 +73,18 @@ def main() -> int:
     if mode == "planted":
         attribute, plant = _PLANTED[name]
         setattr(solver_module, attribute, plant(getattr(solver_module, attribute)))
-    spec = next(spec for spec in CI if spec.name == PLANTS[name])
-    compared, wrong = disagreements(list(small_game_positions(spec)))
+    game = PLANTS[name]
+    if game.startswith("endgames "):  # "endgames VARIANT SEED INDEX...": random endgames
+        _, variant, seed, *indices = game.split()  # (of up to 4 tricks), for every seat
+        chosen = sorted(int(index) for index in indices)
+        endgames = list(random_endgames(VARIANTS[variant], chosen[-1] + 1, int(seed)))
+        compared = wrong = 0
+        for index in chosen:  # each with solvers of its own: the order each showed it with
+            done, bad = disagreements([endgames[index]])
+            compared, wrong = compared + done, wrong + bad
+    else:
+        spec = next(spec for spec in CI if spec.name == game)
+        compared, wrong = disagreements(list(small_game_positions(spec)))
     print(compared, wrong)
     return 0
 

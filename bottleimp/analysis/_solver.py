@@ -15,10 +15,15 @@ EYE-FOLLOW-SUIT). No verdict of the rules is restated here. The search is alpha-
 zero-window tests (MTD(f): each test proves a lower or an upper bound of the root, until they
 meet) and:
 
-- a transposition table of positions at trick boundaries (``_trick_key``): every hand and
-  face-up row, each bottle's price card and owner, the seat to lead, the solver's seat, the
-  coins the side has captured so far and the Devil's Trick's; an entry holds a proved lower and
-  upper bound and the best card found; the table is kept between the solves of one ``Solver``;
+- a transposition table of positions at trick boundaries (``_trick_key``), keyed on the cards
+  in play named by their place in rank order among themselves (the partition search of bridge
+  solvers: positions that differ only in cards nothing can tell apart share an entry): every
+  hand and face-up row, the colour and coins of each place, each bottle's price (the places
+  below it, its price card's coins), owner and place among the prices, the seat to lead, the
+  solver's seat and the Devil's Trick's coins; an entry holds a proved lower and upper bound,
+  the coins the side had captured when they were proved and the best card found; a position
+  whose side captured other coins takes the entry's bounds shifted by the difference
+  (``_table_bounds``); the table is kept between the solves of one ``Solver``;
 - sure bounds (``_sure_bounds``): a bottle goes only to a seat whose card below its price wins
   a trick (BOTTLE-PURCHASE), and prices only fall, so a bottle the side owns that no other
   seat's card in play is below stays the side's, and a bottle that no card of the side is below
@@ -27,7 +32,9 @@ meet) and:
 - equivalent cards (``_equivalent``): of two cards of one seat's hand (or face-up row) of the
   same colour and coins, with no card still in play ranked between them, both at or above every
   bottle's price, only one is searched: nothing can tell them apart for the rest of the round;
-- move ordering: the table's best card first at a trick boundary.
+- move ordering: the table's best card first at a trick boundary; for the last seat of a
+  trick, first the card whose trick (ended by the kernel) is best for that seat's side
+  (``_last_card_first``); then the history heuristic.
 
 Past a budget of positions or a deadline the search stops and the value is given as a
 ``Valuation`` whose lower and upper bounds are the ones the finished tests proved, never as a
@@ -37,11 +44,14 @@ wrong exact value. Arguments are checked in Python before the compiled code runs
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from itertools import pairwise
 from typing import Any, Final
 
 from attrs import frozen
 
 from .._actions import Play
+from .._cards import Card
 from .._config import Config
 from .._errors import ArgumentError
 from .._state import GameState, Phase
@@ -295,30 +305,117 @@ def _derive(s: kernel.State, c: kernel.Consts, d: int, side: Ints, in_play: Word
         frames[d, _F_CAPTURED] = frames[d - 1, _F_CAPTURED]
 
 
+_PER_WORD: Final = 10
+"""Cards whose kind (``_kinds``, 6 bits) one key word holds."""
+
+
 @kernel.jit
-def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, captured: int,
-               key: Words) -> np.uint64:
+def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, in_play: np.uint64,
+               kinds: Ints, key: Words) -> np.uint64:
     """Write the transposition key of row ``d`` (at a trick boundary) into ``key`` and return
-    its hash: each seat's hand and face-up row, each bottle's price card and owner, the seat to
-    lead and the solver's seat, the side's captured coins, the Devil's Trick's coins."""
+    its hash. The key names the cards in play by their place in rank order among them (the
+    partition search of bridge solvers): position ``k`` is the ``k``-th lowest card in play.
+    It holds each seat's hand and face-up row as sets of positions, the kind of the card at
+    each position (``kinds[0]``: its colour and coins), each bottle's price as the number of
+    cards in play below it, with its price card's coins (``kinds[1]``), its owner and its
+    place among the bottles' prices, the seat to lead and the solver's seat and the Devil's
+    Trick's coins; not the side's captured coins (``_table_bounds``). Two positions with one
+    key differ only in cards that nothing in the rest of the round tells apart: every verdict
+    (FOLLOW-SUIT by colour, TRICK-PRICE and TRICK-WINNER by the order of ranks and prices,
+    BOTTLE-PURCHASE, PRICE-CARD-RETURN, the coins each trick gives the side) is the same for
+    both, card for card."""
     p, n = c.players, c.cards
-    for seat in range(p):
-        key[seat] = kernel.seat_bits(s.hand, d, seat, n)
-        key[p + seat] = kernel.seat_bits(s.face_up, d, seat, n)
-    bottles = _ZERO
+    width = key.shape[0]
+    for cell in range(width):
+        key[cell] = _ZERO
+    kinds_at = 2 * p
+    position = 0
+    word = in_play
+    while word != _ZERO:  # at a trick boundary every card in play is held, hidden or face up
+        card = kernel.lowest_bit(word)
+        word &= word - _ONE
+        for seat in range(p):
+            if s.hand[d, seat, card]:
+                key[seat] |= _ONE << np.uint64(position)
+                break
+            if s.face_up[d, seat, card]:
+                key[p + seat] |= _ONE << np.uint64(position)
+                break
+        key[kinds_at + position // _PER_WORD] |= (
+            np.uint64(kinds[0, card]) << np.uint64(6 * (position % _PER_WORD)))
+        position += 1
+    bottles_at = kinds_at + (n + _PER_WORD - 1) // _PER_WORD
     for index in range(c.bottles):
-        pair = np.uint64(s.bottle_card[d, index] + 1) | (np.uint64(s.bottle_owner[d, index] + 1)
-                                                         << np.uint64(8))
-        bottles |= pair << np.uint64(16 * index)
-    key[2 * p] = bottles
-    key[2 * p + 1] = np.uint64(s.to_act[d]) | (np.uint64(ctl[_SEAT]) << np.uint64(8))
-    key[2 * p + 2] = np.uint64(captured)
-    key[2 * p + 3] = np.uint64(ctl[_PENALTY])
+        held = s.bottle_card[d, index]
+        price = c.rank[held] if held >= 0 else 19.0  # the start card 19, as ``end_trick``
+        under = (_ONE << np.uint64(held)) - _ONE if held >= 0 else np.uint64(ctl[_START_BELOW])
+        below = kernel.count_bits(in_play & under)  # cards are numbered in rank order
+        higher = 0
+        equal = 0
+        for other in range(c.bottles):
+            held_other = s.bottle_card[d, other]
+            other_price = c.rank[held_other] if held_other >= 0 else 19.0
+            higher += other_price > price
+            equal += other_price == price and other != index
+        tag = kinds[1, held] if held >= 0 else 0
+        key[bottles_at + index] = (np.uint64(below) | (np.uint64(tag) << np.uint64(8))
+                                   | (np.uint64(s.bottle_owner[d, index] + 1) << np.uint64(32))
+                                   | (np.uint64(higher) << np.uint64(40))
+                                   | (np.uint64(equal) << np.uint64(48)))
+    rest = bottles_at + c.bottles
+    key[rest] = np.uint64(s.to_act[d]) | (np.uint64(ctl[_SEAT]) << np.uint64(8))
+    key[rest + 1] = np.uint64(ctl[_PENALTY])
     mixed = _ZERO
-    for word in range(2 * p + 4):
-        mixed = (mixed ^ key[word]) * np.uint64(0x9E3779B97F4A7C15)
+    for cell in range(width):
+        mixed = (mixed ^ key[cell]) * np.uint64(0x9E3779B97F4A7C15)
         mixed ^= mixed >> np.uint64(29)
     return mixed
+
+
+def key_width(config: Config) -> int:
+    """The words of a transposition key (``_trick_key``) of ``config``'s positions."""
+    cards = len(config.cards)
+    return 2 * config.players + (cards + _PER_WORD - 1) // _PER_WORD + config.bottles + 2
+
+
+def card_kinds(config: Config) -> Ints:
+    """``[kind, price tag]`` per card for ``_trick_key``: a card's kind numbers its colour and
+    coins (cards of one kind are told apart only by rank); the price tag of a card under a
+    bottle, its coins plus one (what its return gives). With two cards of one rank (a deck the
+    rank order does not settle) every card is its own kind and tag: the key is then exact; so is
+    every tag when a card's coins do not fit the tag's 24 bits."""
+    cards = config.cards
+    kinds: Ints = np.zeros((2, len(cards)), dtype=np.int64)
+    ranks = [card.rank for card in cards]
+    distinct = all(low < high for low, high in pairwise(ranks))
+    small = all(card.coins + 1 < 1 << 24 for card in cards)  # a tag's field: 24 bits
+    named: dict[tuple[object, int], int] = {}
+    for index, card in enumerate(cards):
+        kind = named.setdefault((card.colour, card.coins), len(named)) if distinct else index
+        kinds[0, index] = kind
+        kinds[1, index] = card.coins + 1 if distinct and small else index + 1
+    return kinds
+
+
+@kernel.jit
+def _table_bounds(bounds: Ints, slot: int, captured: int, ctl: Ints) -> tuple[int, int]:
+    """The bounds table entry ``slot`` proves for its position with the side's captured coins
+    ``captured``; the entry was proved with ``bounds[slot, 3]`` coins captured. Every play of the
+    rest of the round ends alike whatever was captured before: the side ends owning bottles
+    (its score then does not depend on the coins) or owning none (its score is ``mult`` times
+    its coins, the coins captured before included). So the value grows with the coins captured,
+    by at most ``mult`` a coin; a lower bound above every owner's score (``-penalty * mult``)
+    comes from a strategy that owns no bottle at the end, and carries over shifted by the
+    difference of coins; an upper bound below every non-owner's score (``mult * coins``) comes
+    from a strategy of the others that makes the side an owner, and carries over unchanged."""
+    mult = ctl[_MULT]
+    lower, upper, then = int(bounds[slot, 0]), int(bounds[slot, 1]), int(bounds[slot, 3])
+    shift = mult * (captured - then)
+    if lower > -ctl[_PENALTY] * mult or shift < 0:
+        lower += shift
+    if upper >= mult * then and shift > 0:
+        upper += shift
+    return lower, upper
 
 
 @kernel.jit
@@ -378,6 +475,49 @@ def _equivalent(s: kernel.State, c: kernel.Consts, d: int, seat: int, bits: np.u
     return kept
 
 
+@kernel.jit
+def _nth_card(word: np.uint64, place: int) -> int:
+    """The card at ``place`` in rank order among the set bits of ``word``, ``-1`` if none."""
+    if place < 0:
+        return -1
+    for _ in range(place):
+        if word == _ZERO:
+            return -1
+        word &= word - _ONE
+    return kernel.lowest_bit(word) if word != _ZERO else -1
+
+
+@kernel.jit
+def _last_card_first(s: kernel.State, c: kernel.Consts, d: int, side: Ints, frame: Ints,
+                     cards: np.uint64, maximising: bool) -> int:
+    """The card to try first for the last seat of a trick: each card of ``cards`` is played in
+    row ``d + 1`` (the kernel ends the trick) and the one whose trick is best for the seat's
+    side (the side buying a bottle worst, a bottle bought from the side best, else the coins the
+    side captures; for another seat the reverse) is chosen. Only an order: row ``d + 1`` is
+    played again when the card is searched."""
+    best_card = -1
+    best = -(1 << 62)
+    word = cards
+    while word != _ZERO:
+        card = kernel.lowest_bit(word)
+        word &= word - _ONE
+        _copy_row(s, c, d)
+        kernel.play(s, c, d + 1, card)
+        winner = s.last_winner[d + 1]
+        bottle = s.last_bottle[d + 1]
+        if bottle >= 0 and side[winner]:
+            gain = -1000
+        elif bottle >= 0 and s.bottle_owner[d, bottle] >= 0 and side[s.bottle_owner[d, bottle]]:
+            gain = 1000
+        else:
+            gain = _captured_coins(s, c, d + 1, side) - int(frame[_F_CAPTURED])
+        if not maximising:
+            gain = -gain
+        if gain > best:
+            best_card, best = card, gain
+    return best_card
+
+
 # The cells of a ply's frame (``frames[d]``) in ``_search``.
 _F_ALPHA, _F_BETA, _F_A, _F_B, _F_LOWER, _F_UPPER, _F_BEST, _F_CARD = range(8)
 _F_SLOT, _F_FIRST, _F_PLAYED, _F_MAX, _F_TRIED, _F_CAPTURED = range(8, 14)
@@ -387,7 +527,7 @@ _FRAME: Final = 14
 @kernel.jit
 def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, keys: Words,
            bounds: Ints, scratch: Words, frame: Ints, moves: Words,
-           in_play: Words, side_cards: Words) -> tuple[bool, int]:
+           in_play: Words, side_cards: Words, kinds: Ints) -> tuple[bool, int]:
     """Open the node of row ``d`` with the window ``frame[_F_ALPHA]``, ``frame[_F_BETA]``:
     ``(True, value)`` when it is settled at once (a round over, a sure bound or the table's
     bounds outside the window), else ``(False, 0)`` with its frame and moves set up."""
@@ -404,11 +544,12 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     first = -1
     if s.trick_length[d] == 0:
         key = scratch[d]
-        slot = _probe(keys, key, _trick_key(s, c, d, ctl, captured, key))
+        slot = _probe(keys, key, _trick_key(s, c, d, ctl, in_play[d], kinds, key))
         if slot >= 0:
-            lower = max(lower, int(bounds[slot, 0]))
-            upper = min(upper, int(bounds[slot, 1]))
-            first = int(bounds[slot, 2])
+            stored_lower, stored_upper = _table_bounds(bounds, slot, captured, ctl)
+            lower = max(lower, stored_lower)
+            upper = min(upper, stored_upper)
+            first = _nth_card(in_play[d], int(bounds[slot, 2]))
             if lower >= beta or lower == upper:
                 return True, lower
             if upper <= alpha:
@@ -419,6 +560,8 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     kept = _equivalent(s, c, d, seat, legal, in_play[d])
     if first >= 0 and (kept >> np.uint64(first)) & _ONE == _ZERO:
         first = -1
+    if first < 0 and s.trick_length[d] == c.trick_size - 1:
+        first = _last_card_first(s, c, d, side, frame, kept, maximising)
     frame[_F_A] = max(alpha, lower - 1)
     frame[_F_B] = min(beta, upper + 1)
     frame[_F_LOWER] = lower
@@ -463,9 +606,10 @@ def _next_card(frame: Ints, moves: Words, d: int, seat: int, history: Ints) -> i
 
 @kernel.jit
 def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
-           scratch: Words, frame: Ints) -> int:
+           scratch: Words, frame: Ints, in_play: np.uint64) -> int:
     """The value of the node of row ``d`` once its cards are tried (or cut off), stored in the
-    table at a trick boundary as a lower bound, an upper bound or both. The key is written again
+    table at a trick boundary as a lower bound, an upper bound or both, with the best card's
+    place in rank order among the cards in play (as the key names cards). The key is written again
     even into the slot the node found it in: a position searched below may have taken that slot
     since, and its bounds must not go under another position's key."""
     best = int(frame[_F_BEST])
@@ -486,14 +630,17 @@ def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
         keys[slot, width] = np.uint64(1 + s.hand_count[d].sum() + _face_up_count(s, c, d))
         bounds[slot, 0] = lower
         bounds[slot, 1] = upper
-        bounds[slot, 2] = frame[_F_CARD]
+        bounds[slot, 3] = frame[_F_CAPTURED]
+        card = frame[_F_CARD]
+        bounds[slot, 2] = (kernel.count_bits(in_play & ((_ONE << np.uint64(card)) - _ONE))
+                           if card >= 0 else -1)  # the card's place among the cards in play
     return best
 
 
 @kernel.jit_apart
 def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints, ctl: Ints,
             keys: Words, bounds: Ints, scratch: Words, frames: Ints, moves: Words,
-            history: Ints, in_play: Words, side_cards: Words) -> int:
+            history: Ints, in_play: Words, side_cards: Words, kinds: Ints) -> int:
     """Alpha-beta (fail-soft) from game row 0, on an explicit stack of plies (row ``d + 1`` is
     row ``d`` after the card tried at ply ``d``): the exact value if it lies strictly between
     ``alpha`` and ``beta``, else a bound on the same side of the window. Once the budget is
@@ -515,12 +662,12 @@ def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints
                     ctl[_STOPPED] = 1
                     return 0
             settled, value = _enter(s, c, d, side, ctl, keys, bounds, scratch, frames[d], moves,
-                                    in_play, side_cards)
+                                    in_play, side_cards, kinds)
             entering = False
             if not settled:
                 card = _next_card(frames[d], moves, d, s.to_act[d], history)
                 if card < 0:  # no card (cannot happen in trick play): the node's bound stands
-                    value = _close(s, c, d, keys, bounds, scratch, frames[d])
+                    value = _close(s, c, d, keys, bounds, scratch, frames[d], in_play[d])
                 else:
                     frames[d, _F_PLAYED] = card
                     _copy_row(s, c, d)
@@ -550,7 +697,7 @@ def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints
             history[s.to_act[d], frame[_F_PLAYED]] += left * left
         card = _next_card(frame, moves, d, s.to_act[d], history)
         if card < 0:
-            value = _close(s, c, d, keys, bounds, scratch, frame)
+            value = _close(s, c, d, keys, bounds, scratch, frame, in_play[d])
             continue
         frame[_F_PLAYED] = card
         _copy_row(s, c, d)
@@ -576,7 +723,7 @@ def _face_up_count(s: kernel.State, c: kernel.Consts, d: int) -> int:
 @kernel.jit
 def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl: Ints, keys: Words,
                bounds: Ints, scratch: Words, frames: Ints, moves: Words, history: Ints,
-               in_play: Words, side_cards: Words, known: Ints) -> None:
+               in_play: Words, side_cards: Words, kinds: Ints, known: Ints) -> None:
     """Narrow ``known`` (``[lower, upper]``, proved bounds of row 0's value) by zero-window
     tests (MTD(f)) until they meet or the budget is spent: each test around a guess ``gamma``
     proves the value at least, or at most, what the fail-soft search returns. ``known[2]``, a
@@ -606,10 +753,11 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
     lower, upper = max(lower, known[0]), min(upper, known[1])
     if s.trick_length[0] == 0:
         key = scratch[0]
-        slot = _probe(keys, key, _trick_key(s, c, 0, ctl, captured, key))
+        slot = _probe(keys, key, _trick_key(s, c, 0, ctl, in_play[0], kinds, key))
         if slot >= 0:
-            lower = max(lower, int(bounds[slot, 0]))
-            upper = min(upper, int(bounds[slot, 1]))
+            stored_lower, stored_upper = _table_bounds(bounds, slot, captured, ctl)
+            lower = max(lower, stored_lower)
+            upper = min(upper, stored_upper)
     guess = lower + (upper - lower) // 2
     hinted = lower < known[2] <= upper
     if hinted:
@@ -618,7 +766,7 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
     while lower < upper:
         gamma = min(max(guess, lower + 1), upper)
         value = _search(s, c, gamma - 1, gamma, side, ctl, keys, bounds, scratch, frames, moves,
-                        history, in_play, side_cards)
+                        history, in_play, side_cards, kinds)
         if ctl[_STOPPED]:
             break
         if value >= gamma:
@@ -667,14 +815,21 @@ class Solver:
         self.nodes = 0
         """Positions visited by the solves so far."""
         n, p = len(config.cards), config.players
-        self._index = {card: index for index, card in enumerate(config.cards)}
+        ranks = [card.rank for card in config.cards]
+        if len(set(ranks)) == len(ranks):  # a card named by its rank: no Card hashed per load
+            by_rank = {card.rank: index for index, card in enumerate(config.cards)}
+            self._at: Callable[[Card], int] = lambda card: by_rank[card.rank]
+        else:
+            by_card = {card: index for index, card in enumerate(config.cards)}
+            self._at = by_card.__getitem__
         # One game row per ply: a round holds at most n plays.
         self._games = BatchGames(config, n + 2, autoreset=False, observations=False, threads=1)
         self._state = self._games._state()
         self._consts = self._games._consts
-        width = 2 * p + 4
+        width = key_width(config)
+        self._kinds = card_kinds(config)
         self._keys: Words = np.zeros((1 << table_bits, width + 1), dtype=np.uint64)
-        self._bounds: Ints = np.zeros((1 << table_bits, 3), dtype=np.int64)
+        self._bounds: Ints = np.zeros((1 << table_bits, 4), dtype=np.int64)
         self._scratch: Words = np.zeros((n + 2, width), dtype=np.uint64)
         self._frames: Ints = np.zeros((n + 2, _FRAME), dtype=np.int64)
         self._moves: Words = np.zeros(n + 2, dtype=np.uint64)
@@ -697,7 +852,7 @@ class Solver:
         """Put ``state`` (a checked position of trick play of the solver's configuration) in
         game row 0, in the batch engine's layout (as ``BatchGames.load_play`` with the captured
         cards and the Devil's Trick beside), and the fields no play changes in every row."""
-        index = self._index
+        at = self._at
         round_ = state.round
         s = kernel.State(*self._state)
         for plane in (s.hand, s.face_up, s.captured, s.trick):
@@ -705,24 +860,24 @@ class Solver:
         s.played[0] = False
         s.devils_trick[0] = False
         for seat, hand in enumerate(round_.hands):
-            s.hand[0, seat, [index[card] for card in hand]] = True
+            s.hand[0, seat, [at(card) for card in hand]] = True
             s.hand_count[0, seat] = len(hand)
         for seat, row in enumerate(round_.face_up or ()):
-            s.face_up[0, seat, [index[card] for card in row]] = True
+            s.face_up[0, seat, [at(card) for card in row]] = True
         for seat, cards in enumerate(round_.captured):
-            s.captured[0, seat, [index[card] for card in cards]] = True
-        s.devils_trick[0, [index[card] for card in round_.devils_trick]] = True
-        s.played[0, [index[play.card] for play in round_.plays]] = True
+            s.captured[0, seat, [at(card) for card in cards]] = True
+        s.devils_trick[0, [at(card) for card in round_.devils_trick]] = True
+        s.played[0, [at(play.card) for play in round_.plays]] = True
         for number, bottle in enumerate(round_.bottles):
             if bottle.price_card is None or bottle.owner is None:  # the start card 19
                 s.bottle_card[0, number] = s.bottle_owner[0, number] = -1
             else:
-                s.bottle_card[0, number] = index[bottle.price_card]
+                s.bottle_card[0, number] = at(bottle.price_card)
                 s.bottle_owner[0, number] = bottle.owner
         trick = state.current_trick()
         for position, play in enumerate(trick):
-            s.trick[0, play.seat, index[play.card]] = True
-            s.trick_cards[0, position] = index[play.card]
+            s.trick[0, play.seat, at(play.card)] = True
+            s.trick_cards[0, position] = at(play.card)
             s.trick_seats[0, position] = play.seat
         assert state.to_act is not None
         s.trick_length[0] = len(trick)
@@ -762,7 +917,7 @@ class Solver:
         self._known[2] = _NONE if self._guess is None else self._guess
         _solve_row(self._state, self._consts, self._side_mask, ctl, self._keys, self._bounds,
                    self._scratch, self._frames, self._moves,
-                   self._history, self._in_play, self._side_cards, self._known)
+                   self._history, self._in_play, self._side_cards, self._kinds, self._known)
         self.nodes += int(ctl[_NODES])
         if self._known[0] == self._known[1]:
             self._guess = int(self._known[0])
