@@ -486,7 +486,7 @@ def test_a_batch_past_the_memory_limit_is_refused_before_anything_is_allocated()
     with pytest.raises(BatchError, match=r"batch of 1,048,576 games .* needs [\d,]+ bytes, more "
                                          r"than the memory limit"):
         batch_games(config, 2**20)
-    with pytest.raises(BatchError, match="needs 10,297,704 bytes, more than the memory limit of 1,000,000 bytes"):
+    with pytest.raises(BatchError, match="needs 10,302,888 bytes, more than the memory limit of 1,000,000 bytes"):
         batch_games(config, 1000, memory_limit=1_000_000)
     assert batch_games(config, 96, memory_limit=1_000_000).nbytes() <= 1_000_000
 

@@ -496,10 +496,11 @@ class BatchGames:
 
     # -- the compiled kernel -----------------------------------------------------------------
 
-    def _threads(self) -> None:
-        """Set numba's thread count before a parallel kernel call: this batch's, or one per
-        chunk of games when there are fewer chunks (a thread with no chunk only waits)."""
-        numba.set_num_threads(min(self.threads, len(self._order)))
+    def _threads(self, chunk: int = kernel.STEP_CHUNK) -> None:
+        """Set numba's thread count before a parallel kernel call that takes ``chunk`` games at
+        a time: this batch's, or one per chunk when there are fewer chunks (a thread with no
+        chunk only waits)."""
+        numba.set_num_threads(min(self.threads, -(-self.size // chunk)))
 
     # -- starting games -----------------------------------------------------------------------
 
@@ -800,6 +801,7 @@ class BatchGames:
         if uniforms is not self._uniforms:
             self._uniforms[:] = uniforms
         self._legal_now()
+        self._threads(kernel.CHOICE_CHUNK)
         kernel.random_actions(self._memory)
         return self._choices.copy()
 
@@ -910,7 +912,13 @@ class BatchGames:
         and returns the first such game."""
         self._legal_now()
         self._threads()
-        outcome: int = kernel.step(self._memory, acts, self._obs_out, not self.compact)
+        # The chunks go one at a time to whichever thread is free, not split evenly beforehand:
+        # a chunk where a game ends (a new deal, a shuffle) takes longer than the others.
+        before = numba.set_parallel_chunksize(1)
+        try:
+            outcome: int = kernel.step(self._memory, acts, self._obs_out, not self.compact)
+        finally:
+            numba.set_parallel_chunksize(before)
         return outcome
 
     # -- why an action is refused ---------------------------------------------------------------

@@ -308,10 +308,11 @@ AT_CAPTURED, AT_PRICE, AT_OWNER, AT_DEVILS_TRICK, AT_DEVILS_TRICK_SIZE, AT_HAND_
 AT_SETUP_GIVEN, AT_PHASE, AT_TO_ACT, AT_DEALER, AT_TEAM, AT_SCORES, AT_TOTALS = range(13, 20)
 AT_PROGRESS: Final = 20
 
-STEP_CHUNK: Final = 256
+STEP_CHUNK: Final = 64
 """Games a step takes, masks and observes together on one thread: a chunk's state is
 still in the cache when its masks and observations are written (at B = 8192 the state and the
-observations of the whole batch are tens of megabytes). Chunks run in parallel."""
+observations of the whole batch are tens of megabytes). Chunks run in parallel, as many as
+there are threads at a time (B = 1024: 16 chunks, so that a slow one delays a step little)."""
 
 _ROUND_STREAM: Final = np.uint64(0xD1B54A32D192ED03)
 _GAMMA: Final = np.uint64(0x9E3779B97F4A7C15)
@@ -857,18 +858,36 @@ def masks(memory: npt.NDArray[np.uint8]) -> None:
                mask, blank, legal_at(memory, layout))
 
 
-@jit
+@jit_parallel
 def random_actions(memory: npt.NDArray[np.uint8]) -> None:
     """``choices[b]``: legal action ``floor(uniforms[b] * count)`` of game ``b`` in ascending
     order (a uniformly random one for uniforms in [0, 1)), ``-1`` in a game with none: read from
     the legal set's bits by clearing that many lowest bits, not from the mask (``uniforms``,
-    ``choices`` and the legal sets: the batch's buffers, ``BUFFERS``)."""
+    ``choices`` and the legal sets: the batch's buffers, ``BUFFERS``). ``CHOICE_CHUNK`` games
+    at a time; the chunks in parallel once there are two of them (one chunk runs on the calling
+    thread: a parallel loop's start and end cost more than its choices)."""
+    layout = layout_of(memory)
+    chunks = (layout[0] + CHOICE_CHUNK - 1) // CHOICE_CHUNK
+    if chunks == 1:
+        choose_chunk(memory, 0)
+    else:
+        for chunk in prange(chunks):
+            choose_chunk(memory, chunk)
+
+
+CHOICE_CHUNK: Final = 1024
+"""Games ``random_actions`` chooses for on one thread at a time."""
+
+
+@jit_apart
+def choose_chunk(memory: npt.NDArray[np.uint8], chunk: int) -> None:
+    """``random_actions``' choices for the games of chunk ``chunk`` (``CHOICE_CHUNK`` games)."""
     layout = layout_of(memory)
     legal = legal_at(memory, layout)
     b = layout[0]
     uniforms = array_at(memory, layout[_B + 7], (b,), np.float64)
     out = ints_at(memory, layout, 8)
-    for g in range(b):
+    for g in range(chunk * CHOICE_CHUNK, min(b, (chunk + 1) * CHOICE_CHUNK)):
         count = legal.counts[g]
         if count == 0:
             out[g] = -1
