@@ -444,6 +444,34 @@ def test_a_games_result_is_byte_identical_on_one_thread_and_on_every_core() -> N
     assert ended > size
 
 
+def test_random_choices_in_parallel_chunks_are_those_of_one_thread() -> None:
+    """``random_actions`` chooses ``kernel.CHOICE_CHUNK`` games at a time, the chunks in
+    parallel once there are two: a batch of two chunks and a part, given the same uniform
+    numbers, chooses on one thread and on every core the legal action ``floor(u * count)`` of
+    each game's mask, in ascending order; and a step leaves the
+    calling thread's numba chunk size (``numba.get_parallel_chunksize``) as it found it."""
+    import numba
+
+    most = int(numba.config.NUMBA_NUM_THREADS)
+    if most < 2:
+        pytest.skip("numba sees one core")
+    size, config = 2 * kernel.CHOICE_CHUNK + 5, Config(players=3)
+    one, every = batch_games(config, size, threads=1), batch_games(config, size, threads=most)
+    for games in (one, every):
+        games.reset(np.arange(size))
+    for step in range(12):
+        chosen = [games.random_actions(np.random.default_rng(step)) for games in (one, every)]
+        assert chosen[0].tolist() == chosen[1].tolist(), step
+        uniforms, mask = np.random.default_rng(step).random(size), one.legal_mask()
+        assert chosen[0].tolist() == [
+            int(np.flatnonzero(row)[int(u * row.sum())]) for u, row in zip(uniforms, mask)], step
+        before = numba.get_parallel_chunksize()
+        for games in (one, every):
+            games.step(chosen[0])
+        assert numba.get_parallel_chunksize() == before
+    assert (one.phase == every.phase).all() and (one.totals == every.totals).all()
+
+
 def test_a_game_plays_alike_in_any_chunk_of_a_batch() -> None:
     """Games in the second and third chunks of a large batch play exactly as the same games in
     a batch of their own (seeds, first dealers and actions alike)."""

@@ -496,11 +496,12 @@ class BatchGames:
 
     # -- the compiled kernel -----------------------------------------------------------------
 
-    def _threads(self, chunk: int = kernel.STEP_CHUNK) -> None:
-        """Set numba's thread count before a parallel kernel call that takes ``chunk`` games at
-        a time: this batch's, or one per chunk when there are fewer chunks (a thread with no
-        chunk only waits)."""
-        numba.set_num_threads(min(self.threads, -(-self.size // chunk)))
+    def _threads(self, chunk: int, chunk_size: int = 0) -> int:
+        """Set numba's threads before a parallel kernel call that takes ``chunk`` games at a
+        time: this batch's count, or one per chunk when there are fewer chunks (a thread with no
+        chunk only waits), the chunks handed out ``chunk_size`` at a time (0: split evenly);
+        returns the chunk size replaced (``kernel.parallel_settings``)."""
+        return kernel.parallel_settings(min(self.threads, -(-self.size // chunk)), chunk_size)
 
     # -- starting games -----------------------------------------------------------------------
 
@@ -801,7 +802,8 @@ class BatchGames:
         if uniforms is not self._uniforms:
             self._uniforms[:] = uniforms
         self._legal_now()
-        self._threads(kernel.CHOICE_CHUNK)
+        if self.size > kernel.CHOICE_CHUNK:  # else one chunk, chosen on this thread
+            kernel.restore_chunk_size(self._threads(kernel.CHOICE_CHUNK))
         kernel.random_actions(self._memory)
         return self._choices.copy()
 
@@ -911,14 +913,13 @@ class BatchGames:
         number of games that ended; or, when some live game's action is illegal, changes nothing
         and returns the first such game."""
         self._legal_now()
-        self._threads()
         # The chunks go one at a time to whichever thread is free, not split evenly beforehand:
         # a chunk where a game ends (a new deal, a shuffle) takes longer than the others.
-        before = numba.set_parallel_chunksize(1)
+        before = self._threads(kernel.STEP_CHUNK, chunk_size=1)
         try:
             outcome: int = kernel.step(self._memory, acts, self._obs_out, not self.compact)
         finally:
-            numba.set_parallel_chunksize(before)
+            kernel.restore_chunk_size(before)
         return outcome
 
     # -- why an action is refused ---------------------------------------------------------------

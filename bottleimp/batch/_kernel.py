@@ -32,6 +32,10 @@ from ._tables import GAME_OVER, PLAY, ROUND_OVER, SETUP, BoolArray, FloatArray, 
 
 import numba
 from numba import prange
+from numba.np.ufunc import parallel as _numba_parallel
+
+_parallel: Any = _numba_parallel
+"""Numba's threading layer (its private setters: ``parallel_settings``)."""
 
 COMPILED: Final = not numba.config.DISABLE_JIT  # type: ignore[attr-defined]
 """Whether the kernel is compiled (else plain Python: ``NUMBA_DISABLE_JIT=1``)."""
@@ -76,11 +80,30 @@ def jit_apart(function: Function) -> Function:
 
 def jit_parallel(function: Function) -> Function:
     """As ``jit``, an entry point whose ``prange`` loops run on numba's threads (as many as
-    ``numba.set_num_threads`` last set)."""
+    ``parallel_settings`` last set)."""
     if not COMPILED:
         return function
     options = {**_OPTIONS, "_nrt": True}  # a parallel loop allocates its reduction's cells
     return cast(Function, numba.njit(**options, parallel=True)(function))
+
+
+def parallel_settings(threads: int, chunk_size: int) -> int:
+    """Set the thread count (from 1 to ``numba.config.NUMBA_NUM_THREADS``, checked by the
+    caller) and the chunk size (0: the iterations split evenly beforehand; k: handed out k at
+    a time to whichever thread is free) of the next parallel loops this thread starts, and
+    return the chunk size it replaces. Numba's public setters check their argument and take two
+    locks on every call (3 to 4 microseconds each, on every step: a serial cost more threads do
+    not share); these are the setters they end in, once numba's threads are started."""
+    if not _parallel._is_initialized:
+        _parallel._launch_threads()
+    _parallel._set_num_threads(threads)
+    previous: int = _parallel._set_parallel_chunksize(chunk_size)
+    return previous
+
+
+def restore_chunk_size(chunk_size: int) -> None:
+    """Put back the chunk size ``parallel_settings`` replaced."""
+    _parallel._set_parallel_chunksize(chunk_size)
 
 
 def _copy_items_python(dst: npt.NDArray[Any], dst_at: int, src: npt.NDArray[Any], src_at: int,
@@ -909,7 +932,7 @@ def step(memory: npt.NDArray[np.uint8], actions: IntArray, out: npt.NDArray[Any]
     legal sets up to date), then write what the next decision reads: every game's mask row and
     legal set (``mask_games``) and, unless ``out`` has no columns, every game's observation of
     its seat to act (seat 0 once over) into ``out`` (``observe_games``). ``STEP_CHUNK`` games at
-    a time, the chunks in parallel (on as many threads as ``numba.set_num_threads`` last set).
+    a time, the chunks in parallel (on as many threads as ``parallel_settings`` last set).
     The batch's arrays lie in ``memory`` (``layout_of``): the rewards, ``done`` and ``actors`` (the seat that acted in game ``b``, ``-1`` in a game over)
     are written there. One call from Python for the whole step, with three arrays: unpacking
     arguments (a type check, and a reference-counted record, per array) is most of a call's
