@@ -444,15 +444,41 @@ def test_a_games_result_is_byte_identical_on_one_thread_and_on_every_core() -> N
     assert ended > size
 
 
+def test_threads_taking_chunks_from_one_counter_take_each_chunk_once() -> None:
+    """``kernel.take_next``, the step's work queue: loops on every thread taking numbers from
+    one counter until 100,000 are taken get each number once, and the counter ends at 100,000
+    plus one number a loop (each loop's last, past the end). Its plain-Python form counts
+    alike."""
+    import numba
+
+    def taking(counter: npt.NDArray[np.int64], count: int, loops: int) -> npt.NDArray[np.int64]:
+        hits = np.zeros(count, dtype=np.int64)
+        for _ in numba.prange(loops):
+            number = kernel.take_next(counter)
+            while number < count:
+                work = number
+                for step in range(300):  # work enough that the loops take at the same time
+                    work = (work * 31 + step) % 1_000_003
+                hits[number] += 1 + (work < 0)
+                number = kernel.take_next(counter)
+        return hits
+
+    loops = max(2, int(getattr(numba.config, "NUMBA_NUM_THREADS")))
+    counter = np.zeros(1, dtype=np.int64)
+    hits = numba.njit(parallel=True, cache=False)(taking)(counter, 100_000, loops)
+    assert hits.min() == hits.max() == 1
+    assert int(counter[0]) == 100_000 + loops
+    counter = np.array([7])
+    assert [kernel._take_next_python(counter) for _ in range(3)] == [7, 8, 9]
+    assert counter.tolist() == [10]
+
+
 def test_random_choices_in_parallel_chunks_are_those_of_one_thread() -> None:
     """``random_actions`` chooses ``kernel.CHOICE_CHUNK`` games at a time, the chunks in
     parallel once there are two: a batch of two chunks and a part, given the same uniform
     numbers, chooses on one thread and on every core the legal action ``floor(u * count)`` of
-    each game's mask, in ascending order; and a step leaves the
-    calling thread's numba chunk size (``numba.get_parallel_chunksize``) as it found it."""
-    import numba
-
-    most = int(numba.config.NUMBA_NUM_THREADS)
+    each game's mask, in ascending order."""
+    most = int(__import__("numba").config.NUMBA_NUM_THREADS)
     if most < 2:
         pytest.skip("numba sees one core")
     size, config = 2 * kernel.CHOICE_CHUNK + 5, Config(players=3)
@@ -465,10 +491,8 @@ def test_random_choices_in_parallel_chunks_are_those_of_one_thread() -> None:
         uniforms, mask = np.random.default_rng(step).random(size), one.legal_mask()
         assert chosen[0].tolist() == [
             int(np.flatnonzero(row)[int(u * row.sum())]) for u, row in zip(uniforms, mask)], step
-        before = numba.get_parallel_chunksize()
         for games in (one, every):
             games.step(chosen[0])
-        assert numba.get_parallel_chunksize() == before
     assert (one.phase == every.phase).all() and (one.totals == every.totals).all()
 
 

@@ -496,12 +496,13 @@ class BatchGames:
 
     # -- the compiled kernel -----------------------------------------------------------------
 
-    def _threads(self, chunk: int, chunk_size: int = 0) -> int:
+    def _threads(self, chunk: int) -> int:
         """Set numba's threads before a parallel kernel call that takes ``chunk`` games at a
-        time: this batch's count, or one per chunk when there are fewer chunks (a thread with no
-        chunk only waits), the chunks handed out ``chunk_size`` at a time (0: split evenly);
-        returns the chunk size replaced (``kernel.parallel_settings``)."""
-        return kernel.parallel_settings(min(self.threads, -(-self.size // chunk)), chunk_size)
+        time, and return their number: this batch's count, or one per chunk when there are
+        fewer chunks (a thread with no chunk only waits)."""
+        threads = min(self.threads, -(-self.size // chunk))
+        kernel.parallel_settings(threads)
+        return threads
 
     # -- starting games -----------------------------------------------------------------------
 
@@ -803,7 +804,7 @@ class BatchGames:
             self._uniforms[:] = uniforms
         self._legal_now()
         if self.size > kernel.CHOICE_CHUNK:  # else one chunk, chosen on this thread
-            kernel.restore_chunk_size(self._threads(kernel.CHOICE_CHUNK))
+            self._threads(kernel.CHOICE_CHUNK)
         kernel.random_actions(self._memory)
         return self._choices.copy()
 
@@ -913,13 +914,8 @@ class BatchGames:
         number of games that ended; or, when some live game's action is illegal, changes nothing
         and returns the first such game."""
         self._legal_now()
-        # The chunks go one at a time to whichever thread is free, not split evenly beforehand:
-        # a chunk where a game ends (a new deal, a shuffle) takes longer than the others.
-        before = self._threads(kernel.STEP_CHUNK, chunk_size=1)
-        try:
-            outcome: int = kernel.step(self._memory, acts, self._obs_out, not self.compact)
-        finally:
-            kernel.restore_chunk_size(before)
+        workers = self._threads(kernel.STEP_CHUNK)
+        outcome: int = kernel.step(self._memory, acts, self._obs_out, not self.compact, workers)
         return outcome
 
     # -- why an action is refused ---------------------------------------------------------------

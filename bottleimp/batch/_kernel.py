@@ -35,7 +35,7 @@ from numba import prange
 from numba.np.ufunc import parallel as _numba_parallel
 
 _parallel: Any = _numba_parallel
-"""Numba's threading layer (its private setters: ``parallel_settings``)."""
+"""Numba's threading layer (its private setter: ``parallel_settings``)."""
 
 COMPILED: Final = not numba.config.DISABLE_JIT  # type: ignore[attr-defined]
 """Whether the kernel is compiled (else plain Python: ``NUMBA_DISABLE_JIT=1``)."""
@@ -87,23 +87,15 @@ def jit_parallel(function: Function) -> Function:
     return cast(Function, numba.njit(**options, parallel=True)(function))
 
 
-def parallel_settings(threads: int, chunk_size: int) -> int:
+def parallel_settings(threads: int) -> None:
     """Set the thread count (from 1 to ``numba.config.NUMBA_NUM_THREADS``, checked by the
-    caller) and the chunk size (0: the iterations split evenly beforehand; k: handed out k at
-    a time to whichever thread is free) of the next parallel loops this thread starts, and
-    return the chunk size it replaces. Numba's public setters check their argument and take two
-    locks on every call (3 to 4 microseconds each, on every step: a serial cost more threads do
-    not share); these are the setters they end in, once numba's threads are started."""
+    caller) of the next parallel loops this thread starts. Numba's public setter checks its
+    argument and takes two locks on every call (3 to 4 microseconds, on every step: a serial
+    cost more threads do not share); this is the setter it ends in, once numba's threads are
+    started."""
     if not _parallel._is_initialized:
         _parallel._launch_threads()
     _parallel._set_num_threads(threads)
-    previous: int = _parallel._set_parallel_chunksize(chunk_size)
-    return previous
-
-
-def restore_chunk_size(chunk_size: int) -> None:
-    """Put back the chunk size ``parallel_settings`` replaced."""
-    _parallel._set_parallel_chunksize(chunk_size)
 
 
 def _copy_items_python(dst: npt.NDArray[Any], dst_at: int, src: npt.NDArray[Any], src_at: int,
@@ -921,18 +913,52 @@ def choose_chunk(memory: npt.NDArray[np.uint8], chunk: int) -> None:
         out[g] = legal.bases[g] + lowest_bit(bits)
 
 
+def _take_next_python(counter: IntArray) -> int:
+    """``counter[0]``, then one more in it."""
+    taken = int(counter[0])
+    counter[0] = taken + 1
+    return taken
+
+
+def _take_next_intrinsic() -> Callable[[IntArray], int]:
+    """``_take_next_python`` as one atomic instruction (LLVM's ``atomicrmw add``): threads that
+    take from the same counter at once each get a number of their own."""
+    from numba.core import types
+    from numba.extending import intrinsic
+    from numba.np import arrayobj
+
+    make_array: Any = cast(Any, arrayobj).make_array  # numba's code generation is untyped
+
+    @intrinsic
+    def take_next(typingctx: Any, counter: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            from llvmlite import ir
+
+            array = make_array(signature.args[0])(context, builder, args[0])
+            one = ir.Constant(ir.IntType(64), 1)
+            return builder.atomic_rmw("add", array.data, one, "monotonic")
+
+        return types.int64(counter), codegen
+
+    return cast(Callable[[IntArray], int], take_next)
+
+
+take_next: Callable[[IntArray], int] = _take_next_intrinsic() if COMPILED else _take_next_python
+
+
 # -- a step --------------------------------------------------------------------------------------
 
 
 
 @jit_parallel
 def step(memory: npt.NDArray[np.uint8], actions: IntArray, out: npt.NDArray[Any],
-         values: bool) -> int:
+         values: bool, workers: int) -> int:
     """Take ``actions[b]`` in every game not over (as ``BatchGames._apply``: no auto-reset; the
     legal sets up to date), then write what the next decision reads: every game's mask row and
     legal set (``mask_games``) and, unless ``out`` has no columns, every game's observation of
     its seat to act (seat 0 once over) into ``out`` (``observe_games``). ``STEP_CHUNK`` games at
-    a time, the chunks in parallel (on as many threads as ``parallel_settings`` last set).
+    a time, the chunks in parallel: ``workers`` loops (one a thread: as many as
+    ``parallel_settings`` last set) take the chunks one at a time.
     The batch's arrays lie in ``memory`` (``layout_of``): the rewards, ``done`` and ``actors`` (the seat that acted in game ``b``, ``-1`` in a game over)
     are written there. One call from Python for the whole step, with three arrays: unpacking
     arguments (a type check, and a reference-counted record, per array) is most of a call's
@@ -950,8 +976,15 @@ def step(memory: npt.NDArray[np.uint8], actions: IntArray, out: npt.NDArray[Any]
             return g
     chunks = (size + STEP_CHUNK - 1) // STEP_CHUNK
     ended = np.zeros(chunks, dtype=np.int64)
-    for chunk in prange(chunks):
-        ended[chunk] = run_chunk(memory, actions, out, values, chunk)
+    # One loop a thread, each taking the next chunk not taken until none is left: a chunk where
+    # games end (a new deal, a shuffle), or a thread the machine pauses, delays a step little.
+    # Each chunk's work is its own, so which thread does it changes no byte.
+    taken = np.zeros(1, dtype=np.int64)
+    for _ in prange(workers):
+        chunk = take_next(taken)
+        while chunk < chunks:
+            ended[chunk] = run_chunk(memory, actions, out, values, chunk)
+            chunk = take_next(taken)
     return -1 - int(ended.sum())
 
 
