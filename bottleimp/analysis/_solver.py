@@ -891,16 +891,32 @@ class Solver:
         s.dealer[:] = round_.dealer
         s.round_index[:] = 0
 
-    def solve(self, state: GameState) -> Valuation:
-        """The value of ``state`` for the solver's side: exact, or bounds past the budget."""
+    def solve(self, state: GameState, *, at_least: int | None = None,
+              at_most: int | None = None) -> Valuation:
+        """The value of ``state`` for the solver's side: exact, or bounds past the budget.
+
+        ``at_least``, ``at_most``: bounds of that value proved beforehand (for instance from the
+        values of the cards of a later position of the round, ``record``); the search narrows
+        them, and returns them as they are when they meet. They are trusted, not checked: a
+        wrong one gives a wrong value."""
         state = expect_state(state, "Solver.solve(state)")
         if state.config != self.config:
             raise ArgumentError("Solver.solve(state)", "a state of another configuration")
+        for name, bound in (("at_least", at_least), ("at_most", at_most)):
+            if bound is not None and type(bound) is not int:
+                raise ArgumentError(f"Solver.solve({name})",
+                                    f"needs an int or None, not {bound!r}")
+        if at_least is not None and at_most is not None and at_least > at_most:
+            raise ArgumentError("Solver.solve(at_least)",
+                                f"needs at_least <= at_most, not {at_least} > {at_most}")
         if state.phase is not Phase.PLAY:
             scores = state.round.scores
             if scores is None:
                 raise ArgumentError("Solver.solve(state)", "needs a position of trick play")
             return Valuation(scores[self.seat], scores[self.seat])
+        if at_least is not None and at_least == at_most:
+            self._guess = at_least
+            return Valuation(at_least, at_most)
         self._load(state)
         ctl = self._ctl
         ctl[_NODES] = 0
@@ -914,6 +930,10 @@ class Solver:
             if self.seconds <= 0:
                 ctl[_LIMIT] = 0
         self._known[0], self._known[1] = _NONE, -_NONE
+        if at_least is not None:
+            self._known[0] = at_least
+        if at_most is not None:
+            self._known[1] = at_most
         self._known[2] = _NONE if self._guess is None else self._guess
         _solve_row(self._state, self._consts, self._side_mask, ctl, self._keys, self._bounds,
                    self._scratch, self._frames, self._moves,
