@@ -728,8 +728,11 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
     tests (MTD(f)) until they meet or the budget is spent: each test around a guess ``gamma``
     proves the value at least, or at most, what the fail-soft search returns. ``known[2]``, a
     guess of the value (the value of the position solved before), is tested first, then the
-    value next to what that test returned; far apart, the tests halve the interval. A guess
-    only chooses the tests: every bound comes from a finished test."""
+    value next to what that test returned; far apart, the tests halve the interval. Without a
+    guess inside the bounds the first test is at 1 when the bounds allow it: does the side own
+    no bottle at the end and capture a coin? (an owner scores below 0, a non-owner its coins, so
+    a failed test leaves at most 0, often the value's last question). A guess only chooses the
+    tests: every bound comes from a finished test."""
     s, c = kernel.State(*state), kernel.Consts(*consts)
     ctl[_PENALTY] = _penalty(s, c, 0)
     in_play[0] = _in_play(s, c, 0)
@@ -759,6 +762,8 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
             lower = max(lower, stored_lower)
             upper = min(upper, stored_upper)
     guess = lower + (upper - lower) // 2
+    if lower < 1 <= upper:  # an owner's score is below 0, a non-owner's its coins
+        guess = 1
     hinted = lower < known[2] <= upper
     if hinted:
         guess = known[2]
