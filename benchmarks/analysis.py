@@ -4,9 +4,11 @@ instructions one solve executes (valgrind) beside the seconds.
 For each variant and each of ``--deals`` seeded deals, one round is played by heuristic bots and
 its record analysed (``bottleimp.analysis.record.analyse_json``): every legal card of every play
 solved for the acting seat's side, and the deal's value for every seat. Printed per variant: the
-median and the worst wall-clock seconds per round, the CPU seconds, and the share of values that
-are bounds (past the node budget or the round's time budget, ``--round-seconds``, 60 by
-default: no round runs much past it). The goal: a whole 4-player classic round in at most 1 s
+median and the worst wall-clock seconds per round, the CPU seconds, the median positions the
+solver visited per round, and the share of values that are bounds (past the node budget,
+``--nodes``, or the round's time budget, ``--round-seconds``, 60 by default: no round runs much
+past it). ``--round-seconds 0`` sets no time budget: every figure but the seconds then depends
+on the node budget alone, not on the machine's load (but a round may take long). The goal: a whole 4-player classic round in at most 1 s
 median on one core, every value exact.
 
 The clock moves with the machine's load (printed); the instruction count does not:
@@ -41,8 +43,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bottleimp import Config, apply, legal_actions, new_game, view  # noqa: E402
+from bottleimp import Config, GameState, apply, legal_actions, new_game, view  # noqa: E402
+from bottleimp.analysis import record as record_module  # noqa: E402
 from bottleimp.analysis.record import analyse_json  # noqa: E402
+from bottleimp.analysis import Solver, Valuation  # noqa: E402
 from bottleimp.analysis._solver import DEFAULT_NODE_BUDGET  # noqa: E402
 from bottleimp.bots import make_bot  # noqa: E402
 from bottleimp.formats._records import record_from_state, record_to_json  # noqa: E402
@@ -84,21 +88,36 @@ def round_record(config: Config, seed: int) -> object:
     return record_to_json(record_from_state(state))
 
 
-def analyse_round(job: tuple[str, int, int, float]) -> tuple[float, float, int, int]:
-    """One deal of a variant analysed: wall and CPU seconds, the values found and how many of
-    them are bounds."""
+class _Counted(Solver):
+    """The analysis's solver, adding up the positions its solves visit (``positions``)."""
+
+    positions = 0
+
+    def solve(self, state: GameState, *, at_least: int | None = None,
+              at_most: int | None = None) -> Valuation:
+        before = self.nodes
+        value = super().solve(state, at_least=at_least, at_most=at_most)
+        _Counted.positions += self.nodes - before
+        return value
+
+
+def analyse_round(job: tuple[str, int, int, float]) -> tuple[float, float, int, int, int]:
+    """One deal of a variant analysed: wall and CPU seconds, the values found, how many of
+    them are bounds and the positions visited."""
     name, seed, nodes, round_seconds = job
     record = round_record(VARIANTS[name], seed)
+    record_module.Solver = _Counted  # type: ignore[attr-defined]  # its solves, counted
+    _Counted.positions = 0
     wall, cpu = time.perf_counter(), time.process_time()
     analysis = analyse_json(record, node_budget=nodes,  # type: ignore[arg-type]
-                            round_seconds=round_seconds)
+                            round_seconds=round_seconds or None)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     values = bounds = 0
     for round_ in analysis.rounds:
         found = [v for play in round_.plays for _, v in play.values] + list(round_.deal_values)
         values += len(found)
         bounds += sum(1 for v in found if not v.exact)
-    return wall, cpu, values, bounds
+    return wall, cpu, values, bounds, _Counted.positions
 
 
 def instructions(deals: int) -> tuple[int, int, int]:
@@ -128,7 +147,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--variants", nargs="*", default=list(VARIANTS))
     parser.add_argument("--nodes", type=int, default=DEFAULT_NODE_BUDGET)
-    parser.add_argument("--round-seconds", type=float, default=60.0)
+    parser.add_argument("--round-seconds", type=float, default=60.0,
+                        help="each round's time budget; 0: none (the node budget alone)")
     parser.add_argument("--valgrind", action="store_true")
     parser.add_argument("--jobs", type=int, default=1,
                         help="deals analysed at once, one process each (one per idle core: "
@@ -136,9 +156,9 @@ def main() -> int:
     args = parser.parse_args()
     print(f"load average at start: {', '.join(f'{x:.2f}' for x in os.getloadavg())} "
           f"({os.cpu_count()} cores); {args.deals} deals per variant, node budget {args.nodes}, "
-          f"round budget {args.round_seconds:g} s")
+          f"round budget {f'{args.round_seconds:g} s' if args.round_seconds else 'none'}")
     print(f"{'variant':<18} {'median s':>9} {'worst s':>8} {'median cpu':>11} "
-          f"{'bounds':>8} {'solves':>7}  goal")
+          f"{'positions':>12} {'bounds':>8} {'solves':>7}  goal")
     for name in args.variants:
         jobs = [(name, args.seed + deal, args.nodes, args.round_seconds)
                 for deal in range(args.deals)]
@@ -147,16 +167,18 @@ def main() -> int:
                 rounds = pool.map(analyse_round, jobs, chunksize=1)
         else:
             rounds = [analyse_round(job) for job in jobs]
-        walls = [wall for wall, _, _, _ in rounds]
-        cpus = [cpu for _, cpu, _, _ in rounds]
-        values = sum(count for _, _, count, _ in rounds)
-        bounds = sum(bound for _, _, _, bound in rounds)
+        walls = [wall for wall, _, _, _, _ in rounds]
+        cpus = [cpu for _, cpu, _, _, _ in rounds]
+        values = sum(count for _, _, count, _, _ in rounds)
+        bounds = sum(bound for _, _, _, bound, _ in rounds)
+        positions = statistics.median(count for *_, count in rounds)
         median = statistics.median(walls)
         goal = ""
         if name == "4p":
             goal = "reached" if statistics.median(cpus) <= 1.0 and bounds == 0 else "not reached"
         print(f"{name:<18} {median:>9.2f} {max(walls):>8.2f} {statistics.median(cpus):>11.2f} "
-              f"{bounds / max(1, values):>7.1%} {values:>7}  {goal}", flush=True)
+              f"{positions:>12,.0f} {bounds / max(1, values):>7.1%} {values:>7}  {goal}",
+              flush=True)
     print(f"load average at end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.valgrind:
         if shutil.which("valgrind") is None:

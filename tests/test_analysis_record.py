@@ -19,6 +19,7 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped, unus
 
 from bottleimp import Card, Colour, Config, GameState, Phase, apply, legal_actions, new_game, view
 from bottleimp.analysis import Solver, card_values, solve
+from bottleimp.analysis import record as record_module
 from bottleimp.analysis.record import analyse_json, analysis_to_json, analysis_to_text
 from bottleimp.bots import make_bot
 from bottleimp.cli import main
@@ -62,27 +63,48 @@ def record_of(state: GameState) -> Any:
 SMALL_RECORD = record_of(played_game(Config(players=3, deck=SMALL_DECK, rounds=2), seed=4))
 
 
-def test_the_analysis_of_a_record_equals_solving_each_position_alone() -> None:
-    analysis = analyse_json(SMALL_RECORD, node_budget=None, round_seconds=None)
+def differences(analysis: Any) -> int:
+    """The values (deal values and card values) of the analysis of ``SMALL_RECORD`` that differ
+    from solving each position on its own."""
     assert analysis.fault is None and len(analysis.rounds) == 2
     states = played_states(Config(players=3, deck=SMALL_DECK, rounds=2), seed=4)
-    checked = 0
+    different = checked = 0
     for round_ in analysis.rounds:
         positions = [state for state in states
                      if state.phase is Phase.PLAY and state.round.index == round_.round]
         for seat in range(3):
-            assert round_.deal_values[seat] == solve(positions[0], seat, node_budget=None)
+            different += round_.deal_values[seat] != solve(positions[0], seat, node_budget=None)
         assert len(positions) == len(round_.plays)
         for state, play in zip(positions, round_.plays):
             assert play.play == len(state.round.plays)
             alone = card_values(state, Solver(play.seat, state.config, node_budget=None))
-            assert play.values == tuple((p.card.rank, v) for p, v in alone)
+            different += sum(mine != (p.card.rank, v) for mine, (p, v) in zip(play.values, alone))
+            checked += 1
+    assert checked == sum(len(r.plays) for r in analysis.rounds) > 0
+    return different
+
+
+def test_the_analysis_of_a_record_equals_solving_each_position_alone() -> None:
+    analysis = analyse_json(SMALL_RECORD, node_budget=None, round_seconds=None)
+    assert differences(analysis) == 0
+    for round_ in analysis.rounds:
+        for play in round_.plays:
             best = max(v.lower for _, v in play.values)
             assert play.loss.exact and play.loss.lower == best - dict(play.values)[play.card].lower
-            checked += 1
         assert [sum(p.loss.lower for p in round_.plays if p.seat == s) for s in range(3)] == [
             lost.lower for lost in round_.coins_lost]
-    assert checked == sum(len(r.plays) for r in analysis.rounds) > 0
+
+
+def test_a_wrong_bound_carried_from_the_next_position_is_caught(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plant: the analysis gives each played card's solve the bounds of the position after it
+    (``record._before``); keeping a side's lower bound across another side's turn (where the
+    value can fall) must give values that differ from solving each position alone."""
+    def keeps_the_lower_bound(later: Any, acting: Any, best: Any) -> Any:
+        return {side: (best.lower, best.upper) if side == acting else bounds
+                for side, bounds in later.items()}
+    monkeypatch.setattr(record_module, "_before", keeps_the_lower_bound)
+    assert differences(analyse_json(SMALL_RECORD, node_budget=None, round_seconds=None)) > 0
 
 
 def test_an_illegal_record_is_analysed_up_to_the_broken_rule_which_is_named() -> None:

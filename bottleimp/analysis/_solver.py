@@ -728,8 +728,11 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
     tests (MTD(f)) until they meet or the budget is spent: each test around a guess ``gamma``
     proves the value at least, or at most, what the fail-soft search returns. ``known[2]``, a
     guess of the value (the value of the position solved before), is tested first, then the
-    value next to what that test returned; far apart, the tests halve the interval. A guess
-    only chooses the tests: every bound comes from a finished test."""
+    value next to what that test returned; far apart, the tests halve the interval. Without a
+    guess inside the bounds the first test is at 1 when the bounds allow it: does the side own
+    no bottle at the end and capture a coin? (an owner scores below 0, a non-owner its coins, so
+    a failed test leaves at most 0, often the value's last question). A guess only chooses the
+    tests: every bound comes from a finished test."""
     s, c = kernel.State(*state), kernel.Consts(*consts)
     ctl[_PENALTY] = _penalty(s, c, 0)
     in_play[0] = _in_play(s, c, 0)
@@ -759,6 +762,8 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
             lower = max(lower, stored_lower)
             upper = min(upper, stored_upper)
     guess = lower + (upper - lower) // 2
+    if lower < 1 <= upper:  # an owner's score is below 0, a non-owner's its coins
+        guess = 1
     hinted = lower < known[2] <= upper
     if hinted:
         guess = known[2]
@@ -891,16 +896,32 @@ class Solver:
         s.dealer[:] = round_.dealer
         s.round_index[:] = 0
 
-    def solve(self, state: GameState) -> Valuation:
-        """The value of ``state`` for the solver's side: exact, or bounds past the budget."""
+    def solve(self, state: GameState, *, at_least: int | None = None,
+              at_most: int | None = None) -> Valuation:
+        """The value of ``state`` for the solver's side: exact, or bounds past the budget.
+
+        ``at_least``, ``at_most``: bounds of that value proved beforehand (for instance from the
+        values of the cards of a later position of the round, ``record``); the search narrows
+        them, and returns them as they are when they meet. They are trusted, not checked: a
+        wrong one gives a wrong value."""
         state = expect_state(state, "Solver.solve(state)")
         if state.config != self.config:
             raise ArgumentError("Solver.solve(state)", "a state of another configuration")
+        for name, bound in (("at_least", at_least), ("at_most", at_most)):
+            if bound is not None and type(bound) is not int:
+                raise ArgumentError(f"Solver.solve({name})",
+                                    f"needs an int or None, not {bound!r}")
+        if at_least is not None and at_most is not None and at_least > at_most:
+            raise ArgumentError("Solver.solve(at_least)",
+                                f"needs at_least <= at_most, not {at_least} > {at_most}")
         if state.phase is not Phase.PLAY:
             scores = state.round.scores
             if scores is None:
                 raise ArgumentError("Solver.solve(state)", "needs a position of trick play")
             return Valuation(scores[self.seat], scores[self.seat])
+        if at_least is not None and at_least == at_most:
+            self._guess = at_least
+            return Valuation(at_least, at_most)
         self._load(state)
         ctl = self._ctl
         ctl[_NODES] = 0
@@ -914,6 +935,10 @@ class Solver:
             if self.seconds <= 0:
                 ctl[_LIMIT] = 0
         self._known[0], self._known[1] = _NONE, -_NONE
+        if at_least is not None:
+            self._known[0] = at_least
+        if at_most is not None:
+            self._known[1] = at_most
         self._known[2] = _NONE if self._guess is None else self._guess
         _solve_row(self._state, self._consts, self._side_mask, ctl, self._keys, self._bounds,
                    self._scratch, self._frames, self._moves,

@@ -11,7 +11,11 @@ lost in a round are the sum of the losses of its plays; the value of the deal fo
 value, for its side, of the position once the setup is resolved.
 
 Positions are solved from the end of each round backwards, so that the transposition table
-filled by the short endgames serves the longer positions before them. Each solve has a node
+filled by the short endgames serves the longer positions before them, and so that each played
+card's solve starts from the bounds the later positions prove of its value (``_before``): the
+value of a position for the side of its seat to act is the best of its cards' values, and for
+any other side at most the value of the position after the card played; the deal's value is
+solved once a side, from the same bounds. Each solve has a node
 budget and a share of the round's time budget; past either, a value is a bound (``lower`` <
 ``upper``) and a loss computed from bounds is a bound too.
 
@@ -43,6 +47,7 @@ from .._state import GameState, Phase
 from ..validation import UNREADABLE, Fault, validate_json, validate_record
 from ..bots._worlds import sample_world
 from .._view import view
+from .._transitions import after_play, legal_actions_of
 from ._solver import DEFAULT_NODE_BUDGET, Solver, Valuation, card_values, side_of
 
 __all__ = [
@@ -119,6 +124,28 @@ def loss_of(values: tuple[tuple[Rank, Valuation], ...], card: Rank) -> Valuation
     best_upper = max(value.upper for _, value in values)
     played = dict(values)[card]
     return Valuation(max(0, best_lower - played.upper), max(0, best_upper - played.lower))
+
+
+def _best_of(values: list[tuple[Rank, Valuation]]) -> Valuation:
+    """The value of a position for the side of its seat to act, from the values of its legal
+    cards for that side (that seat plays its side's best card): the best of them, or the bounds
+    their bounds allow."""
+    return Valuation(max(value.lower for _, value in values),
+                     max(value.upper for _, value in values))
+
+
+Bounds = dict[tuple[int, ...], tuple[int | None, int | None]]
+"""Proved bounds (``None``: none) of the value of one position for each side."""
+
+
+def _before(later: Bounds, acting: tuple[int, ...], best: Valuation) -> Bounds:
+    """Each side's bounds for a position, from its cards' values for the side ``acting`` of its
+    seat to act (their best, ``best``) and each side's bounds for the position after the card
+    played, ``later``: the acting side's value is the best of its cards' values; for another
+    side the seat to act plays against it (the paranoid value), so the value is at most that of
+    the position after the card played, and no lower bound carries over."""
+    return {side: (best.lower, best.upper) if side == acting else (None, bounds[1])
+            for side, bounds in later.items()}
 
 
 def _sum(values: list[Valuation]) -> Valuation:
@@ -223,20 +250,35 @@ def _analyse_round(
     # the positions before this one and the deal's value for every seat.
     cards = [len(legal_actions(state)) for state, _ in positions]
     solves_before = [sum(cards[:number]) for number in range(len(cards))]
+    # Proved bounds of each side's value of the position after the one analysed (``_before``):
+    # the played card's value, given to its solve.
+    later: Bounds = {side_of(config, seat): (None, None) for seat in range(config.players)}
     plays: list[PlayAnalysis] = []
     for number, (state, played) in reversed(list(enumerate(positions))):
         seat = played.seat
+        acting = side_of(config, seat)
         solver = solver_for(seat, solves_before[number] + cards[number] + config.players)
-        values = tuple((play.card.rank, valuation) for play, valuation in
-                       card_values(state, solver))
+        values = []
+        for play in legal_actions_of(state, seat):
+            assert isinstance(play, Play)
+            at_least, at_most = later[acting] if play == played else (None, None)
+            values.append((play.card.rank, solver.solve(after_play(state, play),
+                                                        at_least=at_least, at_most=at_most)))
+        later = _before(later, acting, _best_of(values))
         estimate = _estimate(state, worlds, rng, node_budget) if worlds else None
-        plays.append(PlayAnalysis(len(state.round.plays), seat, played.card.rank, values,
-                                  loss_of(values, played.card.rank), estimate, worlds))
+        plays.append(PlayAnalysis(len(state.round.plays), seat, played.card.rank, tuple(values),
+                                  loss_of(tuple(values), played.card.rank), estimate, worlds))
         step(1)
     plays.reverse()
     deal_values = []
+    by_side: dict[tuple[int, ...], Valuation] = {}  # one solve a side: the value is the side's
     for seat in range(config.players):
-        deal_values.append(solver_for(seat, config.players - seat).solve(start))
+        side = side_of(config, seat)
+        if side not in by_side:  # ``later`` holds the bounds of the start (or none, no plays)
+            at_least, at_most = later[side]
+            by_side[side] = solver_for(seat, config.players - seat).solve(
+                start, at_least=at_least, at_most=at_most)
+        deal_values.append(by_side[side])
         step(1)
     coins_lost = tuple(_sum([p.loss for p in plays if p.seat == seat])
                        for seat in range(config.players))
