@@ -466,10 +466,10 @@ def test_a_game_plays_alike_in_any_chunk_of_a_batch() -> None:
 
 
 @pytest.mark.parametrize("config, observations, compact, figure", [
-    (Config(players=4), True, False, 5107), (Config(players=4), True, True, 2497),
-    (Config(players=4), False, False, 1627), (Config(players=6, bottles=2), True, False, 10291),
-    (Config(players=6, bottles=2), True, True, 4909),
-    (Config(players=6, bottles=2), False, False, 3115)], ids=str)
+    (Config(players=4), True, False, 4267), (Config(players=4), True, True, 1657),
+    (Config(players=4), False, False, 787), (Config(players=6, bottles=2), True, False, 8267),
+    (Config(players=6, bottles=2), True, True, 2885),
+    (Config(players=6, bottles=2), False, False, 1091)], ids=str)
 def test_the_bytes_per_game_of_the_docstring_are_what_a_batch_holds(
         config: Config, observations: bool, compact: bool, figure: int) -> None:
     assert bytes_per_game(config, observations, compact) == figure
@@ -486,7 +486,7 @@ def test_a_batch_past_the_memory_limit_is_refused_before_anything_is_allocated()
     with pytest.raises(BatchError, match=r"batch of 1,048,576 games .* needs [\d,]+ bytes, more "
                                          r"than the memory limit"):
         batch_games(config, 2**20)
-    with pytest.raises(BatchError, match="needs 10,297,704 bytes, more than the memory limit of 1,000,000 bytes"):
+    with pytest.raises(BatchError, match="needs 8,273,512 bytes, more than the memory limit of 1,000,000 bytes"):
         batch_games(config, 1000, memory_limit=1_000_000)
     assert batch_games(config, 96, memory_limit=1_000_000).nbytes() <= 1_000_000
 
