@@ -106,8 +106,10 @@ def _clear_items_python(dst: npt.NDArray[Any], dst_at: int, count: int) -> None:
 
 def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..., None]]:
     """``_copy_items_python`` as one ``llvm.memcpy``, ``_clear_items_python`` as one
-    ``llvm.memset``, ``_put_word_python`` as a loop over 8 bits at a time: the word shifted into
-    8 lanes, each lane's bit widened to float32 (or cut to a byte), 8 cells stored at once.
+    ``llvm.memset``, ``_put_word_python`` as a loop over a byte of the word at a time: the byte
+    copied into 8 lanes, lane ``i`` tested against bit ``i``, the 8 results widened to float32
+    (or bytes) and stored at once; the rest as the last 8 cells again (a cell at a time below
+    8 cells).
     Numba's own loops move an item at a time (the arrays may alias, so LLVM does not vectorise
     them): written so, an observation cost several times more than the whole step; and a
     slice set to one value (``plane[g] = False``) is a compile of its own for numba, each."""
@@ -169,27 +171,40 @@ def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..
             item = context.get_data_type(signature.args[0].dtype)
             data = make_array(signature.args[0])(context, builder, dst_value).data
             to = builder.gep(builder.bitcast(data, item.as_pointer()), [dst_at])
-            words8, items8 = ir.VectorType(i64, 8), ir.VectorType(item, 8)
-            shifts = ir.Constant(words8, list(range(8)))
-            ones = ir.Constant(words8, [1] * 8)
-            lane0 = ir.Constant(ir.VectorType(ir.IntType(32), 8), [0] * 8)
+            i8, i32 = ir.IntType(8), ir.IntType(32)
+            bytes8, items8 = ir.VectorType(i8, 8), ir.VectorType(item, 8)
+            lanes = ir.Constant(bytes8, [1 << lane for lane in range(8)])  # lane i: bit i
+            lane0 = ir.Constant(ir.VectorType(i32, 8), [0] * 8)
 
-            def cells(bits: Any) -> Any:
-                return builder.uitofp(bits, items8) if widened else builder.trunc(bits, items8)
+            def eight(i: Any) -> None:
+                """Cells ``i .. i + 7`` from bits ``i .. i + 7``."""
+                byte = builder.trunc(builder.lshr(word, i), i8)
+                one = builder.insert_element(ir.Constant(bytes8, ir.Undefined), byte,
+                                             ir.Constant(i32, 0))
+                splat = builder.shuffle_vector(one, ir.Constant(bytes8, ir.Undefined), lane0)
+                set_ = builder.icmp_unsigned("!=", builder.and_(splat, lanes),
+                                             ir.Constant(bytes8, [0] * 8))
+                cells = builder.uitofp(set_, items8) if widened else builder.zext(set_, items8)
+                builder.store(cells, builder.bitcast(builder.gep(to, [i]), items8.as_pointer()),
+                              align=1)
 
+            eight_ = ir.Constant(i64, 8)
             whole = builder.and_(count, ir.Constant(i64, ~7))
-            with cgutils.for_range_slice(builder, ir.Constant(i64, 0), whole,
-                                         ir.Constant(i64, 8)) as (i, _):
-                one = builder.insert_element(ir.Constant(words8, ir.Undefined),
-                                             builder.lshr(word, i), ir.Constant(ir.IntType(32), 0))
-                splat = builder.shuffle_vector(one, ir.Constant(words8, ir.Undefined), lane0)
-                bits = builder.and_(builder.lshr(splat, shifts), ones)
-                builder.store(cells(bits), builder.bitcast(builder.gep(to, [i]),
-                                                           items8.as_pointer()), align=1)
-            with cgutils.for_range_slice(builder, whole, count, ir.Constant(i64, 1)) as (i, _):
-                bit = builder.and_(builder.lshr(word, i), ir.Constant(i64, 1))
-                cell = builder.uitofp(bit, item) if widened else builder.trunc(bit, item)
-                builder.store(cell, builder.gep(to, [i]))
+            with cgutils.for_range_slice(builder, ir.Constant(i64, 0), whole, eight_) as (i, _):
+                eight(i)
+            # The rest: the last 8 cells again (written twice, the same values) when there are
+            # 8; else a cell at a time.
+            overlap = builder.and_(builder.icmp_unsigned("!=", whole, count),
+                                   builder.icmp_unsigned(">=", count, eight_))
+            with builder.if_else(overlap) as (then, otherwise):
+                with then:
+                    eight(builder.sub(count, eight_))
+                with otherwise:
+                    with cgutils.for_range_slice(builder, whole, count,
+                                                 ir.Constant(i64, 1)) as (i, _):
+                        bit = builder.and_(builder.lshr(word, i), ir.Constant(i64, 1))
+                        cell = builder.uitofp(bit, item) if widened else builder.trunc(bit, item)
+                        builder.store(cell, builder.gep(to, [i]))
             return context.get_dummy_value()
 
         return types.void(dst, dst_at, types.uint64, count), codegen
