@@ -44,7 +44,7 @@ wrong exact value. Arguments are checked in Python before the compiled code runs
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import pairwise
 from typing import Any, Final
 
@@ -173,13 +173,13 @@ _CLOCK_ID: Final = int(getattr(time, "CLOCK_MONOTONIC", 1))
 @kernel.jit
 def _copy_row(s: kernel.State, c: kernel.Consts, d: int) -> None:
     """Game row ``d + 1`` made a copy of row ``d`` in everything a play changes."""
-    p, n = c.players, c.cards
-    plane, e = p * n, d + 1
-    kernel.copy_items(s.hand, e * plane, s.hand, d * plane, plane)
-    kernel.copy_items(s.face_up, e * plane, s.face_up, d * plane, plane)
-    kernel.copy_items(s.captured, e * plane, s.captured, d * plane, plane)
-    kernel.copy_items(s.trick, e * plane, s.trick, d * plane, plane)
-    kernel.copy_items(s.played, e * n, s.played, d * n, n)
+    p = c.players
+    e = d + 1
+    kernel.copy_items(s.hand, e * p, s.hand, d * p, p)
+    kernel.copy_items(s.face_up, e * p, s.face_up, d * p, p)
+    kernel.copy_items(s.captured, e * p, s.captured, d * p, p)
+    kernel.copy_items(s.trick, e * p, s.trick, d * p, p)
+    s.played[e] = s.played[d]
     kernel.copy_items(s.hand_count, e * p, s.hand_count, d * p, p)
     kernel.copy_items(s.totals, e * p, s.totals, d * p, p)
     t, k = c.trick_size, c.bottles
@@ -223,20 +223,14 @@ def _captured_coins(s: kernel.State, c: kernel.Consts, d: int, side: Ints) -> in
     captured = 0
     for seat in range(c.players):
         if side[seat]:
-            for card in range(c.cards):
-                if s.captured[d, seat, card]:
-                    captured += c.coins[card]
+            captured += kernel.coins_of(c, s.captured[d, seat])
     return captured
 
 
 @kernel.jit
 def _penalty(s: kernel.State, c: kernel.Consts, d: int) -> int:
     """The coins of the Devil's Trick in row ``d`` (what an owner pays per bottle)."""
-    penalty = 0
-    for card in range(c.cards):
-        if s.devils_trick[d, card]:
-            penalty += c.coins[card]
-    return penalty
+    return kernel.coins_of(c, s.devils_trick[d])
 
 
 @kernel.jit
@@ -334,11 +328,12 @@ def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, in_play: np
     while word != _ZERO:  # at a trick boundary every card in play is held, hidden or face up
         card = kernel.lowest_bit(word)
         word &= word - _ONE
+        bit = _ONE << np.uint64(card)
         for seat in range(p):
-            if s.hand[d, seat, card]:
+            if s.hand[d, seat] & bit:
                 key[seat] |= _ONE << np.uint64(position)
                 break
-            if s.face_up[d, seat, card]:
+            if s.face_up[d, seat] & bit:
                 key[p + seat] |= _ONE << np.uint64(position)
                 break
         key[kinds_at + position // _PER_WORD] |= (
@@ -860,19 +855,25 @@ class Solver:
         at = self._at
         round_ = state.round
         s = kernel.State(*self._state)
+
+        def word(cards: Iterable[Card]) -> np.uint64:
+            """The cards as a word (bit ``at(card)`` set for each)."""
+            bits = 0
+            for card in cards:
+                bits |= 1 << at(card)
+            return np.uint64(bits)
+
         for plane in (s.hand, s.face_up, s.captured, s.trick):
-            plane[0] = False
-        s.played[0] = False
-        s.devils_trick[0] = False
+            plane[0] = 0
         for seat, hand in enumerate(round_.hands):
-            s.hand[0, seat, [at(card) for card in hand]] = True
+            s.hand[0, seat] = word(hand)
             s.hand_count[0, seat] = len(hand)
         for seat, row in enumerate(round_.face_up or ()):
-            s.face_up[0, seat, [at(card) for card in row]] = True
+            s.face_up[0, seat] = word(row)
         for seat, cards in enumerate(round_.captured):
-            s.captured[0, seat, [at(card) for card in cards]] = True
-        s.devils_trick[0, [at(card) for card in round_.devils_trick]] = True
-        s.played[0, [at(play.card) for play in round_.plays]] = True
+            s.captured[0, seat] = word(cards)
+        s.devils_trick[0] = word(round_.devils_trick)
+        s.played[0] = word(play.card for play in round_.plays)
         for number, bottle in enumerate(round_.bottles):
             if bottle.price_card is None or bottle.owner is None:  # the start card 19
                 s.bottle_card[0, number] = s.bottle_owner[0, number] = -1
@@ -881,7 +882,7 @@ class Solver:
                 s.bottle_owner[0, number] = bottle.owner
         trick = state.current_trick()
         for position, play in enumerate(trick):
-            s.trick[0, play.seat, at(play.card)] = True
+            s.trick[0, play.seat] |= word((play.card,))
             s.trick_cards[0, position] = at(play.card)
             s.trick_seats[0, position] = play.seat
         assert state.to_act is not None

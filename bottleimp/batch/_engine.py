@@ -9,18 +9,19 @@ against the reference by ``python -m bottleimp.batch.check`` and ``tests/test_ba
 game of a batch shares one ``Config``; each game has its own seed, first dealer and state.
 
 State (``B`` games, ``P`` seats, ``N`` cards indexed by position in ``config.cards``, ascending
-rank; ``K`` bottles; ``T`` cards a trick): boolean planes ``hand``, ``face_up``, ``captured``,
-``trick`` of shape ``(B, P, N)``, ``given`` ``(B, P, 3, N)`` (each seat's setup cards by
-destination slot, in the order of ``encoding.setup_destinations``), ``played`` and
-``devils_trick`` ``(B, N)``; the bottles' price cards and owners ``(B, K)`` (``-1``: the start
-card 19, no owner); the current trick in play order; and per game the phase (0 setup, 1 play, 2
-round over, 3 game over), seat to act (``-1`` once over), dealer, leader, round index, setup
-cards given per seat, the round's scores and the totals.
+rank, at most 64; ``K`` bottles; ``T`` cards a trick): sets of cards, each one 64-bit word with
+bit ``card`` set for each card in it: ``hand``, ``face_up``, ``captured``, ``trick`` ``(B, P)``,
+``given`` ``(B, P, 3)`` (each seat's setup cards by destination slot, in the order of
+``encoding.setup_destinations``), ``played`` and ``devils_trick`` ``(B,)``; the bottles' price
+cards and owners ``(B, K)`` (``-1``: the start card 19, no owner); the current trick in play
+order; and per game the phase (0 setup, 1 play, 2 round over, 3 game over), seat to act (``-1``
+once over), dealer, leader, round index, setup cards given per seat, the round's scores and the
+totals.
 
 Memory: a game takes ``bytes_per_game(config, observations, compact)`` bytes, every array of the
 batch counted (``nbytes()`` gives the whole batch's). For 4 players and the classic deck (36
-cards) that is 5,107 bytes with float32 observations, 2,497 with the compact ones and 1,627
-without (6 players, 2 bottles, 54 cards: 10,291, 4,909 and 3,115; ``tests/test_batch.py``
+cards) that is 4,267 bytes with float32 observations, 1,657 with the compact ones and 787
+without (6 players, 2 bottles, 54 cards: 8,267, 2,885 and 1,091; ``tests/test_batch.py``
 checks these figures). A batch is refused before
 anything is allocated when it would take more than ``memory_limit`` bytes (``BatchError``
 naming the size; default ``default_memory_limit()``: 4 GiB, or half the machine's memory when
@@ -28,9 +29,12 @@ that is less). A step that ends games allocates their final observations and inf
 the batch keeps the last two ``final_obs`` arrays it gave (``(B, D)`` each) to reuse once the
 caller has let go of them.
 
-The batch keeps its state in private arrays; the public attributes (``to_act``, ``hand``, ...)
+The batch keeps its state in private arrays; the public attributes (``to_act``, ``phase``, ...)
 are read-only twins over the same memory, which cannot be made writable again
-(``read_only``): a caller reads the state, and only the batch's methods change it. Every public
+(``read_only``): a caller reads the state, and only the batch's methods change it. The sets of
+cards are published as boolean planes (``hand`` ``(B, P, N)``, ``given`` ``(B, P, 3, N)``,
+``played`` ``(B, N)``, ...), unpacked from their words at each read: read-only arrays of the
+state as it was read. Every public
 method checks its arguments in Python (``_arguments.py``) before the compiled code runs, and
 raises ``BatchError`` naming the argument. A deck the engine cannot hold exactly is refused when
 the batch is made (``deck_refusal``). After ``close()`` every call raises.
@@ -67,6 +71,7 @@ from ._tables import BoolArray as BoolArray
 from ._tables import FloatArray as FloatArray
 from ._tables import IntArray as IntArray
 from ._tables import Tables as Tables
+from ._tables import Words as Words
 from ._tables import tables_of as tables_of
 
 VALUE_SEGMENTS: Final = ("devils_trick_size", "hand_sizes", "setup_given", "scores", "totals",
@@ -153,6 +158,45 @@ class _Published:
         return twin[1]
 
 
+class _Unpacked:
+    """A set of cards as the caller sees it: the words of the private array ``_<name>``
+    unpacked into a read-only boolean array with a last axis of N cards (``unpack_cards``),
+    made at each read; a ``BatchError`` once the batch is closed."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+        self.private = "_" + name
+
+    def __get__(self, games: Any, owner: type | None = None) -> BoolArray:
+        if games._closed:
+            raise BatchError(f"{self.name}: the batch is closed")
+        return read_only(unpack_cards(getattr(games, self.private), games.t.cards))
+
+
+def pack_cards(plane: BoolArray) -> Words:
+    """Boolean ``plane`` (last axis: N cards, at most 64) as words, bit ``card`` set where the
+    plane is: the shape of ``plane`` without its last axis, ``uint64``."""
+    packed = np.packbits(plane, axis=-1, bitorder="little")
+    padded = np.zeros((*plane.shape[:-1], 8), dtype=np.uint8)
+    padded[..., :packed.shape[-1]] = packed
+    words: Words = padded.view("<u8")[..., 0].astype(np.uint64)
+    return words
+
+
+def unpack_cards(words: npt.NDArray[np.uint64], n: int) -> BoolArray:
+    """``pack_cards`` undone: a new boolean array of ``words``' shape and a last axis of ``n``
+    cards, True where bit ``card`` of the word is set."""
+    grouped = np.ascontiguousarray(words, dtype="<u8").view(np.uint8).reshape(*words.shape, 8)
+    plane: BoolArray = np.unpackbits(grouped, axis=-1, count=n, bitorder="little").astype(
+        np.bool_)
+    return plane
+
+
+def holds(word: np.uint64, card: int) -> bool:
+    """Whether bit ``card`` of ``word`` is set (the set of cards holds ``card``)."""
+    return bool((int(word) >> card) & 1)
+
+
 class ArraySpec(NamedTuple):
     """One per-game array of a batch: its name, its shape past the batch axis, its type and the
     value it starts with."""
@@ -169,10 +213,10 @@ def array_specs(config: Config, observations: bool, compact: bool) -> tuple[Arra
     p, n, k = config.players, len(config.cards), config.bottles
     t = config.trick_size
     width = Observer(config).size if observations else 0
-    specs = [ArraySpec(name, (p, n), np.bool_, 0)
+    specs = [ArraySpec(name, (p,), np.uint64, 0)
              for name in ("hand", "face_up", "captured", "trick")]
-    specs += [ArraySpec("given", (p, 3, n), np.bool_, 0),
-              ArraySpec("played", (n,), np.bool_, 0), ArraySpec("devils_trick", (n,), np.bool_, 0),
+    specs += [ArraySpec("given", (p, 3), np.uint64, 0),
+              ArraySpec("played", (), np.uint64, 0), ArraySpec("devils_trick", (), np.uint64, 0),
               ArraySpec("bottle_card", (k,), np.int64, -1),
               ArraySpec("bottle_owner", (k,), np.int64, -1),
               ArraySpec("trick_cards", (t,), np.int64, 0),
@@ -314,13 +358,13 @@ class BatchGames:
     a step runs on (default all); ``memory_limit``: the most bytes the batch may take.
     """
 
-    hand = _Published()
-    face_up = _Published()
-    captured = _Published()
-    trick = _Published()
-    given = _Published()
-    played = _Published()
-    devils_trick = _Published()
+    hand = _Unpacked()
+    face_up = _Unpacked()
+    captured = _Unpacked()
+    trick = _Unpacked()
+    given = _Unpacked()
+    played = _Unpacked()
+    devils_trick = _Unpacked()
     bottle_card = _Published()
     bottle_owner = _Published()
     trick_cards = _Published()
@@ -344,13 +388,13 @@ class BatchGames:
     base_seeds = _Published()
     slot_keys = _Published()
 
-    _hand: BoolArray
-    _face_up: BoolArray
-    _captured: BoolArray
-    _trick: BoolArray
-    _given: BoolArray
-    _played: BoolArray
-    _devils_trick: BoolArray
+    _hand: Words
+    _face_up: Words
+    _captured: Words
+    _trick: Words
+    _given: Words
+    _played: Words
+    _devils_trick: Words
     _bottle_card: IntArray
     _bottle_owner: IntArray
     _trick_cards: IntArray
@@ -659,8 +703,8 @@ class BatchGames:
         self._begin_round(index, hand, up)
 
     def _begin_round(self, game: int, hands: BoolArray, face_up: BoolArray) -> None:
-        self._hand[game] = hands
-        self._face_up[game] = face_up
+        self._hand[game] = pack_cards(hands)
+        self._face_up[game] = pack_cards(face_up)
         kernel.begin_rounds(self._memory, kernel_ints([game]))
 
     def load_play(self, game: object, hands: object, face_up: object, bottles: object,
@@ -699,8 +743,9 @@ class BatchGames:
             self._bottle_owner[index, where] = owner
         self._phase[index] = PLAY
         for position, (player, card) in enumerate(played):
-            self._trick[index, player, card] = True
-            self._played[index, card] = True
+            bit = np.uint64(1) << np.uint64(card)
+            self._trick[index, player] |= bit
+            self._played[index] |= bit
             self._trick_cards[index, position] = card
             self._trick_seats[index, position] = player
         self._trick_length[index] = len(played)
@@ -945,7 +990,7 @@ class BatchGames:
             count = int(self._setup_given[game, seat])
             if int(t.step_slot[self._dealer[game], seat, count]) != block:
                 return "SETUP-STEPS"
-            return "" if self._hand[game, seat, card] else "SETUP-FROM-DEALT"
+            return "" if holds(self._hand[game, seat], card) else "SETUP-FROM-DEALT"
         return self.play_refusal(game, seat, card)
 
     def play_refusal(self, game: object, seat: object, card: object) -> str:
@@ -959,7 +1004,7 @@ class BatchGames:
         card = self._card(card, "play_refusal(card)", 0)
         if not 0 <= seat < self.t.players or seat != int(self._to_act[game]):
             return "TURN-ORDER"
-        if not (self._hand[game, seat, card] or self._face_up[game, seat, card]):
+        if not holds(self._hand[game, seat] | self._face_up[game, seat], card):
             return "CARD-HELD"
         if self._legal_now()[game, 3 * self.t.cards + card]:
             return ""
@@ -999,7 +1044,7 @@ class BatchGames:
             return "SETUP-STEPS"
         if seat != int(self._to_act[game]):
             return "SETUP-ORDER"
-        hand = self._hand[game, seat].copy()
+        hand = unpack_cards(self._hand[game, seat], t.cards)
         for destination, card in gives:
             if done == len(steps) or steps[done] is not destination:
                 return "SETUP-STEPS"

@@ -28,7 +28,8 @@ from typing import Any, Final, NamedTuple, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
-from ._tables import GAME_OVER, PLAY, ROUND_OVER, SETUP, BoolArray, FloatArray, IntArray
+from ._tables import (GAME_OVER, PLAY, ROUND_OVER, SETUP, BoolArray, FloatArray, IntArray,
+                      Words)
 
 import numba
 from numba import prange
@@ -105,11 +106,12 @@ def _copy_items_python(dst: npt.NDArray[Any], dst_at: int, src: npt.NDArray[Any]
     dst.reshape(-1)[dst_at:dst_at + count] = src.reshape(-1)[src_at:src_at + count]
 
 
-def _put_bits_python(dst: npt.NDArray[Any], dst_at: int, src: npt.NDArray[Any], src_at: int,
-                     count: int) -> None:
-    """Write ``count`` bytes (0/1) of C-contiguous ``src`` from byte ``src_at`` to item
-    ``dst_at`` of C-contiguous ``dst`` (float32: widened; bytes: copied)."""
-    dst.reshape(-1)[dst_at:dst_at + count] = src.reshape(-1)[src_at:src_at + count]
+def _put_word_python(dst: npt.NDArray[Any], dst_at: int, word: np.uint64, count: int) -> None:
+    """Write bits ``0 .. count - 1`` of ``word`` (a 64-bit unsigned; ``count`` at most 64) as
+    0/1 cells to items ``dst_at ..`` of C-contiguous ``dst`` (float32 or bytes), bit ``i`` to
+    item ``dst_at + i``."""
+    value = int(word)
+    dst.reshape(-1)[dst_at:dst_at + count] = [(value >> i) & 1 for i in range(count)]
 
 
 def _clear_items_python(dst: npt.NDArray[Any], dst_at: int, count: int) -> None:
@@ -119,8 +121,10 @@ def _clear_items_python(dst: npt.NDArray[Any], dst_at: int, count: int) -> None:
 
 def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..., None]]:
     """``_copy_items_python`` as one ``llvm.memcpy``, ``_clear_items_python`` as one
-    ``llvm.memset``, ``_put_bits_python`` as a loop of 16-byte vectors widened to float32 (into
-    a float32 array; into an array of bytes, one ``llvm.memcpy``).
+    ``llvm.memset``, ``_put_word_python`` as a loop over a byte of the word at a time: the byte
+    copied into 8 lanes, lane ``i`` tested against bit ``i``, the 8 results widened to float32
+    (or bytes) and stored at once; the rest as the last 8 cells again (a cell at a time below
+    8 cells).
     Numba's own loops move an item at a time (the arrays may alias, so LLVM does not vectorise
     them): written so, an observation cost several times more than the whole step; and a
     slice set to one value (``plane[g] = False``) is a compile of its own for numba, each."""
@@ -172,36 +176,56 @@ def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..
         return types.void(dst, dst_at, count), codegen
 
     @intrinsic
-    def put_bits(typingctx: Any, dst: Any, dst_at: Any, src: Any, src_at: Any,
+    def put_word(typingctx: Any, dst: Any, dst_at: Any, word: Any,
                  count: Any) -> tuple[Any, Callable[..., Any]]:
-        def copy(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            to, from_, count = pointers(context, builder, signature, args, ir.IntType(8),
-                                        ir.IntType(8))
-            cgutils.raw_memcpy(builder, builder.bitcast(to, cgutils.voidptr_t), from_, count, 1)
-            return context.get_dummy_value()
+        widened = dst.dtype == types.float32
 
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            f32, i8, i64 = ir.FloatType(), ir.IntType(8), ir.IntType(64)
-            to, from_, count = pointers(context, builder, signature, args, f32, i8)
-            bytes16, floats16 = ir.VectorType(i8, 16), ir.VectorType(f32, 16)
-            whole = builder.and_(count, ir.Constant(i64, ~15))
-            with cgutils.for_range_slice(builder, ir.Constant(i64, 0), whole,
-                                         ir.Constant(i64, 16)) as (i, _):
-                vector = builder.load(builder.bitcast(builder.gep(from_, [i]),
-                                                      bytes16.as_pointer()), align=1)
-                builder.store(builder.uitofp(vector, floats16),
-                              builder.bitcast(builder.gep(to, [i]), floats16.as_pointer()),
-                              align=4)
-            with cgutils.for_range_slice(builder, whole, count, ir.Constant(i64, 1)) as (i, _):
-                builder.store(builder.uitofp(builder.load(builder.gep(from_, [i])), f32),
-                              builder.gep(to, [i]))
+            dst_value, dst_at, word, count = args
+            i64 = ir.IntType(64)
+            item = context.get_data_type(signature.args[0].dtype)
+            data = make_array(signature.args[0])(context, builder, dst_value).data
+            to = builder.gep(builder.bitcast(data, item.as_pointer()), [dst_at])
+            i8, i32 = ir.IntType(8), ir.IntType(32)
+            bytes8, items8 = ir.VectorType(i8, 8), ir.VectorType(item, 8)
+            lanes = ir.Constant(bytes8, [1 << lane for lane in range(8)])  # lane i: bit i
+            lane0 = ir.Constant(ir.VectorType(i32, 8), [0] * 8)
+
+            def eight(i: Any) -> None:
+                """Cells ``i .. i + 7`` from bits ``i .. i + 7``."""
+                byte = builder.trunc(builder.lshr(word, i), i8)
+                one = builder.insert_element(ir.Constant(bytes8, ir.Undefined), byte,
+                                             ir.Constant(i32, 0))
+                splat = builder.shuffle_vector(one, ir.Constant(bytes8, ir.Undefined), lane0)
+                set_ = builder.icmp_unsigned("!=", builder.and_(splat, lanes),
+                                             ir.Constant(bytes8, [0] * 8))
+                cells = builder.uitofp(set_, items8) if widened else builder.zext(set_, items8)
+                builder.store(cells, builder.bitcast(builder.gep(to, [i]), items8.as_pointer()),
+                              align=1)
+
+            eight_ = ir.Constant(i64, 8)
+            whole = builder.and_(count, ir.Constant(i64, ~7))
+            with cgutils.for_range_slice(builder, ir.Constant(i64, 0), whole, eight_) as (i, _):
+                eight(i)
+            # The rest: the last 8 cells again (written twice, the same values) when there are
+            # 8; else a cell at a time.
+            overlap = builder.and_(builder.icmp_unsigned("!=", whole, count),
+                                   builder.icmp_unsigned(">=", count, eight_))
+            with builder.if_else(overlap) as (then, otherwise):
+                with then:
+                    eight(builder.sub(count, eight_))
+                with otherwise:
+                    with cgutils.for_range_slice(builder, whole, count,
+                                                 ir.Constant(i64, 1)) as (i, _):
+                        bit = builder.and_(builder.lshr(word, i), ir.Constant(i64, 1))
+                        cell = builder.uitofp(bit, item) if widened else builder.trunc(bit, item)
+                        builder.store(cell, builder.gep(to, [i]))
             return context.get_dummy_value()
 
-        widened = dst.dtype == types.float32
-        return types.void(dst, dst_at, src, src_at, count), codegen if widened else copy
+        return types.void(dst, dst_at, types.uint64, count), codegen
 
     return (cast(Callable[..., None], copy_items), cast(Callable[..., None], clear_items),
-            cast(Callable[..., None], put_bits))
+            cast(Callable[..., None], put_word))
 
 
 def _count_bits_python(word: np.uint64) -> int:
@@ -296,18 +320,18 @@ def _array_intrinsic() -> Callable[..., Any]:
 
 copy_items: Callable[[npt.NDArray[Any], int, npt.NDArray[Any], int, int], None]
 clear_items: Callable[[npt.NDArray[Any], int, int], None]
-put_bits: Callable[[npt.NDArray[Any], int, npt.NDArray[Any], int, int], None]
+put_word: Callable[[npt.NDArray[Any], int, np.uint64, int], None]
 count_bits: Callable[[np.uint64], int]
 lowest_bit: Callable[[np.uint64], int]
 array_at: Callable[[npt.NDArray[np.uint8], int, tuple[int, ...], type[np.generic]],
                    npt.NDArray[Any]]
 if COMPILED:
-    copy_items, clear_items, put_bits = _intrinsics()
+    copy_items, clear_items, put_word = _intrinsics()
     count_bits, lowest_bit = _bit_intrinsics()
     array_at = _array_intrinsic()
 else:
-    copy_items, clear_items, put_bits = (_copy_items_python, _clear_items_python,
-                                         _put_bits_python)
+    copy_items, clear_items, put_word = (_copy_items_python, _clear_items_python,
+                                         _put_word_python)
     count_bits, lowest_bit = _count_bits_python, _lowest_bit_python
     array_at = _array_at_python
 
@@ -368,15 +392,23 @@ class Consts(NamedTuple):
 
 
 class State(NamedTuple):
-    """The state arrays of a batch (``BatchGames``'s, the same objects)."""
+    """The state arrays of a batch (``BatchGames``'s, the same objects). A set of cards is one
+    word, bit ``card`` set for each card in it (``N <= 64``)."""
 
-    hand: BoolArray
-    face_up: BoolArray
-    captured: BoolArray
-    trick: BoolArray
-    given: npt.NDArray[np.bool_]
-    played: BoolArray
-    devils_trick: BoolArray
+    hand: Words
+    """``(B, P)``: each seat's hidden hand."""
+    face_up: Words
+    """``(B, P)``: each seat's face-up cards (Devil's Eye)."""
+    captured: Words
+    """``(B, P)``: the cards each seat captured this round."""
+    trick: Words
+    """``(B, P)``: the card each seat played to the trick in progress."""
+    given: Words
+    """``(B, P, 3)``: each seat's setup cards by destination slot."""
+    played: Words
+    """``(B,)``: the cards played this round."""
+    devils_trick: Words
+    """``(B,)``: the Devil's Trick, once the setup resolved."""
     bottle_card: IntArray
     bottle_owner: IntArray
     trick_cards: IntArray
@@ -449,13 +481,13 @@ def state_at(memory: npt.NDArray[np.uint8], layout: IntArray) -> State:
     b, p, n, k, t, chunks = layout[0], layout[1], layout[2], layout[3], layout[4], layout[5]
     o = _O
     return State(
-        array_at(memory, layout[o], (b, p, n), np.bool_),
-        array_at(memory, layout[o + 1], (b, p, n), np.bool_),
-        array_at(memory, layout[o + 2], (b, p, n), np.bool_),
-        array_at(memory, layout[o + 3], (b, p, n), np.bool_),
-        array_at(memory, layout[o + 4], (b, p, 3, n), np.bool_),
-        array_at(memory, layout[o + 5], (b, n), np.bool_),
-        array_at(memory, layout[o + 6], (b, n), np.bool_),
+        array_at(memory, layout[o], (b, p), np.uint64),
+        array_at(memory, layout[o + 1], (b, p), np.uint64),
+        array_at(memory, layout[o + 2], (b, p), np.uint64),
+        array_at(memory, layout[o + 3], (b, p), np.uint64),
+        array_at(memory, layout[o + 4], (b, p, 3), np.uint64),
+        array_at(memory, layout[o + 5], (b,), np.uint64),
+        array_at(memory, layout[o + 6], (b,), np.uint64),
         array_at(memory, layout[o + 7], (b, k), np.int64),
         array_at(memory, layout[o + 8], (b, k), np.int64),
         array_at(memory, layout[o + 9], (b, t), np.int64),
@@ -564,31 +596,28 @@ def deal(s: State, c: Consts, g: int) -> None:
     order = s.order[g // STEP_CHUNK]
     shuffle_into(order, n, s.seeds[g], s.round_index[g])
     dealer = s.dealer[g]
-    clear_items(s.hand, g * p * n, p * n)
-    clear_items(s.face_up, g * p * n, p * n)
+    clear_items(s.hand, g * p, p)
+    clear_items(s.face_up, g * p, p)
     for k in range(c.hidden_count):
-        s.hand[g, (dealer + 1 + k) % p, order[k]] = True
+        s.hand[g, (dealer + 1 + k) % p] |= _ONE << np.uint64(order[k])
     for k in range(n - c.hidden_count):
-        s.face_up[g, (dealer + 1 + k) % p, order[c.hidden_count + k]] = True
+        s.face_up[g, (dealer + 1 + k) % p] |= _ONE << np.uint64(order[c.hidden_count + k])
     begin_round(s, c, g)
 
 
 @jit
 def begin_round(s: State, c: Consts, g: int) -> None:
     """Clear game ``g``'s round state; the dealer's left acts first (FIRST-LEADER, SETUP-ORDER)."""
-    p, n = c.players, c.cards
+    p = c.players
     for seat in range(p):
-        count = 0
-        for card in range(n):
-            count += s.hand[g, seat, card]
-        s.hand_count[g, seat] = count
+        s.hand_count[g, seat] = count_bits(s.hand[g, seat])
         s.setup_given[g, seat] = 0
         s.scores[g, seat] = 0
-    clear_items(s.captured, g * p * n, p * n)
-    clear_items(s.trick, g * p * n, p * n)
-    clear_items(s.given, g * p * 3 * n, p * 3 * n)
-    clear_items(s.played, g * n, n)
-    clear_items(s.devils_trick, g * n, n)
+    clear_items(s.captured, g * p, p)
+    clear_items(s.trick, g * p, p)
+    clear_items(s.given, g * p * 3, p * 3)
+    s.played[g] = _ZERO
+    s.devils_trick[g] = _ZERO
     for index in range(c.bottles):
         s.bottle_card[g, index] = -1
         s.bottle_owner[g, index] = -1
@@ -635,9 +664,10 @@ def give(s: State, c: Consts, g: int, slot: int, card: int) -> bool:
     dealer's last give resolves the setup (SETUP-RESOLVE). Returns whether it did."""
     p = c.players
     seat = s.to_act[g]
-    s.hand[g, seat, card] = False
+    bit = _ONE << np.uint64(card)
+    s.hand[g, seat] &= ~bit
     s.hand_count[g, seat] -= 1
-    s.given[g, seat, slot, card] = True
+    s.given[g, seat, slot] |= bit
     s.setup_given[g, seat] += 1
     dealer = s.dealer[g]
     if s.setup_given[g, seat] != c.step_count[dealer, seat]:
@@ -654,28 +684,19 @@ def resolve_setup(s: State, c: Consts, g: int) -> None:
     """Every given card moves at once (SETUP-RESOLVE): left to the next seat, right to the one
     before; in Devil's Eye to the opponent's face-up cards and hidden hand. The Devil's Trick
     is formed; the dealer's left leads (FIRST-LEADER)."""
-    p, n = c.players, c.cards
+    p = c.players
     for seat in range(p):
-        for card in range(n):
-            if c.devils_eye:
-                opponent = p - 1 - seat
-                if s.given[g, opponent, 1, card]:
-                    s.face_up[g, seat, card] = True
-                if s.given[g, opponent, 2, card]:
-                    s.hand[g, seat, card] = True
-            else:
-                if s.given[g, (seat + p - 1) % p, 1, card] or s.given[g, (seat + 1) % p, 2, card]:
-                    s.hand[g, seat, card] = True
+        if c.devils_eye:
+            opponent = p - 1 - seat
+            s.face_up[g, seat] |= s.given[g, opponent, 1]
+            s.hand[g, seat] |= s.given[g, opponent, 2]
+        else:
+            s.hand[g, seat] |= s.given[g, (seat + p - 1) % p, 1] | s.given[g, (seat + 1) % p, 2]
+    taken = _ZERO
     for seat in range(p):
-        count = 0
-        for card in range(n):
-            count += s.hand[g, seat, card]
-        s.hand_count[g, seat] = count
-    for card in range(n):
-        taken = False
-        for seat in range(p):
-            taken = taken or s.given[g, seat, 0, card]
-        s.devils_trick[g, card] = taken
+        s.hand_count[g, seat] = count_bits(s.hand[g, seat])
+        taken |= s.given[g, seat, 0]
+    s.devils_trick[g] = taken
     s.phase[g] = PLAY
     s.to_act[g] = s.leader[g]
 
@@ -686,12 +707,13 @@ def play(s: State, c: Consts, g: int, card: int) -> int:
     the game ended, 1 when the round ended, else 0."""
     p = c.players
     seat = s.to_act[g]
-    if s.hand[g, seat, card]:
+    bit = _ONE << np.uint64(card)
+    if s.hand[g, seat] & bit:
         s.hand_count[g, seat] -= 1
-    s.hand[g, seat, card] = False
-    s.face_up[g, seat, card] = False
-    s.trick[g, seat, card] = True
-    s.played[g, card] = True
+    s.hand[g, seat] &= ~bit
+    s.face_up[g, seat] &= ~bit
+    s.trick[g, seat] |= bit
+    s.played[g] |= bit
     length = s.trick_length[g]
     s.trick_cards[g, length] = card
     s.trick_seats[g, length] = seat
@@ -709,7 +731,7 @@ def end_trick(s: State, c: Consts, g: int) -> int:
     winning card below the price buys the bottle (BOTTLE-PURCHASE) and the old price card goes
     to its former owner (PRICE-CARD-RETURN); the winner takes the rest (TRICK-CAPTURE) and leads
     (NEXT-LEADER). Returns as ``play``."""
-    p, n = c.players, c.cards
+    p = c.players
     bottle = 0
     price = -1.0
     for index in range(c.bottles):
@@ -730,16 +752,16 @@ def end_trick(s: State, c: Consts, g: int) -> int:
     for position in range(c.trick_size):
         card = s.trick_cards[g, position]
         if not (buys and card == won_card):
-            s.captured[g, winner, card] = True
+            s.captured[g, winner] |= _ONE << np.uint64(card)
     if buys:
         old_card = s.bottle_card[g, bottle]
         old_owner = s.bottle_owner[g, bottle]
         if old_card >= 0 and old_owner >= 0:
-            s.captured[g, old_owner, old_card] = True
+            s.captured[g, old_owner] |= _ONE << np.uint64(old_card)
         s.bottle_card[g, bottle] = won_card
         s.bottle_owner[g, bottle] = winner
     for position in range(c.trick_size):
-        s.trick[g, s.trick_seats[g, position], s.trick_cards[g, position]] = False
+        s.trick[g, s.trick_seats[g, position]] &= ~(_ONE << np.uint64(s.trick_cards[g, position]))
     s.trick_length[g] = 0
     s.leader[g] = winner
     s.to_act[g] = winner
@@ -749,11 +771,19 @@ def end_trick(s: State, c: Consts, g: int) -> int:
     for seat in range(p):
         if s.hand_count[g, seat] > 0:
             return 0
-        if c.devils_eye:
-            for card in range(n):
-                if s.face_up[g, seat, card]:
-                    return 0
+        if c.devils_eye and s.face_up[g, seat] != _ZERO:
+            return 0
     return end_round(s, c, g)
+
+
+@jit
+def coins_of(c: Consts, word: np.uint64) -> int:
+    """The coins of the cards of ``word`` (bit ``card`` set for each)."""
+    total = 0
+    while word != _ZERO:
+        total += c.coins[lowest_bit(word)]
+        word &= word - _ONE
+    return total
 
 
 @jit
@@ -762,11 +792,8 @@ def end_round(s: State, c: Consts, g: int) -> int:
     an owner minus the Devil's Trick's coins once per bottle; SCORE-TEAMS: teammates share the
     team's result, a player without a partner doubles it), add the totals (GAME-TOTALS) and end
     the game when its end has come (GAME-END). Returns 2 when the game ended, else 1."""
-    p, n = c.players, c.cards
-    penalty = 0
-    for card in range(n):
-        if s.devils_trick[g, card]:
-            penalty += c.coins[card]
+    p = c.players
+    penalty = coins_of(c, s.devils_trick[g])
     best = -(1 << 62)
     for seat in range(p):
         team_owned = 0
@@ -775,9 +802,7 @@ def end_round(s: State, c: Consts, g: int) -> int:
             if c.same_team[mate, seat]:
                 for index in range(c.bottles):
                     team_owned += s.bottle_owner[g, index] == mate
-                for card in range(n):
-                    if s.captured[g, mate, card]:
-                        team_gained += c.coins[card]
+                team_gained += coins_of(c, s.captured[g, mate])
         result = -penalty * team_owned if team_owned > 0 else team_gained
         score = result * c.team_factor[seat]
         s.scores[g, seat] = score
@@ -800,12 +825,10 @@ def end_round(s: State, c: Consts, g: int) -> int:
 
 
 @jit
-def seat_bits(plane: BoolArray, g: int, seat: int, n: int) -> np.uint64:
-    """Seat ``seat``'s row of a ``(B, P, N)`` plane in game ``g`` as a word: bit ``card`` set
-    where the plane is."""
-    bits = _ZERO
-    for card in range(n):
-        bits |= np.uint64(plane[g, seat, card]) << np.uint64(card)
+def seat_bits(plane: Words, g: int, seat: int, n: int) -> np.uint64:
+    """Seat ``seat``'s cards of a ``(B, P)`` plane of words in game ``g`` (``n``, the deck's
+    cards, is not read: every bit from ``n`` up is clear)."""
+    bits: np.uint64 = plane[g, seat]
     return bits
 
 
@@ -1072,8 +1095,8 @@ def observe_row(s: State, c: Consts, g: int, o: int, gaps: IntArray, out: npt.ND
                 r: int, values: bool) -> None:
     """``out[r]``: seat ``o``'s observation in game ``g`` (as ``BatchGames.observe``:
     ``encoding.observation``'s layout, seats relative to the observer, only what the observer
-    may see, rule VIEW-HIDDEN): the 0/1 part as ``Observer.binary`` writes it, widened to float32
-    a block at a time from the state planes, then the values. Only the ``gaps`` (``(start,
+    may see, rule VIEW-HIDDEN): the 0/1 part as ``Observer.binary`` writes it, a set of cards
+    (a word of the state) at a time (``put_word``), then the values. Only the ``gaps`` (``(start,
     length)`` rows: the cells that no plane below writes whole) are cleared first: clearing whole rows wrote half as many bytes again. ``out`` is float32, or
     bytes for the compact observation (``values`` False: the value cells are left as they are,
     zero)."""
@@ -1085,39 +1108,31 @@ def observe_row(s: State, c: Consts, g: int, o: int, gaps: IntArray, out: npt.ND
     at_owner, at_devils_trick, at_phase = at[AT_OWNER], at[AT_DEVILS_TRICK], at[AT_PHASE]
     at_to_act, at_dealer, at_team = at[AT_TO_ACT], at[AT_DEALER], at[AT_TEAM]
     row = r * out.shape[1]
-    seat_row = (g * p + o) * n  # seat o's row of a (B, P, N) plane
-    first = g * p * n
     for gap in range(len(gaps)):
         clear_items(out, row + gaps[gap, 0], gaps[gap, 1])
-    put_bits(out, row + at_hand, s.hand, seat_row, n)
-    put_bits(out, row + at_my_setup, s.given, seat_row * 3, 3 * n)
-    put_bits(out, row + at_played, s.played, g * n, n)
-    # Seat-relative planes: the observer's row and those after it, then those before it.
-    after, before = (p - o) * n, o * n
-    put_bits(out, row + at_trick, s.trick, seat_row, after)
-    put_bits(out, row + at_trick + after, s.trick, first, before)
-    put_bits(out, row + at_captured, s.captured, seat_row, after)
-    put_bits(out, row + at_captured + after, s.captured, first, before)
-    if c.devils_eye:
-        put_bits(out, row + at_face_up, s.face_up, seat_row, after)
-        put_bits(out, row + at_face_up + after, s.face_up, first, before)
+    put_word(out, row + at_hand, s.hand[g, o], n)
+    for slot in range(3):
+        put_word(out, row + at_my_setup + slot * n, s.given[g, o, slot], n)
+    put_word(out, row + at_played, s.played[g], n)
+    for r_seat in range(p):  # seat-relative planes: row k is seat o + k's
+        seat = (o + r_seat) % p
+        put_word(out, row + at_trick + r_seat * n, s.trick[g, seat], n)
+        put_word(out, row + at_captured + r_seat * n, s.captured[g, seat], n)
+        if c.devils_eye:
+            put_word(out, row + at_face_up + r_seat * n, s.face_up[g, seat], n)
     phase = s.phase[g]
     if phase >= ROUND_OVER:
-        put_bits(out, row + at_devils_trick, s.devils_trick, g * n, n)
+        put_word(out, row + at_devils_trick, s.devils_trick[g], n)
     bits = out[r]
     if phase != SETUP:  # the cards received, once the setup resolved
         left, right = (o + 1) % p, (o + p - 1) % p
-        if c.devils_eye or p == 2:
-            for card in range(n):
-                if c.devils_eye:
-                    got = s.given[g, left, 1, card] or s.given[g, left, 2, card]
-                else:  # the one opponent passed left and right
-                    got = s.given[g, left, 2, card] or s.given[g, right, 1, card]
-                bits[at_received + n + card] = 1.0 if got else 0.0
+        if c.devils_eye:  # the one opponent passed to the face-up row and the hidden hand
+            put_word(out, row + at_received + n, s.given[g, left, 1] | s.given[g, left, 2], n)
+        elif p == 2:  # the one opponent passed left and right
+            put_word(out, row + at_received + n, s.given[g, left, 2] | s.given[g, right, 1], n)
         else:  # passed right by the next seat, passed left by the one before
-            put_bits(out, row + at_received + n, s.given, ((g * p + left) * 3 + 2) * n, n)
-            put_bits(out, row + at_received + (p - 1) * n, s.given,
-                     ((g * p + right) * 3 + 1) * n, n)
+            put_word(out, row + at_received + n, s.given[g, left, 2], n)
+            put_word(out, row + at_received + (p - 1) * n, s.given[g, right, 1], n)
     if s.trick_length[g] > 0:
         bits[at_leader + (s.trick_seats[g, 0] - o + p) % p] = 1.0
     for bottle in range(c.bottles):

@@ -2,7 +2,7 @@
 engine, so that ``bottleimp validate`` can check them like any other implementation's.
 
 ``RecordingGames`` steps a ``BatchGames`` (without auto-reset) and writes down, per game, each
-round's deal (read from the batch's planes when it is dealt), each seat's setup, every play and
+round's deal (read from the batch's sets of cards when it is dealt), each seat's setup, every play and
 the scores the batch engine computed; ``records()`` gives one record per game. It is for checks,
 not for speed: it loops over the games in Python at every step.
 """
@@ -17,7 +17,7 @@ from ..formats._config_json import config_to_json
 from ..formats._json_input import JSON
 from ..formats._setup_entries import entry_from_gives
 from .._encoding import setup_destinations
-from ._engine import PLAY, SETUP, BatchError, BatchGames, StepResult
+from ._engine import PLAY, SETUP, BatchError, BatchGames, StepResult, unpack_cards
 
 
 class RecordingGames:
@@ -43,10 +43,11 @@ class RecordingGames:
 
     def _start_round(self, game: int) -> None:
         games = self.games
+        n = games.t.cards
         self.rounds[game].append({
             "dealer": int(games.dealer[game]),
-            "hands": [self._ranks(row) for row in games.hand[game]],
-            "face_up": [self._ranks(row) for row in games.face_up[game]]
+            "hands": [self._ranks(row) for row in unpack_cards(games._hand[game], n)],
+            "face_up": [self._ranks(row) for row in unpack_cards(games._face_up[game], n)]
             if games.t.devils_eye else None,
             "setup": [],
             "plays": [],

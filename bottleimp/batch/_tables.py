@@ -17,6 +17,8 @@ BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float32]
 UInt8Array = npt.NDArray[np.uint8]
+Words = npt.NDArray[np.uint64]
+"""Sets of cards, one 64-bit word each: bit ``card`` set for each card in the set."""
 
 SETUP: Final = 0
 """Phase number: seats choose their setup cards."""
