@@ -26,6 +26,13 @@ PROMPT = re.compile(r"(q to quit\]|not to save\)): $")
 CARD_LINE = re.compile(r"^\s+(\d+)([* ]) (.+)$")
 
 
+def _at_a_terminal() -> None:
+    """In the child before it runs ``bottleimp play``: Ctrl-C (SIGINT) handled as at a terminal,
+    even when the suite itself was started in the background (``nohup``, ``cmd &``), which
+    ignores SIGINT for every program it starts."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Person:
     """Someone at the terminal of a ``bottleimp play`` process: reads what it shows up to its
     next question, and types an answer."""
@@ -35,6 +42,7 @@ class Person:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bottleimp", "play", *argv], cwd=cwd,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+            preexec_fn=_at_a_terminal,
         )
         self.transcript = ""
 
@@ -227,7 +235,7 @@ def test_ctrl_c_while_waiting_for_an_answer_abandons_the_game_without_a_tracebac
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
     process = subprocess.Popen([sys.executable, "-m", "bottleimp", "play", "--players", "3"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, env=env)
+                               stderr=subprocess.PIPE, env=env, preexec_fn=_at_a_terminal)
     assert process.stdout is not None
     shown = b""
     while not shown.rstrip().endswith(b"q to quit]:"):
