@@ -1,5 +1,5 @@
 """The batch engine's shared vocabulary: the array types, the phase numbers and the tables a
-configuration is played with (``Tables``), read by the numpy engine (``games.py``), its
+configuration is played with (``Tables``), read by the batch (``_engine.py``), its
 observations (``_observe.py``) and the compiled kernel (``_kernel.py``)."""
 
 from __future__ import annotations
