@@ -93,10 +93,10 @@ class _Counted(Solver):
 
     positions = 0
 
-    def solve(self, state: GameState, *, at_least: int | None = None,
-              at_most: int | None = None) -> Valuation:
+    def _solve_within(self, state: GameState, *, at_least: int | None = None,
+                      at_most: int | None = None) -> Valuation:
         before = self.nodes
-        value = super().solve(state, at_least=at_least, at_most=at_most)
+        value = super()._solve_within(state, at_least=at_least, at_most=at_most)
         _Counted.positions += self.nodes - before
         return value
 

@@ -110,19 +110,24 @@ def test_past_the_node_budget_the_value_is_a_bound_that_holds() -> None:
     assert str(bounded) == f"[{bounded.lower}, {bounded.upper}]"
 
 
-def test_bounds_given_to_a_solve_are_narrowed_and_bad_ones_refused_by_name() -> None:
+def test_bounds_the_analysis_gives_a_solve_are_narrowed_and_bad_ones_refused_by_name() -> None:
+    """The analysis's own proved bounds (``Solver._solve_within``; the public ``solve`` takes
+    none: they are trusted)."""
     state = next(random_endgames(VARIANTS["3p-classic"], 1, seed=5))
     solver = Solver(state.to_act or 0, state.config, node_budget=None)
     exact = solver.solve(state)
     assert exact.exact
-    assert solver.solve(state, at_least=exact.lower - 5, at_most=exact.upper + 5) == exact
-    assert solver.solve(state, at_least=-1000, at_most=-1000) == Valuation(-1000, -1000)  # trusted
+    within = solver._solve_within
+    assert within(state, at_least=exact.lower - 5, at_most=exact.upper + 5) == exact
+    assert within(state, at_least=-1000, at_most=-1000) == Valuation(-1000, -1000)  # trusted
     with pytest.raises(ArgumentError, match=r"solve\(at_least\)"):
-        solver.solve(state, at_least="1")  # type: ignore[arg-type]
+        within(state, at_least="1")  # type: ignore[arg-type]
     with pytest.raises(ArgumentError, match=r"solve\(at_most\)"):
-        solver.solve(state, at_most=1.5)  # type: ignore[arg-type]
+        within(state, at_most=1.5)  # type: ignore[arg-type]
     with pytest.raises(ArgumentError, match=r"at_least <= at_most"):
-        solver.solve(state, at_least=3, at_most=2)
+        within(state, at_least=3, at_most=2)
+    with pytest.raises(TypeError):
+        solver.solve(state, at_least=0)  # type: ignore[call-arg]
 
 
 def test_a_bad_seat_or_state_is_refused_by_name() -> None:

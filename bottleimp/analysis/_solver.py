@@ -897,14 +897,17 @@ class Solver:
         s.dealer[:] = round_.dealer
         s.round_index[:] = 0
 
-    def solve(self, state: GameState, *, at_least: int | None = None,
-              at_most: int | None = None) -> Valuation:
-        """The value of ``state`` for the solver's side: exact, or bounds past the budget.
+    def solve(self, state: GameState) -> Valuation:
+        """The value of ``state`` for the solver's side: exact, or bounds past the budget."""
+        return self._solve_within(state)
 
-        ``at_least``, ``at_most``: bounds of that value proved beforehand (for instance from the
-        values of the cards of a later position of the round, ``record``); the search narrows
-        them, and returns them as they are when they meet. They are trusted, not checked: a
-        wrong one gives a wrong value."""
+    def _solve_within(self, state: GameState, *, at_least: int | None = None,
+                      at_most: int | None = None) -> Valuation:
+        """``solve``, from bounds of the value proved beforehand by the analysis of the round
+        (``record``: the values of the cards of a later position); the search narrows them, and
+        returns them as they are when they meet. They are trusted, not checked (a wrong one
+        gives a wrong value), so only the analysis passes them: the public ``solve`` takes
+        none."""
         state = expect_state(state, "Solver.solve(state)")
         if state.config != self.config:
             raise ArgumentError("Solver.solve(state)", "a state of another configuration")

@@ -262,8 +262,8 @@ def _analyse_round(
         for play in legal_actions_of(state, seat):
             assert isinstance(play, Play)
             at_least, at_most = later[acting] if play == played else (None, None)
-            values.append((play.card.rank, solver.solve(after_play(state, play),
-                                                        at_least=at_least, at_most=at_most)))
+            values.append((play.card.rank, solver._solve_within(
+                after_play(state, play), at_least=at_least, at_most=at_most)))
         later = _before(later, acting, _best_of(values))
         estimate = _estimate(state, worlds, rng, node_budget) if worlds else None
         plays.append(PlayAnalysis(len(state.round.plays), seat, played.card.rank, tuple(values),
@@ -276,7 +276,7 @@ def _analyse_round(
         side = side_of(config, seat)
         if side not in by_side:  # ``later`` holds the bounds of the start (or none, no plays)
             at_least, at_most = later[side]
-            by_side[side] = solver_for(seat, config.players - seat).solve(
+            by_side[side] = solver_for(seat, config.players - seat)._solve_within(
                 start, at_least=at_least, at_most=at_most)
         deal_values.append(by_side[side])
         step(1)
