@@ -9,9 +9,13 @@ writes beside the mask), the step (with auto-reset) and the observation of the s
 that ``step`` returns (the float32 array in ``encoding.observation``'s layout; ``compact``: the
 ``uint8`` observation of the same layout). Hearts and the pure engine are measured as in
 ``benchmarks/playouts.py`` (random legal playouts, no observations). The contenders run in
-interleaved slices, so a load that comes and goes on a shared machine slows them alike: compare
-the ratios, which hold better than the figures, and the instruction counts, which hold whatever
-the load. The machine's load average is printed before and after.
+interleaved slices, so a load that comes and goes on a shared machine slows them alike, and each
+rate is the median of its slices' rates (a slice the hypervisor paused does not drag it down; the
+slowest and fastest slice are printed beside it): compare the ratios, which hold better than the
+figures, and the instruction counts, which hold whatever the load. The machine's load average is
+printed before and after, the share of CPU time the hypervisor took (steal) during the slices,
+and how much faster every thread runs a loop without memory traffic than one thread does: the
+most any thread ratio could be on the machine at that moment.
 
     python benchmarks/batch.py [--seconds S] [--players P] [--sizes 1024,8192]
                                [--threads 1,N] [--instructions] [--against PATH]
@@ -38,6 +42,7 @@ import math
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -111,6 +116,56 @@ def bandwidth(threads: int, megabytes: int = 512, runs: int = 5) -> float:
         _fill(out, np.uint8(run))
         best = min(best, time.perf_counter() - start)
     return out.nbytes / best
+
+
+def cpu_times() -> list[int] | None:
+    """The machine's CPU time counters since boot (``/proc/stat``'s ``cpu`` line: user, nice,
+    system, idle, iowait, irq, softirq, steal, ...), or None where there is no ``/proc``."""
+    try:
+        with open("/proc/stat") as stat:
+            return [int(field) for field in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+
+
+def steal_share(before: list[int] | None, after: list[int] | None) -> str:
+    """The share of the machine's CPU time the hypervisor gave to others between two
+    ``cpu_times`` (steal: a vCPU ready to run and not run), as a percentage."""
+    if before is None or after is None or len(before) < 8 or len(after) < 8:
+        return "an unknown share"
+    spent = [late - early for early, late in zip(before, after)]
+    total = sum(spent[:8])  # guest time is counted inside user and nice already
+    return f"{100 * spent[7] / total:.1f} %" if total > 0 else "an unknown share"
+
+
+@numba.njit(parallel=True, cache=True)
+def _spin(lanes: int, rounds: int) -> np.ndarray:
+    out = np.zeros(lanes, dtype=np.uint64)
+    for lane in numba.prange(lanes):
+        x = np.uint64(lane + 1)
+        for _ in range(rounds):  # xorshift: registers only, no memory traffic
+            x ^= x << np.uint64(13)
+            x ^= x >> np.uint64(7)
+            x ^= x << np.uint64(17)
+        out[lane] = x
+    return out
+
+
+def compute_scaling(threads: int, rounds: int = 50_000_000, runs: int = 3) -> float:
+    """How much faster ``threads`` threads run a loop that touches no memory than one thread
+    runs it (``threads`` equal lanes, the best of ``runs`` each): about ``threads`` on real
+    cores, less where the hypervisor places vCPUs on one core's hyperthreads or takes them."""
+    best = {}
+    for count in (1, threads):
+        numba.set_num_threads(count)
+        _spin(threads, 10)
+        elapsed = math.inf
+        for _ in range(runs):
+            start = time.perf_counter()
+            _spin(threads, rounds)
+            elapsed = min(elapsed, time.perf_counter() - start)
+        best[count] = elapsed
+    return best[1] / best[threads]
 
 
 COUNTED = """\
@@ -251,24 +306,27 @@ def main() -> None:
     hearts = hearts_slice()
     if hearts is not None:
         contenders["hearts"] = hearts
-    totals = {name: [0.0, 0.0] for name in contenders}
+    slice_rates: dict[str, list[float]] = {name: [] for name in contenders}
     for name, play in contenders.items():  # warm up
         if name in batches:
             numba.set_num_threads(batches[name][1])
         play(0.05)
     slices = max(1, round(args.seconds / 0.5))
+    cpu_before = cpu_times()
     for _ in range(slices):
         for name, play in contenders.items():
             start = time.perf_counter()
             decisions, _ = play(args.seconds / slices)
-            totals[name][0] += decisions
-            totals[name][1] += time.perf_counter() - start
-    rates = {name: decisions / elapsed for name, (decisions, elapsed) in totals.items()}
+            slice_rates[name].append(decisions / (time.perf_counter() - start))
+    stolen = steal_share(cpu_before, cpu_times())
+    rates = {name: statistics.median(figures) for name, figures in slice_rates.items()}
     base = rates.get("hearts")
-    print(f"{args.players} players, {config.edition}; decisions per second (one process, "
-          f"interleaved slices of {args.seconds / slices:.2f} s)")
+    print(f"{args.players} players, {config.edition}; decisions per second, the median of "
+          f"{slices} interleaved slices of {args.seconds / slices:.2f} s (one process); "
+          "the slowest and fastest slice / the median in brackets")
     for name, rate in rates.items():
-        line = f"  {name:24} {rate:12,.0f}"
+        spread = f"({min(slice_rates[name]) / rate:.2f}-{max(slice_rates[name]) / rate:.2f})"
+        line = f"  {name:24} {rate:12,.0f} {spread:11}"
         if base is not None:
             line += f"   {rate / base:6.2f} x OpenSpiel Hearts"
         if name in batches:
@@ -294,6 +352,11 @@ def main() -> None:
                 small = rates[f"B={sizes[0]} {kind} {threads}T"]
                 large = rates[f"B={sizes[-1]} {kind} {threads}T"]
                 print(f"  {kind} {threads}T: B={sizes[-1]} / B={sizes[0]} = {large / small:.2f}")
+    print(f"  the hypervisor took {stolen} of the machine's CPU time during the slices (steal)")
+    if len(thread_counts) > 1:
+        most = thread_counts[-1]
+        print(f"  a compute loop without memory traffic: {most} threads / 1 thread = "
+              f"{compute_scaling(most):.2f} (the most the machine's cores give now)")
     fills = {threads: bandwidth(threads) for threads in thread_counts}
     for compact in (False, True):
         written = bytes_written(config, compact)
