@@ -487,6 +487,26 @@ def test_a_games_result_is_byte_identical_on_one_thread_and_on_every_core() -> N
     assert ended > size
 
 
+def test_the_step_runs_on_tbb_where_the_batch_extra_installed_it() -> None:
+    """Numba takes the first threading layer it can load, TBB before OpenMP, and falls back
+    without a word. The batch extra installs TBB (x86-64) because on a machine whose cores are
+    busy OpenMP's threads wait for one another, several times slower than one thread, where TBB's
+    run the work left on the threads that run (``benchmarks/batch_results.md``): where the
+    extra's ``tbb`` is installed, a step runs on it."""
+    from importlib import metadata
+
+    import numba
+
+    try:
+        metadata.version("tbb")
+    except metadata.PackageNotFoundError:
+        pytest.skip("tbb is not installed (the batch extra installs it on x86-64)")
+    games = batch_games(Config(players=4), 8, threads=1)
+    games.reset(np.arange(8))
+    games.step(games.random_actions(np.random.default_rng(0)))
+    assert numba.threading_layer() == "tbb"
+
+
 def test_threads_taking_chunks_from_one_counter_take_each_chunk_once() -> None:
     """``kernel.take_next``, the step's work queue: loops on every thread taking numbers from
     one counter until 100,000 are taken get each number once, and the counter ends at 100,000
