@@ -981,7 +981,8 @@ def step(memory: npt.NDArray[np.uint8], actions: IntArray, out: npt.NDArray[Any]
     legal set (``mask_games``) and, unless ``out`` has no columns, every game's observation of
     its seat to act (seat 0 once over) into ``out`` (``observe_games``). ``STEP_CHUNK`` games at
     a time, the chunks in parallel: ``workers`` loops (one a thread: as many as
-    ``parallel_settings`` last set) take the chunks one at a time.
+    ``parallel_settings`` last set) each step their own run of chunks, then take the chunks
+    of the others' runs not yet taken.
     The batch's arrays lie in ``memory`` (``layout_of``): the rewards, ``done`` and ``actors`` (the seat that acted in game ``b``, ``-1`` in a game over)
     are written there. One call from Python for the whole step, with three arrays: unpacking
     arguments (a type check, and a reference-counted record, per array) is most of a call's
@@ -999,15 +1000,23 @@ def step(memory: npt.NDArray[np.uint8], actions: IntArray, out: npt.NDArray[Any]
             return g
     chunks = (size + STEP_CHUNK - 1) // STEP_CHUNK
     ended = np.zeros(chunks, dtype=np.int64)
-    # One loop a thread, each taking the next chunk not taken until none is left: a chunk where
-    # games end (a new deal, a shuffle), or a thread the machine pauses, delays a step little.
-    # Each chunk's work is its own, so which thread does it changes no byte.
-    taken = np.zeros(1, dtype=np.int64)
-    for _ in prange(workers):
-        chunk = take_next(taken)
-        while chunk < chunks:
-            ended[chunk] = run_chunk(memory, actions, out, values, chunk)
-            chunk = take_next(taken)
+    # One loop a thread. Loop w owns the w-th of ``workers`` equal runs of chunks and steps them
+    # first, so a thread steps the same games from step to step and finds them in its own
+    # cache; then it takes the chunks of the other runs that no loop has taken yet, from each
+    # run's end: a chunk where games end (a new deal, a shuffle), or a thread the machine
+    # pauses, delays a step little. A chunk is taken by the loop that first adds one to its
+    # claim. Each chunk's work is its own, so which thread does it changes no byte.
+    claims = np.zeros(chunks, dtype=np.int64)
+    for w in prange(workers):
+        for chunk in range(w * chunks // workers, (w + 1) * chunks // workers):
+            if take_next(claims[chunk:chunk + 1]) == 0:
+                ended[chunk] = run_chunk(memory, actions, out, values, chunk)
+        for other in range(1, workers):
+            run = (w + other) % workers
+            for chunk in range((run + 1) * chunks // workers - 1, run * chunks // workers - 1,
+                               -1):
+                if take_next(claims[chunk:chunk + 1]) == 0:
+                    ended[chunk] = run_chunk(memory, actions, out, values, chunk)
     return -1 - int(ended.sum())
 
 
