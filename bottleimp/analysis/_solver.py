@@ -27,8 +27,10 @@ meet) and:
 - sure bounds (``_sure_bounds``): a bottle goes only to a seat whose card below its price wins
   a trick (BOTTLE-PURCHASE), and prices only fall, so a bottle the side owns that no other
   seat's card in play is below stays the side's, and a bottle that no card of the side is below
-  never comes to it; no side gains more coins than are left in play and under the bottles that
-  can still move (PRICE-CARD-RETURN);
+  never comes to it; a side that alone holds cards below the highest price ends owning a
+  bottle, and a lone bottle the side owns, that only other seats' cards are below, leaves it
+  for good (every card is played); no side gains more coins than are left in play and under
+  the bottles that can still move (PRICE-CARD-RETURN);
 - equivalent cards (``_equivalent``): of two cards of one seat's hand (or face-up row) of the
   same colour and coins, with no card still in play ranked between them, both at or above every
   bottle's price, only one is searched: nothing can tell them apart for the rest of the round;
@@ -241,10 +243,20 @@ def _sure_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Int
     side's seats hold or played to the trick in progress), whatever is played. A bottle changes
     hands only to a seat whose card below its price wins a trick (BOTTLE-PURCHASE), and prices
     only fall: a bottle the side owns that no other seat's card in play is below stays the
-    side's to the end, and a bottle no card of the side is below never comes to it. Captured
-    coins only grow, at most by the coins in play and the price cards under the bottles that
-    can still move (PRICE-CARD-RETURN); an owner scores minus the Devil's Trick's coins once per
-    bottle (SCORE-ROUND), a partnerless seat doubled (SCORE-TEAMS)."""
+    side's to the end, and a bottle no card of the side is below never comes to it. Every card
+    in play is played before the round ends (ROUND-END), and a trick holding a card below the
+    price (the highest price, TRICK-PRICE) goes to its highest such card, which buys:
+
+    - when no other seat holds a card below the highest price and the side does, the first
+      such card of the side played buys a bottle, and nothing can take it from the side: the
+      side ends owning one at least;
+    - with one bottle, owned by the side, no card of the side below its price and another
+      seat's card below it, the first such card played buys the bottle from the side (its
+      price has not moved: only a card below it could have bought it), and it never comes back.
+
+    Captured coins only grow, at most by the coins in play and the price cards under the bottles
+    that can still move (PRICE-CARD-RETURN); an owner scores minus the Devil's Trick's coins once
+    per bottle (SCORE-ROUND), a partnerless seat doubled (SCORE-TEAMS)."""
     mult = ctl[_MULT]
     penalty = ctl[_PENALTY]
     coins_in_play = 0
@@ -256,22 +268,28 @@ def _sure_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Int
     stuck_owned = 0
     may_own = 0
     movable_coins = 0
+    below_highest = _ZERO  # the cards below the highest price (the prices' sets are nested)
     for index in range(c.bottles):
         held = s.bottle_card[d, index]
         below = (_ONE << np.uint64(held)) - _ONE if held >= 0 else np.uint64(ctl[_START_BELOW])
+        below_highest |= below
         owner = s.bottle_owner[d, index]
         if (in_play & below) != _ZERO and held >= 0:
             movable_coins += c.coins[held]
         if owner >= 0 and side[owner]:
             if (others & below) == _ZERO:
                 stuck_owned += 1
-            else:
-                may_own += 1
+            elif c.bottles > 1 or (side_cards & below) != _ZERO:
+                may_own += 1  # (else it leaves the side for good)
         elif (side_cards & below) != _ZERO:
             may_own += 1
+    sure_owned = stuck_owned
+    if (sure_owned == 0 and (others & below_highest) == _ZERO
+            and (side_cards & below_highest) != _ZERO):
+        sure_owned = 1  # the side buys one, and keeps it
     best_coins = mult * (captured + coins_in_play + movable_coins)
-    if stuck_owned > 0:
-        upper = -penalty * stuck_owned * mult
+    if sure_owned > 0:
+        upper = -penalty * sure_owned * mult
     else:
         upper = max(best_coins, -penalty * mult)
     owned_at_most = stuck_owned + may_own
