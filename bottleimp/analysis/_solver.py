@@ -31,6 +31,11 @@ meet) and:
   bottle, and a lone bottle the side owns, that only other seats' cards are below, leaves it
   for good (every card is played); no side gains more coins than are left in play and under
   the bottles that can still move (PRICE-CARD-RETURN);
+- questions without coins (``_enter``): a window that lies between every owner's score and
+  every non-owner's asks only "can the side end owning no bottle?", and with no coin captured
+  yet a window from 0 to a card's fewest coins asks "... with a card captured?"; such nodes
+  are keyed by colour alone and tabled by their answer (``_question_bounds``), and their
+  equivalent cards (below) need not have the same coins;
 - equivalent cards (``_equivalent``): of two cards of one seat's hand (or face-up row) of the
   same colour and coins, with no card still in play ranked between them, both at or above every
   bottle's price, only one is searched: nothing can tell them apart for the rest of the round;
@@ -89,7 +94,10 @@ Ints = npt.NDArray[np.int64]
 
 # The cells of a solve's control array (``ctl``).
 _NODES, _LIMIT, _DEADLINE, _STOPPED, _SEAT, _MULT, _CLOCK, _CHECK, _PENALTY, _START_BELOW = range(10)
-_CONTROL: Final = 10
+_LEAST_COINS = 10
+_CONTROL: Final = 11
+# The questions a node's window asks (``_enter``): its score, or one without coins.
+_Q_SCORE, _Q_NO_BOTTLE, _Q_CAPTURE = 0, 1, 2
 _ZERO: Final = np.uint64(0)
 _ONE: Final = np.uint64(1)
 _NONE: Final = -(1 << 62)
@@ -319,11 +327,14 @@ def _derive(s: kernel.State, c: kernel.Consts, d: int, side: Ints, in_play: Word
 
 _PER_WORD: Final = 10
 """Cards whose kind (``_kinds``, 6 bits) one key word holds."""
+_QUESTION_WORD: Final = np.uint64(1 << 62)
+"""The last word of a key of a question without coins (``_trick_key``), plus the question:
+above every Devil's Trick's coins."""
 
 
 @kernel.jit
 def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, in_play: np.uint64,
-               kinds: Ints, key: Words) -> np.uint64:
+               kinds: Ints, key: Words, question: int) -> np.uint64:
     """Write the transposition key of row ``d`` (at a trick boundary) into ``key`` and return
     its hash. The key names the cards in play by their place in rank order among them (the
     partition search of bridge solvers): position ``k`` is the ``k``-th lowest card in play.
@@ -335,8 +346,13 @@ def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, in_play: np
     key differ only in cards that nothing in the rest of the round tells apart: every verdict
     (FOLLOW-SUIT by colour, TRICK-PRICE and TRICK-WINNER by the order of ranks and prices,
     BOTTLE-PURCHASE, PRICE-CARD-RETURN, the coins each trick gives the side) is the same for
-    both, card for card."""
+    both, card for card. For a question without coins (``question``, ``_enter``) the kind of a
+    place is its colour alone (``kinds[2]``), a price card's tag says only that the bottle was
+    bought (``kinds[3]``), and the word of the Devil's Trick's coins is ``_QUESTION_WORD`` plus
+    the question instead: the answer does not depend on any coins, and no key of one question
+    equals a key of another."""
     p, n = c.players, c.cards
+    kind_row = 2 if question != _Q_SCORE else 0
     width = key.shape[0]
     for cell in range(width):
         key[cell] = _ZERO
@@ -355,7 +371,7 @@ def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, in_play: np
                 key[p + seat] |= _ONE << np.uint64(position)
                 break
         key[kinds_at + position // _PER_WORD] |= (
-            np.uint64(kinds[0, card]) << np.uint64(6 * (position % _PER_WORD)))
+            np.uint64(kinds[kind_row, card]) << np.uint64(6 * (position % _PER_WORD)))
         position += 1
     bottles_at = kinds_at + (n + _PER_WORD - 1) // _PER_WORD
     for index in range(c.bottles):
@@ -370,14 +386,15 @@ def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, in_play: np
             other_price = c.rank[held_other] if held_other >= 0 else 19.0
             higher += other_price > price
             equal += other_price == price and other != index
-        tag = kinds[1, held] if held >= 0 else 0
+        tag = kinds[kind_row + 1, held] if held >= 0 else 0
         key[bottles_at + index] = (np.uint64(below) | (np.uint64(tag) << np.uint64(8))
                                    | (np.uint64(s.bottle_owner[d, index] + 1) << np.uint64(32))
                                    | (np.uint64(higher) << np.uint64(40))
                                    | (np.uint64(equal) << np.uint64(48)))
     rest = bottles_at + c.bottles
     key[rest] = np.uint64(s.to_act[d]) | (np.uint64(ctl[_SEAT]) << np.uint64(8))
-    key[rest + 1] = np.uint64(ctl[_PENALTY])
+    key[rest + 1] = (_QUESTION_WORD + np.uint64(question) if question != _Q_SCORE
+                     else np.uint64(ctl[_PENALTY]))
     mixed = _ZERO
     for cell in range(width):
         mixed = (mixed ^ key[cell]) * np.uint64(0x9E3779B97F4A7C15)
@@ -392,21 +409,26 @@ def key_width(config: Config) -> int:
 
 
 def card_kinds(config: Config) -> Ints:
-    """``[kind, price tag]`` per card for ``_trick_key``: a card's kind numbers its colour and
-    coins (cards of one kind are told apart only by rank); the price tag of a card under a
-    bottle, its coins plus one (what its return gives). With two cards of one rank (a deck the
-    rank order does not settle) every card is its own kind and tag: the key is then exact; so is
-    every tag when a card's coins do not fit the tag's 24 bits."""
+    """``[kind, price tag, colour kind, bought tag]`` per card for ``_trick_key``: a card's kind
+    numbers its colour and coins (cards of one kind are told apart only by rank); the price tag
+    of a card under a bottle, its coins plus one (what its return gives). The bottle question's
+    key (a question without coins) reads the last two rows: the colour alone, and a tag of 1 for every card (a
+    bottle bought). With two cards of one rank (a deck the rank order does not settle) every
+    card is its own kind and tag in both: the key is then exact; so is every tag when a card's
+    coins do not fit the tag's 24 bits."""
     cards = config.cards
-    kinds: Ints = np.zeros((2, len(cards)), dtype=np.int64)
+    kinds: Ints = np.zeros((4, len(cards)), dtype=np.int64)
     ranks = [card.rank for card in cards]
     distinct = all(low < high for low, high in pairwise(ranks))
     small = all(card.coins + 1 < 1 << 24 for card in cards)  # a tag's field: 24 bits
     named: dict[tuple[object, int], int] = {}
+    colours: dict[object, int] = {}
     for index, card in enumerate(cards):
         kind = named.setdefault((card.colour, card.coins), len(named)) if distinct else index
         kinds[0, index] = kind
         kinds[1, index] = card.coins + 1 if distinct and small else index + 1
+        kinds[2, index] = colours.setdefault(card.colour, len(colours)) if distinct else index
+        kinds[3, index] = 1 if distinct else index + 1
     return kinds
 
 
@@ -429,6 +451,24 @@ def _table_bounds(bounds: Ints, slot: int, captured: int, ctl: Ints) -> tuple[in
     if upper >= mult * then and shift > 0:
         upper += shift
     return lower, upper
+
+
+@kernel.jit
+def _question_bounds(bounds: Ints, slot: int, captured: int, ctl: Ints, question: int
+                     ) -> tuple[int, int]:
+    """The bounds table entry ``slot`` of a question without coins (``_enter``) proves for its
+    position with the side's captured coins ``captured``. The entry holds only the answer, yes
+    (``bounds[slot, 0]``) or no (``bounds[slot, 1]``). Can the side end owning no bottle? Yes:
+    at least ``mult`` times the coins captured (a non-owner's score; coins only grow); no: at
+    most minus the penalty (an owner pays it at least once, SCORE-ROUND). Can it end owning no
+    bottle, with a card captured (the side has none yet)? Yes: at least ``mult`` times the
+    fewest coins of a card; no: at most 0."""
+    mult = ctl[_MULT]
+    if question == _Q_NO_BOTTLE:
+        yes, no = mult * captured, -ctl[_PENALTY] * mult
+    else:
+        yes, no = mult * ctl[_LEAST_COINS], 0
+    return yes if bounds[slot, 0] else _NONE, no if bounds[slot, 1] else -_NONE
 
 
 @kernel.jit
@@ -459,12 +499,15 @@ def _probe(keys: Words, key: Words, mixed: np.uint64) -> int:
 
 @kernel.jit
 def _equivalent(s: kernel.State, c: kernel.Consts, d: int, seat: int, bits: np.uint64,
-                in_play: np.uint64) -> np.uint64:
+                in_play: np.uint64, coinless: bool) -> np.uint64:
     """``bits`` (the seat's legal cards) without the cards equivalent to a lower one kept: a card
     of the same zone (hidden hand, face-up row), colour and coins as the next lower legal card,
     with no card in play ranked between them, both at or above every bottle's price. Prices only
     fall (BOTTLE-PURCHASE), so neither can buy a bottle; every trick and every follow-suit
-    verdict treats them alike for the rest of the round."""
+    verdict treats them alike for the rest of the round. For a question without coins
+    (``coinless``, ``_enter``) their coins may differ: only coins tell them apart. (Two cards
+    below a price are not alike: the one that buys becomes the price, with the other on the
+    other side of it.)"""
     n = c.cards
     price = _highest_price(s, c, d)
     hidden = kernel.seat_bits(s.hand, d, seat, n) if c.devils_eye else _ZERO
@@ -480,7 +523,7 @@ def _equivalent(s: kernel.State, c: kernel.Consts, d: int, seat: int, bits: np.u
             mask_card = _ONE << np.uint64(card)
             mask_prev = _ONE << np.uint64(previous)
             same = (between == _ZERO and c.colour[card] == c.colour[previous]
-                    and c.coins[card] == c.coins[previous]
+                    and (coinless or c.coins[card] == c.coins[previous])
                     and ((hidden & mask_card) != _ZERO) == ((hidden & mask_prev) != _ZERO))
         if not same:
             kept |= _ONE << np.uint64(card)
@@ -533,8 +576,8 @@ def _last_card_first(s: kernel.State, c: kernel.Consts, d: int, side: Ints, fram
 
 # The cells of a ply's frame (``frames[d]``) in ``_search``.
 _F_ALPHA, _F_BETA, _F_A, _F_B, _F_LOWER, _F_UPPER, _F_BEST, _F_CARD = range(8)
-_F_SLOT, _F_FIRST, _F_PLAYED, _F_MAX, _F_TRIED, _F_CAPTURED = range(8, 14)
-_FRAME: Final = 14
+_F_SLOT, _F_FIRST, _F_PLAYED, _F_MAX, _F_TRIED, _F_CAPTURED, _F_QUESTION = range(8, 15)
+_FRAME: Final = 15
 
 
 @kernel.jit
@@ -543,7 +586,19 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
            in_play: Words, side_cards: Words, kinds: Ints) -> tuple[bool, int]:
     """Open the node of row ``d`` with the window ``frame[_F_ALPHA]``, ``frame[_F_BETA]``:
     ``(True, value)`` when it is settled at once (a round over, a sure bound or the table's
-    bounds outside the window), else ``(False, 0)`` with its frame and moves set up."""
+    bounds outside the window), else ``(False, 0)`` with its frame and moves set up.
+
+    Some windows ask a question without coins (``_Q_NO_BOTTLE``, ``_Q_CAPTURE``). A window
+    between an owner's and a non-owner's scores (``alpha`` at least minus the penalty, ``beta``
+    at most the coins captured, times ``mult``) asks: can the side end owning no bottle? Every
+    score of an owner is at most the first, every score of a non-owner at least the second (its
+    coins only grow), so the value is above the window exactly when the side can. With no coin
+    captured yet and every card worth a coin at least, a window from 0 (or more) to at most
+    ``mult`` times the fewest coins of a card asks: can the side end owning no bottle, with a
+    card captured? (A non-owner scores 0 with no card captured, at least that with one; an
+    owner at most 0.) Such a node is keyed, tabled and pruned of equivalent cards without its
+    coins (``_trick_key``, ``_question_bounds``, ``_equivalent``): nothing else about coins
+    changes the answer."""
     alpha, beta = frame[_F_ALPHA], frame[_F_BETA]
     if s.phase[d] != PLAY:
         return True, int(s.scores[d, ctl[_SEAT]])
@@ -553,13 +608,23 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
         return True, lower
     if upper <= alpha:
         return True, upper
+    mult = ctl[_MULT]
+    question = _Q_SCORE
+    if alpha >= -ctl[_PENALTY] * mult and beta <= mult * captured:
+        question = _Q_NO_BOTTLE
+    elif captured == 0 and alpha >= 0 and beta <= mult * ctl[_LEAST_COINS]:
+        question = _Q_CAPTURE
     slot = -1
     first = -1
     if s.trick_length[d] == 0:
         key = scratch[d]
-        slot = _probe(keys, key, _trick_key(s, c, d, ctl, in_play[d], kinds, key))
+        slot = _probe(keys, key, _trick_key(s, c, d, ctl, in_play[d], kinds, key, question))
         if slot >= 0:
-            stored_lower, stored_upper = _table_bounds(bounds, slot, captured, ctl)
+            if question != _Q_SCORE:
+                stored_lower, stored_upper = _question_bounds(bounds, slot, captured, ctl,
+                                                              question)
+            else:
+                stored_lower, stored_upper = _table_bounds(bounds, slot, captured, ctl)
             lower = max(lower, stored_lower)
             upper = min(upper, stored_upper)
             first = _nth_card(in_play[d], int(bounds[slot, 2]))
@@ -570,7 +635,7 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     seat = s.to_act[d]
     maximising = side[seat] != 0
     _, legal = kernel.legal_set(s, c, d)
-    kept = _equivalent(s, c, d, seat, legal, in_play[d])
+    kept = _equivalent(s, c, d, seat, legal, in_play[d], question != _Q_SCORE)
     if first >= 0 and (kept >> np.uint64(first)) & _ONE == _ZERO:
         first = -1
     if first < 0 and s.trick_length[d] == c.trick_size - 1:
@@ -585,6 +650,7 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     frame[_F_FIRST] = first
     frame[_F_MAX] = 1 if maximising else 0
     frame[_F_TRIED] = 0
+    frame[_F_QUESTION] = question
     moves[d] = kept
     return False, 0
 
@@ -618,13 +684,15 @@ def _next_card(frame: Ints, moves: Words, d: int, seat: int, history: Ints) -> i
 
 
 @kernel.jit
-def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
+def _close(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, keys: Words, bounds: Ints,
            scratch: Words, frame: Ints, in_play: np.uint64) -> int:
     """The value of the node of row ``d`` once its cards are tried (or cut off), stored in the
     table at a trick boundary as a lower bound, an upper bound or both, with the best card's
-    place in rank order among the cards in play (as the key names cards). The key is written again
-    even into the slot the node found it in: a position searched below may have taken that slot
-    since, and its bounds must not go under another position's key."""
+    place in rank order among the cards in play (as the key names cards); a node of a question
+    without coins (``frame[_F_QUESTION]``) stores only the answer its bounds give
+    (``_question_bounds``). The
+    key is written again even into the slot the node found it in: a position searched below
+    may have taken that slot since, and its bounds must not go under another position's key."""
     best = int(frame[_F_BEST])
     if s.trick_length[d] == 0:
         lower, upper = frame[_F_LOWER], frame[_F_UPPER]
@@ -641,6 +709,13 @@ def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
         for word in range(width):
             keys[slot, word] = scratch[d, word]
         keys[slot, width] = np.uint64(1 + s.hand_count[d].sum() + _face_up_count(s, c, d))
+        mult = ctl[_MULT]
+        if frame[_F_QUESTION] == _Q_NO_BOTTLE:  # no owner scores above minus the penalty,
+            lower = 1 if lower > -ctl[_PENALTY] * mult else 0  # no non-owner below its coins
+            upper = 1 if upper < mult * frame[_F_CAPTURED] else 0
+        elif frame[_F_QUESTION] == _Q_CAPTURE:  # above 0 only a non-owner with a card;
+            lower = 1 if lower > 0 else 0  # below a card's fewest coins only an owner or a
+            upper = 1 if upper < mult * ctl[_LEAST_COINS] else 0  # side with no card
         bounds[slot, 0] = lower
         bounds[slot, 1] = upper
         bounds[slot, 3] = frame[_F_CAPTURED]
@@ -680,7 +755,7 @@ def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints
             if not settled:
                 card = _next_card(frames[d], moves, d, s.to_act[d], history)
                 if card < 0:  # no card (cannot happen in trick play): the node's bound stands
-                    value = _close(s, c, d, keys, bounds, scratch, frames[d], in_play[d])
+                    value = _close(s, c, d, ctl, keys, bounds, scratch, frames[d], in_play[d])
                 else:
                     frames[d, _F_PLAYED] = card
                     _copy_row(s, c, d)
@@ -710,7 +785,7 @@ def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints
             history[s.to_act[d], frame[_F_PLAYED]] += left * left
         card = _next_card(frame, moves, d, s.to_act[d], history)
         if card < 0:
-            value = _close(s, c, d, keys, bounds, scratch, frame, in_play[d])
+            value = _close(s, c, d, ctl, keys, bounds, scratch, frame, in_play[d])
             continue
         frame[_F_PLAYED] = card
         _copy_row(s, c, d)
@@ -769,7 +844,7 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
     lower, upper = max(lower, known[0]), min(upper, known[1])
     if s.trick_length[0] == 0:
         key = scratch[0]
-        slot = _probe(keys, key, _trick_key(s, c, 0, ctl, in_play[0], kinds, key))
+        slot = _probe(keys, key, _trick_key(s, c, 0, ctl, in_play[0], kinds, key, _Q_SCORE))
         if slot >= 0:
             stored_lower, stored_upper = _table_bounds(bounds, slot, captured, ctl)
             lower = max(lower, stored_lower)
@@ -861,6 +936,7 @@ class Solver:
         self._ctl[_SEAT] = seat
         self._ctl[_MULT] = _multiplier(config, self.side)
         self._ctl[_CLOCK] = _CLOCK_ID
+        self._ctl[_LEAST_COINS] = min(card.coins for card in config.cards)
         self._known: Ints = np.zeros(3, dtype=np.int64)
         self._guess: int | None = None
         """The last exact value found: the first guess of the next solve (positions solved one
