@@ -245,10 +245,12 @@ def _penalty(s: kernel.State, c: kernel.Consts, d: int) -> int:
 
 @kernel.jit
 def _sure_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints,
-                 in_play: np.uint64, captured: int, side_cards: np.uint64) -> tuple[int, int]:
+                 in_play: np.uint64, captured: int, side_cards: np.uint64,
+                 coins_in_play: int) -> tuple[int, int]:
     """Bounds on the side's round score from row ``d`` (``in_play``: its cards in play,
     ``_in_play``; ``captured``: the side's captured coins; ``side_cards``: the cards in play the
-    side's seats hold or played to the trick in progress), whatever is played. A bottle changes
+    side's seats hold or played to the trick in progress; ``coins_in_play``: the coins of the
+    cards in play), whatever is played. A bottle changes
     hands only to a seat whose card below its price wins a trick (BOTTLE-PURCHASE), and prices
     only fall: a bottle the side owns that no other seat's card in play is below stays the
     side's to the end, and a bottle no card of the side is below never comes to it. Every card
@@ -267,11 +269,6 @@ def _sure_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Int
     per bottle (SCORE-ROUND), a partnerless seat doubled (SCORE-TEAMS)."""
     mult = ctl[_MULT]
     penalty = ctl[_PENALTY]
-    coins_in_play = 0
-    word = in_play
-    while word != _ZERO:
-        coins_in_play += c.coins[kernel.lowest_bit(word)]
-        word &= word - _ONE
     others = in_play & ~side_cards
     stuck_owned = 0
     may_own = 0
@@ -308,21 +305,26 @@ def _sure_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Int
 @kernel.jit
 def _derive(s: kernel.State, c: kernel.Consts, d: int, side: Ints, in_play: Words,
             frames: Ints, side_cards: Words) -> None:
-    """Row ``d``'s cards in play, the side's among them and the side's captured coins, from row
-    ``d - 1``'s (row ``d``
-    is row ``d - 1`` after one card): a trick that ended took its cards out of play and may have
-    given the side coins; within a trick nothing leaves play and nothing is captured."""
+    """Row ``d``'s cards in play, the side's among them, their coins and the side's captured
+    coins, from row ``d - 1``'s (row ``d`` is row ``d - 1`` after one card): a trick that ended
+    took its cards out of play and may have given the side coins; within a trick nothing leaves
+    play and nothing is captured."""
     if s.trick_length[d] == 0:
         word = in_play[d - 1]
+        coins = frames[d - 1, _F_COINS]
         for position in range(c.trick_size):
-            word &= ~(_ONE << np.uint64(s.trick_cards[d, position]))
+            card = s.trick_cards[d, position]
+            word &= ~(_ONE << np.uint64(card))
+            coins -= c.coins[card]
         in_play[d] = word
         side_cards[d] = side_cards[d - 1] & word
         frames[d, _F_CAPTURED] = _captured_coins(s, c, d, side)
+        frames[d, _F_COINS] = coins
     else:
         in_play[d] = in_play[d - 1]
         side_cards[d] = side_cards[d - 1]
         frames[d, _F_CAPTURED] = frames[d - 1, _F_CAPTURED]
+        frames[d, _F_COINS] = frames[d - 1, _F_COINS]
 
 
 _PER_WORD: Final = 10
@@ -576,8 +578,8 @@ def _last_card_first(s: kernel.State, c: kernel.Consts, d: int, side: Ints, fram
 
 # The cells of a ply's frame (``frames[d]``) in ``_search``.
 _F_ALPHA, _F_BETA, _F_A, _F_B, _F_LOWER, _F_UPPER, _F_BEST, _F_CARD = range(8)
-_F_SLOT, _F_FIRST, _F_PLAYED, _F_MAX, _F_TRIED, _F_CAPTURED, _F_QUESTION = range(8, 15)
-_FRAME: Final = 15
+_F_SLOT, _F_FIRST, _F_PLAYED, _F_MAX, _F_TRIED, _F_CAPTURED, _F_QUESTION, _F_COINS = range(8, 16)
+_FRAME: Final = 16
 
 
 @kernel.jit
@@ -603,7 +605,8 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     if s.phase[d] != PLAY:
         return True, int(s.scores[d, ctl[_SEAT]])
     captured = int(frame[_F_CAPTURED])
-    lower, upper = _sure_bounds(s, c, d, side, ctl, in_play[d], captured, side_cards[d])
+    lower, upper = _sure_bounds(s, c, d, side, ctl, in_play[d], captured, side_cards[d],
+                                int(frame[_F_COINS]))
     if lower >= beta or lower == upper:
         return True, lower
     if upper <= alpha:
@@ -840,7 +843,13 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
     ctl[_START_BELOW] = np.int64(start_below)
     captured = _captured_coins(s, c, 0, side)
     frames[0, _F_CAPTURED] = captured
-    lower, upper = _sure_bounds(s, c, 0, side, ctl, in_play[0], captured, side_cards[0])
+    coins = 0
+    word = in_play[0]
+    while word != _ZERO:
+        coins += c.coins[kernel.lowest_bit(word)]
+        word &= word - _ONE
+    frames[0, _F_COINS] = coins
+    lower, upper = _sure_bounds(s, c, 0, side, ctl, in_play[0], captured, side_cards[0], coins)
     lower, upper = max(lower, known[0]), min(upper, known[1])
     if s.trick_length[0] == 0:
         key = scratch[0]
