@@ -35,7 +35,9 @@ meet) and:
   every non-owner's asks only "can the side end owning no bottle?", and with no coin captured
   yet a window from 0 to a card's fewest coins asks "... with a card captured?"; such nodes
   are keyed by colour alone and tabled by their answer (``_question_bounds``), and their
-  equivalent cards (below) need not have the same coins;
+  equivalent cards (below) need not have the same coins; a node whose window is above every
+  owner's score reads the bottle question's answer too, when the table has it (a "no" puts
+  the value below the window);
 - equivalent cards (``_equivalent``): of two cards of one seat's hand (or face-up row) of the
   same colour and coins, with no card still in play ranked between them, both at or above every
   bottle's price, only one is searched: nothing can tell them apart for the rest of the round;
@@ -635,6 +637,21 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
                 return True, lower
             if upper <= alpha:
                 return True, upper
+        if question == _Q_SCORE and alpha >= -ctl[_PENALTY] * mult:
+            # A window above every owner's score: the bottle question's answer, if tabled,
+            # may be "no" (at most minus the penalty: below the window).
+            other = scratch[scratch.shape[0] - 1]  # a row no ply uses
+            found = _probe(keys, other, _trick_key(s, c, d, ctl, in_play[d], kinds, other,
+                                                   _Q_NO_BOTTLE))
+            if found >= 0:
+                stored_lower, stored_upper = _question_bounds(bounds, found, captured, ctl,
+                                                              _Q_NO_BOTTLE)
+                lower = max(lower, stored_lower)
+                upper = min(upper, stored_upper)
+                if upper <= alpha:
+                    return True, upper
+                if lower == upper:
+                    return True, lower
     seat = s.to_act[d]
     maximising = side[seat] != 0
     _, legal = kernel.legal_set(s, c, d)
