@@ -29,8 +29,8 @@ meet) and:
   seat's card in play is below stays the side's, and a bottle that no card of the side is below
   never comes to it; a side that alone holds cards below the highest price ends owning a
   bottle, and a lone bottle the side owns, that only other seats' cards are below, leaves it
-  for good (every card is played); no side gains more coins than are left in play and under
-  the bottles that can still move (PRICE-CARD-RETURN);
+  for good (every card is played), its price card back to the side; no side gains more coins
+  than are left in play and under the bottles that can still move (PRICE-CARD-RETURN);
 - questions without coins (``_enter``): a window that lies between every owner's score and
   every non-owner's asks only "can the side end owning no bottle?", and with no coin captured
   yet a window from 0 to a card's fewest coins asks "... with a card captured?"; such nodes
@@ -264,7 +264,9 @@ def _sure_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Int
       side ends owning one at least;
     - with one bottle, owned by the side, no card of the side below its price and another
       seat's card below it, the first such card played buys the bottle from the side (its
-      price has not moved: only a card below it could have bought it), and it never comes back.
+      price has not moved: only a card below it could have bought it), and it never comes back;
+      its price card then returns to the side (PRICE-CARD-RETURN), whose coins the side ends
+      with at least.
 
     Captured coins only grow, at most by the coins in play and the price cards under the bottles
     that can still move (PRICE-CARD-RETURN); an owner scores minus the Devil's Trick's coins once
@@ -276,6 +278,7 @@ def _sure_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Int
     may_own = 0
     movable_coins = 0
     below_highest = _ZERO  # the cards below the highest price (the prices' sets are nested)
+    returned = 0
     for index in range(c.bottles):
         held = s.bottle_card[d, index]
         below = (_ONE << np.uint64(held)) - _ONE if held >= 0 else np.uint64(ctl[_START_BELOW])
@@ -287,7 +290,9 @@ def _sure_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Int
             if (others & below) == _ZERO:
                 stuck_owned += 1
             elif c.bottles > 1 or (side_cards & below) != _ZERO:
-                may_own += 1  # (else it leaves the side for good)
+                may_own += 1
+            else:  # it leaves the side for good, its price card back to the side
+                returned = c.coins[held]
         elif (side_cards & below) != _ZERO:
             may_own += 1
     sure_owned = stuck_owned
@@ -300,7 +305,7 @@ def _sure_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Int
     else:
         upper = max(best_coins, -penalty * mult)
     owned_at_most = stuck_owned + may_own
-    lower = mult * captured if owned_at_most == 0 else -penalty * owned_at_most * mult
+    lower = mult * (captured + returned) if owned_at_most == 0 else -penalty * owned_at_most * mult
     return min(lower, upper), upper
 
 
@@ -415,8 +420,8 @@ def key_width(config: Config) -> int:
 def card_kinds(config: Config) -> Ints:
     """``[kind, price tag, colour kind, bought tag]`` per card for ``_trick_key``: a card's kind
     numbers its colour and coins (cards of one kind are told apart only by rank); the price tag
-    of a card under a bottle, its coins plus one (what its return gives). The bottle question's
-    key (a question without coins) reads the last two rows: the colour alone, and a tag of 1 for every card (a
+    of a card under a bottle, its coins plus one (what its return gives). The key of a question
+    without coins reads the last two rows: the colour alone, and a tag of 1 for every card (a
     bottle bought). With two cards of one rank (a deck the rank order does not settle) every
     card is its own kind and tag in both: the key is then exact; so is every tag when a card's
     coins do not fit the tag's 24 bits."""
