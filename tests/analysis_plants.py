@@ -38,8 +38,8 @@ def _wrong_bound(original: Callable[..., tuple[int, int]]) -> Callable[..., Any]
 
 def _key_without_price(original: Callable[..., np.uint64]) -> Callable[..., Any]:
     def trick_key(s: Any, c: Any, d: int, ctl: Any, in_play: Any, kinds: Any,
-                  key: Any) -> np.uint64:
-        original(s, c, d, ctl, in_play, kinds, key)
+                  key: Any, question: int) -> np.uint64:
+        original(s, c, d, ctl, in_play, kinds, key, question)
         per_word = solver_module._PER_WORD
         bottles_at = 2 * c.players + (c.cards + per_word - 1) // per_word
         for index in range(c.bottles):  # each bottle's owner kept, its price forgotten

@@ -27,8 +27,17 @@ meet) and:
 - sure bounds (``_sure_bounds``): a bottle goes only to a seat whose card below its price wins
   a trick (BOTTLE-PURCHASE), and prices only fall, so a bottle the side owns that no other
   seat's card in play is below stays the side's, and a bottle that no card of the side is below
-  never comes to it; no side gains more coins than are left in play and under the bottles that
-  can still move (PRICE-CARD-RETURN);
+  never comes to it; a side that alone holds cards below the highest price ends owning a
+  bottle, and a lone bottle the side owns, that only other seats' cards are below, leaves it
+  for good (every card is played), its price card back to the side; no side gains more coins
+  than are left in play and under the bottles that can still move (PRICE-CARD-RETURN);
+- questions without coins (``_enter``): a window that lies between every owner's score and
+  every non-owner's asks only "can the side end owning no bottle?", and with no coin captured
+  yet a window from 0 to a card's fewest coins asks "... with a card captured?"; such nodes
+  are keyed by colour alone and tabled by their answer (``_question_bounds``), and their
+  equivalent cards (below) need not have the same coins; a node whose window is above every
+  owner's score reads the bottle question's answer too, when the table has it (a "no" puts
+  the value below the window);
 - equivalent cards (``_equivalent``): of two cards of one seat's hand (or face-up row) of the
   same colour and coins, with no card still in play ranked between them, both at or above every
   bottle's price, only one is searched: nothing can tell them apart for the rest of the round;
@@ -87,7 +96,10 @@ Ints = npt.NDArray[np.int64]
 
 # The cells of a solve's control array (``ctl``).
 _NODES, _LIMIT, _DEADLINE, _STOPPED, _SEAT, _MULT, _CLOCK, _CHECK, _PENALTY, _START_BELOW = range(10)
-_CONTROL: Final = 10
+_LEAST_COINS = 10
+_CONTROL: Final = 11
+# The questions a node's window asks (``_enter``): its score, or one without coins.
+_Q_SCORE, _Q_NO_BOTTLE, _Q_CAPTURE = 0, 1, 2
 _ZERO: Final = np.uint64(0)
 _ONE: Final = np.uint64(1)
 _NONE: Final = -(1 << 62)
@@ -235,77 +247,103 @@ def _penalty(s: kernel.State, c: kernel.Consts, d: int) -> int:
 
 @kernel.jit
 def _sure_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints,
-                 in_play: np.uint64, captured: int, side_cards: np.uint64) -> tuple[int, int]:
+                 in_play: np.uint64, captured: int, side_cards: np.uint64,
+                 coins_in_play: int) -> tuple[int, int]:
     """Bounds on the side's round score from row ``d`` (``in_play``: its cards in play,
     ``_in_play``; ``captured``: the side's captured coins; ``side_cards``: the cards in play the
-    side's seats hold or played to the trick in progress), whatever is played. A bottle changes
+    side's seats hold or played to the trick in progress; ``coins_in_play``: the coins of the
+    cards in play), whatever is played. A bottle changes
     hands only to a seat whose card below its price wins a trick (BOTTLE-PURCHASE), and prices
     only fall: a bottle the side owns that no other seat's card in play is below stays the
-    side's to the end, and a bottle no card of the side is below never comes to it. Captured
-    coins only grow, at most by the coins in play and the price cards under the bottles that
-    can still move (PRICE-CARD-RETURN); an owner scores minus the Devil's Trick's coins once per
-    bottle (SCORE-ROUND), a partnerless seat doubled (SCORE-TEAMS)."""
+    side's to the end, and a bottle no card of the side is below never comes to it. Every card
+    in play is played before the round ends (ROUND-END), and a trick holding a card below the
+    price (the highest price, TRICK-PRICE) goes to its highest such card, which buys:
+
+    - when no other seat holds a card below the highest price and the side does, the first
+      such card of the side played buys a bottle, and nothing can take it from the side: the
+      side ends owning one at least;
+    - with one bottle, owned by the side, no card of the side below its price and another
+      seat's card below it, the first such card played buys the bottle from the side (its
+      price has not moved: only a card below it could have bought it), and it never comes back;
+      its price card then returns to the side (PRICE-CARD-RETURN), whose coins the side ends
+      with at least.
+
+    Captured coins only grow, at most by the coins in play and the price cards under the bottles
+    that can still move (PRICE-CARD-RETURN); an owner scores minus the Devil's Trick's coins once
+    per bottle (SCORE-ROUND), a partnerless seat doubled (SCORE-TEAMS)."""
     mult = ctl[_MULT]
     penalty = ctl[_PENALTY]
-    coins_in_play = 0
-    word = in_play
-    while word != _ZERO:
-        coins_in_play += c.coins[kernel.lowest_bit(word)]
-        word &= word - _ONE
     others = in_play & ~side_cards
     stuck_owned = 0
     may_own = 0
     movable_coins = 0
+    below_highest = _ZERO  # the cards below the highest price (the prices' sets are nested)
+    returned = 0
     for index in range(c.bottles):
         held = s.bottle_card[d, index]
         below = (_ONE << np.uint64(held)) - _ONE if held >= 0 else np.uint64(ctl[_START_BELOW])
+        below_highest |= below
         owner = s.bottle_owner[d, index]
         if (in_play & below) != _ZERO and held >= 0:
             movable_coins += c.coins[held]
         if owner >= 0 and side[owner]:
             if (others & below) == _ZERO:
                 stuck_owned += 1
-            else:
+            elif c.bottles > 1 or (side_cards & below) != _ZERO:
                 may_own += 1
+            else:  # it leaves the side for good, its price card back to the side
+                returned = c.coins[held]
         elif (side_cards & below) != _ZERO:
             may_own += 1
+    sure_owned = stuck_owned
+    if (sure_owned == 0 and (others & below_highest) == _ZERO
+            and (side_cards & below_highest) != _ZERO):
+        sure_owned = 1  # the side buys one, and keeps it
     best_coins = mult * (captured + coins_in_play + movable_coins)
-    if stuck_owned > 0:
-        upper = -penalty * stuck_owned * mult
+    if sure_owned > 0:
+        upper = -penalty * sure_owned * mult
     else:
         upper = max(best_coins, -penalty * mult)
     owned_at_most = stuck_owned + may_own
-    lower = mult * captured if owned_at_most == 0 else -penalty * owned_at_most * mult
+    lower = mult * (captured + returned) if owned_at_most == 0 else -penalty * owned_at_most * mult
     return min(lower, upper), upper
 
 
 @kernel.jit
 def _derive(s: kernel.State, c: kernel.Consts, d: int, side: Ints, in_play: Words,
             frames: Ints, side_cards: Words) -> None:
-    """Row ``d``'s cards in play, the side's among them and the side's captured coins, from row
-    ``d - 1``'s (row ``d``
-    is row ``d - 1`` after one card): a trick that ended took its cards out of play and may have
-    given the side coins; within a trick nothing leaves play and nothing is captured."""
+    """Row ``d``'s cards in play, the side's among them, their coins and the side's captured
+    coins, from row ``d - 1``'s (row ``d`` is row ``d - 1`` after one card): a trick that ended
+    took its cards out of play and may have given the side coins; within a trick nothing leaves
+    play and nothing is captured."""
     if s.trick_length[d] == 0:
         word = in_play[d - 1]
+        coins = frames[d - 1, _F_COINS]
         for position in range(c.trick_size):
-            word &= ~(_ONE << np.uint64(s.trick_cards[d, position]))
+            card = s.trick_cards[d, position]
+            word &= ~(_ONE << np.uint64(card))
+            coins -= c.coins[card]
         in_play[d] = word
         side_cards[d] = side_cards[d - 1] & word
         frames[d, _F_CAPTURED] = _captured_coins(s, c, d, side)
+        frames[d, _F_COINS] = coins
     else:
         in_play[d] = in_play[d - 1]
         side_cards[d] = side_cards[d - 1]
         frames[d, _F_CAPTURED] = frames[d - 1, _F_CAPTURED]
+        frames[d, _F_COINS] = frames[d - 1, _F_COINS]
 
 
 _PER_WORD: Final = 10
 """Cards whose kind (``_kinds``, 6 bits) one key word holds."""
+_QUESTION_WORD: Final = np.uint64(1 << 62)
+"""The last word of a key of a question without coins (``_trick_key``), plus the question:
+above every Devil's Trick's coins."""
 
 
 @kernel.jit
 def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, in_play: np.uint64,
-               kinds: Ints, key: Words) -> np.uint64:
+               kinds: Ints, key: Words, question: int) -> np.uint64:
     """Write the transposition key of row ``d`` (at a trick boundary) into ``key`` and return
     its hash. The key names the cards in play by their place in rank order among them (the
     partition search of bridge solvers): position ``k`` is the ``k``-th lowest card in play.
@@ -317,8 +355,13 @@ def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, in_play: np
     key differ only in cards that nothing in the rest of the round tells apart: every verdict
     (FOLLOW-SUIT by colour, TRICK-PRICE and TRICK-WINNER by the order of ranks and prices,
     BOTTLE-PURCHASE, PRICE-CARD-RETURN, the coins each trick gives the side) is the same for
-    both, card for card."""
+    both, card for card. For a question without coins (``question``, ``_enter``) the kind of a
+    place is its colour alone (``kinds[2]``), a price card's tag says only that the bottle was
+    bought (``kinds[3]``), and the word of the Devil's Trick's coins is ``_QUESTION_WORD`` plus
+    the question instead: the answer does not depend on any coins, and no key of one question
+    equals a key of another."""
     p, n = c.players, c.cards
+    kind_row = 2 if question != _Q_SCORE else 0
     width = key.shape[0]
     for cell in range(width):
         key[cell] = _ZERO
@@ -337,7 +380,7 @@ def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, in_play: np
                 key[p + seat] |= _ONE << np.uint64(position)
                 break
         key[kinds_at + position // _PER_WORD] |= (
-            np.uint64(kinds[0, card]) << np.uint64(6 * (position % _PER_WORD)))
+            np.uint64(kinds[kind_row, card]) << np.uint64(6 * (position % _PER_WORD)))
         position += 1
     bottles_at = kinds_at + (n + _PER_WORD - 1) // _PER_WORD
     for index in range(c.bottles):
@@ -352,14 +395,15 @@ def _trick_key(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, in_play: np
             other_price = c.rank[held_other] if held_other >= 0 else 19.0
             higher += other_price > price
             equal += other_price == price and other != index
-        tag = kinds[1, held] if held >= 0 else 0
+        tag = kinds[kind_row + 1, held] if held >= 0 else 0
         key[bottles_at + index] = (np.uint64(below) | (np.uint64(tag) << np.uint64(8))
                                    | (np.uint64(s.bottle_owner[d, index] + 1) << np.uint64(32))
                                    | (np.uint64(higher) << np.uint64(40))
                                    | (np.uint64(equal) << np.uint64(48)))
     rest = bottles_at + c.bottles
     key[rest] = np.uint64(s.to_act[d]) | (np.uint64(ctl[_SEAT]) << np.uint64(8))
-    key[rest + 1] = np.uint64(ctl[_PENALTY])
+    key[rest + 1] = (_QUESTION_WORD + np.uint64(question) if question != _Q_SCORE
+                     else np.uint64(ctl[_PENALTY]))
     mixed = _ZERO
     for cell in range(width):
         mixed = (mixed ^ key[cell]) * np.uint64(0x9E3779B97F4A7C15)
@@ -374,21 +418,26 @@ def key_width(config: Config) -> int:
 
 
 def card_kinds(config: Config) -> Ints:
-    """``[kind, price tag]`` per card for ``_trick_key``: a card's kind numbers its colour and
-    coins (cards of one kind are told apart only by rank); the price tag of a card under a
-    bottle, its coins plus one (what its return gives). With two cards of one rank (a deck the
-    rank order does not settle) every card is its own kind and tag: the key is then exact; so is
-    every tag when a card's coins do not fit the tag's 24 bits."""
+    """``[kind, price tag, colour kind, bought tag]`` per card for ``_trick_key``: a card's kind
+    numbers its colour and coins (cards of one kind are told apart only by rank); the price tag
+    of a card under a bottle, its coins plus one (what its return gives). The key of a question
+    without coins reads the last two rows: the colour alone, and a tag of 1 for every card (a
+    bottle bought). With two cards of one rank (a deck the rank order does not settle) every
+    card is its own kind and tag in both: the key is then exact; so is every tag when a card's
+    coins do not fit the tag's 24 bits."""
     cards = config.cards
-    kinds: Ints = np.zeros((2, len(cards)), dtype=np.int64)
+    kinds: Ints = np.zeros((4, len(cards)), dtype=np.int64)
     ranks = [card.rank for card in cards]
     distinct = all(low < high for low, high in pairwise(ranks))
     small = all(card.coins + 1 < 1 << 24 for card in cards)  # a tag's field: 24 bits
     named: dict[tuple[object, int], int] = {}
+    colours: dict[object, int] = {}
     for index, card in enumerate(cards):
         kind = named.setdefault((card.colour, card.coins), len(named)) if distinct else index
         kinds[0, index] = kind
         kinds[1, index] = card.coins + 1 if distinct and small else index + 1
+        kinds[2, index] = colours.setdefault(card.colour, len(colours)) if distinct else index
+        kinds[3, index] = 1 if distinct else index + 1
     return kinds
 
 
@@ -411,6 +460,24 @@ def _table_bounds(bounds: Ints, slot: int, captured: int, ctl: Ints) -> tuple[in
     if upper >= mult * then and shift > 0:
         upper += shift
     return lower, upper
+
+
+@kernel.jit
+def _question_bounds(bounds: Ints, slot: int, captured: int, ctl: Ints, question: int
+                     ) -> tuple[int, int]:
+    """The bounds table entry ``slot`` of a question without coins (``_enter``) proves for its
+    position with the side's captured coins ``captured``. The entry holds only the answer, yes
+    (``bounds[slot, 0]``) or no (``bounds[slot, 1]``). Can the side end owning no bottle? Yes:
+    at least ``mult`` times the coins captured (a non-owner's score; coins only grow); no: at
+    most minus the penalty (an owner pays it at least once, SCORE-ROUND). Can it end owning no
+    bottle, with a card captured (the side has none yet)? Yes: at least ``mult`` times the
+    fewest coins of a card; no: at most 0."""
+    mult = ctl[_MULT]
+    if question == _Q_NO_BOTTLE:
+        yes, no = mult * captured, -ctl[_PENALTY] * mult
+    else:
+        yes, no = mult * ctl[_LEAST_COINS], 0
+    return yes if bounds[slot, 0] else _NONE, no if bounds[slot, 1] else -_NONE
 
 
 @kernel.jit
@@ -441,12 +508,15 @@ def _probe(keys: Words, key: Words, mixed: np.uint64) -> int:
 
 @kernel.jit
 def _equivalent(s: kernel.State, c: kernel.Consts, d: int, seat: int, bits: np.uint64,
-                in_play: np.uint64) -> np.uint64:
+                in_play: np.uint64, coinless: bool) -> np.uint64:
     """``bits`` (the seat's legal cards) without the cards equivalent to a lower one kept: a card
     of the same zone (hidden hand, face-up row), colour and coins as the next lower legal card,
     with no card in play ranked between them, both at or above every bottle's price. Prices only
     fall (BOTTLE-PURCHASE), so neither can buy a bottle; every trick and every follow-suit
-    verdict treats them alike for the rest of the round."""
+    verdict treats them alike for the rest of the round. For a question without coins
+    (``coinless``, ``_enter``) their coins may differ: only coins tell them apart. (Two cards
+    below a price are not alike: the one that buys becomes the price, with the other on the
+    other side of it.)"""
     n = c.cards
     price = _highest_price(s, c, d)
     hidden = kernel.seat_bits(s.hand, d, seat, n) if c.devils_eye else _ZERO
@@ -462,7 +532,7 @@ def _equivalent(s: kernel.State, c: kernel.Consts, d: int, seat: int, bits: np.u
             mask_card = _ONE << np.uint64(card)
             mask_prev = _ONE << np.uint64(previous)
             same = (between == _ZERO and c.colour[card] == c.colour[previous]
-                    and c.coins[card] == c.coins[previous]
+                    and (coinless or c.coins[card] == c.coins[previous])
                     and ((hidden & mask_card) != _ZERO) == ((hidden & mask_prev) != _ZERO))
         if not same:
             kept |= _ONE << np.uint64(card)
@@ -515,8 +585,8 @@ def _last_card_first(s: kernel.State, c: kernel.Consts, d: int, side: Ints, fram
 
 # The cells of a ply's frame (``frames[d]``) in ``_search``.
 _F_ALPHA, _F_BETA, _F_A, _F_B, _F_LOWER, _F_UPPER, _F_BEST, _F_CARD = range(8)
-_F_SLOT, _F_FIRST, _F_PLAYED, _F_MAX, _F_TRIED, _F_CAPTURED = range(8, 14)
-_FRAME: Final = 14
+_F_SLOT, _F_FIRST, _F_PLAYED, _F_MAX, _F_TRIED, _F_CAPTURED, _F_QUESTION, _F_COINS = range(8, 16)
+_FRAME: Final = 16
 
 
 @kernel.jit
@@ -525,23 +595,46 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
            in_play: Words, side_cards: Words, kinds: Ints) -> tuple[bool, int]:
     """Open the node of row ``d`` with the window ``frame[_F_ALPHA]``, ``frame[_F_BETA]``:
     ``(True, value)`` when it is settled at once (a round over, a sure bound or the table's
-    bounds outside the window), else ``(False, 0)`` with its frame and moves set up."""
+    bounds outside the window), else ``(False, 0)`` with its frame and moves set up.
+
+    Some windows ask a question without coins (``_Q_NO_BOTTLE``, ``_Q_CAPTURE``). A window
+    between an owner's and a non-owner's scores (``alpha`` at least minus the penalty, ``beta``
+    at most the coins captured, times ``mult``) asks: can the side end owning no bottle? Every
+    score of an owner is at most the first, every score of a non-owner at least the second (its
+    coins only grow), so the value is above the window exactly when the side can. With no coin
+    captured yet and every card worth a coin at least, a window from 0 (or more) to at most
+    ``mult`` times the fewest coins of a card asks: can the side end owning no bottle, with a
+    card captured? (A non-owner scores 0 with no card captured, at least that with one; an
+    owner at most 0.) Such a node is keyed, tabled and pruned of equivalent cards without its
+    coins (``_trick_key``, ``_question_bounds``, ``_equivalent``): nothing else about coins
+    changes the answer."""
     alpha, beta = frame[_F_ALPHA], frame[_F_BETA]
     if s.phase[d] != PLAY:
         return True, int(s.scores[d, ctl[_SEAT]])
     captured = int(frame[_F_CAPTURED])
-    lower, upper = _sure_bounds(s, c, d, side, ctl, in_play[d], captured, side_cards[d])
+    lower, upper = _sure_bounds(s, c, d, side, ctl, in_play[d], captured, side_cards[d],
+                                int(frame[_F_COINS]))
     if lower >= beta or lower == upper:
         return True, lower
     if upper <= alpha:
         return True, upper
+    mult = ctl[_MULT]
+    question = _Q_SCORE
+    if alpha >= -ctl[_PENALTY] * mult and beta <= mult * captured:
+        question = _Q_NO_BOTTLE
+    elif captured == 0 and alpha >= 0 and beta <= mult * ctl[_LEAST_COINS]:
+        question = _Q_CAPTURE
     slot = -1
     first = -1
     if s.trick_length[d] == 0:
         key = scratch[d]
-        slot = _probe(keys, key, _trick_key(s, c, d, ctl, in_play[d], kinds, key))
+        slot = _probe(keys, key, _trick_key(s, c, d, ctl, in_play[d], kinds, key, question))
         if slot >= 0:
-            stored_lower, stored_upper = _table_bounds(bounds, slot, captured, ctl)
+            if question != _Q_SCORE:
+                stored_lower, stored_upper = _question_bounds(bounds, slot, captured, ctl,
+                                                              question)
+            else:
+                stored_lower, stored_upper = _table_bounds(bounds, slot, captured, ctl)
             lower = max(lower, stored_lower)
             upper = min(upper, stored_upper)
             first = _nth_card(in_play[d], int(bounds[slot, 2]))
@@ -549,10 +642,25 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
                 return True, lower
             if upper <= alpha:
                 return True, upper
+        if question == _Q_SCORE and alpha >= -ctl[_PENALTY] * mult:
+            # A window above every owner's score: the bottle question's answer, if tabled,
+            # may be "no" (at most minus the penalty: below the window).
+            other = scratch[scratch.shape[0] - 1]  # a row no ply uses
+            found = _probe(keys, other, _trick_key(s, c, d, ctl, in_play[d], kinds, other,
+                                                   _Q_NO_BOTTLE))
+            if found >= 0:
+                stored_lower, stored_upper = _question_bounds(bounds, found, captured, ctl,
+                                                              _Q_NO_BOTTLE)
+                lower = max(lower, stored_lower)
+                upper = min(upper, stored_upper)
+                if upper <= alpha:
+                    return True, upper
+                if lower == upper:
+                    return True, lower
     seat = s.to_act[d]
     maximising = side[seat] != 0
     _, legal = kernel.legal_set(s, c, d)
-    kept = _equivalent(s, c, d, seat, legal, in_play[d])
+    kept = _equivalent(s, c, d, seat, legal, in_play[d], question != _Q_SCORE)
     if first >= 0 and (kept >> np.uint64(first)) & _ONE == _ZERO:
         first = -1
     if first < 0 and s.trick_length[d] == c.trick_size - 1:
@@ -567,6 +675,7 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     frame[_F_FIRST] = first
     frame[_F_MAX] = 1 if maximising else 0
     frame[_F_TRIED] = 0
+    frame[_F_QUESTION] = question
     moves[d] = kept
     return False, 0
 
@@ -600,13 +709,15 @@ def _next_card(frame: Ints, moves: Words, d: int, seat: int, history: Ints) -> i
 
 
 @kernel.jit
-def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
+def _close(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, keys: Words, bounds: Ints,
            scratch: Words, frame: Ints, in_play: np.uint64) -> int:
     """The value of the node of row ``d`` once its cards are tried (or cut off), stored in the
     table at a trick boundary as a lower bound, an upper bound or both, with the best card's
-    place in rank order among the cards in play (as the key names cards). The key is written again
-    even into the slot the node found it in: a position searched below may have taken that slot
-    since, and its bounds must not go under another position's key."""
+    place in rank order among the cards in play (as the key names cards); a node of a question
+    without coins (``frame[_F_QUESTION]``) stores only the answer its bounds give
+    (``_question_bounds``). The
+    key is written again even into the slot the node found it in: a position searched below
+    may have taken that slot since, and its bounds must not go under another position's key."""
     best = int(frame[_F_BEST])
     if s.trick_length[d] == 0:
         lower, upper = frame[_F_LOWER], frame[_F_UPPER]
@@ -623,6 +734,13 @@ def _close(s: kernel.State, c: kernel.Consts, d: int, keys: Words, bounds: Ints,
         for word in range(width):
             keys[slot, word] = scratch[d, word]
         keys[slot, width] = np.uint64(1 + s.hand_count[d].sum() + _face_up_count(s, c, d))
+        mult = ctl[_MULT]
+        if frame[_F_QUESTION] == _Q_NO_BOTTLE:  # no owner scores above minus the penalty,
+            lower = 1 if lower > -ctl[_PENALTY] * mult else 0  # no non-owner below its coins
+            upper = 1 if upper < mult * frame[_F_CAPTURED] else 0
+        elif frame[_F_QUESTION] == _Q_CAPTURE:  # above 0 only a non-owner with a card;
+            lower = 1 if lower > 0 else 0  # below a card's fewest coins only an owner or a
+            upper = 1 if upper < mult * ctl[_LEAST_COINS] else 0  # side with no card
         bounds[slot, 0] = lower
         bounds[slot, 1] = upper
         bounds[slot, 3] = frame[_F_CAPTURED]
@@ -662,7 +780,7 @@ def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints
             if not settled:
                 card = _next_card(frames[d], moves, d, s.to_act[d], history)
                 if card < 0:  # no card (cannot happen in trick play): the node's bound stands
-                    value = _close(s, c, d, keys, bounds, scratch, frames[d], in_play[d])
+                    value = _close(s, c, d, ctl, keys, bounds, scratch, frames[d], in_play[d])
                 else:
                     frames[d, _F_PLAYED] = card
                     _copy_row(s, c, d)
@@ -692,7 +810,7 @@ def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints
             history[s.to_act[d], frame[_F_PLAYED]] += left * left
         card = _next_card(frame, moves, d, s.to_act[d], history)
         if card < 0:
-            value = _close(s, c, d, keys, bounds, scratch, frame, in_play[d])
+            value = _close(s, c, d, ctl, keys, bounds, scratch, frame, in_play[d])
             continue
         frame[_F_PLAYED] = card
         _copy_row(s, c, d)
@@ -747,11 +865,17 @@ def _solve_row(state: tuple[Any, ...], consts: tuple[Any, ...], side: Ints, ctl:
     ctl[_START_BELOW] = np.int64(start_below)
     captured = _captured_coins(s, c, 0, side)
     frames[0, _F_CAPTURED] = captured
-    lower, upper = _sure_bounds(s, c, 0, side, ctl, in_play[0], captured, side_cards[0])
+    coins = 0
+    word = in_play[0]
+    while word != _ZERO:
+        coins += c.coins[kernel.lowest_bit(word)]
+        word &= word - _ONE
+    frames[0, _F_COINS] = coins
+    lower, upper = _sure_bounds(s, c, 0, side, ctl, in_play[0], captured, side_cards[0], coins)
     lower, upper = max(lower, known[0]), min(upper, known[1])
     if s.trick_length[0] == 0:
         key = scratch[0]
-        slot = _probe(keys, key, _trick_key(s, c, 0, ctl, in_play[0], kinds, key))
+        slot = _probe(keys, key, _trick_key(s, c, 0, ctl, in_play[0], kinds, key, _Q_SCORE))
         if slot >= 0:
             stored_lower, stored_upper = _table_bounds(bounds, slot, captured, ctl)
             lower = max(lower, stored_lower)
@@ -843,6 +967,7 @@ class Solver:
         self._ctl[_SEAT] = seat
         self._ctl[_MULT] = _multiplier(config, self.side)
         self._ctl[_CLOCK] = _CLOCK_ID
+        self._ctl[_LEAST_COINS] = min(card.coins for card in config.cards)
         self._known: Ints = np.zeros(3, dtype=np.int64)
         self._guess: int | None = None
         """The last exact value found: the first guess of the next solve (positions solved one
