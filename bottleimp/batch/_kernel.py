@@ -124,8 +124,8 @@ def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..
     ``llvm.memset``, ``_put_word_python`` as a load and a store per 8 cells: each byte of the
     word picks the row of a 256-row table of 8 spread cells (bytes or float32: 2 KiB or 8 KiB,
     a constant of the compiled module), the whole groups of 8 unrolled (a jump to the highest,
-    each falling through to the one below), the rest as the last 8 cells again (a cell at a
-    time below 8 cells).
+    each falling through to the one below), and the last 8 cells once more, which covers the rest
+    (a cell at a time below 8 cells).
     Numba's own loops move an item at a time (the arrays may alias, so LLVM does not vectorise
     them): written so, an observation cost several times more than the whole step; and a
     slice set to one value (``plane[g] = False``) is a compile of its own for numba, each."""
@@ -216,10 +216,10 @@ def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..
 
             eight_ = ir.Constant(i64, 8)
             whole = builder.and_(count, ir.Constant(i64, ~7))
-            # The rest: the last 8 cells (written twice, the same values) when there are 8;
-            # else (fewer than 8 cells) a cell at a time.
-            overlap = builder.and_(builder.icmp_unsigned("!=", whole, count),
-                                   builder.icmp_unsigned(">=", count, eight_))
+            # The rest: the last 8 cells whenever there are 8 (the groups below write some or
+            # all of them again, the same values: one store costs less than testing whether
+            # any cell is left); else (fewer than 8 cells) a cell at a time.
+            overlap = builder.icmp_unsigned(">=", count, eight_)
             with builder.if_else(overlap) as (then, otherwise):
                 with then:
                     last = builder.sub(count, eight_)
