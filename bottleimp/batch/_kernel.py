@@ -121,10 +121,11 @@ def _clear_items_python(dst: npt.NDArray[Any], dst_at: int, count: int) -> None:
 
 def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..., None]]:
     """``_copy_items_python`` as one ``llvm.memcpy``, ``_clear_items_python`` as one
-    ``llvm.memset``, ``_put_word_python`` as a loop over a byte of the word at a time: the byte
-    copied into 8 lanes, lane ``i`` tested against bit ``i``, the 8 results widened to float32
-    (or bytes) and stored at once; the rest as the last 8 cells again (a cell at a time below
-    8 cells).
+    ``llvm.memset``, ``_put_word_python`` as a load and a store per 8 cells: each byte of the
+    word picks the row of a 256-row table of 8 spread cells (bytes or float32: 2 KiB or 8 KiB,
+    a constant of the compiled module), the whole groups of 8 unrolled (a jump to the highest,
+    each falling through to the one below), and the last 8 cells once more, which covers the rest
+    (a cell at a time below 8 cells).
     Numba's own loops move an item at a time (the arrays may alias, so LLVM does not vectorise
     them): written so, an observation cost several times more than the whole step; and a
     slice set to one value (``plane[g] = False``) is a compile of its own for numba, each."""
@@ -175,51 +176,73 @@ def _intrinsics() -> tuple[Callable[..., None], Callable[..., None], Callable[..
 
         return types.void(dst, dst_at, count), codegen
 
+    def spread_table(builder: Any, item: Any) -> Any:
+        """The module's table of 256 rows of 8 cells of type ``item``: row ``b`` holds bit
+        ``i`` of ``b`` as cell ``i`` (0 or 1), made once per module."""
+        name = f"bottleimp_spread_{item}".replace(" ", "_")
+        module = builder.module
+        if name in module.globals:
+            return module.globals[name]
+        row = ir.VectorType(item, 8)
+        kind = float if isinstance(item, ir.FloatType) else int
+        rows = [ir.Constant(row, [kind((b >> i) & 1) for i in range(8)]) for b in range(256)]
+        table = ir.GlobalVariable(module, ir.ArrayType(row, 256), name)
+        table.linkage = "internal"
+        table.global_constant = True
+        table.initializer = ir.Constant(ir.ArrayType(row, 256), rows)
+        table.align = 32
+        return table
+
     @intrinsic
     def put_word(typingctx: Any, dst: Any, dst_at: Any, word: Any,
                  count: Any) -> tuple[Any, Callable[..., Any]]:
-        widened = dst.dtype == types.float32
-
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             dst_value, dst_at, word, count = args
-            i64 = ir.IntType(64)
+            i64, i32 = ir.IntType(64), ir.IntType(32)
             item = context.get_data_type(signature.args[0].dtype)
             data = make_array(signature.args[0])(context, builder, dst_value).data
             to = builder.gep(builder.bitcast(data, item.as_pointer()), [dst_at])
-            i8, i32 = ir.IntType(8), ir.IntType(32)
-            bytes8, items8 = ir.VectorType(i8, 8), ir.VectorType(item, 8)
-            lanes = ir.Constant(bytes8, [1 << lane for lane in range(8)])  # lane i: bit i
-            lane0 = ir.Constant(ir.VectorType(i32, 8), [0] * 8)
+            items8 = ir.VectorType(item, 8)
+            table = spread_table(builder, item)
 
-            def eight(i: Any) -> None:
-                """Cells ``i .. i + 7`` from bits ``i .. i + 7``."""
-                byte = builder.trunc(builder.lshr(word, i), i8)
-                one = builder.insert_element(ir.Constant(bytes8, ir.Undefined), byte,
-                                             ir.Constant(i32, 0))
-                splat = builder.shuffle_vector(one, ir.Constant(bytes8, ir.Undefined), lane0)
-                set_ = builder.icmp_unsigned("!=", builder.and_(splat, lanes),
-                                             ir.Constant(bytes8, [0] * 8))
-                cells = builder.uitofp(set_, items8) if widened else builder.zext(set_, items8)
+            def eight(i: Any, bits: Any) -> None:
+                """Cells ``i .. i + 7`` from the low byte of ``bits``: the table's row of that
+                byte."""
+                byte = builder.and_(bits, ir.Constant(i64, 255))
+                row = builder.gep(table, [ir.Constant(i32, 0), byte], inbounds=True)
+                cells = builder.load(row, align=32)
                 builder.store(cells, builder.bitcast(builder.gep(to, [i]), items8.as_pointer()),
                               align=1)
 
             eight_ = ir.Constant(i64, 8)
             whole = builder.and_(count, ir.Constant(i64, ~7))
-            with cgutils.for_range_slice(builder, ir.Constant(i64, 0), whole, eight_) as (i, _):
-                eight(i)
-            # The rest: the last 8 cells again (written twice, the same values) when there are
-            # 8; else a cell at a time.
-            overlap = builder.and_(builder.icmp_unsigned("!=", whole, count),
-                                   builder.icmp_unsigned(">=", count, eight_))
+            # The rest: the last 8 cells whenever there are 8 (the groups below write some or
+            # all of them again, the same values: one store costs less than testing whether
+            # any cell is left); else (fewer than 8 cells) a cell at a time.
+            overlap = builder.icmp_unsigned(">=", count, eight_)
             with builder.if_else(overlap) as (then, otherwise):
                 with then:
-                    eight(builder.sub(count, eight_))
+                    last = builder.sub(count, eight_)
+                    eight(last, builder.lshr(word, last))
                 with otherwise:
                     with cgutils.for_range_slice(builder, whole, count,
                                                  ir.Constant(i64, 1)) as (i, _):
                         bit = builder.and_(builder.lshr(word, i), ir.Constant(i64, 1))
-                        cell = builder.uitofp(bit, item) if widened else builder.trunc(bit, item)
+                        cell = (builder.uitofp(bit, item) if isinstance(item, ir.FloatType)
+                                else builder.trunc(bit, item))
                         builder.store(cell, builder.gep(to, [i]))
+            # The whole groups of 8, unrolled: a jump to the highest group, then each group
+            # falls through to the one below (no loop counter, constant shifts).
+            done = builder.append_basic_block("put_word.done")
+            blocks = [builder.append_basic_block(f"put_word.group{k}") for k in range(8)]
+            switch = builder.switch(builder.lshr(count, ir.Constant(i64, 3)), done)
+            for k in range(8):
+                switch.add_case(ir.Constant(i64, k + 1), blocks[k])
+            for k in reversed(range(8)):
+                builder.position_at_end(blocks[k])
+                eight(ir.Constant(i64, 8 * k), builder.lshr(word, ir.Constant(i64, 8 * k)))
+                builder.branch(blocks[k - 1] if k > 0 else done)
+            builder.position_at_end(done)
             return context.get_dummy_value()
 
         return types.void(dst, dst_at, types.uint64, count), codegen
