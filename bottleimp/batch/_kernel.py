@@ -1031,13 +1031,11 @@ def step(memory: npt.NDArray[np.uint8], actions: IntArray, out: npt.NDArray[Any]
     # claim. Each chunk's work is its own, so which thread does it changes no byte.
     claims = np.zeros(chunks, dtype=np.int64)
     for w in prange(workers):
-        for chunk in range(w * chunks // workers, (w + 1) * chunks // workers):
-            if take_next(claims[chunk:chunk + 1]) == 0:
-                ended[chunk] = run_chunk(memory, actions, out, values, chunk)
-        for other in range(1, workers):
+        for other in range(workers):  # its own run (other = 0), then the others'
             run = (w + other) % workers
-            for chunk in range((run + 1) * chunks // workers - 1, run * chunks // workers - 1,
-                               -1):
+            first, end = run * chunks // workers, (run + 1) * chunks // workers
+            for k in range(end - first):
+                chunk = first + k if other == 0 else end - 1 - k
                 if take_next(claims[chunk:chunk + 1]) == 0:
                     ended[chunk] = run_chunk(memory, actions, out, values, chunk)
     return -1 - int(ended.sum())
