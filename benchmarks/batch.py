@@ -29,10 +29,10 @@ the bound is bandwidth / bytes per decision: the rate no batch could pass writin
 ``--instructions`` counts, under ``valgrind --tool=callgrind``, the instructions per decision at
 B = 1024 on one thread (float32 and compact) and of OpenSpiel's Hearts
 (``benchmarks/instructions.py``'s method: two runs of different lengths, the difference divided
-by the difference of decisions), with the batch's instructions outside numba's parallel loop
-(the serial part, which more threads do not share: the bound it puts on N threads over one is
-printed beside it), and ``--against PATH`` counts the same for another checkout of
-bottleimp (its own API), numba's cache for it kept in a temporary directory.
+by the difference of decisions), with the batch's instructions outside the chunks of the
+kernel's jobs (the serial part, which more threads do not share: the bound it puts on N
+threads over one is printed beside it), and ``--against PATH`` counts the same for another
+checkout of bottleimp (its own API), numba's cache for it kept in a temporary directory.
 """
 
 from __future__ import annotations
@@ -202,7 +202,7 @@ numba loads its cache and the first deals are shuffled, in both runs alike)."""
 def instructions_per_decision(players: int, size: int, compact: bool, path: str,
                               cache: str) -> tuple[float, float]:
     """Instructions per decision of the batch loop under callgrind (checkout ``path``, numba's
-    cache in ``cache``), on one thread, and of those the ones inside numba's parallel loops
+    cache in ``cache``), on one thread, and of those the ones inside the jobs' chunks
     (``parallel_split``): two runs of different lengths, the differences divided by the
     difference of decisions."""
     program = COUNTED.format(size=size, compact=compact)
@@ -214,10 +214,11 @@ def instructions_per_decision(players: int, size: int, compact: bool, path: str,
 
 def parallel_split(program: str, players: int, steps: int, path: str,
                    extra_env: dict[str, str]) -> tuple[int, int, int]:
-    """(instructions, instructions inside numba's parallel loops, decisions) of one run of
-    ``program`` under callgrind: the inside ones are the inclusive count of the threading
-    layer's ``parallel_for`` (``callgrind_annotate --inclusive=yes``), what more threads share;
-    the rest runs on the calling thread alone whatever the thread count."""
+    """(instructions, instructions inside the chunks of the jobs, decisions) of one run of
+    ``program`` under callgrind: the inside ones are the inclusive counts of the kernel's
+    ``run_chunk`` and ``choose_chunk`` (``callgrind_annotate --inclusive=yes``), the work that
+    more threads share (``kernel.run_job``); the rest runs on the calling thread alone whatever
+    the thread count (0 inside: LLVM inlined them, not measured)."""
     with tempfile.TemporaryDirectory() as temp:
         out = Path(temp) / "callgrind.out"
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -230,8 +231,10 @@ def parallel_split(program: str, players: int, steps: int, path: str,
         assert totals is not None, "callgrind wrote no total"
         listing = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100",
                                   str(out)], capture_output=True, text=True, check=True).stdout
-        inside = max((int(line.split()[0].replace(",", "")) for line in listing.splitlines()
-                      if "parallel_for(" in line and line.strip()[:1].isdigit()), default=0)
+        inside = sum(max((int(line.split()[0].replace(",", "")) for line in listing.splitlines()
+                          if re.search(rf"_kernel::{name}\b", line)
+                          and line.strip()[:1].isdigit()), default=0)
+                     for name in ("run_chunk", "choose_chunk"))
         return int(totals.group(1)), inside, int(done.stdout.split()[-1])
 
 
@@ -307,9 +310,7 @@ def main() -> None:
     if hearts is not None:
         contenders["hearts"] = hearts
     slice_rates: dict[str, list[float]] = {name: [] for name in contenders}
-    for name, play in contenders.items():  # warm up
-        if name in batches:
-            numba.set_num_threads(batches[name][1])
+    for play in contenders.values():  # warm up
         play(0.05)
     slices = max(1, round(args.seconds / 0.5))
     cpu_before = cpu_times()
@@ -401,7 +402,7 @@ def count_instructions(players: int, against: str | None) -> dict[str, float]:
                 if "hearts" in counts:
                     line += f"   Hearts / this: {counts['hearts'] / figure:6.2f}"
                 serial = figure - inside
-                line += (f"\n  {'':36} {serial:9,.0f} of them outside the parallel loop "
+                line += (f"\n  {'':36} {serial:9,.0f} of them outside the jobs' chunks "
                          f"({serial / figure:.1%}: with N threads at most "
                          f"1 / ({serial / figure:.3f} + {inside / figure:.3f} / N) times one "
                          f"thread; 2 threads: {figure / (serial + inside / 2):.2f})")

@@ -487,66 +487,89 @@ def test_a_games_result_is_byte_identical_on_one_thread_and_on_every_core() -> N
     assert ended > size
 
 
-def test_the_step_runs_on_tbb_where_the_batch_extra_installed_it() -> None:
-    """Numba takes the first threading layer it can load, TBB before OpenMP, and falls back
-    without a word. The batch extra installs TBB (x86-64) because on a machine whose cores are
-    busy OpenMP's threads wait for one another, several times slower than one thread, where TBB's
-    run the work left on the threads that run (``benchmarks/batch_results.md``): where the
-    extra's ``tbb`` is installed, a step runs on it."""
-    from importlib import metadata
-
-    import numba
+def test_the_workers_take_part_in_the_steps_of_a_batch_on_two_threads() -> None:
+    """A batch on two threads steps with the process's worker (``_workers.py``): over steps of
+    a batch of many chunks, the worker does some of them (``control[BY_WORKERS]``), and the
+    calling thread never waits for one: one thread's batch leaves that count alone."""
+    from bottleimp.batch import _workers
 
     if not kernel.COMPILED:
-        pytest.skip("NUMBA_DISABLE_JIT: no parallel loop runs")
-    try:
-        metadata.version("tbb")
-    except metadata.PackageNotFoundError:
-        pytest.skip("tbb is not installed (the batch extra installs it on x86-64)")
-    games = batch_games(Config(players=4), 8, threads=1)
-    games.reset(np.arange(8))
-    games.step(games.random_actions(np.random.default_rng(0)))
-    assert getattr(numba, "threading_layer")() == "tbb"
+        pytest.skip("NUMBA_DISABLE_JIT: every job runs on the calling thread")
+    if int(__import__("numba").config.NUMBA_NUM_THREADS) < 2:
+        pytest.skip("numba sees one core")
+    control = _workers.shared().control
+    rng = np.random.default_rng(3)
+    alone = batch_games(Config(players=4), 64 * kernel.STEP_CHUNK, threads=1)
+    alone.reset(np.arange(alone.size))
+    before = int(control[kernel.BY_WORKERS])
+    for _ in range(20):
+        alone.step(alone.random_actions(rng))
+    assert int(control[kernel.BY_WORKERS]) == before
+    games = batch_games(Config(players=4), 64 * kernel.STEP_CHUNK, threads=2)
+    games.reset(np.arange(games.size))
+    for _ in range(200):
+        games.step(games.random_actions(rng))
+        if int(control[kernel.BY_WORKERS]) > before:
+            break
+    assert int(control[kernel.BY_WORKERS]) > before
 
 
-def test_threads_taking_chunks_from_one_counter_take_each_chunk_once() -> None:
-    """``kernel.take_next``, the step's work queue: loops on every thread taking numbers from
-    one counter until 100,000 are taken get each number once, and the counter ends at 100,000
-    plus one number a loop (each loop's last, past the end). Its plain-Python form counts
-    alike."""
+def test_threads_taking_chunks_of_one_job_take_each_chunk_once() -> None:
+    """``kernel.take_chunk``, how the threads of a job share its chunks: three threads each
+    taking chunks of their own run from the front, then the others' from the back, take each
+    of 30,000 chunks once; a thread that holds the generation before (a worker that woke late)
+    takes none, nor does anyone once the runs are empty. In plain Python (no job has workers
+    there) the threads take in turn."""
+    import threading
+
     import numba
 
-    def taking(counter: npt.NDArray[np.int64], count: int, loops: int) -> npt.NDArray[np.int64]:
-        hits = np.zeros(count, dtype=np.int64)
-        for _ in numba.prange(loops):
-            number = kernel.take_next(counter)
-            while number < count:
-                work = number
-                for step in range(300):  # work enough that the loops take at the same time
+    def taking(runs: npt.NDArray[np.int64], me: int, generation: int,
+               hits: npt.NDArray[np.int64]) -> None:
+        workers = len(runs)
+        for other in range(workers):
+            run = (me + other) % workers
+            chunk = kernel.take_chunk(runs, run, generation, other == 0)
+            while chunk >= 0:
+                work = chunk
+                for step in range(300):  # work enough that the threads take at the same time
                     work = (work * 31 + step) % 1_000_003
-                hits[number] += 1 + (work < 0)
-                number = kernel.take_next(counter)
-        return hits
+                kernel.fetch_add(hits[chunk:chunk + 1], 1 + (work < 0))
+                chunk = kernel.take_chunk(runs, run, generation, other == 0)
 
-    loops = max(2, int(getattr(numba.config, "NUMBA_NUM_THREADS")))
-    counter = np.zeros(1, dtype=np.int64)
-    hits = numba.njit(parallel=True, cache=False)(taking)(counter, 100_000, loops)
+    take = numba.njit(nogil=True, cache=False)(taking) if kernel.COMPILED else taking
+    chunks, generation = 30_000, 5
+    runs = np.array([kernel.run_word(generation, w * chunks // 3, (w + 1) * chunks // 3)
+                     for w in range(3)], dtype=np.int64)
+    hits = np.zeros(chunks, dtype=np.int64)
+    take(runs, 0, generation - 1, hits)
+    assert hits.sum() == 0
+    threads = [threading.Thread(target=take, args=(runs, me, generation, hits))
+               for me in range(1, 3)]
+    for thread in threads if kernel.COMPILED else ():
+        thread.start()
+    take(runs, 0, generation, hits)
+    for thread in threads if kernel.COMPILED else ():
+        thread.join()
+    for me in () if kernel.COMPILED else range(1, 3):
+        take(runs, me, generation, hits)
     assert hits.min() == hits.max() == 1
-    assert int(counter[0]) == 100_000 + loops
-    counter = np.array([7])
-    assert [kernel._take_next_python(counter) for _ in range(3)] == [7, 8, 9]
-    assert counter.tolist() == [10]
+    take(runs, 0, generation, hits)
+    assert hits.max() == 1
+    runs = np.array([kernel.run_word(7, 2, 5)], dtype=np.int64)
+    assert [kernel.take_chunk(runs, 0, 7, front) for front in (True, False, True, True)] == [
+        2, 4, 3, -1]
 
 
 def test_random_choices_in_parallel_chunks_are_those_of_one_thread() -> None:
-    """``random_actions`` chooses ``kernel.CHOICE_CHUNK`` games at a time, the chunks in
-    parallel once there are two: a batch of two chunks and a part, given the same uniform
-    numbers, chooses on one thread and on every core the legal action ``floor(u * count)`` of
-    each game's mask, in ascending order."""
+    """``random_actions`` chooses ``kernel.STEP_CHUNK`` games at a time, the chunks on every
+    thread: a batch of several chunks and a part, given the same uniform numbers, chooses on one
+    thread and on every core the legal action ``floor(u * count)`` of each game's mask, in
+    ascending order."""
     most = int(__import__("numba").config.NUMBA_NUM_THREADS)
     if most < 2:
         pytest.skip("numba sees one core")
-    size, config = 2 * kernel.CHOICE_CHUNK + 5, Config(players=3)
+    size, config = 5 * kernel.STEP_CHUNK + 5, Config(players=3)
     one, every = batch_games(config, size, threads=1), batch_games(config, size, threads=most)
     for games in (one, every):
         games.reset(np.arange(size))
@@ -559,6 +582,55 @@ def test_random_choices_in_parallel_chunks_are_those_of_one_thread() -> None:
         for games in (one, every):
             games.step(chosen[0])
     assert (one.phase == every.phase).all() and (one.totals == every.totals).all()
+
+
+def test_two_threads_stepping_two_batches_at_once_get_what_each_gets_alone() -> None:
+    """One job runs on the workers at a time: two Python threads stepping a batch each on two
+    threads at once (one of them then runs alone) end with the bytes each batch has when
+    stepped by itself."""
+    import threading
+
+    size, config = 9 * kernel.STEP_CHUNK + 3, Config(players=4, rounds=1)
+
+    def play(games: BatchGames, seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        for _ in range(150):
+            games.step(games.random_actions(rng))
+
+    pairs = [[batch_games(config, size, threads=2) for _ in range(2)] for _ in range(2)]
+    for seed, (together, alone) in enumerate(pairs):
+        together.reset(np.arange(size) + seed)
+        alone.reset(np.arange(size) + seed)
+    threads = [threading.Thread(target=play, args=(pair[0], seed))
+               for seed, pair in enumerate(pairs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for seed, (together, alone) in enumerate(pairs):
+        play(alone, seed)
+        assert _every_byte(together) == _every_byte(alone), seed
+
+
+def _step_in_child(seed: int) -> bytes:
+    games = batch_games(Config(players=4, rounds=1), 6 * kernel.STEP_CHUNK, threads=2)
+    games.reset(np.arange(games.size) + seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(60):
+        games.step(games.random_actions(rng))
+    return b"".join(_every_byte(games))
+
+
+def test_a_process_forked_after_a_step_starts_workers_of_its_own() -> None:
+    """A forked child has none of its parent's threads: the batch's workers start again there
+    (``os.register_at_fork``), and a child's steps on two threads give the parent's bytes."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    expected = _step_in_child(4)  # the parent's workers are running when it forks
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply(_step_in_child, (4,)) == expected
 
 
 def test_a_game_plays_alike_in_any_chunk_of_a_batch() -> None:

@@ -58,6 +58,7 @@ from .._config import Config
 from .._encoding import observation_layout
 from .._errors import IllegalActionError
 from . import _kernel as kernel
+from . import _workers
 from ._arguments import BatchError as BatchError
 from ._arguments import (describe, expect_flag, expect_integer, games_of, int64_values,
                         seats_of, uniforms_from)
@@ -540,14 +541,6 @@ class BatchGames:
 
     # -- the compiled kernel -----------------------------------------------------------------
 
-    def _threads(self, chunk: int) -> int:
-        """Set numba's threads before a parallel kernel call that takes ``chunk`` games at a
-        time, and return their number: this batch's count, or one per chunk when there are
-        fewer chunks (a thread with no chunk only waits)."""
-        threads = min(self.threads, -(-self.size // chunk))
-        kernel.parallel_settings(threads)
-        return threads
-
     # -- starting games -----------------------------------------------------------------------
 
     def reset(self, seeds: object = None, first_dealer: object = 0, *,
@@ -848,9 +841,12 @@ class BatchGames:
         if uniforms is not self._uniforms:
             self._uniforms[:] = uniforms
         self._legal_now()
-        if self.size > kernel.CHOICE_CHUNK:  # else one chunk, chosen on this thread
-            self._threads(kernel.CHOICE_CHUNK)
-        kernel.random_actions(self._memory)
+        pool = _workers.shared()
+        threads = pool.lease(self.threads)
+        try:
+            kernel.random_actions(self._memory, pool.control, pool.runs, threads)
+        finally:
+            pool.release(threads)
         return self._choices.copy()
 
     # -- stepping -----------------------------------------------------------------------------
@@ -959,8 +955,13 @@ class BatchGames:
         number of games that ended; or, when some live game's action is illegal, changes nothing
         and returns the first such game."""
         self._legal_now()
-        workers = self._threads(kernel.STEP_CHUNK)
-        outcome: int = kernel.step(self._memory, acts, self._obs_out, not self.compact, workers)
+        pool = _workers.shared()
+        threads = pool.lease(self.threads)
+        try:
+            outcome: int = kernel.step(self._memory, acts, self._obs_out, not self.compact,
+                                       pool.control, pool.runs, threads)
+        finally:
+            pool.release(threads)
         return outcome
 
     # -- why an action is refused ---------------------------------------------------------------

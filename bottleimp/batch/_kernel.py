@@ -1,6 +1,6 @@
 """The batch engine's compiled kernel, the one source of its rules: ``BatchGames.step``,
 ``legal_mask`` and ``observe`` as loops over games, compiled by numba (``nopython``, cached on
-disk; a step runs chunks of games in parallel, ``numba.prange``).
+disk; a step runs chunks of games on several threads, ``run_job``).
 
 Every function here is plain Python over numpy arrays and scalars, in the subset numba
 compiles; ``BatchGames`` (``bottleimp/batch/_engine.py``) calls the entry points on its one
@@ -32,12 +32,6 @@ from ._tables import (GAME_OVER, PLAY, ROUND_OVER, SETUP, BoolArray, FloatArray,
                       Words)
 
 import numba
-from numba import prange
-from numba.np.ufunc import parallel as _numba_parallel
-
-_parallel: Any = _numba_parallel
-"""Numba's threading layer (its private setter: ``parallel_settings``)."""
-
 COMPILED: Final = not numba.config.DISABLE_JIT  # type: ignore[attr-defined]
 """Whether the kernel is compiled (else plain Python: ``NUMBA_DISABLE_JIT=1``)."""
 
@@ -47,9 +41,9 @@ _OPTIONS: Final[dict[str, Any]] = {"cache": True, "nogil": True, "_nrt": False,
                                     "no_cfunc_wrapper": True}
 """How every kernel function is compiled: nopython (``njit``), cached on disk, without numba's
 reference counting (``_nrt``: the kernel allocates nothing; with it, each call between kernel
-functions counted references to every array of the state and cost more than the work; the one
-exception is the parallel ``step``, ``jit_parallel``) and without the C-callable wrapper no
-caller uses."""
+functions counted references to every array of the state and cost more than the work) and
+without the C-callable wrapper no caller uses; ``nogil``: the workers of ``_workers.py`` run
+jobs while the calling thread waits in compiled code."""
 
 _INLINED: Final[dict[str, Any]] = {"inline": "always"}
 """``jit``: inlined into each caller in numba's own IR, so the caller compiles as one function
@@ -77,26 +71,6 @@ def jit_apart(function: Function) -> Function:
     if not COMPILED:
         return function
     return cast(Function, numba.njit(**_OPTIONS, **_APART)(function))
-
-
-def jit_parallel(function: Function) -> Function:
-    """As ``jit``, an entry point whose ``prange`` loops run on numba's threads (as many as
-    ``parallel_settings`` last set)."""
-    if not COMPILED:
-        return function
-    options = {**_OPTIONS, "_nrt": True}  # a parallel loop allocates its reduction's cells
-    return cast(Function, numba.njit(**options, parallel=True)(function))
-
-
-def parallel_settings(threads: int) -> None:
-    """Set the thread count (from 1 to ``numba.config.NUMBA_NUM_THREADS``, checked by the
-    caller) of the next parallel loops this thread starts. Numba's public setter checks its
-    argument and takes two locks on every call (3 to 4 microseconds, on every step: a serial
-    cost more threads do not share); this is the setter it ends in, once numba's threads are
-    started."""
-    if not _parallel._is_initialized:
-        _parallel._launch_threads()
-    _parallel._set_num_threads(threads)
 
 
 def _copy_items_python(dst: npt.NDArray[Any], dst_at: int, src: npt.NDArray[Any], src_at: int,
@@ -297,10 +271,22 @@ def _array_at_python(memory: npt.NDArray[np.uint8], offset: int, shape: tuple[in
     return memory[offset:offset + size].view(dtype).reshape(shape)
 
 
-def _array_intrinsic() -> Callable[..., Any]:
-    """``_array_at_python`` compiled: the array's pointer, shape and strides set from the
-    arguments (as ``numba.carray`` does), no copy and no reference count (the caller's
-    ``memory`` holds the bytes)."""
+def _array_from_python(address: int, shape: tuple[int, ...],
+                       dtype: type[np.generic]) -> npt.NDArray[Any]:
+    """The C-contiguous array of ``shape`` and ``dtype`` whose items start at ``address`` (a
+    pointer as an integer: ``array.ctypes.data``), over that memory."""
+    import ctypes
+
+    size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    raw = memoryview((ctypes.c_char * size).from_address(address)).cast("B")
+    array: npt.NDArray[Any] = np.frombuffer(raw, dtype=np.uint8).view(dtype).reshape(shape)
+    return array
+
+
+def _array_intrinsic() -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """``_array_at_python`` and ``_array_from_python`` compiled: the array's pointer, shape and
+    strides set from the arguments (as ``numba.carray`` does), no copy and no reference count
+    (the caller's ``memory``, or whoever owns ``address``, holds the bytes)."""
     from numba.core import cgutils as typed_cgutils
     from numba.core import types
     from numba.extending import intrinsic
@@ -310,35 +296,55 @@ def _array_intrinsic() -> Callable[..., Any]:
     make_array: Any = cast(Any, arrayobj).make_array
     populate_array: Any = cast(Any, arrayobj).populate_array
 
+    def typed(dtype: Any, shape: Any) -> tuple[Any, Any]:
+        item = dtype.instance_type if isinstance(dtype, types.NumberClass) else dtype.dtype
+        return item, types.Array(item, len(shape), "C")
+
+    def array_over(context: Any, builder: Any, data: Any, shape_value: Any, shape_types: Any,
+                   item: Any, result: Any) -> Any:
+        data = builder.bitcast(data, context.get_data_type(item).as_pointer())
+        shapes = [context.cast(builder, value, kind, types.intp) for value, kind in
+                  zip(cgutils.unpack_tuple(builder, shape_value), shape_types)]
+        itemsize = context.get_abi_sizeof(context.get_data_type(item))
+        stride = cgutils.intp_t(itemsize)
+        strides = []
+        for extent in reversed(shapes):
+            strides.append(stride)
+            stride = builder.mul(stride, extent)
+        strides.reverse()
+        out = make_array(result)(context, builder)
+        populate_array(out, data=data, shape=shapes, strides=strides,
+                       itemsize=cgutils.intp_t(itemsize), meminfo=None)
+        return out._getvalue()
+
     @intrinsic
     def array_at(typingctx: Any, memory: Any, offset: Any, shape: Any,
                  dtype: Any) -> tuple[Any, Callable[..., Any]]:
-        item = dtype.instance_type if isinstance(dtype, types.NumberClass) else dtype.dtype
-        ndim = len(shape)
-        result = types.Array(item, ndim, "C")
+        item, result = typed(dtype, shape)
 
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             memory_value, offset_value, shape_value, _ = args
             source = make_array(signature.args[0])(context, builder, memory_value)
             data = builder.gep(source.data, [offset_value])
-            data = builder.bitcast(data, context.get_data_type(item).as_pointer())
-            shapes = [context.cast(builder, value, kind, types.intp) for value, kind in
-                      zip(cgutils.unpack_tuple(builder, shape_value), signature.args[2])]
-            itemsize = context.get_abi_sizeof(context.get_data_type(item))
-            stride = cgutils.intp_t(itemsize)
-            strides = []
-            for extent in reversed(shapes):
-                strides.append(stride)
-                stride = builder.mul(stride, extent)
-            strides.reverse()
-            out = make_array(result)(context, builder)
-            populate_array(out, data=data, shape=shapes, strides=strides,
-                           itemsize=cgutils.intp_t(itemsize), meminfo=None)
-            return out._getvalue()
+            return array_over(context, builder, data, shape_value, signature.args[2], item,
+                              result)
 
         return result(memory, offset, shape, dtype), codegen
 
-    return cast(Callable[..., Any], array_at)
+    @intrinsic
+    def array_from(typingctx: Any, address: Any, shape: Any,
+                   dtype: Any) -> tuple[Any, Callable[..., Any]]:
+        item, result = typed(dtype, shape)
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            address_value, shape_value, _ = args
+            data = builder.inttoptr(address_value, context.get_data_type(item).as_pointer())
+            return array_over(context, builder, data, shape_value, signature.args[1], item,
+                              result)
+
+        return result(types.int64, shape, dtype), codegen
+
+    return cast(Callable[..., Any], array_at), cast(Callable[..., Any], array_from)
 
 
 copy_items: Callable[[npt.NDArray[Any], int, npt.NDArray[Any], int, int], None]
@@ -348,15 +354,16 @@ count_bits: Callable[[np.uint64], int]
 lowest_bit: Callable[[np.uint64], int]
 array_at: Callable[[npt.NDArray[np.uint8], int, tuple[int, ...], type[np.generic]],
                    npt.NDArray[Any]]
+array_from: Callable[[int, tuple[int, ...], type[np.generic]], npt.NDArray[Any]]
 if COMPILED:
     copy_items, clear_items, put_word = _intrinsics()
     count_bits, lowest_bit = _bit_intrinsics()
-    array_at = _array_intrinsic()
+    array_at, array_from = _array_intrinsic()
 else:
     copy_items, clear_items, put_word = (_copy_items_python, _clear_items_python,
                                          _put_word_python)
     count_bits, lowest_bit = _count_bits_python, _lowest_bit_python
-    array_at = _array_at_python
+    array_at, array_from = _array_at_python, _array_from_python
 
 
 
@@ -919,36 +926,30 @@ def masks(memory: npt.NDArray[np.uint8]) -> None:
                mask, blank, legal_at(memory, layout))
 
 
-@jit_parallel
-def random_actions(memory: npt.NDArray[np.uint8]) -> None:
+@jit
+def random_actions(memory: npt.NDArray[np.uint8], control: IntArray, runs: IntArray,
+                   workers: int) -> None:
     """``choices[b]``: legal action ``floor(uniforms[b] * count)`` of game ``b`` in ascending
     order (a uniformly random one for uniforms in [0, 1)), ``-1`` in a game with none: read from
     the legal set's bits by clearing that many lowest bits, not from the mask (``uniforms``,
-    ``choices`` and the legal sets: the batch's buffers, ``BUFFERS``). ``CHOICE_CHUNK`` games
-    at a time; the chunks in parallel once there are two of them (one chunk runs on the calling
-    thread: a parallel loop's start and end cost more than its choices)."""
+    ``choices`` and the legal sets: the batch's buffers, ``BUFFERS``). ``STEP_CHUNK`` games at
+    a time, on ``workers`` threads (``run_job``)."""
     layout = layout_of(memory)
-    chunks = (layout[0] + CHOICE_CHUNK - 1) // CHOICE_CHUNK
-    if chunks == 1:
-        choose_chunk(memory, 0)
-    else:
-        for chunk in prange(chunks):
-            choose_chunk(memory, chunk)
-
-
-CHOICE_CHUNK: Final = 1024
-"""Games ``random_actions`` chooses for on one thread at a time."""
+    b = layout[0]
+    no_observations = array_at(memory, 0, (b, 0), np.uint8)
+    run_job(control, runs, CHOOSE, memory, ints_at(memory, layout, 8), no_observations,
+            workers, (b + STEP_CHUNK - 1) // STEP_CHUNK)
 
 
 @jit_apart
 def choose_chunk(memory: npt.NDArray[np.uint8], chunk: int) -> None:
-    """``random_actions``' choices for the games of chunk ``chunk`` (``CHOICE_CHUNK`` games)."""
+    """``random_actions``' choices for the games of chunk ``chunk`` (``STEP_CHUNK`` games)."""
     layout = layout_of(memory)
     legal = legal_at(memory, layout)
     b = layout[0]
     uniforms = array_at(memory, layout[_B + 7], (b,), np.float64)
     out = ints_at(memory, layout, 8)
-    for g in range(chunk * CHOICE_CHUNK, min(b, (chunk + 1) * CHOICE_CHUNK)):
+    for g in range(chunk * STEP_CHUNK, min(b, (chunk + 1) * STEP_CHUNK)):
         count = legal.counts[g]
         if count == 0:
             out[g] = -1
@@ -959,58 +960,138 @@ def choose_chunk(memory: npt.NDArray[np.uint8], chunk: int) -> None:
         out[g] = legal.bases[g] + lowest_bit(bits)
 
 
-def _take_next_python(counter: IntArray) -> int:
-    """``counter[0]``, then one more in it."""
-    taken = int(counter[0])
-    counter[0] = taken + 1
-    return taken
+def _atomic_load_python(cell: IntArray) -> int:
+    """``cell[0]``."""
+    return int(cell[0])
 
 
-def _take_next_intrinsic() -> Callable[[IntArray], int]:
-    """``_take_next_python`` as one atomic instruction (LLVM's ``atomicrmw add``): threads that
-    take from the same counter at once each get a number of their own."""
+def _atomic_store_python(cell: IntArray, value: int) -> None:
+    """``cell[0] = value``."""
+    cell[0] = value
+
+
+def _fetch_add_python(cell: IntArray, amount: int) -> int:
+    """``cell[0]``, then ``amount`` more in it."""
+    before = int(cell[0])
+    cell[0] = before + amount
+    return before
+
+
+def _compare_exchange_python(cell: IntArray, expected: int, value: int) -> bool:
+    """Whether ``cell[0]`` held ``expected``; if so it now holds ``value``."""
+    if int(cell[0]) != expected:
+        return False
+    cell[0] = value
+    return True
+
+
+def _pause_python() -> None:
+    """Nothing (a spinning thread's hint to the core, compiled)."""
+
+
+def _atomic_intrinsics() -> tuple[Callable[..., int], Callable[..., None], Callable[..., int],
+                                  Callable[..., bool], Callable[[], None]]:
+    """The Python forms above as LLVM's atomic instructions on ``cell[0]`` (sequentially
+    consistent: a thread that reads a value another stored also sees every store that came
+    before it), and ``pause`` as x86's ``pause`` (nothing elsewhere): what the workers of
+    ``bottleimp/batch/_workers.py`` and the thread that calls them share a job by."""
+    import platform
+
+    from llvmlite import ir
     from numba.core import types
     from numba.extending import intrinsic
     from numba.np import arrayobj
 
     make_array: Any = cast(Any, arrayobj).make_array  # numba's code generation is untyped
 
+    def pointer(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return make_array(signature.args[0])(context, builder, args[0]).data
+
     @intrinsic
-    def take_next(typingctx: Any, counter: Any) -> tuple[Any, Callable[..., Any]]:
+    def atomic_load(typingctx: Any, cell: Any) -> tuple[Any, Callable[..., Any]]:
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            from llvmlite import ir
+            return builder.load_atomic(pointer(context, builder, signature, args), "seq_cst", 8)
 
-            array = make_array(signature.args[0])(context, builder, args[0])
-            one = ir.Constant(ir.IntType(64), 1)
-            return builder.atomic_rmw("add", array.data, one, "monotonic")
+        return types.int64(cell), codegen
 
-        return types.int64(counter), codegen
+    @intrinsic
+    def atomic_store(typingctx: Any, cell: Any, value: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            value = context.cast(builder, args[1], signature.args[1], types.int64)
+            builder.store_atomic(value, pointer(context, builder, signature, args), "seq_cst", 8)
+            return context.get_dummy_value()
 
-    return cast(Callable[[IntArray], int], take_next)
+        return types.none(cell, value), codegen
+
+    @intrinsic
+    def fetch_add(typingctx: Any, cell: Any, amount: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            amount = context.cast(builder, args[1], signature.args[1], types.int64)
+            return builder.atomic_rmw("add", pointer(context, builder, signature, args), amount,
+                                      "seq_cst")
+
+        return types.int64(cell, amount), codegen
+
+    @intrinsic
+    def compare_exchange(typingctx: Any, cell: Any, expected: Any,
+                         value: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            expected = context.cast(builder, args[1], signature.args[1], types.int64)
+            value = context.cast(builder, args[2], signature.args[2], types.int64)
+            pair = builder.cmpxchg(pointer(context, builder, signature, args), expected, value,
+                                   "seq_cst", "seq_cst")
+            return builder.extract_value(pair, 1)
+
+        return types.boolean(cell, expected, value), codegen
+
+    x86 = platform.machine().lower() in ("x86_64", "amd64", "i686", "x86")
+
+    @intrinsic
+    def pause(typingctx: Any) -> tuple[Any, Callable[..., Any]]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            if x86:
+                hint = builder.module.declare_intrinsic(
+                    "llvm.x86.sse2.pause", fnty=ir.FunctionType(ir.VoidType(), []))
+                builder.call(hint, [])
+            return context.get_dummy_value()
+
+        return types.none(), codegen
+
+    return (cast(Callable[..., int], atomic_load), cast(Callable[..., None], atomic_store),
+            cast(Callable[..., int], fetch_add), cast(Callable[..., bool], compare_exchange),
+            cast(Callable[[], None], pause))
 
 
-take_next: Callable[[IntArray], int] = _take_next_intrinsic() if COMPILED else _take_next_python
+atomic_load: Callable[[IntArray], int]
+atomic_store: Callable[[IntArray, int], None]
+fetch_add: Callable[[IntArray, int], int]
+compare_exchange: Callable[[IntArray, int, int], bool]
+pause: Callable[[], None]
+if COMPILED:
+    atomic_load, atomic_store, fetch_add, compare_exchange, pause = _atomic_intrinsics()
+else:
+    atomic_load, atomic_store, fetch_add, compare_exchange, pause = (
+        _atomic_load_python, _atomic_store_python, _fetch_add_python, _compare_exchange_python,
+        _pause_python)
 
 
 # -- a step --------------------------------------------------------------------------------------
 
 
 
-@jit_parallel
+@jit
 def step(memory: npt.NDArray[np.uint8], actions: IntArray, out: npt.NDArray[Any],
-         values: bool, workers: int) -> int:
+         values: bool, control: IntArray, runs: IntArray, workers: int) -> int:
     """Take ``actions[b]`` in every game not over (as ``BatchGames._apply``: no auto-reset; the
     legal sets up to date), then write what the next decision reads: every game's mask row and
     legal set (``mask_games``) and, unless ``out`` has no columns, every game's observation of
-    its seat to act (seat 0 once over) into ``out`` (``observe_games``). ``STEP_CHUNK`` games at
-    a time, the chunks in parallel: ``workers`` loops (one a thread: as many as
-    ``parallel_settings`` last set) each step their own run of chunks, then take the chunks
-    of the others' runs not yet taken.
-    The batch's arrays lie in ``memory`` (``layout_of``): the rewards, ``done`` and ``actors`` (the seat that acted in game ``b``, ``-1`` in a game over)
-    are written there. One call from Python for the whole step, with three arrays: unpacking
-    arguments (a type check, and a reference-counted record, per array) is most of a call's
-    cost. Returns the first game whose action is not legal, having changed no game (and written
-    nothing); else ``-1 - k``, ``k`` the number of games that ended."""
+    its seat to act (seat 0 once over) into ``out`` (``observe_games``), ``values``: float32
+    cells with the values, else the compact bytes. ``STEP_CHUNK`` games at a time
+    (``run_chunk``), on ``workers`` threads (``run_job``). The batch's arrays lie in ``memory``
+    (``layout_of``): the rewards, ``done`` and ``actors`` (the seat that acted in game ``b``,
+    ``-1`` in a game over) are written there. Returns the first game whose action is not
+    legal, having changed no game (and written nothing); else ``-1 - k``, ``k`` the number of
+    games that ended."""
     layout = layout_of(memory)
     s, c = state_at(memory, layout), consts_at(memory, layout)
     legal = legal_at(memory, layout)
@@ -1022,23 +1103,168 @@ def step(memory: npt.NDArray[np.uint8], actions: IntArray, out: npt.NDArray[Any]
                 inside and (legal.bits[g] >> np.uint64(offset if inside else 0)) & _ONE):
             return g
     chunks = (size + STEP_CHUNK - 1) // STEP_CHUNK
-    ended = np.zeros(chunks, dtype=np.int64)
-    # One loop a thread. Loop w owns the w-th of ``workers`` equal runs of chunks and steps them
-    # first, so a thread steps the same games from step to step and finds them in its own
-    # cache; then it takes the chunks of the other runs that no loop has taken yet, from each
-    # run's end: a chunk where games end (a new deal, a shuffle), or a thread the machine
-    # pauses, delays a step little. A chunk is taken by the loop that first adds one to its
-    # claim. Each chunk's work is its own, so which thread does it changes no byte.
-    claims = np.zeros(chunks, dtype=np.int64)
-    for w in prange(workers):
-        for other in range(workers):  # its own run (other = 0), then the others'
-            run = (w + other) % workers
-            first, end = run * chunks // workers, (run + 1) * chunks // workers
-            for k in range(end - first):
-                chunk = first + k if other == 0 else end - 1 - k
-                if take_next(claims[chunk:chunk + 1]) == 0:
-                    ended[chunk] = run_chunk(memory, actions, out, values, chunk)
-    return -1 - int(ended.sum())
+    return -1 - run_job(control, runs, STEP_VALUES if values else STEP_COMPACT, memory, actions,
+                        out, workers, chunks)
+
+
+# -- the threads' jobs ----------------------------------------------------------------------------
+#
+# A job is ``chunks`` pieces of work on one batch, each its own (a chunk of games: which thread
+# does it changes no byte). The calling thread and ``workers - 1`` threads of
+# ``bottleimp/batch/_workers.py`` (spinning between jobs, ``serve``) share it through
+# ``control`` and ``runs``, two arrays of int64 cells that live as long as the process: the
+# caller writes the job's description, then adds one to ``control[GENERATION]``; a worker that
+# sees the generation change takes chunks. Each thread owns a run of consecutive chunks
+# (``runs[w]``: the job's generation, the run's first chunk not taken and its end, in one word)
+# and takes them from the front, so that a thread steps the same games from job to job and
+# finds them in its cache; then it takes from the back of the other runs. A chunk is taken by
+# the one thread whose compare-exchange of the run's word succeeds; a word of another
+# generation is never taken from, so a worker that wakes late (the machine paused it) takes
+# nothing of a job it did not see start, nor of one that ended. The caller waits until every
+# chunk taken is done (``control[DONE]``), never for a worker that took nothing: a worker the
+# machine does not run delays a job by no more than the chunk it holds.
+
+GENERATION, STOP, DONE, BY_WORKERS, ENDED, KIND, WORKERS, GAMES, MEMORY_AT, MEMORY_BYTES, \
+    ACTIONS_AT, OUT_AT, OUT_COLUMNS = range(13)
+"""The cells of ``control``: the job's generation (one more per job), the workers' stop flag,
+the chunks done since the process began and how many of them by workers, the games the job
+ended; the job's description (its kind, its threads, the batch's games, where its memory,
+actions and observations lie)."""
+CONTROL_CELLS: Final = 16
+STEP_VALUES, STEP_COMPACT, CHOOSE = range(3)
+"""A job's kinds: a step writing float32 observations, a step writing compact ones (or none),
+``random_actions``' choices."""
+_RUN_BITS: Final = 16
+"""Bits of a run's first and end chunk in its word (``STEP_CHUNK`` games a chunk: batches up
+to ``2**16 * 64`` games); the generation's low 31 bits above them."""
+_RUN_MASK: Final = (1 << _RUN_BITS) - 1
+_TAG_MASK: Final = (1 << 31) - 1
+
+
+@jit
+def run_word(generation: int, first: int, end: int) -> int:
+    """A run's word: the generation's low 31 bits, the first chunk not taken, the end."""
+    return (((generation & _TAG_MASK) << 32) | (first << _RUN_BITS)) | end
+
+
+@jit
+def take_chunk(runs: IntArray, run: int, generation: int, front: bool) -> int:
+    """Take a chunk of run ``run`` of job ``generation``, its first (``front``) or its last
+    not taken; ``-1`` when none is left, or the run belongs to another job."""
+    cell = runs[run:run + 1]
+    while True:
+        word = atomic_load(cell)
+        first, end = (word >> _RUN_BITS) & _RUN_MASK, word & _RUN_MASK
+        if word >> 32 != generation & _TAG_MASK or first >= end:
+            return -1
+        if front:
+            if compare_exchange(cell, word, run_word(generation, first + 1, end)):
+                return first
+        elif compare_exchange(cell, word, run_word(generation, first, end - 1)):
+            return end - 1
+
+
+@jit_apart
+def chunk_of(kind: int, memory: npt.NDArray[np.uint8], actions: IntArray,
+             out: npt.NDArray[Any], chunk: int) -> int:
+    """Chunk ``chunk`` of a job of ``kind`` done; the games it ended."""
+    if kind == CHOOSE:
+        choose_chunk(memory, chunk)
+        return 0
+    return run_chunk(memory, actions, out, kind == STEP_VALUES, chunk)
+
+
+@jit_apart
+def described_chunk(control: IntArray, chunk: int) -> int:
+    """Chunk ``chunk`` of the job ``control`` describes (its arrays found from their
+    addresses); the games it ended."""
+    b, kind = control[GAMES], control[KIND]
+    memory = array_from(control[MEMORY_AT], (control[MEMORY_BYTES],), np.uint8)
+    actions = array_from(control[ACTIONS_AT], (b,), np.int64)
+    shape = (b, control[OUT_COLUMNS])
+    if kind == STEP_VALUES:
+        return chunk_of(kind, memory, actions, array_from(control[OUT_AT], shape, np.float32),
+                        chunk)
+    return chunk_of(kind, memory, actions, array_from(control[OUT_AT], shape, np.uint8), chunk)
+
+
+@jit_apart
+def work(control: IntArray, runs: IntArray, me: int, generation: int) -> None:
+    """Thread ``me``'s part of job ``generation``: the chunks of its own run, then those left
+    at the back of the others' runs."""
+    workers = control[WORKERS]
+    if me >= workers:  # the job runs on fewer threads
+        return
+    for other in range(workers):
+        run = (me + other) % workers
+        while True:
+            chunk = take_chunk(runs, run, generation, other == 0)
+            if chunk < 0:
+                break
+            fetch_add(control[ENDED:ENDED + 1], described_chunk(control, chunk))
+            if me > 0:
+                fetch_add(control[BY_WORKERS:BY_WORKERS + 1], 1)
+            fetch_add(control[DONE:DONE + 1], 1)
+
+
+@jit
+def run_job(control: IntArray, runs: IntArray, kind: int, memory: npt.NDArray[np.uint8],
+            actions: IntArray, out: npt.NDArray[Any], workers: int, chunks: int) -> int:
+    """Do every chunk of a job of ``kind`` on ``workers`` threads, this one and the workers'
+    (``workers`` 1: this one alone, ``control`` and ``runs`` untouched); the games it ended."""
+    if workers <= 1 or chunks <= 1:
+        ended = 0
+        for chunk in range(chunks):
+            ended += chunk_of(kind, memory, actions, out, chunk)
+        return ended
+    workers = min(workers, chunks)
+    control[KIND], control[WORKERS], control[GAMES] = kind, workers, out.shape[0]
+    control[MEMORY_AT], control[MEMORY_BYTES] = memory.ctypes.data, len(memory)
+    control[ACTIONS_AT], control[OUT_AT] = actions.ctypes.data, out.ctypes.data
+    control[OUT_COLUMNS] = out.shape[1]
+    generation = atomic_load(control[GENERATION:GENERATION + 1]) + 1
+    for run in range(workers):
+        atomic_store(runs[run:run + 1], run_word(generation, run * chunks // workers,
+                                                 (run + 1) * chunks // workers))
+    atomic_store(control[ENDED:ENDED + 1], 0)
+    done = atomic_load(control[DONE:DONE + 1])
+    atomic_store(control[GENERATION:GENERATION + 1], generation)  # the job starts
+    work(control, runs, 0, generation)
+    while atomic_load(control[DONE:DONE + 1]) - done < chunks:
+        pause()
+    return atomic_load(control[ENDED:ENDED + 1])
+
+
+@jit
+def serve(control: IntArray, runs: IntArray, me: int, seen: int, spins: int) -> int:
+    """Worker ``me``'s loop (``_workers.py`` runs it on a thread of its own, without the GIL):
+    take part in each job that starts after generation ``seen``; return the last generation
+    seen once ``spins`` turns have passed with no job (the thread then sleeps), or ``-1`` when
+    ``control[STOP]`` is set."""
+    idle = 0
+    while True:
+        if atomic_load(control[STOP:STOP + 1]) != 0:
+            return -1
+        generation = atomic_load(control[GENERATION:GENERATION + 1])
+        if generation != seen:
+            seen = generation
+            work(control, runs, me, generation)
+            idle = 0
+        elif idle < spins:
+            idle += 1
+            pause()
+        else:
+            return seen
+
+
+@jit
+def spin(cell: IntArray, turns: int) -> int:
+    """``turns`` turns of ``serve``'s idle loop on ``cell`` (``_workers.py`` times it to size a
+    worker's spin)."""
+    for _ in range(turns):
+        atomic_load(cell)
+        pause()
+    return turns
 
 
 @jit_apart
