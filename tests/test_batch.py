@@ -526,7 +526,7 @@ def test_threads_taking_chunks_of_one_job_take_each_chunk_once() -> None:
 
     def taking(runs: npt.NDArray[np.int64], me: int, generation: int,
                hits: npt.NDArray[np.int64]) -> None:
-        workers = len(runs)
+        workers = len(runs) // kernel.RUN_CELLS
         for other in range(workers):
             run = (me + other) % workers
             chunk = kernel.take_chunk(runs, run, generation, other == 0)
@@ -539,8 +539,9 @@ def test_threads_taking_chunks_of_one_job_take_each_chunk_once() -> None:
 
     take = numba.njit(nogil=True, cache=False)(taking) if kernel.COMPILED else taking
     chunks, generation = 30_000, 5
-    runs = np.array([kernel.run_word(generation, w * chunks // 3, (w + 1) * chunks // 3)
-                     for w in range(3)], dtype=np.int64)
+    runs = np.zeros(3 * kernel.RUN_CELLS, dtype=np.int64)
+    runs[::kernel.RUN_CELLS] = [kernel.run_word(generation, w * chunks // 3, (w + 1) * chunks // 3)
+                                for w in range(3)]
     hits = np.zeros(chunks, dtype=np.int64)
     take(runs, 0, generation - 1, hits)
     assert hits.sum() == 0

@@ -1124,13 +1124,19 @@ def step(memory: npt.NDArray[np.uint8], actions: IntArray, out: npt.NDArray[Any]
 # chunk taken is done (``control[DONE]``), never for a worker that took nothing: a worker the
 # machine does not run delays a job by no more than the chunk it holds.
 
-GENERATION, STOP, DONE, BY_WORKERS, ENDED, KIND, WORKERS, GAMES, MEMORY_AT, MEMORY_BYTES, \
-    ACTIONS_AT, OUT_AT, OUT_COLUMNS = range(13)
-"""The cells of ``control``: the job's generation (one more per job), the workers' stop flag,
-the chunks done since the process began and how many of them by workers, the games the job
-ended; the job's description (its kind, its threads, the batch's games, where its memory,
-actions and observations lie)."""
-CONTROL_CELLS: Final = 16
+GENERATION, STOP = 0, 1
+"""``control``'s first cache line, which a spinning worker reads and only the caller writes, once
+a job: the job's generation (one more per job) and the workers' stop flag."""
+KIND, WORKERS, GAMES, MEMORY_AT, MEMORY_BYTES, ACTIONS_AT, OUT_AT, OUT_COLUMNS = range(8, 16)
+"""Its second line, the job's description: its kind, its threads, the batch's games, where its
+memory, actions and observations lie (addresses, ``array.ctypes.data``)."""
+DONE, ENDED, BY_WORKERS = 16, 24, 32
+"""A line each, which each thread adds to once a job, when it has done its chunks: the chunks
+done since the process began, the games the job ended, the chunks workers did."""
+CONTROL_CELLS: Final = 40
+RUN_CELLS: Final = 8
+"""``runs[w * RUN_CELLS]`` is run ``w``'s word: a cache line each, so a thread taking from its
+own run does not take the line from the others."""
 STEP_VALUES, STEP_COMPACT, CHOOSE = range(3)
 """A job's kinds: a step writing float32 observations, a step writing compact ones (or none),
 ``random_actions``' choices."""
@@ -1151,7 +1157,7 @@ def run_word(generation: int, first: int, end: int) -> int:
 def take_chunk(runs: IntArray, run: int, generation: int, front: bool) -> int:
     """Take a chunk of run ``run`` of job ``generation``, its first (``front``) or its last
     not taken; ``-1`` when none is left, or the run belongs to another job."""
-    cell = runs[run:run + 1]
+    cell = runs[run * RUN_CELLS:run * RUN_CELLS + 1]
     while True:
         word = atomic_load(cell)
         first, end = (word >> _RUN_BITS) & _RUN_MASK, word & _RUN_MASK
@@ -1191,20 +1197,24 @@ def described_chunk(control: IntArray, chunk: int) -> int:
 @jit_apart
 def work(control: IntArray, runs: IntArray, me: int, generation: int) -> None:
     """Thread ``me``'s part of job ``generation``: the chunks of its own run, then those left
-    at the back of the others' runs."""
+    at the back of the others' runs; then what it did counted, once."""
     workers = control[WORKERS]
     if me >= workers:  # the job runs on fewer threads
         return
+    done = ended = 0
     for other in range(workers):
         run = (me + other) % workers
         while True:
             chunk = take_chunk(runs, run, generation, other == 0)
             if chunk < 0:
                 break
-            fetch_add(control[ENDED:ENDED + 1], described_chunk(control, chunk))
-            if me > 0:
-                fetch_add(control[BY_WORKERS:BY_WORKERS + 1], 1)
-            fetch_add(control[DONE:DONE + 1], 1)
+            ended += described_chunk(control, chunk)
+            done += 1
+    if done:
+        fetch_add(control[ENDED:ENDED + 1], ended)
+        if me > 0:
+            fetch_add(control[BY_WORKERS:BY_WORKERS + 1], done)
+        fetch_add(control[DONE:DONE + 1], done)  # last: the caller may go on once it is seen
 
 
 @jit
@@ -1224,8 +1234,8 @@ def run_job(control: IntArray, runs: IntArray, kind: int, memory: npt.NDArray[np
     control[OUT_COLUMNS] = out.shape[1]
     generation = atomic_load(control[GENERATION:GENERATION + 1]) + 1
     for run in range(workers):
-        atomic_store(runs[run:run + 1], run_word(generation, run * chunks // workers,
-                                                 (run + 1) * chunks // workers))
+        atomic_store(runs[run * RUN_CELLS:run * RUN_CELLS + 1],
+                     run_word(generation, run * chunks // workers, (run + 1) * chunks // workers))
     atomic_store(control[ENDED:ENDED + 1], 0)
     done = atomic_load(control[DONE:DONE + 1])
     atomic_store(control[GENERATION:GENERATION + 1], generation)  # the job starts

@@ -37,8 +37,8 @@ class Workers:
     def __init__(self) -> None:
         self.most = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
         """The most threads a job runs on (the calling one included)."""
-        self.control: IntArray = np.zeros(kernel.CONTROL_CELLS, dtype=np.int64)
-        self.runs: IntArray = np.zeros(max(self.most, 1), dtype=np.int64)
+        self.control = cache_lines(kernel.CONTROL_CELLS)
+        self.runs = cache_lines(max(self.most, 1) * kernel.RUN_CELLS)
         self._threads: list[threading.Thread] = []
         self._leased = threading.Lock()
         """Held by the caller whose job the workers serve."""
@@ -101,6 +101,14 @@ class Workers:
                 while self._rings == rings:
                     self._bell.wait()
                 self._sleeping -= 1
+
+
+def cache_lines(cells: int) -> IntArray:
+    """``cells`` int64 zeros from the start of a cache line (64 bytes)."""
+    block = np.zeros(cells + 8, dtype=np.int64)
+    start = (-block.ctypes.data % 64) // 8
+    cells_aligned: IntArray = block[start:start + cells]
+    return cells_aligned
 
 
 _shared = Workers()
