@@ -29,10 +29,11 @@ the bound is bandwidth / bytes per decision: the rate no batch could pass writin
 ``--instructions`` counts, under ``valgrind --tool=callgrind``, the instructions per decision at
 B = 1024 on one thread (float32 and compact) and of OpenSpiel's Hearts
 (``benchmarks/instructions.py``'s method: two runs of different lengths, the difference divided
-by the difference of decisions), with the batch's instructions outside the chunks of the
-kernel's jobs (the serial part, which more threads do not share: the bound it puts on N
-threads over one is printed beside it), and ``--against PATH`` counts the same for another
-checkout of bottleimp (its own API), numba's cache for it kept in a temporary directory.
+by the difference of decisions), and ``--against PATH`` counts the same for another checkout of
+bottleimp (its own API), numba's cache for it kept in a temporary directory. The serial part of
+a step, which more threads do not share, is timed (callgrind sees no names in numba's compiled
+code): per size and observation, on one thread, the time outside the kernel's two calls a
+decision, and the bound it puts on N threads over one.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numba
 import numpy as np
@@ -82,6 +84,49 @@ def batch_slice(config: bottleimp.Config, size: int, threads: int,
         return decisions, 0
 
     return play, games
+
+
+def time_outside_kernel(config: bottleimp.Config, size: int, compact: bool,
+                        steps: int = 3000) -> tuple[float, float]:
+    """(seconds a decision, of them outside the kernel's calls) of the batch loop on one
+    thread: the kernel's two calls of a decision (``random_actions`` and ``step``, whose chunks
+    more threads share) timed apart from the rest (the Python calls, numpy's uniforms, the
+    infos and new deals of ended games), over ``steps`` steps past 300. Callgrind cannot split
+    the count so: it sees no names in numba's compiled code."""
+    from bottleimp.batch import _engine
+    from bottleimp.batch import _kernel as kernel
+
+    games = BatchGames(config, size, compact=compact, threads=1)
+    games.reset(np.arange(size))
+    rng = np.random.default_rng(1)
+    inside = [0.0]
+
+    class Timed:  # the kernel as the batch calls it, its two per-decision entries timed
+        def __getattr__(self, name: str) -> object:
+            return getattr(kernel, name)
+
+        def step(self, *arguments: Any) -> int:
+            start = time.perf_counter()
+            outcome: int = kernel.step(*arguments)
+            inside[0] += time.perf_counter() - start
+            return outcome
+
+        def random_actions(self, *arguments: Any) -> None:
+            start = time.perf_counter()
+            kernel.random_actions(*arguments)
+            inside[0] += time.perf_counter() - start
+
+    for _ in range(300):
+        games.step(games.random_actions(rng))
+    setattr(_engine, "kernel", Timed())
+    try:
+        start = time.perf_counter()
+        for _ in range(steps):
+            games.step(games.random_actions(rng))
+        total = time.perf_counter() - start
+    finally:
+        setattr(_engine, "kernel", kernel)
+    return total / (steps * size), (total - inside[0]) / (steps * size)
 
 
 REWRITTEN = ("obs_out", "mask_buffer", "legal_bases", "legal_bits", "legal_counts", "rewards",
@@ -200,25 +245,19 @@ numba loads its cache and the first deals are shuffled, in both runs alike)."""
 
 
 def instructions_per_decision(players: int, size: int, compact: bool, path: str,
-                              cache: str) -> tuple[float, float]:
+                              cache: str) -> float:
     """Instructions per decision of the batch loop under callgrind (checkout ``path``, numba's
-    cache in ``cache``), on one thread, and of those the ones inside the jobs' chunks
-    (``parallel_split``): two runs of different lengths, the differences divided by the
-    difference of decisions."""
+    cache in ``cache``), on one thread: two runs of different lengths, the difference divided by
+    the difference of decisions."""
     program = COUNTED.format(size=size, compact=compact)
-    few, many = (parallel_split(program, players, steps, path, counting_env(cache))
+    few, many = (counted_run(program, players, steps, path, counting_env(cache))
                  for steps in (10, 60))
-    decisions = many[2] - few[2]
-    return (many[0] - few[0]) / decisions, (many[1] - few[1]) / decisions
+    return (many[0] - few[0]) / (many[1] - few[1])
 
 
-def parallel_split(program: str, players: int, steps: int, path: str,
-                   extra_env: dict[str, str]) -> tuple[int, int, int]:
-    """(instructions, instructions inside the chunks of the jobs, decisions) of one run of
-    ``program`` under callgrind: the inside ones are the inclusive counts of the kernel's
-    ``run_chunk`` and ``choose_chunk`` (``callgrind_annotate --inclusive=yes``), the work that
-    more threads share (``kernel.run_job``); the rest runs on the calling thread alone whatever
-    the thread count (0 inside: LLVM inlined them, not measured)."""
+def counted_run(program: str, players: int, steps: int, path: str,
+                extra_env: dict[str, str]) -> tuple[int, int]:
+    """(instructions, decisions) of one run of ``program`` under callgrind."""
     with tempfile.TemporaryDirectory() as temp:
         out = Path(temp) / "callgrind.out"
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -229,13 +268,7 @@ def parallel_split(program: str, players: int, steps: int, path: str,
             env=env, cwd=temp, capture_output=True, text=True, check=True)
         totals = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.MULTILINE)
         assert totals is not None, "callgrind wrote no total"
-        listing = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100",
-                                  str(out)], capture_output=True, text=True, check=True).stdout
-        inside = sum(max((int(line.split()[0].replace(",", "")) for line in listing.splitlines()
-                          if re.search(rf"_kernel::{name}\b", line)
-                          and line.strip()[:1].isdigit()), default=0)
-                     for name in ("run_chunk", "choose_chunk"))
-        return int(totals.group(1)), inside, int(done.stdout.split()[-1])
+        return int(totals.group(1)), int(done.stdout.split()[-1])
 
 
 def counting_env(cache: str) -> dict[str, str]:
@@ -347,6 +380,14 @@ def main() -> None:
             for kind in ("float32", "compact"):
                 one, all_ = rates[f"B={size} {kind} 1T"], rates[f"B={size} {kind} {most}T"]
                 print(f"  B={size} {kind}: {most} threads / 1 thread = {all_ / one:.2f}")
+        for size in sizes:
+            for compact in (False, True):
+                per, outside = time_outside_kernel(config, size, compact)
+                share = outside / per
+                print(f"  B={size} {'compact' if compact else 'float32'} 1T: "
+                      f"{per * size * 1e6:,.1f} us a step, {outside * size * 1e6:,.1f} us of "
+                      f"it outside the kernel's calls ({share:.1%}): {most} threads at most "
+                      f"{1 / (share + (1 - share) / most):.2f} times one")
     if len(sizes) > 1:
         for kind in ("float32", "compact"):
             for threads in thread_counts:
@@ -390,7 +431,7 @@ def count_instructions(players: int, against: str | None) -> dict[str, float]:
             warm_cache(players, path, cache, compact=path == root)
             for compact in ((False, True) if path == root else (False,)):
                 kind = "compact" if compact else "float32"
-                figure, inside = instructions_per_decision(players, 1024, compact, path, cache)
+                figure = instructions_per_decision(players, 1024, compact, path, cache)
                 if path == root:
                     counts[f"B=1024 {kind}"] = figure
                 name = f"B=1024 {kind} 1T ({label})"
@@ -401,11 +442,6 @@ def count_instructions(players: int, against: str | None) -> dict[str, float]:
                 line = f"  {name:36} {figure:9,.0f} instructions per decision"
                 if "hearts" in counts:
                     line += f"   Hearts / this: {counts['hearts'] / figure:6.2f}"
-                serial = figure - inside
-                line += (f"\n  {'':36} {serial:9,.0f} of them outside the jobs' chunks "
-                         f"({serial / figure:.1%}: with N threads at most "
-                         f"1 / ({serial / figure:.3f} + {inside / figure:.3f} / N) times one "
-                         f"thread; 2 threads: {figure / (serial + inside / 2):.2f})")
                 print(line, flush=True)
     return counts
 

@@ -562,6 +562,17 @@ def test_threads_taking_chunks_of_one_job_take_each_chunk_once() -> None:
         2, 4, 3, -1]
 
 
+def test_a_run_word_holds_the_chunks_of_the_largest_batch() -> None:
+    """A run's word keeps its first and end chunk in 16 bits each: the largest batch accepted
+    has fewer chunks than that, and a word gives back the generation's low bits and both ends."""
+    from bottleimp.batch._engine import MAX_BATCH
+
+    chunks = -(-MAX_BATCH // kernel.STEP_CHUNK)
+    assert chunks < 1 << 16
+    word = kernel.run_word((1 << 40) + 9, chunks - 1, chunks)
+    assert (word >> 32, (word >> 16) & 0xFFFF, word & 0xFFFF) == (9, chunks - 1, chunks)
+
+
 def test_random_choices_in_parallel_chunks_are_those_of_one_thread() -> None:
     """``random_actions`` chooses ``kernel.STEP_CHUNK`` games at a time, the chunks on every
     thread: a batch of several chunks and a part, given the same uniform numbers, chooses on one
