@@ -514,6 +514,31 @@ def test_the_workers_take_part_in_the_steps_of_a_batch_on_two_threads() -> None:
     assert int(control[kernel.BY_WORKERS]) > before
 
 
+def test_after_a_long_wait_for_the_workers_the_next_jobs_run_alone() -> None:
+    """A job whose caller waited longer than ``WAIT_SECONDS`` for the workers (the system
+    paused one) sends the next 64 jobs to the calling thread alone, then the workers serve
+    again; a second such wait in a row, twice as many; a job without one, one fewer."""
+    from bottleimp.batch import _workers
+
+    if not kernel.COMPILED:
+        pytest.skip("NUMBA_DISABLE_JIT: every job runs on the calling thread")
+    pool = _workers.Workers()  # a set of its own: its policy, no thread started
+    pool._spins, pool._patience = 1000, 100
+    for first, after in ((_workers.FIRST_BACKOFF, 2 * _workers.FIRST_BACKOFF),
+                         (2 * _workers.FIRST_BACKOFF, 4 * _workers.FIRST_BACKOFF)):
+        assert pool._leased.acquire(blocking=False)
+        pool.control[kernel.WAITED] = 101
+        pool.release(2)
+        assert [pool.lease(2) for _ in range(first)] == [1] * first
+        assert pool._backoff == after
+    pool._threads = [None] * 3  # type: ignore[list-item]  # as if started: lease starts none
+    assert pool.lease(2) == 2
+    pool.control[kernel.WAITED] = 100
+    pool.release(2)
+    assert pool._backoff == 4 * _workers.FIRST_BACKOFF - 1 and pool.lease(2) == 2
+    pool.release(2)
+
+
 def test_threads_taking_chunks_of_one_job_take_each_chunk_once() -> None:
     """``kernel.take_chunk``, how the threads of a job share its chunks: three threads each
     taking chunks of their own run from the front, then the others' from the back, take each

@@ -1130,10 +1130,13 @@ a job: the job's generation (one more per job) and the workers' stop flag."""
 KIND, WORKERS, GAMES, MEMORY_AT, MEMORY_BYTES, ACTIONS_AT, OUT_AT, OUT_COLUMNS = range(8, 16)
 """Its second line, the job's description: its kind, its threads, the batch's games, where its
 memory, actions and observations lie (addresses, ``array.ctypes.data``)."""
+WAITED: Final = 40
+"""The turns the caller waited, its own chunks done, for the workers' last chunks (its own
+line, read by ``_workers.py`` after the job)."""
 DONE, ENDED, BY_WORKERS = 16, 24, 32
 """A line each, which each thread adds to once a job, when it has done its chunks: the chunks
 done since the process began, the games the job ended, the chunks workers did."""
-CONTROL_CELLS: Final = 40
+CONTROL_CELLS: Final = 48
 RUN_CELLS: Final = 8
 """``runs[w * RUN_CELLS]`` is run ``w``'s word: a cache line each, so a thread taking from its
 own run does not take the line from the others."""
@@ -1240,8 +1243,11 @@ def run_job(control: IntArray, runs: IntArray, kind: int, memory: npt.NDArray[np
     done = atomic_load(control[DONE:DONE + 1])
     atomic_store(control[GENERATION:GENERATION + 1], generation)  # the job starts
     work(control, runs, 0, generation)
+    waited = 0
     while atomic_load(control[DONE:DONE + 1]) - done < chunks:
+        waited += 1
         pause()
+    control[WAITED] = waited
     return atomic_load(control[ENDED:ENDED + 1])
 
 

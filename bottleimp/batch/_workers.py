@@ -8,7 +8,14 @@ within a fraction of a microsecond, where a pool that sleeps between jobs, or ma
 threads join anew each time (numba's parallel loops do, on every call), loses tens of
 microseconds a job: at B = 1024 a step is about a hundred. One job runs at a time: a caller
 that finds the workers leased by another thread runs its job alone. After a fork the child
-starts its own workers."""
+starts its own workers.
+
+On a machine whose cores are busy, the system may pause a worker in the middle of a chunk, and
+the caller then waits for it for the rest of a time slice (milliseconds, where a step takes a
+tenth of one). When a job's caller waited longer than ``WAIT_SECONDS`` for the workers' last
+chunks, the next jobs run on the calling thread alone: 64 of them at first, twice as many after
+each such wait (at most ``2 ** 16``), one fewer after each job on the workers without one: on a
+busy machine the jobs soon run alone nearly always, on an idle one a rare pause costs little."""
 
 from __future__ import annotations
 
@@ -30,6 +37,13 @@ loop that steps and chooses (tens of microseconds), short enough that a worker l
 gives its core back."""
 
 
+WAIT_SECONDS: Final = 0.00005
+"""A wait for the workers' last chunks longer than this (a chunk of 64 games takes a few
+microseconds to a few tens) means the system paused a worker."""
+FIRST_BACKOFF, MOST_BACKOFF = 64, 1 << 16
+"""Jobs run alone after a long wait, first and at most (``Workers.release``)."""
+
+
 class Workers:
     """The process's worker threads and the two arrays they share a job by (``kernel``'s
     ``control`` and ``runs``)."""
@@ -47,12 +61,23 @@ class Workers:
         """How many times a caller woke the sleeping workers (under ``_bell``)."""
         self._sleeping = 0
         self._spins = 0
+        """Idle turns of ``kernel.serve`` before a worker sleeps (``SPIN_SECONDS``)."""
+        self._patience = 0
+        """Turns a caller waits for the workers before it calls the wait long (``WAIT_SECONDS``)."""
+        self._alone = 0
+        """Jobs still to run on the calling thread alone after a long wait."""
+        self._backoff = FIRST_BACKOFF
 
     def lease(self, threads: int) -> int:
         """The threads the caller's next job runs on, ``threads`` or fewer: 1 without
         numba, or when another thread holds the workers; else the workers are the caller's
         until ``release``, started or woken as needed."""
-        if threads <= 1 or not kernel.COMPILED or not self._leased.acquire(blocking=False):
+        if threads <= 1 or not kernel.COMPILED:
+            return 1
+        if self._alone:
+            self._alone -= 1
+            return 1
+        if not self._leased.acquire(blocking=False):
             return 1
         if len(self._threads) < threads - 1:
             self._start(threads - 1)
@@ -63,8 +88,14 @@ class Workers:
         return threads
 
     def release(self, threads: int) -> None:
-        """Give the workers back after a job leased on ``threads`` threads."""
+        """Give the workers back after a job leased on ``threads`` threads; after a long wait for
+        them, the next jobs run alone."""
         if threads > 1:
+            if self.control[kernel.WAITED] > self._patience:
+                self._alone = self._backoff
+                self._backoff = min(2 * self._backoff, MOST_BACKOFF)
+            elif self._backoff > FIRST_BACKOFF:
+                self._backoff -= 1
             self._leased.release()
 
     def stop(self) -> None:
@@ -81,7 +112,9 @@ class Workers:
             turns = 200_000
             start = time.perf_counter()
             kernel.spin(cell, turns)
-            self._spins = max(1000, int(turns * SPIN_SECONDS / (time.perf_counter() - start)))
+            per_second = turns / (time.perf_counter() - start)
+            self._spins = max(1000, int(per_second * SPIN_SECONDS))
+            self._patience = max(100, int(per_second * WAIT_SECONDS))
         while len(self._threads) < count:
             thread = threading.Thread(target=self._serve, args=(len(self._threads) + 1,),
                                       name=f"bottleimp-batch-{len(self._threads) + 1}",
