@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -507,33 +508,35 @@ def test_the_workers_take_part_in_the_steps_of_a_batch_on_two_threads() -> None:
     assert int(control[kernel.BY_WORKERS]) == before
     games = batch_games(Config(players=4), 64 * kernel.STEP_CHUNK, threads=2)
     games.reset(np.arange(games.size))
-    for _ in range(200):
+    deadline = time.monotonic() + 120  # a worker's first job may wait for numba to compile
+    while int(control[kernel.BY_WORKERS]) == before and time.monotonic() < deadline:
         games.step(games.random_actions(rng))
-        if int(control[kernel.BY_WORKERS]) > before:
-            break
     assert int(control[kernel.BY_WORKERS]) > before
 
 
 def test_after_a_long_wait_for_the_workers_the_next_jobs_run_alone() -> None:
-    """A job whose caller waited longer than ``WAIT_SECONDS`` for the workers (the system
-    paused one) sends the next 64 jobs to the calling thread alone, then the workers serve
-    again; a second such wait in a row, twice as many; a job without one, one fewer."""
+    """A job whose caller waited long for the workers (``WAIT_SECONDS``, and four chunks' time:
+    the system paused one) sends the next 64 jobs to the calling thread alone, then the workers
+    serve again; a second such wait, twice as many; a job without one, one fewer."""
     from bottleimp.batch import _workers
 
     if not kernel.COMPILED:
         pytest.skip("NUMBA_DISABLE_JIT: every job runs on the calling thread")
     pool = _workers.Workers()  # a set of its own: its policy, no thread started
-    pool._spins, pool._patience = 1000, 100
+    pool._spins, pool._turns_per_second = 1000, 1e9  # a turn a nanosecond
+    pool.control[kernel.CHUNKS] = 10**6  # so that four chunks' time is below WAIT_SECONDS
+    long = int(1e9 * _workers.WAIT_SECONDS) + 1
     for first, after in ((_workers.FIRST_BACKOFF, 2 * _workers.FIRST_BACKOFF),
                          (2 * _workers.FIRST_BACKOFF, 4 * _workers.FIRST_BACKOFF)):
         assert pool._leased.acquire(blocking=False)
-        pool.control[kernel.WAITED] = 101
+        pool._began = __import__("time").perf_counter()
+        pool.control[kernel.WAITED] = long
         pool.release(2)
         assert [pool.lease(2) for _ in range(first)] == [1] * first
         assert pool._backoff == after
     pool._threads = [None] * 3  # type: ignore[list-item]  # as if started: lease starts none
     assert pool.lease(2) == 2
-    pool.control[kernel.WAITED] = 100
+    pool.control[kernel.WAITED] = long - 2
     pool.release(2)
     assert pool._backoff == 4 * _workers.FIRST_BACKOFF - 1 and pool.lease(2) == 2
     pool.release(2)

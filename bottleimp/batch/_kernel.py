@@ -1130,9 +1130,9 @@ a job: the job's generation (one more per job) and the workers' stop flag."""
 KIND, WORKERS, GAMES, MEMORY_AT, MEMORY_BYTES, ACTIONS_AT, OUT_AT, OUT_COLUMNS = range(8, 16)
 """Its second line, the job's description: its kind, its threads, the batch's games, where its
 memory, actions and observations lie (addresses, ``array.ctypes.data``)."""
-WAITED: Final = 40
-"""The turns the caller waited, its own chunks done, for the workers' last chunks (its own
-line, read by ``_workers.py`` after the job)."""
+WAITED, CHUNKS = 40, 41
+"""The turns the caller waited, its own chunks done, for the workers' last chunks, and the
+job's chunks (a line of their own, read by ``_workers.py`` after the job)."""
 DONE, ENDED, BY_WORKERS = 16, 24, 32
 """A line each, which each thread adds to once a job, when it has done its chunks: the chunks
 done since the process began, the games the job ended, the chunks workers did."""
@@ -1247,7 +1247,7 @@ def run_job(control: IntArray, runs: IntArray, kind: int, memory: npt.NDArray[np
     while atomic_load(control[DONE:DONE + 1]) - done < chunks:
         waited += 1
         pause()
-    control[WAITED] = waited
+    control[WAITED], control[CHUNKS] = waited, chunks
     return atomic_load(control[ENDED:ENDED + 1])
 
 

@@ -12,8 +12,7 @@ starts its own workers.
 
 On a machine whose cores are busy, the system may pause a worker in the middle of a chunk, and
 the caller then waits for it for the rest of a time slice (milliseconds, where a step takes a
-tenth of one). When a job's caller waited longer than ``WAIT_SECONDS`` for the workers' last
-chunks, the next jobs run on the calling thread alone: 64 of them at first, twice as many after
+tenth of one). When a job's caller waited long for the workers' last chunks (``WAIT_SECONDS``), the next jobs run on the calling thread alone: 64 of them at first, twice as many after
 each such wait (at most ``2 ** 16``), one fewer after each job on the workers without one: on a
 busy machine the jobs soon run alone nearly always, on an idle one a rare pause costs little."""
 
@@ -38,8 +37,9 @@ gives its core back."""
 
 
 WAIT_SECONDS: Final = 0.00005
-"""A wait for the workers' last chunks longer than this (a chunk of 64 games takes a few
-microseconds to a few tens) means the system paused a worker."""
+"""A wait for the workers' last chunks longer than this and than four times a chunk's time
+(the job's time per chunk and thread; a chunk of 64 games takes a few microseconds to a few
+tens) means the system paused a worker."""
 FIRST_BACKOFF, MOST_BACKOFF = 64, 1 << 16
 """Jobs run alone after a long wait, first and at most (``Workers.release``)."""
 
@@ -62,8 +62,10 @@ class Workers:
         self._sleeping = 0
         self._spins = 0
         """Idle turns of ``kernel.serve`` before a worker sleeps (``SPIN_SECONDS``)."""
-        self._patience = 0
-        """Turns a caller waits for the workers before it calls the wait long (``WAIT_SECONDS``)."""
+        self._turns_per_second = 0.0
+        """How fast a caller's wait for the workers turns (``kernel.run_job``, ``WAITED``)."""
+        self._began = 0.0
+        """When the job now leased began."""
         self._alone = 0
         """Jobs still to run on the calling thread alone after a long wait."""
         self._backoff = FIRST_BACKOFF
@@ -85,13 +87,17 @@ class Workers:
             with self._bell:
                 self._rings += 1
                 self._bell.notify_all()
+        self._began = time.perf_counter()
         return threads
 
     def release(self, threads: int) -> None:
         """Give the workers back after a job leased on ``threads`` threads; after a long wait for
         them, the next jobs run alone."""
         if threads > 1:
-            if self.control[kernel.WAITED] > self._patience:
+            took = time.perf_counter() - self._began
+            chunk = took * threads / max(int(self.control[kernel.CHUNKS]), 1)
+            if self.control[kernel.WAITED] > self._turns_per_second * max(WAIT_SECONDS,
+                                                                         4 * chunk):
                 self._alone = self._backoff
                 self._backoff = min(2 * self._backoff, MOST_BACKOFF)
             elif self._backoff > FIRST_BACKOFF:
@@ -112,9 +118,8 @@ class Workers:
             turns = 200_000
             start = time.perf_counter()
             kernel.spin(cell, turns)
-            per_second = turns / (time.perf_counter() - start)
-            self._spins = max(1000, int(per_second * SPIN_SECONDS))
-            self._patience = max(100, int(per_second * WAIT_SECONDS))
+            self._turns_per_second = turns / (time.perf_counter() - start)
+            self._spins = max(1000, int(self._turns_per_second * SPIN_SECONDS))
         while len(self._threads) < count:
             thread = threading.Thread(target=self._serve, args=(len(self._threads) + 1,),
                                       name=f"bottleimp-batch-{len(self._threads) + 1}",
