@@ -46,8 +46,9 @@ meet) and:
   the table before any is searched; a bound past the window settles the node, and a card whose
   bound cannot beat the window, or whose value is known, is not searched;
 - move ordering: the table's best card first at a trick boundary; for the last seat of a
-  trick, first the card whose trick (ended by the kernel) is best for that seat's side
-  (``_last_seat``); then the history heuristic.
+  trick, first the card whose position after it has the best bound for that seat, then whose
+  trick (ended by the kernel) is best for that seat's side (``_last_seat``); then the history
+  heuristic.
 
 Past a budget of positions or a deadline the search stops and the value is given as a
 ``Valuation`` whose lower and upper bounds are the ones the finished tests proved, never as a
@@ -607,9 +608,11 @@ def _last_seat(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints,
     - a card whose position cannot beat the window on the seat's side, or whose value is
       known, is not searched: its bound (or value) goes into the node's best value and window
       as a searched card's would;
-    - of the others, the card whose trick is best for the seat's side (the side buying a bottle
-      worst, a bottle bought from the side best, else the coins the side captures; for another
-      seat the reverse) is tried first (``frame[_F_FIRST]``).
+    - of the others, the card whose position has the best bound for the seat (the highest
+      upper bound for the side, the lowest lower bound for another seat) is tried first
+      (``frame[_F_FIRST]``), of those the one whose trick is best for the seat's side (the side
+      buying a bottle worst, a bottle bought from the side best, else the coins the side
+      captures; for another seat the reverse).
 
     Row ``d + 1`` is played again when a card is searched. ``(False, 0)`` when the node is
     not settled."""
@@ -654,6 +657,7 @@ def _last_seat(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints,
             gain = int(frames[d + 1, _F_CAPTURED]) - int(frame[_F_CAPTURED])
         if not maximising:
             gain = -gain
+        gain += 4096 * (upper if maximising else -lower)  # the bound first (an order only)
         if gain > best_gain:
             best_card, best_gain = card, gain
     if a >= b:
