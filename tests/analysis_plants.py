@@ -7,6 +7,9 @@ functions are the ones it calls.
 - ``wrong bound``: the sure upper bound one coin too low;
 - ``key forgets the price``: the transposition key without the bottles' prices;
 - ``team as one seat``: the side of a seat in team mode is the seat alone;
+- ``last seat's bound off by one``: the bounds of a position after the last card of a trick,
+  read before it is entered (``_child_bounds``, the enhanced transposition cutoffs of
+  ``_last_seat``), its upper bound one coin too low;
 - ``table forgets the coins``: a table entry's bounds taken as they are for a position whose side
   captured other coins than the entry's (``_table_bounds`` without its shift).
 """
@@ -48,6 +51,13 @@ def _key_without_price(original: Callable[..., np.uint64]) -> Callable[..., Any]
     return trick_key
 
 
+def _child_bound_off_by_one(original: Callable[..., tuple[int, int]]) -> Callable[..., Any]:
+    def child_bounds(*args: Any) -> tuple[int, int]:
+        lower, upper = original(*args)
+        return lower, max(lower, upper - 1)  # one coin too little at the top
+    return child_bounds
+
+
 def _table_without_shift(original: Callable[..., tuple[int, int]]) -> Callable[..., Any]:
     def table_bounds(bounds: Any, slot: int, captured: int, ctl: Any) -> tuple[int, int]:
         return int(bounds[slot, 0]), int(bounds[slot, 1])
@@ -65,6 +75,7 @@ _PLANTED: dict[str, tuple[str, Callable[..., Any]]] = {
     "key forgets the price": ("_trick_key", _key_without_price),
     "team as one seat": ("side_of", _team_as_one_seat),
     "table forgets the coins": ("_table_bounds", _table_without_shift),
+    "last seat's bound off by one": ("_child_bounds", _child_bound_off_by_one),
 }
 
 

@@ -3,7 +3,8 @@
 the exhaustive CI set's small games (every player count, Devil's Eye, teams, the Second Bottle),
 for the seat to act and for every other seat, and on random endgames of every variant with up to
 four tricks left. Each planted bug (a wrong sure bound, a transposition key without the bottle's
-price, a team scored as one seat, table bounds carried to other captured coins unshifted) makes
+price, a team scored as one seat, table bounds carried to other captured coins unshifted, the
+bound of a position after a trick's last card, read before it is searched, off by one) makes
 the same check fail. The full-size runs (10,000 endgames
 per variant, every deal of the smallest game) are ``scripts/analysis_brute_force.py``."""
 
@@ -152,6 +153,7 @@ PLANTS: dict[str, str] = {
     "key forgets the price": "3p-8cards-target",
     "team as one seat": "4p-12cards-teams",
     "table forgets the coins": "endgames 4p-classic 47 8 9 25",  # three that showed it
+    "last seat's bound off by one": "3p-8cards",
 }
 
 

@@ -41,9 +41,14 @@ meet) and:
 - equivalent cards (``_equivalent``): of two cards of one seat's hand (or face-up row) of the
   same colour and coins, with no card still in play ranked between them, both at or above every
   bottle's price, only one is searched: nothing can tell them apart for the rest of the round;
+- enhanced transposition cutoffs at the last seat of a trick (``_last_seat``): every card is
+  played (the kernel ends the trick) and the position after it bounded by its sure bounds and
+  the table before any is searched; a bound past the window settles the node, and a card whose
+  bound cannot beat the window, or whose value is known, is not searched;
 - move ordering: the table's best card first at a trick boundary; for the last seat of a
-  trick, first the card whose trick (ended by the kernel) is best for that seat's side
-  (``_last_card_first``); then the history heuristic.
+  trick, first the card whose position after it has the best bound for that seat, then whose
+  trick (ended by the kernel) is best for that seat's side (``_last_seat``); then the history
+  heuristic.
 
 Past a budget of positions or a deadline the search stops and the value is given as a
 ``Valuation`` whose lower and upper bounds are the ones the finished tests proved, never as a
@@ -553,21 +558,95 @@ def _nth_card(word: np.uint64, place: int) -> int:
 
 
 @kernel.jit
-def _last_card_first(s: kernel.State, c: kernel.Consts, d: int, side: Ints, frame: Ints,
-                     cards: np.uint64, maximising: bool) -> int:
-    """The card to try first for the last seat of a trick: each card of ``cards`` is played in
-    row ``d + 1`` (the kernel ends the trick) and the one whose trick is best for the seat's
-    side (the side buying a bottle worst, a bottle bought from the side best, else the coins the
-    side captures; for another seat the reverse) is chosen. Only an order: row ``d + 1`` is
-    played again when the card is searched."""
+def _child_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints,
+                  keys: Words, bounds: Ints, scratch: Words, frames: Ints, in_play: Words,
+                  side_cards: Words, kinds: Ints, alpha: int, beta: int) -> tuple[int, int]:
+    """Bounds of the value of row ``d`` (at a trick boundary, its ``_derive`` done) that its
+    node would find on entering with the window ``alpha``, ``beta`` before trying a card: its
+    score once the round is over, else its sure bounds (``_sure_bounds``) narrowed by the
+    table's entry of the question that window asks (``_enter``). Every one is a proved bound of
+    the value whatever the window, so a parent may use them without entering the node."""
+    if s.phase[d] != PLAY:
+        score = int(s.scores[d, ctl[_SEAT]])
+        return score, score
+    captured = int(frames[d, _F_CAPTURED])
+    lower, upper = _sure_bounds(s, c, d, side, ctl, in_play[d], captured, side_cards[d],
+                                int(frames[d, _F_COINS]))
+    if lower == upper or lower >= beta or upper <= alpha:
+        return lower, upper
+    mult = ctl[_MULT]
+    question = _Q_SCORE
+    if alpha >= -ctl[_PENALTY] * mult and beta <= mult * captured:
+        question = _Q_NO_BOTTLE
+    elif captured == 0 and alpha >= 0 and beta <= mult * ctl[_LEAST_COINS]:
+        question = _Q_CAPTURE
+    key = scratch[d]
+    slot = _probe(keys, key, _trick_key(s, c, d, ctl, in_play[d], kinds, key, question))
+    if slot >= 0:
+        if question != _Q_SCORE:
+            stored_lower, stored_upper = _question_bounds(bounds, slot, captured, ctl, question)
+        else:
+            stored_lower, stored_upper = _table_bounds(bounds, slot, captured, ctl)
+        lower = max(lower, stored_lower)
+        upper = min(upper, stored_upper)
+    return lower, upper
+
+
+@kernel.jit
+def _last_seat(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, keys: Words,
+               bounds: Ints, scratch: Words, frames: Ints, moves: Words, in_play: Words,
+               side_cards: Words, kinds: Ints, maximising: bool) -> tuple[bool, int]:
+    """The cards of the last seat of a trick looked at before any is searched (the node of row
+    ``d``, its frame set up by ``_enter``, its cards in ``moves[d]``): each is played in row
+    ``d + 1`` (the kernel ends the trick) and the position after it, at a trick boundary, is
+    bounded without being entered (``_child_bounds``: the table's entry, as the enhanced
+    transposition cutoffs of chess and bridge programs). The node's value is the best of its
+    cards' values for the seat to act, so:
+
+    - a card whose position is at least ``beta`` for the side (at most ``alpha`` for another
+      seat) settles the node at that bound: ``(True, bound)``;
+    - a card whose position cannot beat the window on the seat's side, or whose value is
+      known, is not searched: its bound (or value) goes into the node's best value and window
+      as a searched card's would;
+    - of the others, the card whose position has the best bound for the seat (the highest
+      upper bound for the side, the lowest lower bound for another seat) is tried first
+      (``frame[_F_FIRST]``), of those the one whose trick is best for the seat's side (the side
+      buying a bottle worst, a bottle bought from the side best, else the coins the side
+      captures; for another seat the reverse).
+
+    Row ``d + 1`` is played again when a card is searched. ``(False, 0)`` when the node is
+    not settled."""
+    frame = frames[d]
+    a, b = int(frame[_F_A]), int(frame[_F_B])
+    best = int(frame[_F_BEST])
     best_card = -1
-    best = -(1 << 62)
-    word = cards
+    best_gain = -(1 << 62)
+    kept = moves[d]
+    word = kept
     while word != _ZERO:
         card = kernel.lowest_bit(word)
         word &= word - _ONE
         _copy_row(s, c, d)
         kernel.play(s, c, d + 1, card)
+        _derive(s, c, d + 1, side, in_play, frames, side_cards)
+        lower, upper = _child_bounds(s, c, d + 1, side, ctl, keys, bounds, scratch, frames,
+                                     in_play, side_cards, kinds, a, b)
+        if maximising:
+            if lower >= b:
+                return True, lower
+            if upper <= a or lower == upper:
+                kept &= ~(_ONE << np.uint64(card))
+                best = max(best, upper)
+                a = max(a, best)
+                continue
+        else:
+            if upper <= a:
+                return True, upper
+            if lower >= b or lower == upper:
+                kept &= ~(_ONE << np.uint64(card))
+                best = min(best, lower)
+                b = min(b, best)
+                continue
         winner = s.last_winner[d + 1]
         bottle = s.last_bottle[d + 1]
         if bottle >= 0 and side[winner]:
@@ -575,12 +654,20 @@ def _last_card_first(s: kernel.State, c: kernel.Consts, d: int, side: Ints, fram
         elif bottle >= 0 and s.bottle_owner[d, bottle] >= 0 and side[s.bottle_owner[d, bottle]]:
             gain = 1000
         else:
-            gain = _captured_coins(s, c, d + 1, side) - int(frame[_F_CAPTURED])
+            gain = int(frames[d + 1, _F_CAPTURED]) - int(frame[_F_CAPTURED])
         if not maximising:
             gain = -gain
-        if gain > best:
-            best_card, best = card, gain
-    return best_card
+        gain += 4096 * (upper if maximising else -lower)  # the bound first (an order only)
+        if gain > best_gain:
+            best_card, best_gain = card, gain
+    if a >= b:
+        return True, best
+    frame[_F_A] = a
+    frame[_F_B] = b
+    frame[_F_BEST] = best
+    frame[_F_FIRST] = best_card
+    moves[d] = kept
+    return False, 0
 
 
 # The cells of a ply's frame (``frames[d]``) in ``_search``.
@@ -591,7 +678,7 @@ _FRAME: Final = 16
 
 @kernel.jit
 def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, keys: Words,
-           bounds: Ints, scratch: Words, frame: Ints, moves: Words,
+           bounds: Ints, scratch: Words, frames: Ints, moves: Words,
            in_play: Words, side_cards: Words, kinds: Ints) -> tuple[bool, int]:
     """Open the node of row ``d`` with the window ``frame[_F_ALPHA]``, ``frame[_F_BETA]``:
     ``(True, value)`` when it is settled at once (a round over, a sure bound or the table's
@@ -608,6 +695,7 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     owner at most 0.) Such a node is keyed, tabled and pruned of equivalent cards without its
     coins (``_trick_key``, ``_question_bounds``, ``_equivalent``): nothing else about coins
     changes the answer."""
+    frame = frames[d]
     alpha, beta = frame[_F_ALPHA], frame[_F_BETA]
     if s.phase[d] != PLAY:
         return True, int(s.scores[d, ctl[_SEAT]])
@@ -663,8 +751,6 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     kept = _equivalent(s, c, d, seat, legal, in_play[d], question != _Q_SCORE)
     if first >= 0 and (kept >> np.uint64(first)) & _ONE == _ZERO:
         first = -1
-    if first < 0 and s.trick_length[d] == c.trick_size - 1:
-        first = _last_card_first(s, c, d, side, frame, kept, maximising)
     frame[_F_A] = max(alpha, lower - 1)
     frame[_F_B] = min(beta, upper + 1)
     frame[_F_LOWER] = lower
@@ -677,6 +763,9 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     frame[_F_TRIED] = 0
     frame[_F_QUESTION] = question
     moves[d] = kept
+    if s.trick_length[d] == c.trick_size - 1:
+        return _last_seat(s, c, d, side, ctl, keys, bounds, scratch, frames, moves, in_play,
+                          side_cards, kinds, maximising)
     return False, 0
 
 
@@ -774,7 +863,7 @@ def _search(s: kernel.State, c: kernel.Consts, alpha: int, beta: int, side: Ints
                 if _monotonic(ctl[_CLOCK]) > ctl[_DEADLINE]:
                     ctl[_STOPPED] = 1
                     return 0
-            settled, value = _enter(s, c, d, side, ctl, keys, bounds, scratch, frames[d], moves,
+            settled, value = _enter(s, c, d, side, ctl, keys, bounds, scratch, frames, moves,
                                     in_play, side_cards, kinds)
             entering = False
             if not settled:
