@@ -1,21 +1,23 @@
 """The open-hand solver against the plain brute force (``tests/analysis_brute.py``) at full size.
 
 - ``--endgames N`` (default 10,000): ``N`` random endgames of every variant with up to four
-  tricks left (``--most-tricks``), the value for the seat to act;
+  tricks left (``--most-tricks``), the value for every seat (a seat whose side is not to act
+  once got a wrong value the seat to act never showed);
 - ``--every-deal``: every position of trick play of every deal of the smallest exhaustive game
   (``3p-8cards-every-deal`` of ``scripts/exhaustive.py``), for every seat.
 
-Prints, per variant and every 500 endgames, the endgames compared so far, the disagreements
-and the CPU time. Run from the
+Prints, per variant and every 500 endgames, the endgames compared so far, the (endgame, seat)
+pairs that disagree and the CPU time. Run from the
 repository root: ``python scripts/analysis_brute_force.py [--variants NAME ...]``.
 
 A full-size run takes many CPU hours (endgames of 5 and 6 players and of Devil's Eye about a
-second each). ``--log FILE`` appends one JSON line per chunk (variant, seed, tricks, the
-endgames compared so far, the disagreements, the CPU seconds); ``--resume`` reads it back and
-goes on after the last chunk logged for each variant under the same seed, tricks and code (a
-hash of the solver's and the kernel's source and of the brute force: chunks of other code are
-not counted; the endgames before the last chunk are drawn again, as the run drew them, and
-skipped), so a run stopped at any point loses at most one chunk.
+second each, a brute force per seat). ``--log FILE`` appends one JSON line per chunk (variant,
+seed, tricks, the endgames compared so far, the disagreeing (endgame, seat) pairs, the CPU
+seconds); ``--resume`` reads it back and goes on after the last chunk logged for each variant
+under the same seed, tricks and code (a hash of the solver's and the kernel's source and of the
+brute force: chunks of other code, or of the seat to act alone, are not counted; the endgames
+before the last chunk are drawn again, as the run drew them, and skipped), so a run stopped at
+any point loses at most one chunk.
 """
 
 from __future__ import annotations
@@ -85,17 +87,17 @@ def main() -> int:
         for _ in islice(positions, compared):  # drawn again as the logged run drew them
             pass
         while compared < args.endgames:  # in chunks: a memo per chunk, and a line per chunk
-            chunk = islice(positions, min(CHUNK, args.endgames - compared))
-            done, bad = disagreements(chunk, every_seat=False)
-            if done == 0:
+            chunk = list(islice(positions, min(CHUNK, args.endgames - compared)))
+            if not chunk:
                 break
-            compared, wrong = compared + done, wrong + bad
+            _, bad = disagreements(chunk)  # every seat
+            compared, wrong = compared + len(chunk), wrong + bad
             seconds = time.process_time() - start
             print(f"{name}: {compared} endgames (up to {args.most_tricks} tricks left), {wrong} "
-                  f"disagreements, {seconds:.0f} s CPU", flush=True)
+                  f"(endgame, seat) disagreements, {seconds:.0f} s CPU", flush=True)
             if args.log is not None:
                 with args.log.open("a", encoding="utf-8") as log:
-                    log.write(json.dumps({"variant": name, "seed": args.seed,
+                    log.write(json.dumps({"variant": name, "seats": "every", "seed": args.seed,
                                           "most_tricks": args.most_tricks, "code": CODE,
                                           "compared": compared,
                                           "disagreements": wrong, "cpu_seconds": round(seconds, 1)})
@@ -105,8 +107,9 @@ def main() -> int:
 
 
 def _logged(log: Path, seed: int, most_tricks: int) -> dict[str, tuple[int, int, float]]:
-    """Per variant, the last chunk ``log`` holds for ``seed``, ``most_tricks`` and ``CODE``: the
-    endgames compared, the disagreements and the CPU seconds so far (none if the file does not
+    """Per variant, the last chunk ``log`` holds for ``seed``, ``most_tricks`` and ``CODE``, with
+    every seat compared (older lines compared the seat to act alone): the endgames compared,
+    the disagreeing (endgame, seat) pairs and the CPU seconds so far (none if the file does not
     exist)."""
     last: dict[str, tuple[int, int, float]] = {}
     if not log.exists():
@@ -114,8 +117,8 @@ def _logged(log: Path, seed: int, most_tricks: int) -> dict[str, tuple[int, int,
     for number, line in enumerate(log.read_text(encoding="utf-8").splitlines(), 1):
         try:
             entry = json.loads(line)
-            if (entry["seed"], entry["most_tricks"], entry.get("code")) == (seed, most_tricks,
-                                                                             CODE):
+            if (entry["seed"], entry["most_tricks"], entry.get("code"),
+                    entry.get("seats")) == (seed, most_tricks, CODE, "every"):
                 last[str(entry["variant"])] = (int(entry["compared"]), int(entry["disagreements"]),
                                                float(entry["cpu_seconds"]))
         except (ValueError, KeyError, TypeError):

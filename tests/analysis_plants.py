@@ -11,7 +11,10 @@ functions are the ones it calls.
   read before it is entered (``_child_bounds``, the enhanced transposition cutoffs of
   ``_last_seat``), its upper bound one coin too low;
 - ``table forgets the coins``: a table entry's bounds taken as they are for a position whose side
-  captured other coins than the entry's (``_table_bounds`` without its shift).
+  captured other coins than the entry's (``_table_bounds`` without its shift);
+- ``question forgets the left-out coins``: a node of a question without coins that left out
+  cards only coins tell apart returns the best score of the cards it tried (``_close`` as if
+  none were left out).
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bottleimp.analysis import _solver as solver_module  # noqa: E402
 from bottleimp._config import Config  # noqa: E402
 from analysis_brute import VARIANTS, random_endgames  # noqa: E402
-from test_analysis_solver import PLANTS, disagreements, small_game_positions  # noqa: E402
+from test_analysis_solver import (  # noqa: E402
+    PLANTS, benchmark_position, disagreements, small_game_positions)
 from test_exhaustive import CI  # noqa: E402
 
 
@@ -64,6 +68,14 @@ def _table_without_shift(original: Callable[..., tuple[int, int]]) -> Callable[.
     return table_bounds
 
 
+def _loose_question_trusted(original: Callable[..., int]) -> Callable[..., Any]:
+    def close(s: Any, c: Any, d: int, ctl: Any, keys: Any, bounds: Any, scratch: Any,
+              frame: Any, in_play: Any) -> int:
+        frame[solver_module._F_LOOSE] = 0
+        return int(original(s, c, d, ctl, keys, bounds, scratch, frame, in_play))
+    return close
+
+
 def _team_as_one_seat(original: Callable[..., tuple[int, ...]]) -> Callable[..., Any]:
     def side_of(config: Config, seat: int) -> tuple[int, ...]:
         return (seat,)
@@ -76,6 +88,7 @@ _PLANTED: dict[str, tuple[str, Callable[..., Any]]] = {
     "team as one seat": ("side_of", _team_as_one_seat),
     "table forgets the coins": ("_table_bounds", _table_without_shift),
     "last seat's bound off by one": ("_child_bounds", _child_bound_off_by_one),
+    "question forgets the left-out coins": ("_close", _loose_question_trusted),
 }
 
 
@@ -85,7 +98,13 @@ def main() -> int:
         attribute, plant = _PLANTED[name]
         setattr(solver_module, attribute, plant(getattr(solver_module, attribute)))
     game = PLANTS[name]
-    if game.startswith("endgames "):  # "endgames VARIANT SEED INDEX...": random endgames
+    if game.startswith("benchmark "):  # "benchmark SEED-PLAY-RANK...": benchmark_position's
+        compared = wrong = 0  # positions, for every seat
+        for position in game.split()[1:]:
+            deal, number, rank = map(int, position.split("-"))
+            done, bad = disagreements([benchmark_position(deal, number, rank)])
+            compared, wrong = compared + done, wrong + bad
+    elif game.startswith("endgames "):  # "endgames VARIANT SEED INDEX...": random endgames
         _, variant, seed, *indices = game.split()  # (of up to 4 tricks), for every seat
         chosen = sorted(int(index) for index in indices)
         endgames = list(random_endgames(VARIANTS[variant], chosen[-1] + 1, int(seed)))

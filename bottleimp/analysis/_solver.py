@@ -35,8 +35,10 @@ meet) and:
   every non-owner's asks only "can the side end owning no bottle?", and with no coin captured
   yet a window from 0 to a card's fewest coins asks "... with a card captured?"; such nodes
   are keyed by colour alone and tabled by their answer (``_question_bounds``), and their
-  equivalent cards (below) need not have the same coins; a node whose window is above every
-  owner's score reads the bottle question's answer too, when the table has it (a "no" puts
+  equivalent cards (below) need not have the same coins (a node that left out cards of other
+  coins than a kept one's gives its parent only the bounds its answers prove: the scores of
+  the cards it tried bound nothing for the others, ``_close``); a node whose window is above
+  every owner's score reads the bottle question's answer too, when the table has it (a "no" puts
   the value below the window);
 - equivalent cards (``_equivalent``): of two cards of one seat's hand (or face-up row) of the
   same colour and coins, with no card still in play ranked between them, both at or above every
@@ -477,12 +479,19 @@ def _question_bounds(bounds: Ints, slot: int, captured: int, ctl: Ints, question
     most minus the penalty (an owner pays it at least once, SCORE-ROUND). Can it end owning no
     bottle, with a card captured (the side has none yet)? Yes: at least ``mult`` times the
     fewest coins of a card; no: at most 0."""
+    yes, no = _question_bounds_of(ctl, captured, question)
+    return yes if bounds[slot, 0] else _NONE, no if bounds[slot, 1] else -_NONE
+
+
+@kernel.jit
+def _question_bounds_of(ctl: Ints, captured: int, question: int) -> tuple[int, int]:
+    """The bounds of a position's value that the answers of a question without coins prove,
+    the side having captured ``captured`` coins: ``(yes, no)``, the value is at least ``yes``
+    when the answer is yes, at most ``no`` when it is no (``_question_bounds``)."""
     mult = ctl[_MULT]
     if question == _Q_NO_BOTTLE:
-        yes, no = mult * captured, -ctl[_PENALTY] * mult
-    else:
-        yes, no = mult * ctl[_LEAST_COINS], 0
-    return yes if bounds[slot, 0] else _NONE, no if bounds[slot, 1] else -_NONE
+        return mult * captured, -ctl[_PENALTY] * mult
+    return mult * ctl[_LEAST_COINS], 0
 
 
 @kernel.jit
@@ -673,7 +682,8 @@ def _last_seat(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints,
 # The cells of a ply's frame (``frames[d]``) in ``_search``.
 _F_ALPHA, _F_BETA, _F_A, _F_B, _F_LOWER, _F_UPPER, _F_BEST, _F_CARD = range(8)
 _F_SLOT, _F_FIRST, _F_PLAYED, _F_MAX, _F_TRIED, _F_CAPTURED, _F_QUESTION, _F_COINS = range(8, 16)
-_FRAME: Final = 16
+_F_LOOSE = 16
+_FRAME: Final = 17
 
 
 @kernel.jit
@@ -749,6 +759,9 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     maximising = side[seat] != 0
     _, legal = kernel.legal_set(s, c, d)
     kept = _equivalent(s, c, d, seat, legal, in_play[d], question != _Q_SCORE)
+    loose = 0  # cards left out that only their coins tell apart (``_close``)
+    if question != _Q_SCORE and kept != _equivalent(s, c, d, seat, legal, in_play[d], False):
+        loose = 1
     if first >= 0 and (kept >> np.uint64(first)) & _ONE == _ZERO:
         first = -1
     frame[_F_A] = max(alpha, lower - 1)
@@ -762,6 +775,7 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     frame[_F_MAX] = 1 if maximising else 0
     frame[_F_TRIED] = 0
     frame[_F_QUESTION] = question
+    frame[_F_LOOSE] = loose
     moves[d] = kept
     if s.trick_length[d] == c.trick_size - 1:
         return _last_seat(s, c, d, side, ctl, keys, bounds, scratch, frames, moves, in_play,
@@ -806,8 +820,28 @@ def _close(s: kernel.State, c: kernel.Consts, d: int, ctl: Ints, keys: Words, bo
     without coins (``frame[_F_QUESTION]``) stores only the answer its bounds give
     (``_question_bounds``). The
     key is written again even into the slot the node found it in: a position searched below
-    may have taken that slot since, and its bounds must not go under another position's key."""
+    may have taken that slot since, and its bounds must not go under another position's key.
+
+    A question node that left out cards equal to a kept one but for their coins
+    (``frame[_F_LOOSE]``, ``_equivalent``) knows each left-out card's answer (the kept card's)
+    but not its score: the best of the cards it tried bounds its value only where any one card
+    does, a fail-high of the side's seat (the value is at least any card's) and a fail-low of
+    another seat (at most any card's). Its other results are the question's own bounds: a
+    fail-high of another seat means every card's answer is yes, so the value is at least the
+    yes bound (the side ends owning no bottle, SCORE-ROUND: it scores its coins, which only
+    grow; with a card captured, at least one card's coins), and a fail-low of the side's seat
+    means every answer is no, so the value is at most the no bound (the side owns a bottle and
+    pays the Devil's Trick's coins, or, asked for a card, scores 0 at most). The best card's own
+    score, left-out cards' coins aside, would be a wrong bound: of two cards of one colour
+    that only coins tell apart, the other seat gives the side the cheaper, the side takes the
+    dearer (TRICK-WINNER, every card of a trick to its winner)."""
     best = int(frame[_F_BEST])
+    if frame[_F_LOOSE]:
+        yes, no = _question_bounds_of(ctl, int(frame[_F_CAPTURED]), int(frame[_F_QUESTION]))
+        if frame[_F_MAX] and best < frame[_F_BETA]:
+            best = no
+        elif not frame[_F_MAX] and best > frame[_F_ALPHA]:
+            best = yes
     if s.trick_length[d] == 0:
         lower, upper = frame[_F_LOWER], frame[_F_UPPER]
         if best <= frame[_F_ALPHA]:
