@@ -484,6 +484,20 @@ def _question_bounds(bounds: Ints, slot: int, captured: int, ctl: Ints, question
 
 
 @kernel.jit
+def _question_of(ctl: Ints, alpha: int, beta: int, captured: int) -> int:
+    """The question a zero-window test between ``alpha`` and ``beta`` asks, the side having
+    captured ``captured`` coins: without coins when the window lies between every owner's score
+    and every non-owner's (``_Q_NO_BOTTLE``), or, with no coin captured yet, between 0 and a
+    card's fewest coins (``_Q_CAPTURE``); else the score (``_Q_SCORE``)."""
+    mult = ctl[_MULT]
+    if alpha >= -ctl[_PENALTY] * mult and beta <= mult * captured:
+        return _Q_NO_BOTTLE
+    if captured == 0 and alpha >= 0 and beta <= mult * ctl[_LEAST_COINS]:
+        return _Q_CAPTURE
+    return _Q_SCORE
+
+
+@kernel.jit
 def _question_bounds_of(ctl: Ints, captured: int, question: int) -> tuple[int, int]:
     """The bounds of a position's value that the answers of a question without coins prove,
     the side having captured ``captured`` coins: ``(yes, no)``, the value is at least ``yes``
@@ -583,12 +597,7 @@ def _child_bounds(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: In
                                 int(frames[d, _F_COINS]))
     if lower == upper or lower >= beta or upper <= alpha:
         return lower, upper
-    mult = ctl[_MULT]
-    question = _Q_SCORE
-    if alpha >= -ctl[_PENALTY] * mult and beta <= mult * captured:
-        question = _Q_NO_BOTTLE
-    elif captured == 0 and alpha >= 0 and beta <= mult * ctl[_LEAST_COINS]:
-        question = _Q_CAPTURE
+    question = _question_of(ctl, alpha, beta, captured)
     key = scratch[d]
     slot = _probe(keys, key, _trick_key(s, c, d, ctl, in_play[d], kinds, key, question))
     if slot >= 0:
@@ -717,11 +726,7 @@ def _enter(s: kernel.State, c: kernel.Consts, d: int, side: Ints, ctl: Ints, key
     if upper <= alpha:
         return True, upper
     mult = ctl[_MULT]
-    question = _Q_SCORE
-    if alpha >= -ctl[_PENALTY] * mult and beta <= mult * captured:
-        question = _Q_NO_BOTTLE
-    elif captured == 0 and alpha >= 0 and beta <= mult * ctl[_LEAST_COINS]:
-        question = _Q_CAPTURE
+    question = _question_of(ctl, alpha, beta, captured)
     slot = -1
     first = -1
     if s.trick_length[d] == 0:
