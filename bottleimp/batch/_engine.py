@@ -841,12 +841,7 @@ class BatchGames:
         if uniforms is not self._uniforms:
             self._uniforms[:] = uniforms
         self._legal_now()
-        pool = _workers.shared()
-        threads = pool.lease(self.threads)
-        try:
-            kernel.random_actions(self._memory, pool.control, pool.runs, threads)
-        finally:
-            pool.release(threads)
+        _workers.shared().run(self.threads, kernel.random_actions, self._memory)
         return self._choices.copy()
 
     # -- stepping -----------------------------------------------------------------------------
@@ -955,13 +950,8 @@ class BatchGames:
         number of games that ended; or, when some live game's action is illegal, changes nothing
         and returns the first such game."""
         self._legal_now()
-        pool = _workers.shared()
-        threads = pool.lease(self.threads)
-        try:
-            outcome: int = kernel.step(self._memory, acts, self._obs_out, not self.compact,
-                                       pool.control, pool.runs, threads)
-        finally:
-            pool.release(threads)
+        outcome: int = _workers.shared().run(self.threads, kernel.step, self._memory, acts,
+                                             self._obs_out, not self.compact)
         return outcome
 
     # -- why an action is refused ---------------------------------------------------------------

@@ -22,7 +22,8 @@ import atexit
 import os
 import threading
 import time
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final
 
 import numba
 import numpy as np
@@ -69,6 +70,15 @@ class Workers:
         self._alone = 0
         """Jobs still to run on the calling thread alone after a long wait."""
         self._backoff = FIRST_BACKOFF
+
+    def run(self, threads: int, job: Callable[..., Any], *arguments: Any) -> Any:
+        """``job(*arguments, control, runs, leased)``, a kernel entry that runs a job
+        (``kernel.run_job``) on ``leased`` threads: ``threads`` or fewer (``lease``)."""
+        leased = self.lease(threads)
+        try:
+            return job(*arguments, self.control, self.runs, leased)
+        finally:
+            self.release(leased)
 
     def lease(self, threads: int) -> int:
         """The threads the caller's next job runs on, ``threads`` or fewer: 1 without
